@@ -1,0 +1,152 @@
+import { parseArgs } from 'node:util';
+import { CREDENTIAL_KINDS, ClientCredentials, CredentialKind, SUBJECTS } from '@hotel/contracts';
+import { DomainError, ServiceClient } from '@hotel/platform';
+
+export const USAGE = `usage: npm run --silent admin -- <command> [options]
+
+commands:
+  create-client --name NAME [--credit-limit AMOUNT] [--currency USD]
+      creates a client; prints {"client_id","api_key","sandbox_api_key","backend_token"}
+  rotate-key --client-id N [--kind live|sandbox|backend]
+      revokes the client's current key(s) of that kind (default: all three) and prints new ones
+  revoke-key --client-id N [--kind live|sandbox|backend]
+      revokes the client's key(s) of that kind (default: all three); prints {"client_id","revoked"}
+  list-clients
+      prints {"clients": [...]}
+
+Every command prints exactly one JSON object on stdout. Secrets are shown once.
+NATS_URL (default nats://127.0.0.1:4222) names the running system's broker.`;
+
+export interface AdminIo {
+  out(line: string): void;
+  err(line: string): void;
+}
+
+class UsageError extends Error {}
+
+function parse(argv: string[]) {
+  const [command, ...rest] = argv;
+  const { values } = parseArgs({
+    args: rest,
+    options: {
+      name: { type: 'string' },
+      'credit-limit': { type: 'string' },
+      currency: { type: 'string' },
+      'client-id': { type: 'string' },
+      kind: { type: 'string' },
+    },
+    strict: true,
+    allowPositionals: false,
+  });
+  return { command, values };
+}
+
+function clientId(value: string | undefined): number {
+  if (!value || !/^[1-9]\d{0,9}$/.test(value)) throw new UsageError('--client-id must be a positive integer');
+  return Number(value);
+}
+
+function kinds(value: string | undefined): CredentialKind[] {
+  if (value === undefined) return [...CREDENTIAL_KINDS];
+  if (!(CREDENTIAL_KINDS as readonly string[]).includes(value)) throw new UsageError('--kind must be live, sandbox or backend');
+  return [value as CredentialKind];
+}
+
+function snakeCredentials(credentials: ClientCredentials) {
+  return {
+    client_id: credentials.clientId,
+    ...(credentials.apiKey && { api_key: credentials.apiKey }),
+    ...(credentials.sandboxApiKey && { sandbox_api_key: credentials.sandboxApiKey }),
+    ...(credentials.backendToken && { backend_token: credentials.backendToken }),
+  };
+}
+
+async function execute(services: ServiceClient, command: string | undefined, values: Record<string, string | undefined>) {
+  switch (command) {
+    case 'create-client': {
+      if (!values.name?.trim()) throw new UsageError('create-client needs --name');
+      const creditLimit = values['credit-limit'];
+      if (creditLimit !== undefined && !/^\d{1,12}(\.\d{1,2})?$/.test(creditLimit)) {
+        throw new UsageError('--credit-limit must be a non-negative amount such as 10000 or 2500.50');
+      }
+      if (values.currency !== undefined && !/^[A-Z]{3}$/.test(values.currency)) {
+        throw new UsageError('--currency must be a three-letter code such as USD');
+      }
+      const created = await services.send(SUBJECTS.USERS_CLIENT_CREATE, {
+        name: values.name,
+        creditLimit: creditLimit ?? '0',
+        currency: values.currency ?? 'USD',
+      });
+      return snakeCredentials(created);
+    }
+    case 'rotate-key': {
+      const rotated = await services.send(SUBJECTS.USERS_CLIENT_ROTATE_KEYS, {
+        clientId: clientId(values['client-id']),
+        kinds: kinds(values.kind),
+      });
+      return snakeCredentials(rotated);
+    }
+    case 'revoke-key': {
+      const result = await services.send(SUBJECTS.USERS_CLIENT_REVOKE_KEYS, {
+        clientId: clientId(values['client-id']),
+        kinds: kinds(values.kind),
+      });
+      return { client_id: result.clientId, revoked: result.revoked };
+    }
+    case 'list-clients': {
+      const { clients } = await services.send(SUBJECTS.USERS_CLIENT_LIST, {});
+      return {
+        clients: clients.map((client) => ({
+          client_id: client.clientId,
+          name: client.name,
+          credit_limit: client.creditLimit,
+          currency: client.currency,
+          created_at: client.createdAt,
+          active_credentials: client.activeCredentials,
+        })),
+      };
+    }
+    default:
+      throw new UsageError(command ? `unknown command "${command}"` : 'no command given');
+  }
+}
+
+/** Runs one admin command; returns the process exit code (0 ok, 1 failed, 2 usage). */
+export async function runAdmin(argv: string[], natsUrl: string, io: AdminIo): Promise<number> {
+  let parsed: ReturnType<typeof parse>;
+  try {
+    parsed = parse(argv);
+  } catch (error) {
+    io.err(`${error instanceof Error ? error.message : String(error)}\n\n${USAGE}`);
+    return 2;
+  }
+  if (parsed.command === 'help' || parsed.command === '--help') {
+    io.out(USAGE);
+    return 0;
+  }
+  const services = new ServiceClient(natsUrl, 10_000, 'admin-cli', false);
+  try {
+    await services.connect();
+  } catch (error) {
+    io.err(`cannot reach NATS at ${natsUrl} (${error instanceof Error ? error.message : error}); is the system running? Start it with npm start.`);
+    return 1;
+  }
+  try {
+    io.out(JSON.stringify(await execute(services, parsed.command, parsed.values)));
+    return 0;
+  } catch (error) {
+    if (error instanceof UsageError) {
+      io.err(`${error.message}\n\n${USAGE}`);
+      return 2;
+    }
+    if (error instanceof DomainError) {
+      const hint = error.code === 'SERVICE_UNAVAILABLE' ? ' (is the system running? start it with npm start)' : '';
+      io.err(JSON.stringify({ error: { code: error.code, message: error.message + hint } }));
+      return 1;
+    }
+    io.err(String(error));
+    return 1;
+  } finally {
+    await services.close();
+  }
+}

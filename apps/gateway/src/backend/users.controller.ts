@@ -1,0 +1,41 @@
+import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post, Put } from '@nestjs/common';
+import { Actor, NewUser, SUBJECTS, UserChanges, UserTokenView, UserView } from '@hotel/contracts';
+import { DomainError, ServiceClient } from '@hotel/platform';
+import { BackendApi, CurrentActor } from '../auth/api-family';
+import { SERVICE_CLIENT } from '../gateway.tokens';
+import { UserIdParams } from './user-id.params';
+
+@Controller('api/user')
+@BackendApi()
+export class UsersController {
+  constructor(@Inject(SERVICE_CLIENT) private readonly services: ServiceClient) {}
+
+  @Post()
+  @HttpCode(201)
+  create(@CurrentActor() actor: Actor, @Body() user: NewUser): Promise<UserView> {
+    return this.services.send(SUBJECTS.USERS_USER_CREATE, { actor, user });
+  }
+
+  @Get(':id')
+  get(@CurrentActor() actor: Actor, @Param() params: UserIdParams): Promise<UserView> {
+    return this.services.send(SUBJECTS.USERS_USER_GET, { actor, userId: Number(params.id) });
+  }
+
+  @Put(':id')
+  update(@CurrentActor() actor: Actor, @Param() params: UserIdParams, @Body() changes: UserChanges): Promise<UserView> {
+    if (Object.keys(changes).length === 0) {
+      throw DomainError.validation([{ field: 'body', message: 'at least one field must be given' }]);
+    }
+    return this.services.send(SUBJECTS.USERS_USER_UPDATE, { actor, userId: Number(params.id), changes });
+  }
+
+  @Delete(':id')
+  delete(@CurrentActor() actor: Actor, @Param() params: UserIdParams): Promise<UserView> {
+    return this.services.send(SUBJECTS.USERS_USER_DELETE, { actor, userId: Number(params.id) });
+  }
+
+  @Get(':id/token')
+  issueToken(@CurrentActor() actor: Actor, @Param() params: UserIdParams): Promise<UserTokenView> {
+    return this.services.send(SUBJECTS.USERS_USER_TOKEN_ISSUE, { actor, userId: Number(params.id) });
+  }
+}

@@ -1,0 +1,29 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
+import { ServiceClient, createValidationPipe } from '@hotel/platform';
+import { AuthGuard } from './auth/auth.guard';
+import { UsersController } from './backend/users.controller';
+import { IdentityController } from './booking/identity.controller';
+import { GatewayEnv } from './gateway.env';
+import { GATEWAY_ENV, SERVICE_CLIENT } from './gateway.tokens';
+import { HealthController } from './health/health.controller';
+import { EnvelopeInterceptor } from './http/envelope.interceptor';
+import { HttpErrorFilter } from './http/http-error.filter';
+
+@Module({})
+export class GatewayAppModule {
+  static register(env: GatewayEnv, services: ServiceClient): DynamicModule {
+    return {
+      module: GatewayAppModule,
+      controllers: [HealthController, IdentityController, UsersController],
+      providers: [
+        { provide: GATEWAY_ENV, useValue: env },
+        { provide: SERVICE_CLIENT, useValue: services },
+        { provide: APP_FILTER, useClass: HttpErrorFilter },
+        { provide: APP_GUARD, useClass: AuthGuard },
+        { provide: APP_INTERCEPTOR, useClass: EnvelopeInterceptor },
+        { provide: APP_PIPE, useFactory: createValidationPipe },
+      ],
+    };
+  }
+}

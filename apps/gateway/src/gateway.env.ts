@@ -1,0 +1,58 @@
+import { Type } from 'class-transformer';
+import { IsInt, IsOptional, IsString, Max, Min } from 'class-validator';
+import { PlatformEnv } from '@hotel/platform';
+
+export class GatewayEnv extends PlatformEnv {
+  /** HTTPS port of both APIs (booking API at /, backend API at /api). */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  @Max(65535)
+  PORT = 8443;
+
+  /** Loopback by default; set 0.0.0.0 in a container. */
+  @IsOptional()
+  @IsString()
+  HOST = '127.0.0.1';
+
+  /**
+   * A plain-HTTP listener for deployments behind a TLS-terminating proxy; it
+   * accepts only requests carrying `X-Forwarded-Proto: https`.
+   */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  @Max(65535)
+  HTTP_PORT?: number;
+
+  @IsOptional()
+  @IsString()
+  TLS_CERT?: string;
+
+  @IsOptional()
+  @IsString()
+  TLS_KEY?: string;
+
+  /** Where the generated development certificate is kept. */
+  @IsOptional()
+  @IsString()
+  DATA_DIR = '.data';
+
+  /** How long a resolved credential is trusted before asking the users service again. */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  @Max(60_000)
+  AUTH_CACHE_TTL_MS = 5000;
+
+  /** Timeout of each service's answer to GET /health/ready. */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(100)
+  @Max(30_000)
+  READY_TIMEOUT_MS = 1500;
+}

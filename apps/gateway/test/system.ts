@@ -1,0 +1,149 @@
+import { DynamicModule } from '@nestjs/common';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ServiceName, SERVICE_NAMES } from '@hotel/contracts';
+import { RunningService, ServiceEnv, loadEnv, startService } from '@hotel/platform';
+import { TestDatabase, TestNats, TestRequest, TestResponse, call, createTestDatabase, startTestNats } from '@hotel/testing';
+import { AccountingAppModule } from '../../accounting/src/accounting-app.module';
+import { runAdmin } from '../../admin/src/admin-cli';
+import { BookingAppModule } from '../../booking/src/booking-app.module';
+import { PromoAppModule } from '../../promo/src/promo-app.module';
+import { RatesAppModule } from '../../rates/src/rates-app.module';
+import { SearchAppModule } from '../../search/src/search-app.module';
+import { UsersAppModule } from '../../users/src/users-app.module';
+import { UsersEnv } from '../../users/src/users.env';
+import { GatewayEnv } from '../src/gateway.env';
+import { RunningGateway, startGateway } from '../src/start-gateway';
+
+type Env = Record<string, string>;
+
+const SERVICE_FACTORIES: Record<ServiceName, (env: Env) => { module: DynamicModule; env: ServiceEnv }> = {
+  users: (env) => {
+    const usersEnv = loadEnv(UsersEnv, env);
+    return { module: UsersAppModule.register(usersEnv), env: usersEnv };
+  },
+  search: (env) => withServiceEnv(env, (e) => SearchAppModule.register(e)),
+  rates: (env) => withServiceEnv(env, (e) => RatesAppModule.register(e)),
+  booking: (env) => withServiceEnv(env, (e) => BookingAppModule.register(e)),
+  promo: (env) => withServiceEnv(env, (e) => PromoAppModule.register(e)),
+  accounting: (env) => withServiceEnv(env, (e) => AccountingAppModule.register(e)),
+};
+
+function withServiceEnv(env: Env, register: (env: ServiceEnv) => DynamicModule) {
+  const serviceEnv = loadEnv(ServiceEnv, env);
+  return { module: register(serviceEnv), env: serviceEnv };
+}
+
+export interface AdminResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+  json: any;
+}
+
+export interface ClientKeys {
+  client_id: number;
+  api_key: string;
+  sandbox_api_key: string;
+  backend_token: string;
+}
+
+/**
+ * The whole platform for one test file: a private NATS server, a fresh database,
+ * every service and the gateway, started in this process through the same code
+ * paths their `main` uses.
+ */
+export class TestSystem {
+  readonly replicas = new Map<ServiceName, RunningService[]>();
+  gateway!: RunningGateway;
+  private dataDir!: string;
+
+  private constructor(
+    readonly nats: TestNats,
+    readonly database: TestDatabase,
+    readonly env: Env,
+  ) {}
+
+  static async start(overrides: Env = {}, services: readonly ServiceName[] = SERVICE_NAMES): Promise<TestSystem> {
+    const nats = await startTestNats();
+    const database = await createTestDatabase();
+    const env: Env = {
+      NATS_URL: nats.url,
+      DATABASE_URL: database.url,
+      LOG_LEVEL: 'warn',
+      RPC_TIMEOUT_MS: '3000',
+      SHUTDOWN_GRACE_MS: '0',
+      DB_POOL_SIZE: '4',
+      PORT: '0',
+      AUTH_CACHE_TTL_MS: '200',
+      ...overrides,
+    };
+    const system = new TestSystem(nats, database, env);
+    system.dataDir = mkdtempSync(join(tmpdir(), 'hotel-test-gateway-'));
+    for (const name of services) await system.startReplica(name);
+    await system.startGateway();
+    return system;
+  }
+
+  get url(): string {
+    return this.gateway.url;
+  }
+
+  async startGateway(extra: Env = {}): Promise<RunningGateway> {
+    this.gateway = await startGateway(loadEnv(GatewayEnv, { ...this.env, DATA_DIR: this.dataDir, ...extra }));
+    return this.gateway;
+  }
+
+  /** Starts one more replica of a service (in its queue group). */
+  async startReplica(name: ServiceName, extra: Env = {}): Promise<RunningService> {
+    const { module, env } = SERVICE_FACTORIES[name]({ ...this.env, ...extra });
+    const running = await startService(name, module, env);
+    this.replicas.set(name, [...(this.replicas.get(name) ?? []), running]);
+    return running;
+  }
+
+  /** Stops every replica of a service. */
+  async stopService(name: ServiceName): Promise<void> {
+    for (const replica of this.replicas.get(name) ?? []) await replica.close();
+    this.replicas.delete(name);
+  }
+
+  request<T = any>(method: string, path: string, options?: TestRequest): Promise<TestResponse<T>> {
+    return call<T>(this.url, method, path, options);
+  }
+
+  async admin(...argv: string[]): Promise<AdminResult> {
+    const out: string[] = [];
+    const err: string[] = [];
+    const code = await runAdmin(argv, this.nats.url, { out: (line) => out.push(line), err: (line) => err.push(line) });
+    const stdout = out.join('\n');
+    let json: any;
+    try {
+      json = JSON.parse(stdout);
+    } catch {
+      json = undefined;
+    }
+    return { code, stdout, stderr: err.join('\n'), json };
+  }
+
+  async createClient(name = 'Acme Travel', creditLimit = '10000'): Promise<ClientKeys> {
+    const result = await this.admin('create-client', '--name', name, '--credit-limit', creditLimit);
+    if (result.code !== 0) throw new Error(`create-client failed: ${result.stderr}`);
+    return result.json;
+  }
+
+  async stopAll(): Promise<void> {
+    await this.gateway?.close();
+    for (const name of [...this.replicas.keys()]) await this.stopService(name);
+  }
+
+  async close(): Promise<void> {
+    await this.stopAll();
+    await this.database.drop();
+    await this.nats.stop();
+    rmSync(this.dataDir, { recursive: true, force: true });
+  }
+}
+
+export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });

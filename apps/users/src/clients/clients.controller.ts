@@ -1,0 +1,44 @@
+import { Controller } from '@nestjs/common';
+import { MessagePattern, Payload } from '@nestjs/microservices';
+import {
+  Actor,
+  ClientCredentials,
+  ClientKeysRequest,
+  CreateClientRequest,
+  ListClientsReply,
+  ListClientsRequest,
+  ResolveCredentialRequest,
+  RevokeKeysReply,
+  SUBJECTS,
+} from '@hotel/contracts';
+import { ClientsService } from './clients.service';
+
+@Controller()
+export class ClientsController {
+  constructor(private readonly clients: ClientsService) {}
+
+  @MessagePattern(SUBJECTS.USERS_CREDENTIAL_RESOLVE)
+  resolve(@Payload() request: ResolveCredentialRequest): Promise<Actor> {
+    return this.clients.resolveCredential(request.token);
+  }
+
+  @MessagePattern(SUBJECTS.USERS_CLIENT_CREATE)
+  create(@Payload() request: CreateClientRequest): Promise<Required<ClientCredentials>> {
+    return this.clients.createClient(request);
+  }
+
+  @MessagePattern(SUBJECTS.USERS_CLIENT_LIST)
+  list(@Payload() _request: ListClientsRequest): Promise<ListClientsReply> {
+    return this.clients.listClients();
+  }
+
+  @MessagePattern(SUBJECTS.USERS_CLIENT_ROTATE_KEYS)
+  rotate(@Payload() request: ClientKeysRequest): Promise<ClientCredentials> {
+    return this.clients.rotateKeys(request);
+  }
+
+  @MessagePattern(SUBJECTS.USERS_CLIENT_REVOKE_KEYS)
+  revoke(@Payload() request: ClientKeysRequest): Promise<RevokeKeysReply> {
+    return this.clients.revokeKeys(request);
+  }
+}

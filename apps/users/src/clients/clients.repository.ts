@@ -1,0 +1,84 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { ClientSummary, CredentialKind } from '@hotel/contracts';
+
+export interface ActiveCredential {
+  clientId: number;
+  kind: CredentialKind;
+}
+
+@Injectable()
+export class ClientsRepository {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  transaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
+    return this.dataSource.transaction(work);
+  }
+
+  async insertClient(manager: EntityManager, name: string, creditLimit: string, currency: string): Promise<number> {
+    const rows: { id: number }[] = await manager.query(
+      `INSERT INTO users.clients (name, credit_limit, currency) VALUES ($1, $2, $3) RETURNING id`,
+      [name, creditLimit, currency],
+    );
+    return rows[0].id;
+  }
+
+  async lockClient(manager: EntityManager, clientId: number): Promise<boolean> {
+    const rows = await manager.query(`SELECT id FROM users.clients WHERE id = $1 FOR UPDATE`, [clientId]);
+    return rows.length === 1;
+  }
+
+  async insertCredential(manager: EntityManager, clientId: number, kind: CredentialKind, secretHash: string): Promise<void> {
+    await manager.query(`INSERT INTO users.credentials (client_id, kind, secret_hash) VALUES ($1, $2, $3)`, [
+      clientId,
+      kind,
+      secretHash,
+    ]);
+  }
+
+  async revokeCredentials(manager: EntityManager, clientId: number, kinds: CredentialKind[]): Promise<number> {
+    const rows = await manager.query(
+      `UPDATE users.credentials SET revoked_at = now()
+        WHERE client_id = $1 AND kind = ANY($2) AND revoked_at IS NULL RETURNING id`,
+      [clientId, kinds],
+    );
+    return rows.length;
+  }
+
+  async findActiveCredential(secretHash: string): Promise<ActiveCredential | null> {
+    const rows: { client_id: number; kind: CredentialKind }[] = await this.dataSource.query(
+      `SELECT client_id, kind FROM users.credentials WHERE secret_hash = $1 AND revoked_at IS NULL`,
+      [secretHash],
+    );
+    return rows.length ? { clientId: rows[0].client_id, kind: rows[0].kind } : null;
+  }
+
+  async list(): Promise<ClientSummary[]> {
+    const rows: {
+      id: number;
+      name: string;
+      credit_limit: string;
+      currency: string;
+      created_at: Date;
+      live: number;
+      sandbox: number;
+      backend: number;
+    }[] = await this.dataSource.query(`
+      SELECT c.id, c.name, c.credit_limit, c.currency, c.created_at,
+             count(k.id) FILTER (WHERE k.kind = 'live')::int    AS live,
+             count(k.id) FILTER (WHERE k.kind = 'sandbox')::int AS sandbox,
+             count(k.id) FILTER (WHERE k.kind = 'backend')::int AS backend
+        FROM users.clients c
+        LEFT JOIN users.credentials k ON k.client_id = c.id AND k.revoked_at IS NULL
+       GROUP BY c.id ORDER BY c.id`);
+    return rows.map((row) => ({
+      clientId: row.id,
+      name: row.name,
+      creditLimit: row.credit_limit,
+      currency: row.currency,
+      createdAt: row.created_at.toISOString(),
+      activeCredentials: { live: row.live, sandbox: row.sandbox, backend: row.backend },
+    }));
+  }
+}

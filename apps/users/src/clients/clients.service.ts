@@ -1,0 +1,97 @@
+import { Injectable } from '@nestjs/common';
+import {
+  Actor,
+  ClientCredentials,
+  ClientKeysRequest,
+  CreateClientRequest,
+  CredentialKind,
+  ListClientsReply,
+  RevokeKeysReply,
+  toDecimalString,
+} from '@hotel/contracts';
+import { DomainError } from '@hotel/platform';
+import { UsersRepository } from '../users/users.repository';
+import { ClientsRepository } from './clients.repository';
+import { SECRET_PREFIX, hashSecret, newSecret } from './credential-secrets';
+
+const CREDENTIAL_FIELD: Record<CredentialKind, keyof ClientCredentials> = {
+  live: 'apiKey',
+  sandbox: 'sandboxApiKey',
+  backend: 'backendToken',
+};
+
+@Injectable()
+export class ClientsService {
+  constructor(
+    private readonly clients: ClientsRepository,
+    private readonly users: UsersRepository,
+  ) {}
+
+  async createClient(request: CreateClientRequest): Promise<Required<ClientCredentials>> {
+    return this.clients.transaction(async (manager) => {
+      const clientId = await this.clients.insertClient(
+        manager,
+        request.name.trim(),
+        toDecimalString(request.creditLimit ?? 0),
+        request.currency ?? 'USD',
+      );
+      const credentials = await this.issueCredentials(manager, clientId, ['live', 'sandbox', 'backend']);
+      return credentials as Required<ClientCredentials>;
+    });
+  }
+
+  /** Revokes the client's active credentials of the given kinds and issues new ones. */
+  async rotateKeys(request: ClientKeysRequest): Promise<ClientCredentials> {
+    return this.clients.transaction(async (manager) => {
+      if (!(await this.clients.lockClient(manager, request.clientId))) throw DomainError.notFound(`client ${request.clientId}`);
+      await this.clients.revokeCredentials(manager, request.clientId, request.kinds);
+      return this.issueCredentials(manager, request.clientId, request.kinds);
+    });
+  }
+
+  async revokeKeys(request: ClientKeysRequest): Promise<RevokeKeysReply> {
+    return this.clients.transaction(async (manager) => {
+      if (!(await this.clients.lockClient(manager, request.clientId))) throw DomainError.notFound(`client ${request.clientId}`);
+      const revoked = await this.clients.revokeCredentials(manager, request.clientId, request.kinds);
+      return { clientId: request.clientId, revoked };
+    });
+  }
+
+  async listClients(): Promise<ListClientsReply> {
+    return { clients: await this.clients.list() };
+  }
+
+  /** Who a presented secret belongs to; anything unknown, revoked or expired is 401. */
+  async resolveCredential(token: string): Promise<Actor> {
+    const secretHash = hashSecret(token);
+    if (token.startsWith(SECRET_PREFIX.user)) {
+      const holder = await this.users.findActiveTokenHolder(secretHash);
+      if (holder) return { clientId: holder.clientId, userId: holder.userId, role: 'user', sandbox: false };
+    } else {
+      const credential = await this.clients.findActiveCredential(secretHash);
+      if (credential) {
+        return {
+          clientId: credential.clientId,
+          userId: null,
+          role: credential.kind === 'backend' ? 'backend' : 'api',
+          sandbox: credential.kind === 'sandbox',
+        };
+      }
+    }
+    throw new DomainError('UNAUTHORIZED', 'invalid, revoked or expired credential');
+  }
+
+  private async issueCredentials(
+    manager: Parameters<ClientsRepository['insertCredential']>[0],
+    clientId: number,
+    kinds: CredentialKind[],
+  ): Promise<ClientCredentials> {
+    const credentials: ClientCredentials = { clientId };
+    for (const kind of kinds) {
+      const secret = newSecret(kind);
+      await this.clients.insertCredential(manager, clientId, kind, hashSecret(secret));
+      (credentials as unknown as Record<string, unknown>)[CREDENTIAL_FIELD[kind]] = secret;
+    }
+    return credentials;
+  }
+}

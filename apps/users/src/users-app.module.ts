@@ -1,0 +1,31 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { SUBJECTS } from '@hotel/contracts';
+import { ServicePlatformModule } from '@hotel/platform';
+import { ClientsController } from './clients/clients.controller';
+import { ClientsRepository } from './clients/clients.repository';
+import { ClientsService } from './clients/clients.service';
+import { CreateClientsAndUsers1763900000000 } from './migrations/1763900000000-create-clients-and-users';
+import { UsersEnv } from './users.env';
+import { UsersController } from './users/users.controller';
+import { UsersRepository } from './users/users.repository';
+import { UsersService } from './users/users.service';
+
+@Module({})
+export class UsersAppModule {
+  static register(env: UsersEnv): DynamicModule {
+    return {
+      module: UsersAppModule,
+      imports: [
+        ServicePlatformModule.forService({
+          name: 'users',
+          env,
+          healthSubject: SUBJECTS.USERS_HEALTH_CHECK,
+          entities: [],
+          migrations: [CreateClientsAndUsers1763900000000],
+        }),
+      ],
+      controllers: [ClientsController, UsersController],
+      providers: [ClientsRepository, ClientsService, UsersRepository, UsersService],
+    };
+  }
+}

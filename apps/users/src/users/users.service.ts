@@ -1,0 +1,77 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { Actor, NewUser, UserChanges, UserTokenView, UserView, toDecimalString } from '@hotel/contracts';
+import { DomainError, SERVICE_ENV } from '@hotel/platform';
+import { hashSecret, newSecret } from '../clients/credential-secrets';
+import { UsersEnv } from '../users.env';
+import { UsersRepository } from './users.repository';
+
+/**
+ * Users of a client. The backend token may do everything; a user token may only
+ * read its own user. Another client's user is reported as not found, so its
+ * existence does not leak.
+ */
+@Injectable()
+export class UsersService {
+  constructor(
+    private readonly users: UsersRepository,
+    @Inject(SERVICE_ENV) private readonly env: UsersEnv,
+  ) {}
+
+  async create(actor: Actor, user: NewUser): Promise<UserView> {
+    requireBackend(actor);
+    return this.users.create(actor.clientId, {
+      ...user,
+      firstName: user.firstName.trim(),
+      lastName: user.lastName.trim(),
+      clientAccountLimit: toDecimalString(user.clientAccountLimit),
+    });
+  }
+
+  async get(actor: Actor, userId: number): Promise<UserView> {
+    const user = await this.findOwned(actor, userId);
+    if (actor.role === 'user' && actor.userId === userId) return user;
+    requireBackend(actor);
+    return user;
+  }
+
+  async update(actor: Actor, userId: number, changes: UserChanges): Promise<UserView> {
+    await this.findOwned(actor, userId);
+    requireBackend(actor);
+    const updated = await this.users.update(actor.clientId, userId, {
+      firstName: changes.firstName?.trim(),
+      lastName: changes.lastName?.trim(),
+      email: changes.email,
+      phone: changes.phone,
+      clientAccountLimit: changes.clientAccountLimit === undefined ? undefined : toDecimalString(changes.clientAccountLimit),
+    });
+    if (!updated) throw DomainError.notFound(`user ${userId}`);
+    return updated;
+  }
+
+  async delete(actor: Actor, userId: number): Promise<UserView> {
+    await this.findOwned(actor, userId);
+    requireBackend(actor);
+    const deleted = await this.users.softDelete(actor.clientId, userId);
+    if (!deleted) throw DomainError.notFound(`user ${userId}`);
+    return deleted;
+  }
+
+  async issueToken(actor: Actor, userId: number): Promise<UserTokenView> {
+    const user = await this.findOwned(actor, userId);
+    requireBackend(actor);
+    if (user.deletedAt) throw DomainError.notFound(`user ${userId}`);
+    const token = newSecret('user');
+    const expiresAt = await this.users.insertToken(userId, hashSecret(token), this.env.USER_TOKEN_TTL_S);
+    return { token, expiresAt: expiresAt.toISOString() };
+  }
+
+  private async findOwned(actor: Actor, userId: number): Promise<UserView> {
+    const user = await this.users.find(actor.clientId, userId);
+    if (!user) throw DomainError.notFound(`user ${userId}`);
+    return user;
+  }
+}
+
+function requireBackend(actor: Actor): void {
+  if (actor.role !== 'backend') throw new DomainError('FORBIDDEN', 'this credential may not perform this operation');
+}

@@ -1,0 +1,45 @@
+import { HealthCheckReply, HealthCheckRequest } from './health/health-check';
+import { SUBJECTS } from './subjects';
+import {
+  ClientCredentials,
+  ClientKeysRequest,
+  CreateClientRequest,
+  ListClientsReply,
+  ListClientsRequest,
+  ResolveCredentialRequest,
+  ResolvedCredential,
+  RevokeKeysReply,
+} from './users/credentials';
+import { CreateUserRequest, UpdateUserRequest, UserIdRequest, UserTokenView, UserView } from './users/users';
+
+interface Contract<Request, Reply> {
+  request: Request;
+  reply: Reply;
+}
+
+/**
+ * Subject -> request and reply types. `ServiceClient.send` takes its types from
+ * here, so a wrong payload for a subject fails to compile.
+ */
+export interface ContractMap {
+  [SUBJECTS.SEARCH_HEALTH_CHECK]: Contract<HealthCheckRequest, HealthCheckReply>;
+  [SUBJECTS.RATES_HEALTH_CHECK]: Contract<HealthCheckRequest, HealthCheckReply>;
+  [SUBJECTS.BOOKING_HEALTH_CHECK]: Contract<HealthCheckRequest, HealthCheckReply>;
+  [SUBJECTS.PROMO_HEALTH_CHECK]: Contract<HealthCheckRequest, HealthCheckReply>;
+  [SUBJECTS.USERS_HEALTH_CHECK]: Contract<HealthCheckRequest, HealthCheckReply>;
+  [SUBJECTS.ACCOUNTING_HEALTH_CHECK]: Contract<HealthCheckRequest, HealthCheckReply>;
+
+  [SUBJECTS.USERS_CREDENTIAL_RESOLVE]: Contract<ResolveCredentialRequest, ResolvedCredential>;
+  [SUBJECTS.USERS_CLIENT_CREATE]: Contract<CreateClientRequest, Required<ClientCredentials>>;
+  [SUBJECTS.USERS_CLIENT_LIST]: Contract<ListClientsRequest, ListClientsReply>;
+  [SUBJECTS.USERS_CLIENT_ROTATE_KEYS]: Contract<ClientKeysRequest, ClientCredentials>;
+  [SUBJECTS.USERS_CLIENT_REVOKE_KEYS]: Contract<ClientKeysRequest, RevokeKeysReply>;
+  [SUBJECTS.USERS_USER_CREATE]: Contract<CreateUserRequest, UserView>;
+  [SUBJECTS.USERS_USER_GET]: Contract<UserIdRequest, UserView>;
+  [SUBJECTS.USERS_USER_UPDATE]: Contract<UpdateUserRequest, UserView>;
+  [SUBJECTS.USERS_USER_DELETE]: Contract<UserIdRequest, UserView>;
+  [SUBJECTS.USERS_USER_TOKEN_ISSUE]: Contract<UserIdRequest, UserTokenView>;
+}
+
+export type RequestOf<S extends keyof ContractMap> = ContractMap[S]['request'];
+export type ReplyOf<S extends keyof ContractMap> = ContractMap[S]['reply'];

@@ -1,0 +1,45 @@
+/**
+ * Every NATS subject of the platform: `<context>.<entity>.<action>.v<n>`.
+ * Never rename or change the payload of a subject in place: running replicas of
+ * another version still use it. A changed payload gets a new `.v<n+1>` subject.
+ */
+export const SUBJECTS = {
+  SEARCH_HEALTH_CHECK: 'search.health.check.v1',
+  RATES_HEALTH_CHECK: 'rates.health.check.v1',
+  BOOKING_HEALTH_CHECK: 'booking.health.check.v1',
+  PROMO_HEALTH_CHECK: 'promo.health.check.v1',
+  USERS_HEALTH_CHECK: 'users.health.check.v1',
+  ACCOUNTING_HEALTH_CHECK: 'accounting.health.check.v1',
+
+  USERS_CREDENTIAL_RESOLVE: 'users.credential.resolve.v1',
+  USERS_CLIENT_CREATE: 'users.client.create.v1',
+  USERS_CLIENT_LIST: 'users.client.list.v1',
+  USERS_CLIENT_ROTATE_KEYS: 'users.client.rotate-keys.v1',
+  USERS_CLIENT_REVOKE_KEYS: 'users.client.revoke-keys.v1',
+  USERS_USER_CREATE: 'users.user.create.v1',
+  USERS_USER_GET: 'users.user.get.v1',
+  USERS_USER_UPDATE: 'users.user.update.v1',
+  USERS_USER_DELETE: 'users.user.delete.v1',
+  USERS_USER_TOKEN_ISSUE: 'users.user-token.issue.v1',
+} as const;
+
+export type Subject = (typeof SUBJECTS)[keyof typeof SUBJECTS];
+
+/** The services behind the gateway; each is a NATS queue group of this name. */
+export const SERVICE_NAMES = ['search', 'rates', 'booking', 'promo', 'users', 'accounting'] as const;
+export type ServiceName = (typeof SERVICE_NAMES)[number];
+
+export const HEALTH_SUBJECT_BY_SERVICE = {
+  search: SUBJECTS.SEARCH_HEALTH_CHECK,
+  rates: SUBJECTS.RATES_HEALTH_CHECK,
+  booking: SUBJECTS.BOOKING_HEALTH_CHECK,
+  promo: SUBJECTS.PROMO_HEALTH_CHECK,
+  users: SUBJECTS.USERS_HEALTH_CHECK,
+  accounting: SUBJECTS.ACCOUNTING_HEALTH_CHECK,
+} as const satisfies Record<ServiceName, Subject>;
+
+/** NATS header names carried on every request. */
+export const HEADERS = {
+  REQUEST_ID: 'x-request-id',
+  IDEMPOTENCY_KEY: 'idempotency-key',
+} as const;

@@ -1,0 +1,112 @@
+import { Type } from 'class-transformer';
+import {
+  IsDefined,
+  IsEmail,
+  IsInt,
+  IsNotEmptyObject,
+  IsOptional,
+  IsPositive,
+  MaxLength,
+  ValidateNested,
+} from 'class-validator';
+import { Actor } from '../common/actor';
+import { IsMoneyAmount, IsNonBlankString } from '../common/validators';
+
+/** Body of `POST /api/user`, validated as the specification gives it. */
+export class NewUser {
+  @IsNonBlankString()
+  @MaxLength(100)
+  firstName: string;
+
+  @IsNonBlankString()
+  @MaxLength(100)
+  lastName: string;
+
+  @IsEmail({}, { message: 'email must be a valid e-mail address' })
+  @MaxLength(254)
+  email: string;
+
+  @IsNonBlankString()
+  @MaxLength(40)
+  phone: string;
+
+  @IsDefined()
+  @IsMoneyAmount({ allowString: false })
+  clientAccountLimit: number;
+}
+
+/** Body of `PUT /api/user/{id}`: every field optional, validated when present. */
+export class UserChanges {
+  @IsOptional()
+  @IsNonBlankString()
+  @MaxLength(100)
+  firstName?: string;
+
+  @IsOptional()
+  @IsNonBlankString()
+  @MaxLength(100)
+  lastName?: string;
+
+  @IsOptional()
+  @IsEmail({}, { message: 'email must be a valid e-mail address' })
+  @MaxLength(254)
+  email?: string;
+
+  @IsOptional()
+  @IsNonBlankString()
+  @MaxLength(40)
+  phone?: string;
+
+  @IsOptional()
+  @IsMoneyAmount()
+  clientAccountLimit?: string | number;
+}
+
+class ActorScoped {
+  @IsDefined()
+  @ValidateNested()
+  @Type(() => Actor)
+  actor: Actor;
+}
+
+/** users.user.create.v1 */
+export class CreateUserRequest extends ActorScoped {
+  @IsDefined()
+  @ValidateNested()
+  @Type(() => NewUser)
+  user: NewUser;
+}
+
+/** users.user.get.v1, users.user.delete.v1, users.user-token.issue.v1 */
+export class UserIdRequest extends ActorScoped {
+  @IsInt()
+  @IsPositive()
+  userId: number;
+}
+
+/** users.user.update.v1 */
+export class UpdateUserRequest extends UserIdRequest {
+  @IsNotEmptyObject({ nullable: false }, { message: 'at least one field must be given' })
+  @ValidateNested()
+  @Type(() => UserChanges)
+  changes: UserChanges;
+}
+
+/** The User resource of the backend API. */
+export interface UserView {
+  id: number;
+  firstName: string;
+  lastName: string;
+  email: string;
+  phone: string;
+  /** A decimal string, as the specification shows it in responses. */
+  clientAccountLimit: string;
+  createdAt: string;
+  updatedAt: string;
+  deletedAt: string | null;
+}
+
+export interface UserTokenView {
+  token: string;
+  expiresAt: string;
+}

@@ -1,0 +1,56 @@
+import { DataSource, DataSourceOptions, MixedList, EntitySchema } from 'typeorm';
+
+export interface ServiceDatabaseOptions {
+  /** The PostgreSQL schema the service owns; nothing else writes to it. */
+  schema: string;
+  url: string;
+  poolSize: number;
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
+  entities: MixedList<Function | string | EntitySchema>;
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
+  migrations: MixedList<Function | string>;
+}
+
+export function serviceDataSourceOptions(options: ServiceDatabaseOptions): DataSourceOptions {
+  return {
+    type: 'postgres',
+    url: options.url,
+    schema: options.schema,
+    entities: options.entities,
+    migrations: options.migrations,
+    // The schema changes only through migrations, with the table in the service's schema.
+    synchronize: false,
+    migrationsRun: false,
+    migrationsTableName: 'migrations',
+    extra: { max: options.poolSize, application_name: options.schema },
+  };
+}
+
+/**
+ * Connects, creates the service's schema if needed and runs its pending
+ * migrations. Replicas starting together take a PostgreSQL advisory lock so only
+ * one of them migrates at a time.
+ */
+export async function openServiceDataSource(dataSource: DataSource, schema: string): Promise<DataSource> {
+  if (!dataSource.isInitialized) await dataSource.initialize();
+  const lock = dataSource.createQueryRunner();
+  await lock.connect();
+  try {
+    await lock.query('SELECT pg_advisory_lock(hashtext($1))', [`migrations:${schema}`]);
+    await lock.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
+    await dataSource.runMigrations({ transaction: 'each' });
+  } finally {
+    await lock.query('SELECT pg_advisory_unlock(hashtext($1))', [`migrations:${schema}`]).catch(() => undefined);
+    await lock.release();
+  }
+  return dataSource;
+}
+
+export async function isDatabaseUp(dataSource: DataSource): Promise<boolean> {
+  try {
+    await dataSource.query('SELECT 1');
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,30 @@
+import { NatsOptions, Transport } from '@nestjs/microservices';
+
+/** Connection options every NATS connection of the platform uses. */
+export function natsConnectionOptions(natsUrl: string) {
+  return {
+    servers: natsUrl.split(','),
+    // Keep trying when the broker is not up yet or goes away; never give up.
+    waitOnFirstConnect: true,
+    maxReconnectAttempts: -1,
+    reconnectTimeWait: 500,
+  };
+}
+
+/**
+ * A service's NATS server: subscribed in the queue group named after the service,
+ * so each message reaches exactly one replica (without it every replica would
+ * handle every request, e.g. a double debit).
+ */
+export function natsServerOptions(service: string, natsUrl: string, gracePeriodMs: number): NatsOptions {
+  return {
+    transport: Transport.NATS,
+    options: {
+      ...natsConnectionOptions(natsUrl),
+      name: service,
+      queue: service,
+      gracefulShutdown: true,
+      gracePeriod: gracePeriodMs,
+    },
+  };
+}

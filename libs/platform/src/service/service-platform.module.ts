@@ -1,0 +1,81 @@
+import { Controller, DynamicModule, Module, Type } from '@nestjs/common';
+import { APP_FILTER, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
+import { MessagePattern } from '@nestjs/microservices';
+import { InjectDataSource, TypeOrmModule } from '@nestjs/typeorm';
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
+import { DataSource } from 'typeorm';
+import { HealthCheckReply, Subject } from '@hotel/contracts';
+import { ServiceEnv } from '../config/env';
+import { ServiceDatabaseOptions, isDatabaseUp, openServiceDataSource, serviceDataSourceOptions } from '../database/service-data-source';
+import { createValidationPipe } from '../errors/validation';
+import { RpcContextInterceptor } from '../rpc/rpc-context.interceptor';
+import { RpcErrorFilter } from '../rpc/rpc-error.filter';
+
+export const SERVICE_ENV = Symbol('SERVICE_ENV');
+export const SERVICE_INSTANCE = Symbol('SERVICE_INSTANCE');
+
+export interface ServicePlatformOptions {
+  /** Service name: its NATS queue group and its PostgreSQL schema. */
+  name: string;
+  env: ServiceEnv;
+  healthSubject: Subject;
+  entities: ServiceDatabaseOptions['entities'];
+  migrations: ServiceDatabaseOptions['migrations'];
+}
+
+/** Names one replica in health replies and logs. */
+export function newInstanceId(): string {
+  return `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
+}
+
+function healthController(service: string, subject: Subject, instance: string): Type<unknown> {
+  @Controller()
+  class HealthController {
+    constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+    @MessagePattern(subject)
+    async check(): Promise<HealthCheckReply> {
+      return { service, instance, database: (await isDatabaseUp(this.dataSource)) ? 'up' : 'down' };
+    }
+  }
+  return HealthController;
+}
+
+/**
+ * What every service needs once: its validated env, its own schema with
+ * migrations run at start, the health subject, validation of every incoming
+ * message, request-id context and the RPC error filter.
+ */
+@Module({})
+export class ServicePlatformModule {
+  static forService(options: ServicePlatformOptions): DynamicModule {
+    const instance = newInstanceId();
+    return {
+      module: ServicePlatformModule,
+      global: true,
+      imports: [
+        TypeOrmModule.forRootAsync({
+          useFactory: () =>
+            serviceDataSourceOptions({
+              schema: options.name,
+              url: options.env.DATABASE_URL,
+              poolSize: options.env.DB_POOL_SIZE,
+              entities: options.entities,
+              migrations: options.migrations,
+            }),
+          dataSourceFactory: async (dataSourceOptions) => openServiceDataSource(new DataSource(dataSourceOptions!), options.name),
+        }),
+      ],
+      controllers: [healthController(options.name, options.healthSubject, instance)],
+      providers: [
+        { provide: SERVICE_ENV, useValue: options.env },
+        { provide: SERVICE_INSTANCE, useValue: instance },
+        { provide: APP_FILTER, useClass: RpcErrorFilter },
+        { provide: APP_PIPE, useFactory: createValidationPipe },
+        { provide: APP_INTERCEPTOR, useFactory: () => new RpcContextInterceptor(options.name, instance) },
+      ],
+      exports: [SERVICE_ENV, SERVICE_INSTANCE],
+    };
+  }
+}

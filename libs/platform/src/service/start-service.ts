@@ -1,0 +1,95 @@
+import { DynamicModule, INestMicroservice } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { createServer, Server } from 'node:http';
+import { DataSource } from 'typeorm';
+import { ConfigError, ServiceEnv, loadEnv } from '../config/env';
+import { isDatabaseUp } from '../database/service-data-source';
+import { JsonLogger } from '../logging/json-logger';
+import { natsServerOptions } from '../nats/nats-options';
+
+export interface RunningService {
+  app: INestMicroservice;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts one replica of a service: a NATS microservice in the service's queue
+ * group. With HEALTH_PORT set it also answers /health and /health/ready over
+ * plain HTTP for orchestrator probes.
+ */
+export async function startService(name: string, rootModule: DynamicModule, env: ServiceEnv): Promise<RunningService> {
+  const logger = new JsonLogger(name, env.LOG_LEVEL);
+  const app = await NestFactory.createMicroservice(rootModule, {
+    ...natsServerOptions(name, env.NATS_URL, env.SHUTDOWN_GRACE_MS),
+    logger,
+  });
+  await app.listen();
+  let probe: Server | undefined;
+  if (env.HEALTH_PORT !== undefined) probe = await listenForProbes(app, env.HEALTH_PORT, env.HEALTH_HOST);
+  return {
+    app,
+    close: async () => {
+      probe?.close();
+      await app.close();
+    },
+  };
+}
+
+async function listenForProbes(app: INestMicroservice, port: number, host: string): Promise<Server> {
+  const dataSource = app.get(DataSource);
+  const server = createServer(async (request, response) => {
+    const ready = request.url === '/health' ? true : request.url === '/health/ready' ? await isDatabaseUp(dataSource) : null;
+    response.writeHead(ready === null ? 404 : ready ? 200 : 503, { 'content-type': 'application/json' });
+    response.end(JSON.stringify({ data: { ready }, success: ready === true, message: null }));
+  });
+  await new Promise<void>((resolve) => server.listen(port, host, resolve));
+  return server;
+}
+
+/**
+ * The `main` of every service process: validates the environment (a bad or
+ * missing variable stops the process naming it), starts, and stops cleanly on
+ * SIGTERM/SIGINT: NATS subscriptions are drained for the grace period, then the
+ * connection and the database pool close.
+ */
+export function runServiceProcess<E extends ServiceEnv>(
+  name: string,
+  EnvClass: new () => E,
+  moduleFor: (env: E) => DynamicModule,
+): void {
+  let env: E;
+  try {
+    env = loadEnv(EnvClass);
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`${name}: ${error.message}\n`);
+      process.exit(1);
+    }
+    throw error;
+  }
+  startService(name, moduleFor(env), env).then(
+    (running) => {
+      const logger = new JsonLogger(name, env.LOG_LEVEL);
+      logger.log({ msg: `${name} service listening on NATS`, queue: name });
+      let stopping = false;
+      const stop = (signal: string) => {
+        if (stopping) return;
+        stopping = true;
+        logger.log({ msg: `${signal} received, draining`, graceMs: env.SHUTDOWN_GRACE_MS });
+        running.close().then(
+          () => process.exit(0),
+          (error) => {
+            logger.error(error);
+            process.exit(1);
+          },
+        );
+      };
+      process.on('SIGTERM', () => stop('SIGTERM'));
+      process.on('SIGINT', () => stop('SIGINT'));
+    },
+    (error) => {
+      new JsonLogger(name).fatal(error instanceof Error ? error : String(error));
+      process.exit(1);
+    },
+  );
+}

@@ -1,0 +1,52 @@
+import { Agent as HttpAgent, request as httpRequest } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+
+export interface TestResponse<T = any> {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: T;
+  text: string;
+}
+
+export interface TestRequest {
+  headers?: Record<string, string>;
+  /** Sent as JSON. */
+  json?: unknown;
+  /** Sent as is (for malformed bodies). */
+  raw?: string | Buffer;
+}
+
+const httpsAgent = new HttpsAgent({ keepAlive: true, rejectUnauthorized: false, maxSockets: 64 });
+const httpAgent = new HttpAgent({ keepAlive: true, maxSockets: 64 });
+
+/** A small HTTP(S) client for tests; it accepts the gateway's self-signed certificate. */
+export function call<T = any>(baseUrl: string, method: string, path: string, options: TestRequest = {}): Promise<TestResponse<T>> {
+  const url = new URL(path, baseUrl);
+  const payload = options.raw ?? (options.json === undefined ? undefined : JSON.stringify(options.json));
+  const headers: Record<string, string> = { ...(options.headers ?? {}) };
+  if (payload !== undefined) {
+    headers['content-type'] ??= 'application/json';
+    headers['content-length'] = String(Buffer.byteLength(payload));
+  }
+  const secure = url.protocol === 'https:';
+  const send = secure ? httpsRequest : httpRequest;
+  return new Promise((resolve, reject) => {
+    const req = send(url, { method, headers, agent: secure ? httpsAgent : httpAgent }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk) => chunks.push(chunk));
+      res.on('end', () => {
+        const text = Buffer.concat(chunks).toString('utf8');
+        let body: any = text;
+        try {
+          body = text ? JSON.parse(text) : undefined;
+        } catch {
+          // not JSON: leave the text
+        }
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, body, text });
+      });
+    });
+    req.on('error', reject);
+    if (payload !== undefined) req.write(payload);
+    req.end();
+  });
+}

@@ -1,0 +1,4 @@
+export * from './test-nats';
+export * from './test-database';
+export * from './https-client';
+export * from './log-capture';

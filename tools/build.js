@@ -1,0 +1,60 @@
+#!/usr/bin/env node
+// Compiles one project (apps/<name> or libs/<name>) with SWC into dist/<projectRoot>.
+// SWC strips types without checking them (npm run typecheck does that) and rewrites
+// the @hotel/* path aliases into relative requires, so dist runs on plain node.
+const fs = require('node:fs');
+const path = require('node:path');
+const swc = require('@swc/core');
+
+const root = path.resolve(__dirname, '..');
+const tsconfig = JSON.parse(fs.readFileSync(path.join(root, 'tsconfig.base.json'), 'utf8'));
+
+function swcOptions(filename) {
+  return {
+    filename,
+    sourceMaps: true,
+    jsc: {
+      parser: { syntax: 'typescript', decorators: true },
+      transform: { legacyDecorator: true, decoratorMetadata: true },
+      target: 'es2022',
+      keepClassNames: true,
+      baseUrl: root,
+      paths: tsconfig.compilerOptions.paths,
+    },
+    module: { type: 'commonjs' },
+  };
+}
+
+function sourceFiles(dir) {
+  const out = [];
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) out.push(...sourceFiles(full));
+    else if (/\.ts$/.test(entry.name) && !/\.(spec|e2e-spec|d)\.ts$/.test(entry.name)) out.push(full);
+  }
+  return out;
+}
+
+function buildProject(projectRoot) {
+  const srcDir = path.join(root, projectRoot, 'src');
+  const files = sourceFiles(srcDir);
+  for (const file of files) {
+    const rel = path.relative(root, file);
+    const outFile = path.join(root, 'dist', rel.replace(/\.ts$/, '.js'));
+    const { code, map } = swc.transformFileSync(file, swcOptions(file));
+    fs.mkdirSync(path.dirname(outFile), { recursive: true });
+    fs.writeFileSync(outFile, `${code}\n//# sourceMappingURL=${path.basename(outFile)}.map`);
+    if (map) fs.writeFileSync(`${outFile}.map`, map);
+  }
+  return files.length;
+}
+
+const targets = process.argv.slice(2);
+if (targets.length === 0) {
+  console.error('usage: node tools/build.js <projectRoot> [<projectRoot> ...]');
+  process.exit(2);
+}
+for (const target of targets) {
+  const count = buildProject(target);
+  console.log(`built ${target}: ${count} files -> dist/${target}`);
+}
