@@ -32,6 +32,21 @@ const PLAIN_HTTP_REFUSED: ErrorEnvelope = {
   message: 'plain HTTP is accepted only from a TLS-terminating proxy that sets X-Forwarded-Proto: https; use HTTPS',
 };
 
+const NOT_JSON: ErrorEnvelope = {
+  data: null,
+  success: false,
+  code: 'UNSUPPORTED_MEDIA_TYPE',
+  message: 'request bodies must be JSON with Content-Type: application/json',
+};
+
+function hasBody(headers: IncomingMessage['headers']): boolean {
+  return (headers['content-length'] !== undefined && headers['content-length'] !== '0') || headers['transfer-encoding'] !== undefined;
+}
+
+function isJson(contentType: string | undefined): boolean {
+  return contentType !== undefined && /^application\/([\w.+-]+\+)?json\s*(;|$)/i.test(contentType);
+}
+
 export async function startGateway(env: GatewayEnv): Promise<RunningGateway> {
   const tls = await loadTlsMaterial({ certFile: env.TLS_CERT, keyFile: env.TLS_KEY, dataDir: env.DATA_DIR });
   const services = new ServiceClient(env.NATS_URL, env.RPC_TIMEOUT_MS, 'gateway');
@@ -56,6 +71,10 @@ export async function startGateway(env: GatewayEnv): Promise<RunningGateway> {
     const encrypted = (request.raw.socket as TLSSocket).encrypted === true;
     if (!encrypted && request.headers['x-forwarded-proto'] !== 'https') {
       reply.code(403).send(PLAIN_HTTP_REFUSED);
+      return;
+    }
+    if (hasBody(request.headers) && !isJson(request.headers['content-type'])) {
+      reply.code(415).send(NOT_JSON);
       return;
     }
     done();

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { ClientSummary, CredentialKind } from '@hotel/contracts';
+import { rowsOf } from '@hotel/platform';
 
 export interface ActiveCredential {
   clientId: number;
@@ -38,10 +39,12 @@ export class ClientsRepository {
   }
 
   async revokeCredentials(manager: EntityManager, clientId: number, kinds: CredentialKind[]): Promise<number> {
-    const rows = await manager.query(
-      `UPDATE users.credentials SET revoked_at = now()
-        WHERE client_id = $1 AND kind = ANY($2) AND revoked_at IS NULL RETURNING id`,
-      [clientId, kinds],
+    const rows = rowsOf(
+      await manager.query(
+        `UPDATE users.credentials SET revoked_at = now()
+          WHERE client_id = $1 AND kind = ANY($2) AND revoked_at IS NULL RETURNING id`,
+        [clientId, kinds],
+      ),
     );
     return rows.length;
   }

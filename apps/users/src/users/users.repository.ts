@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { NewUser, UserView } from '@hotel/contracts';
+import { rowsOf } from '@hotel/platform';
 
 interface UserRow {
   id: number;
@@ -78,20 +79,24 @@ export class UsersRepository {
       values.push(value);
       assignments.push(`${COLUMN_BY_FIELD[field as keyof UserFieldChanges]} = $${values.length}`);
     }
-    const rows: UserRow[] = await this.dataSource.query(
-      `UPDATE users.users SET ${[...assignments, 'updated_at = now()'].join(', ')}
-        WHERE client_id = $1 AND id = $2 AND deleted_at IS NULL RETURNING ${USER_COLUMNS}`,
-      values,
+    const rows = rowsOf<UserRow>(
+      await this.dataSource.query(
+        `UPDATE users.users SET ${[...assignments, 'updated_at = now()'].join(', ')}
+          WHERE client_id = $1 AND id = $2 AND deleted_at IS NULL RETURNING ${USER_COLUMNS}`,
+        values,
+      ),
     );
     return rows.length ? toView(rows[0]) : null;
   }
 
   /** Marks a user deleted (once; a repeat keeps the first time). */
   async softDelete(clientId: number, userId: number): Promise<UserView | null> {
-    const rows: UserRow[] = await this.dataSource.query(
-      `UPDATE users.users SET deleted_at = coalesce(deleted_at, now()), updated_at = now()
-        WHERE client_id = $1 AND id = $2 RETURNING ${USER_COLUMNS}`,
-      [clientId, userId],
+    const rows = rowsOf<UserRow>(
+      await this.dataSource.query(
+        `UPDATE users.users SET deleted_at = coalesce(deleted_at, now()), updated_at = now()
+          WHERE client_id = $1 AND id = $2 RETURNING ${USER_COLUMNS}`,
+        [clientId, userId],
+      ),
     );
     return rows.length ? toView(rows[0]) : null;
   }

@@ -54,3 +54,14 @@ export async function isDatabaseUp(dataSource: DataSource): Promise<boolean> {
     return false;
   }
 }
+
+/**
+ * The rows of a raw query. TypeORM's PostgreSQL driver answers UPDATE and DELETE
+ * with `[rows, affectedCount]` but SELECT and INSERT with the rows alone.
+ */
+export function rowsOf<T>(result: unknown): T[] {
+  if (Array.isArray(result) && result.length === 2 && Array.isArray(result[0]) && typeof result[1] === 'number') {
+    return result[0] as T[];
+  }
+  return result as T[];
+}

