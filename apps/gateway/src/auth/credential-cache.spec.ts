@@ -1,0 +1,41 @@
+import { Actor } from '@hotel/contracts';
+import { DomainError } from '@hotel/platform';
+import { CredentialCache } from './credential-cache';
+
+const actor: Actor = { clientId: 1, userId: null, role: 'api', sandbox: false };
+
+describe('CredentialCache', () => {
+  afterEach(() => jest.useRealTimers());
+
+  it('asks once within the lifetime and again after it', async () => {
+    jest.useFakeTimers({ now: 1_000 });
+    const lookup = jest.fn().mockResolvedValue(actor);
+    const cache = new CredentialCache(5000);
+    await cache.resolve('key', lookup);
+    await cache.resolve('key', lookup);
+    expect(lookup).toHaveBeenCalledTimes(1);
+    jest.setSystemTime(7_000);
+    await cache.resolve('key', lookup);
+    expect(lookup).toHaveBeenCalledTimes(2);
+  });
+
+  it('remembers refusals but not outages', async () => {
+    const cache = new CredentialCache(5000);
+    const refused = jest.fn().mockRejectedValue(new DomainError('UNAUTHORIZED', 'no'));
+    await expect(cache.resolve('bad', refused)).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
+    await expect(cache.resolve('bad', refused)).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
+    expect(refused).toHaveBeenCalledTimes(1);
+
+    const outage = jest.fn().mockRejectedValueOnce(new DomainError('SERVICE_UNAVAILABLE', 'down')).mockResolvedValueOnce(actor);
+    await expect(cache.resolve('good', outage)).rejects.toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
+    await expect(cache.resolve('good', outage)).resolves.toEqual(actor);
+  });
+
+  it('with a lifetime of 0 always asks', async () => {
+    const lookup = jest.fn().mockResolvedValue(actor);
+    const cache = new CredentialCache(0);
+    await cache.resolve('key', lookup);
+    await cache.resolve('key', lookup);
+    expect(lookup).toHaveBeenCalledTimes(2);
+  });
+});
