@@ -46,50 +46,63 @@ async function listenForProbes(app: INestMicroservice, port: number, host: strin
   return server;
 }
 
+/** Loads the environment or stops the process with every bad variable named. */
+export function loadEnvOrExit<E extends object>(app: string, EnvClass: new () => E): E {
+  try {
+    return loadEnv(EnvClass);
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`${app}: ${error.message}\n`);
+      process.exit(1);
+    }
+    throw error;
+  }
+}
+
 /**
- * The `main` of every service process: validates the environment (a bad or
- * missing variable stops the process naming it), starts, and stops cleanly on
- * SIGTERM/SIGINT: NATS subscriptions are drained for the grace period, then the
- * connection and the database pool close.
+ * Keeps a started app running until SIGTERM or SIGINT, then closes it once
+ * (drain, close connections) and exits: 0 when the close went well.
+ */
+export function closeOnSignal(logger: JsonLogger, close: () => Promise<void>): void {
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.log({ msg: `${signal} received, closing` });
+    close().then(
+      () => process.exit(0),
+      (error) => {
+        logger.error(error);
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
+}
+
+/** Stops the process when an app fails to start. */
+export function exitOnStartFailure(app: string) {
+  return (error: unknown) => {
+    new JsonLogger(app).fatal(error instanceof Error ? error : String(error));
+    process.exit(1);
+  };
+}
+
+/**
+ * The `main` of every service process: validated environment, start, and on
+ * SIGTERM/SIGINT a clean stop: NATS subscriptions end and in-flight messages
+ * finish within SHUTDOWN_GRACE_MS, then the connection and the pool close.
  */
 export function runServiceProcess<E extends ServiceEnv>(
   name: string,
   EnvClass: new () => E,
   moduleFor: (env: E) => DynamicModule,
 ): void {
-  let env: E;
-  try {
-    env = loadEnv(EnvClass);
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      process.stderr.write(`${name}: ${error.message}\n`);
-      process.exit(1);
-    }
-    throw error;
-  }
-  startService(name, moduleFor(env), env).then(
-    (running) => {
-      const logger = new JsonLogger(name, env.LOG_LEVEL);
-      logger.log({ msg: `${name} service listening on NATS`, queue: name });
-      let stopping = false;
-      const stop = (signal: string) => {
-        if (stopping) return;
-        stopping = true;
-        logger.log({ msg: `${signal} received, draining`, graceMs: env.SHUTDOWN_GRACE_MS });
-        running.close().then(
-          () => process.exit(0),
-          (error) => {
-            logger.error(error);
-            process.exit(1);
-          },
-        );
-      };
-      process.on('SIGTERM', () => stop('SIGTERM'));
-      process.on('SIGINT', () => stop('SIGINT'));
-    },
-    (error) => {
-      new JsonLogger(name).fatal(error instanceof Error ? error : String(error));
-      process.exit(1);
-    },
-  );
+  const env = loadEnvOrExit(name, EnvClass);
+  startService(name, moduleFor(env), env).then((running) => {
+    const logger = new JsonLogger(name, env.LOG_LEVEL);
+    logger.log({ msg: `${name} service listening on NATS`, queue: name });
+    closeOnSignal(logger, () => running.close());
+  }, exitOnStartFailure(name));
 }
