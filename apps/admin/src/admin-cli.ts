@@ -11,6 +11,8 @@ commands:
       revokes the client's current key(s) of that kind (default: all three) and prints new ones
   revoke-key --client-id N [--kind live|sandbox|backend]
       revokes the client's key(s) of that kind (default: all three); prints {"client_id","revoked"}
+  set-rate-limit --client-id N (--rps R [--burst B] | --default)
+      sets the client's requests per second per credential (burst default 2 x rps), or restores the default
   list-clients
       prints {"clients": [...]}
 
@@ -34,6 +36,9 @@ function parse(argv: string[]) {
       currency: { type: 'string' },
       'client-id': { type: 'string' },
       kind: { type: 'string' },
+      rps: { type: 'string' },
+      burst: { type: 'string' },
+      default: { type: 'boolean' },
     },
     strict: true,
     allowPositionals: false,
@@ -43,6 +48,11 @@ function parse(argv: string[]) {
 
 function clientId(value: string | undefined): number {
   if (!value || !/^[1-9]\d{0,9}$/.test(value)) throw new UsageError('--client-id must be a positive integer');
+  return Number(value);
+}
+
+function positiveInt(value: string | undefined, flag: string): number {
+  if (!value || !/^[1-9]\d{0,6}$/.test(value)) throw new UsageError(`${flag} must be a whole number from 1 to 1000000`);
   return Number(value);
 }
 
@@ -61,7 +71,9 @@ function snakeCredentials(credentials: ClientCredentials) {
   };
 }
 
-async function execute(services: ServiceClient, command: string | undefined, values: Record<string, string | undefined>) {
+type ParsedOptions = ReturnType<typeof parse>['values'];
+
+async function execute(services: ServiceClient, command: string | undefined, values: ParsedOptions) {
   switch (command) {
     case 'create-client': {
       if (!values.name?.trim()) throw new UsageError('create-client needs --name');
@@ -92,6 +104,18 @@ async function execute(services: ServiceClient, command: string | undefined, val
         kinds: kinds(values.kind),
       });
       return { client_id: result.clientId, revoked: result.revoked };
+    }
+    case 'set-rate-limit': {
+      const id = clientId(values['client-id']);
+      if (values.default) {
+        if (values.rps !== undefined || values.burst !== undefined) throw new UsageError('--default takes no --rps or --burst');
+        const reply = await services.send(SUBJECTS.USERS_CLIENT_SET_RATE_LIMIT, { clientId: id, rps: null, burst: null });
+        return { client_id: reply.clientId, rate_limit: reply.rateLimit };
+      }
+      const rps = positiveInt(values.rps, '--rps');
+      const burst = values.burst === undefined ? rps * 2 : positiveInt(values.burst, '--burst');
+      const reply = await services.send(SUBJECTS.USERS_CLIENT_SET_RATE_LIMIT, { clientId: id, rps, burst });
+      return { client_id: reply.clientId, rate_limit: reply.rateLimit };
     }
     case 'list-clients': {
       const { clients } = await services.send(SUBJECTS.USERS_CLIENT_LIST, {});

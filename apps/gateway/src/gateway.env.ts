@@ -48,6 +48,26 @@ export class GatewayEnv extends PlatformEnv {
   @Max(60_000)
   AUTH_CACHE_TTL_MS = 5000;
 
+  /** Requests per second per credential, and the burst above it (a client's own limit wins). */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  RATE_LIMIT_RPS = 250;
+
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  RATE_LIMIT_BURST = 500;
+
+  /** How many gateway replicas share the rate limit; each enforces its share. */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  GATEWAY_REPLICAS = 1;
+
   /** Timeout of each service's answer to GET /health/ready. */
   @IsOptional()
   @Type(() => Number)

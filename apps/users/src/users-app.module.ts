@@ -5,6 +5,7 @@ import { ClientsController } from './clients/clients.controller';
 import { ClientsRepository } from './clients/clients.repository';
 import { ClientsService } from './clients/clients.service';
 import { CreateClientsAndUsers1763900000000 } from './migrations/1763900000000-create-clients-and-users';
+import { AddClientRateLimits1763910000000 } from './migrations/1763910000000-add-client-rate-limits';
 import { UsersEnv } from './users.env';
 import { UsersController } from './users/users.controller';
 import { UsersRepository } from './users/users.repository';
@@ -21,7 +22,7 @@ export class UsersAppModule {
           env,
           healthSubject: SUBJECTS.USERS_HEALTH_CHECK,
           entities: [],
-          migrations: [CreateClientsAndUsers1763900000000],
+          migrations: [CreateClientsAndUsers1763900000000, AddClientRateLimits1763910000000],
         }),
       ],
       controllers: [ClientsController, UsersController],

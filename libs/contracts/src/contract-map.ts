@@ -2,6 +2,7 @@ import { HealthCheckReply, HealthCheckRequest } from './health/health-check';
 import { SUBJECTS } from './subjects';
 import {
   ClientCredentials,
+  ClientRateLimitReply,
   ClientKeysRequest,
   CreateClientRequest,
   ListClientsReply,
@@ -9,6 +10,7 @@ import {
   ResolveCredentialRequest,
   ResolvedCredential,
   RevokeKeysReply,
+  SetRateLimitRequest,
 } from './users/credentials';
 import { CreateUserRequest, UpdateUserRequest, UserIdRequest, UserTokenView, UserView } from './users/users';
 
@@ -34,6 +36,7 @@ export interface ContractMap {
   [SUBJECTS.USERS_CLIENT_LIST]: Contract<ListClientsRequest, ListClientsReply>;
   [SUBJECTS.USERS_CLIENT_ROTATE_KEYS]: Contract<ClientKeysRequest, ClientCredentials>;
   [SUBJECTS.USERS_CLIENT_REVOKE_KEYS]: Contract<ClientKeysRequest, RevokeKeysReply>;
+  [SUBJECTS.USERS_CLIENT_SET_RATE_LIMIT]: Contract<SetRateLimitRequest, ClientRateLimitReply>;
   [SUBJECTS.USERS_USER_CREATE]: Contract<CreateUserRequest, UserView>;
   [SUBJECTS.USERS_USER_GET]: Contract<UserIdRequest, UserView>;
   [SUBJECTS.USERS_USER_UPDATE]: Contract<UpdateUserRequest, UserView>;

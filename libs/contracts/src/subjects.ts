@@ -16,6 +16,7 @@ export const SUBJECTS = {
   USERS_CLIENT_LIST: 'users.client.list.v1',
   USERS_CLIENT_ROTATE_KEYS: 'users.client.rotate-keys.v1',
   USERS_CLIENT_REVOKE_KEYS: 'users.client.revoke-keys.v1',
+  USERS_CLIENT_SET_RATE_LIMIT: 'users.client.set-rate-limit.v1',
   USERS_USER_CREATE: 'users.user.create.v1',
   USERS_USER_GET: 'users.user.get.v1',
   USERS_USER_UPDATE: 'users.user.update.v1',

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
-import { Actor } from '@hotel/contracts';
+import { ResolvedCredential } from '@hotel/contracts';
 import { DomainError } from '@hotel/platform';
 
 interface Entry {
-  actor?: Actor;
+  actor?: ResolvedCredential;
   error?: DomainError;
   expiresAt: number;
 }
@@ -21,7 +21,7 @@ export class CredentialCache {
 
   constructor(private readonly ttlMs: number) {}
 
-  async resolve(token: string, lookup: (token: string) => Promise<Actor>): Promise<Actor> {
+  async resolve(token: string, lookup: (token: string) => Promise<ResolvedCredential>): Promise<ResolvedCredential> {
     if (this.ttlMs === 0) return lookup(token);
     const key = createHash('sha256').update(token).digest('base64');
     const now = Date.now();

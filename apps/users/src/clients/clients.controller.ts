@@ -1,15 +1,17 @@
 import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
 import {
-  Actor,
   ClientCredentials,
   ClientKeysRequest,
+  ClientRateLimitReply,
   CreateClientRequest,
   ListClientsReply,
   ListClientsRequest,
   ResolveCredentialRequest,
+  ResolvedCredential,
   RevokeKeysReply,
   SUBJECTS,
+  SetRateLimitRequest,
 } from '@hotel/contracts';
 import { ClientsService } from './clients.service';
 
@@ -18,7 +20,7 @@ export class ClientsController {
   constructor(private readonly clients: ClientsService) {}
 
   @MessagePattern(SUBJECTS.USERS_CREDENTIAL_RESOLVE)
-  resolve(@Payload() request: ResolveCredentialRequest): Promise<Actor> {
+  resolve(@Payload() request: ResolveCredentialRequest): Promise<ResolvedCredential> {
     return this.clients.resolveCredential(request.token);
   }
 
@@ -35,6 +37,11 @@ export class ClientsController {
   @MessagePattern(SUBJECTS.USERS_CLIENT_ROTATE_KEYS)
   rotate(@Payload() request: ClientKeysRequest): Promise<ClientCredentials> {
     return this.clients.rotateKeys(request);
+  }
+
+  @MessagePattern(SUBJECTS.USERS_CLIENT_SET_RATE_LIMIT)
+  setRateLimit(@Payload() request: SetRateLimitRequest): Promise<ClientRateLimitReply> {
+    return this.clients.setRateLimit(request);
   }
 
   @MessagePattern(SUBJECTS.USERS_CLIENT_REVOKE_KEYS)

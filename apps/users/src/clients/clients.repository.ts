@@ -1,12 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { ClientSummary, CredentialKind } from '@hotel/contracts';
+import { ClientSummary, CredentialKind, RateLimit } from '@hotel/contracts';
 import { rowsOf } from '@hotel/platform';
+import { RateLimitColumns, rateLimitOf } from './rate-limit';
 
 export interface ActiveCredential {
   clientId: number;
   kind: CredentialKind;
+  rateLimit: RateLimit | null;
 }
 
 @Injectable()
@@ -50,11 +52,25 @@ export class ClientsRepository {
   }
 
   async findActiveCredential(secretHash: string): Promise<ActiveCredential | null> {
-    const rows: { client_id: number; kind: CredentialKind }[] = await this.dataSource.query(
-      `SELECT client_id, kind FROM users.credentials WHERE secret_hash = $1 AND revoked_at IS NULL`,
-      [secretHash],
+    const rows: ({ client_id: number; kind: CredentialKind } & RateLimitColumns)[] =
+      await this.dataSource.query(
+        `SELECT k.client_id, k.kind, c.rate_limit_rps, c.rate_limit_burst
+           FROM users.credentials k JOIN users.clients c ON c.id = k.client_id
+          WHERE k.secret_hash = $1 AND k.revoked_at IS NULL`,
+        [secretHash],
+      );
+    return rows.length ? { clientId: rows[0].client_id, kind: rows[0].kind, rateLimit: rateLimitOf(rows[0]) } : null;
+  }
+
+  async setRateLimit(clientId: number, rps: number | null, burst: number | null): Promise<RateLimit | null | undefined> {
+    const rows = rowsOf<RateLimitColumns>(
+      await this.dataSource.query(
+        `UPDATE users.clients SET rate_limit_rps = $2, rate_limit_burst = $3, updated_at = now()
+          WHERE id = $1 RETURNING rate_limit_rps, rate_limit_burst`,
+        [clientId, rps, rps === null ? null : burst],
+      ),
     );
-    return rows.length ? { clientId: rows[0].client_id, kind: rows[0].kind } : null;
+    return rows.length ? rateLimitOf(rows[0]) : undefined;
   }
 
   async list(): Promise<ClientSummary[]> {

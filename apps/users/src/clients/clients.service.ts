@@ -1,12 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import {
-  Actor,
   ClientCredentials,
   ClientKeysRequest,
   CreateClientRequest,
   CredentialKind,
+  ClientRateLimitReply,
   ListClientsReply,
+  ResolvedCredential,
   RevokeKeysReply,
+  SetRateLimitRequest,
   toDecimalString,
 } from '@hotel/contracts';
 import { DomainError } from '@hotel/platform';
@@ -62,11 +64,17 @@ export class ClientsService {
   }
 
   /** Who a presented secret belongs to; anything unknown, revoked or expired is 401. */
-  async resolveCredential(token: string): Promise<Actor> {
+  async setRateLimit(request: SetRateLimitRequest): Promise<ClientRateLimitReply> {
+    const rateLimit = await this.clients.setRateLimit(request.clientId, request.rps ?? null, request.burst ?? null);
+    if (rateLimit === undefined) throw DomainError.notFound(`client ${request.clientId}`);
+    return { clientId: request.clientId, rateLimit };
+  }
+
+  async resolveCredential(token: string): Promise<ResolvedCredential> {
     const secretHash = hashSecret(token);
     if (token.startsWith(SECRET_PREFIX.user)) {
       const holder = await this.users.findActiveTokenHolder(secretHash);
-      if (holder) return { clientId: holder.clientId, userId: holder.userId, role: 'user', sandbox: false };
+      if (holder) return { clientId: holder.clientId, userId: holder.userId, role: 'user', sandbox: false, rateLimit: holder.rateLimit };
     } else {
       const credential = await this.clients.findActiveCredential(secretHash);
       if (credential) {
@@ -75,6 +83,7 @@ export class ClientsService {
           userId: null,
           role: credential.kind === 'backend' ? 'backend' : 'api',
           sandbox: credential.kind === 'sandbox',
+          rateLimit: credential.rateLimit,
         };
       }
     }

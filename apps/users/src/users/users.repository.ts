@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { NewUser, UserView } from '@hotel/contracts';
+import { NewUser, RateLimit, UserView } from '@hotel/contracts';
 import { rowsOf } from '@hotel/platform';
+import { RateLimitColumns, rateLimitOf } from '../clients/rate-limit';
 
 interface UserRow {
   id: number;
@@ -111,13 +112,17 @@ export class UsersRepository {
   }
 
   /** The user a token belongs to, if the token has not expired and the user is not deleted. */
-  async findActiveTokenHolder(tokenHash: string): Promise<{ userId: number; clientId: number } | null> {
-    const rows: { user_id: number; client_id: number }[] = await this.dataSource.query(
-      `SELECT t.user_id, u.client_id
-         FROM users.user_tokens t JOIN users.users u ON u.id = t.user_id
-        WHERE t.token_hash = $1 AND t.expires_at > now() AND u.deleted_at IS NULL`,
-      [tokenHash],
-    );
-    return rows.length ? { userId: rows[0].user_id, clientId: rows[0].client_id } : null;
+  async findActiveTokenHolder(tokenHash: string): Promise<{ userId: number; clientId: number; rateLimit: RateLimit | null } | null> {
+    const rows: ({ user_id: number; client_id: number } & RateLimitColumns)[] =
+      await this.dataSource.query(
+        `SELECT t.user_id, u.client_id, c.rate_limit_rps, c.rate_limit_burst
+           FROM users.user_tokens t
+           JOIN users.users u ON u.id = t.user_id
+           JOIN users.clients c ON c.id = u.client_id
+          WHERE t.token_hash = $1 AND t.expires_at > now() AND u.deleted_at IS NULL`,
+        [tokenHash],
+      );
+    if (!rows.length) return null;
+    return { userId: rows[0].user_id, clientId: rows[0].client_id, rateLimit: rateLimitOf(rows[0]) };
   }
 }

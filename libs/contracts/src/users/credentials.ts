@@ -8,7 +8,9 @@ import {
   IsString,
   Length,
   Matches,
+  Max,
   MaxLength,
+  Min,
 } from 'class-validator';
 import { Actor } from '../common/actor';
 import { IsMoneyAmount, IsNonBlankString } from '../common/validators';
@@ -22,7 +24,38 @@ export class ResolveCredentialRequest {
   @Length(1, 512)
   token: string;
 }
-export type ResolvedCredential = Actor;
+/** Requests per second a credential may make, with bursts; null: the gateway's default. */
+export interface RateLimit {
+  rps: number;
+  burst: number;
+}
+
+/** The caller, plus the client's own rate limit when the operator set one. */
+export type ResolvedCredential = Actor & { rateLimit?: RateLimit | null };
+
+/** users.client.set-rate-limit.v1 (admin command line); null values restore the default. */
+export class SetRateLimitRequest {
+  @IsInt()
+  @IsPositive()
+  clientId: number;
+
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(1_000_000)
+  rps: number | null;
+
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(1_000_000)
+  burst: number | null;
+}
+
+export interface ClientRateLimitReply {
+  clientId: number;
+  rateLimit: RateLimit | null;
+}
 
 /** users.client.create.v1 (admin command line). */
 export class CreateClientRequest {
