@@ -16,7 +16,7 @@ module.exports = {
   testMatch: ['**/*.spec.ts', '**/*.e2e-spec.ts'],
   transform: { '^.+\\.ts$': ['@swc/jest', swc] },
   moduleNameMapper: {
-    '^@hotel/(contracts|platform|testing)$': '<rootDir>/libs/$1/src/index.ts',
+    '^@hotel/(contracts|platform|testing|inventory)$': '<rootDir>/libs/$1/src/index.ts',
   },
   setupFiles: ['reflect-metadata'],
   testTimeout: 60_000,

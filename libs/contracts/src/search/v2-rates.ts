@@ -1,0 +1,204 @@
+import { Type } from 'class-transformer';
+import {
+  ArrayMaxSize,
+  ArrayMinSize,
+  IsArray,
+  IsBoolean,
+  IsDefined,
+  IsIn,
+  IsInt,
+  IsNumber,
+  IsOptional,
+  IsPositive,
+  IsString,
+  Matches,
+  Max,
+  Min,
+  ValidateNested,
+  ValidationArguments,
+  registerDecorator,
+} from 'class-validator';
+import { Actor } from '../common/actor';
+import { MAX_INT_ID } from '../common/validators';
+import { Coordinates, HotelRate } from './hotel';
+import { DESTINATION_ID_PATTERN, PLACE_ID_PATTERN } from './search-session';
+import { StayRequest } from './stay';
+
+export const V2_SORTS = ['price_asc', 'price_desc', 'stars_desc', 'rating_desc', 'distance_asc'] as const;
+export const ROOM_TYPES = ['single', 'double', 'twin', 'triple', 'family', 'suite'] as const;
+export const V2_LIMITS = { maxHotelIds: 2000, maxLimit: 2000, defaultLimit: 100, defaultRadius: 5000, maxRadius: 50_000 } as const;
+
+const LOCATION_FIELDS = ['destination_id', 'place_id', 'coordinates', 'hotel_ids'] as const;
+
+export class CoordinatesInput implements Coordinates {
+  @IsNumber({ allowNaN: false, allowInfinity: false })
+  @Min(-90)
+  @Max(90)
+  lat: number;
+
+  @IsNumber({ allowNaN: false, allowInfinity: false })
+  @Min(-180)
+  @Max(180)
+  long: number;
+}
+
+function PriceRange() {
+  return (target: object, propertyName: string) =>
+    registerDecorator({
+      name: 'priceRange',
+      target: target.constructor,
+      propertyName,
+      options: { message: 'price_range must be [min, max] with 0 <= min <= max' },
+      validator: {
+        validate: (value: unknown) =>
+          Array.isArray(value) &&
+          value.length === 2 &&
+          value.every((bound) => typeof bound === 'number' && Number.isFinite(bound) && bound >= 0) &&
+          value[0] <= value[1],
+      },
+    });
+}
+
+export class AvailabilityFilter {
+  @IsOptional()
+  @PriceRange()
+  price_range?: [number, number];
+
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(5)
+  @IsInt({ each: true })
+  @Min(1, { each: true })
+  @Max(5, { each: true })
+  star_rating?: number[];
+
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(20)
+  @IsString({ each: true })
+  property_types?: string[];
+
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(20)
+  @IsString({ each: true })
+  amenities?: string[];
+
+  @IsOptional()
+  @IsIn(ROOM_TYPES, { message: `room_type must be one of ${ROOM_TYPES.join(', ')}` })
+  room_type?: (typeof ROOM_TYPES)[number];
+
+  @IsOptional()
+  @IsIn(V2_SORTS, { message: `sort_by must be one of ${V2_SORTS.join(', ')}` })
+  sort_by?: (typeof V2_SORTS)[number];
+}
+
+function ExactlyOneLocation() {
+  return (target: object, propertyName: string) =>
+    registerDecorator({
+      name: 'exactlyOneLocation',
+      target: target.constructor,
+      propertyName,
+      options: { message: `give exactly one of ${LOCATION_FIELDS.join(', ')}` },
+      validator: {
+        validate: (_value: unknown, args: ValidationArguments) =>
+          LOCATION_FIELDS.filter((field) => (args.object as Record<string, unknown>)[field] !== undefined).length === 1,
+      },
+    });
+}
+
+/** Body of `POST /v2/rates`. */
+export class V2RatesBody extends StayRequest {
+  @ExactlyOneLocation()
+  location?: never;
+
+  @IsOptional()
+  @Matches(DESTINATION_ID_PATTERN, { message: 'destination_id must be a destination_id from GET /places/search' })
+  destination_id?: string;
+
+  @IsOptional()
+  @Matches(PLACE_ID_PATTERN, { message: 'place_id must be a place_id from GET /places/search' })
+  place_id?: string;
+
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => CoordinatesInput)
+  coordinates?: CoordinatesInput;
+
+  /** Meters around `coordinates`. */
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(V2_LIMITS.maxRadius)
+  radius?: number;
+
+  @IsOptional()
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(V2_LIMITS.maxHotelIds)
+  @IsInt({ each: true })
+  @IsPositive({ each: true })
+  @Max(MAX_INT_ID, { each: true })
+  hotel_ids?: number[];
+
+  @IsOptional()
+  @Matches(/^[A-Z]{2}$/, { message: 'nationality must be an ISO 3166-1 alpha-2 code such as US' })
+  nationality?: string;
+
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => AvailabilityFilter)
+  filters?: AvailabilityFilter;
+
+  @IsOptional()
+  @IsBoolean()
+  search_loyalty_rates?: boolean;
+
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  page?: number;
+
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(V2_LIMITS.maxLimit)
+  limit?: number;
+}
+
+/** search.v2-rates.search.v1; the reply comes in chunks (see V2RatesChunk). */
+export class V2RatesRequest {
+  @IsDefined()
+  @ValidateNested()
+  @Type(() => Actor)
+  actor: Actor;
+
+  @IsDefined()
+  @ValidateNested()
+  @Type(() => V2RatesBody)
+  search: V2RatesBody;
+}
+
+export interface SearchMetadata {
+  total_hotels: number;
+  total_pages: number;
+  max_price_per_night_avg: number;
+  max_price_inclusive: number;
+  nights: number;
+  rooms: number;
+  center_coordinates: Coordinates;
+}
+
+export interface V2RatesResponse {
+  search_completed: boolean;
+  search: Record<string, unknown>;
+  metadata: SearchMetadata;
+  rates: HotelRate[];
+}
+
+/**
+ * NATS carries at most 1 MB a message, and 2000 hotels' rates are more: the
+ * search service answers with a head (everything but the rates) and then the
+ * rates in chunks; the gateway joins them.
+ */
+export type V2RatesChunk = { head: Omit<V2RatesResponse, 'rates'> } | { rates: HotelRate[] };

@@ -1,0 +1,119 @@
+import { PlacesIndex } from './places-index';
+import { findPlace, gazetteer } from './gazetteer';
+import { hotelById, hotelCountFor, hotelsForCity, hotelsNear, description, toHotelDetails } from './catalog';
+import { VENDORS, parseVendorLatencies } from './vendors';
+import { listOffers, priceOffer, priceEpoch, stayNights } from './pricing';
+
+const index = new PlacesIndex();
+const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+
+describe('places', () => {
+  it('finds São Paulo without the accent, the big one first', () => {
+    const [first] = index.search('sao paulo');
+    expect(first).toMatchObject({ display_name: 'São Paulo', formatted_address: 'São Paulo, Brazil', types: ['locality', 'political'] });
+    expect(first.place_id).toBe('gn:3448439');
+    expect(first.destination_id).toBe('city-3448439');
+  });
+
+  it('matches prefixes while typing, ranked by population', () => {
+    expect(index.search('Lond')[0].display_name).toBe('London');
+    expect(index.search('pari')[0].display_name).toBe('Paris');
+    expect(index.search('par').slice(0, 3).map((result) => result.display_name)).toEqual(expect.arrayContaining(['Paraguay', 'Paris']));
+    expect(index.search('NEW Y')[0].display_name).toBe('New York City');
+  });
+
+  it('finds countries and words inside names', () => {
+    expect(index.search('brazil')[0]).toMatchObject({ place_id: 'cc:BR', types: ['country', 'political'], formatted_address: 'Brazil' });
+    expect(index.search('paulo').map((result) => result.display_name)).toContain('São Paulo');
+  });
+
+  it('answers nothing for text that matches nothing', () => {
+    expect(index.search('qqqzzzxxx')).toEqual([]);
+    expect(index.search('   ')).toEqual([]);
+  });
+
+  it('resolves place ids and destination ids to the same place', () => {
+    expect(findPlace('gn:2988507')).toBe(findPlace('city-2988507'));
+    expect(findPlace('cc:FR')).toBe(findPlace('country-fr'));
+    expect(findPlace('gn:1')).toBeUndefined();
+  });
+});
+
+describe('catalog', () => {
+  const paris = gazetteer().cityById.get(2988507)!;
+
+  it('grows the number of hotels with population', () => {
+    expect(hotelCountFor(1000)).toBeGreaterThanOrEqual(1);
+    expect(hotelCountFor(2_000_000)).toBeGreaterThan(hotelCountFor(50_000));
+  });
+
+  it('is deterministic and resolvable by id', () => {
+    const hotels = hotelsForCity(paris);
+    expect(hotels.length).toBe(hotelCountFor(paris.population));
+    expect(hotelById(hotels[3].id)).toEqual(hotels[3]);
+    expect(hotelById(paris.geonameId! * 100 + 99)).toBeUndefined();
+  });
+
+  it('fills every HotelDetails field, in four languages with English fallback', () => {
+    const details = toHotelDetails(hotelsForCity(paris)[0], 'fr');
+    for (const field of ['id', 'name', 'stars', 'rating', 'review_count', 'minimum_age', 'amenities', 'check_in_begin_time', 'check_in_end_time', 'check_out_before_time', 'description', 'images', 'coordinates', 'address', 'type', 'exclusive']) {
+      expect(details).toHaveProperty(field);
+    }
+    expect(details.address).toMatchObject({ city: 'Paris', country: 'France' });
+    const untranslated = hotelsForCity(paris).find((hotel) => !hotel.descriptions.pt);
+    if (untranslated) expect(description(untranslated, 'pt')).toBe(untranslated.descriptions.en);
+  });
+
+  it('finds hotels around coordinates, nearest first, within the radius', () => {
+    const hotels = hotelsNear(paris.lat, paris.long, 3000);
+    expect(hotels.length).toBeGreaterThan(0);
+    expect(hotels.every((hotel) => Math.abs(hotel.lat - paris.lat) < 0.03)).toBe(true);
+  });
+});
+
+describe('pricing', () => {
+  const hotels = hotelsForCity(gazetteer().cityById.get(2988507)!);
+  const stay = { check_in: day(30), check_out: day(33), rooms: [{ adults: 2, children: 1, children_ages: [7] }, { adults: 1, children: 0, children_ages: [] }] };
+  const offers = hotels.flatMap((hotel) =>
+    Object.values(VENDORS).flatMap((vendor) => listOffers(hotel, vendor, stay, { soldOut: new Set(), includeMemberRates: true }).map((key) => ({ hotel, key }))),
+  );
+
+  it('offers rates from several vendors', () => {
+    expect(new Set(offers.map((offer) => offer.key.vendor)).size).toBe(3);
+  });
+
+  it('adds up exactly: rooms and nights to the total, fees and due-at-hotel on top', () => {
+    const context = { epoch: priceEpoch(), issuedAt: new Date() };
+    for (const { hotel, key } of offers.slice(0, 40)) {
+      const rate = priceOffer(hotel, key, stay, context);
+      const cents = (value: number) => Math.round(value * 100);
+      expect(rate.rooms).toHaveLength(2);
+      expect(rate.price_per_night).toHaveLength(stayNights(stay).length);
+      expect(cents(rate.price_chargeable)).toBe(rate.price_per_room.reduce((total, value) => total + cents(value), 0));
+      expect(cents(rate.price_chargeable)).toBe(rate.price_per_night.reduce((total, value) => total + cents(value), 0));
+      expect(cents(rate.price_chargeable)).toBe(cents(rate.price_before_fees) + cents(rate.price_fees));
+      expect(cents(rate.price_inclusive)).toBe(cents(rate.price_chargeable) + cents(rate.price_due_at_hotel));
+      if (key.vendor === 'cobalt') expect(rate.price_due_at_hotel).toBeGreaterThan(0);
+      expect(rate.cancellation_policy).toBe(key.refundable ? 'Refundable' : 'NonRefundable');
+      expect(rate.cancellation_policy_data.length).toBeGreaterThan(0);
+    }
+  });
+
+  it('is the same price for the same offer and price step', () => {
+    const { hotel, key } = offers[0];
+    const context = { epoch: 1000, issuedAt: new Date(0) };
+    expect(priceOffer(hotel, key, stay, context)).toEqual(priceOffer(hotel, key, stay, context));
+  });
+
+  it('leaves out sold-out room types', () => {
+    const { hotel, key } = offers[0];
+    const soldOut = new Set([`${key.vendor}:${hotel.id}:${key.roomId}`]);
+    const remaining = listOffers(hotel, VENDORS[key.vendor], stay, { soldOut, includeMemberRates: true });
+    expect(remaining.some((offer) => offer.roomId === key.roomId)).toBe(false);
+  });
+
+  it('reads vendor latencies from configuration', () => {
+    expect(parseVendorLatencies('atlas=5,cobalt=20')).toEqual({ atlas: 5, borealis: 1500, cobalt: 20 });
+    expect(() => parseVendorLatencies('nobody=5')).toThrow(/VENDOR_LATENCY_MS/);
+  });
+});

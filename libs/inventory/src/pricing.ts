@@ -1,0 +1,282 @@
+import {
+  Board,
+  CancellationPolicyData,
+  HotelRate,
+  HotelRateElite,
+  HotelRateFee,
+  HotelRateRoom,
+  RoomRequest,
+  parseDay,
+} from '@hotel/contracts';
+import { Hotel, RoomType } from './catalog';
+import { between, pickSome, unit } from './hash';
+import { VENDORS, VENDOR_CODES, Vendor, VendorCode } from './vendors';
+
+export const CURRENCY = 'USD';
+const TAX_RATE = 0.12;
+const RETAIL_MARKUP = 1.18;
+const DAY_MS = 86_400_000;
+/** Supplier prices move in 15-minute steps; a prebook in a later step may see a new price. */
+const PRICE_EPOCH_MS = 15 * 60_000;
+const BOARD_CENTS_PER_GUEST: Record<Board, number> = { RO: 0, BB: 1200, HB: 3000, FB: 4500, AI: 7000 };
+
+export interface Stay {
+  check_in: string;
+  check_out: string;
+  rooms: RoomRequest[];
+}
+
+/** What identifies an offer at a vendor; rate ids are derived from it. */
+export interface OfferKey {
+  vendor: VendorCode;
+  hotelId: number;
+  roomId: number;
+  board: Board;
+  refundable: boolean;
+  /** A loyalty-programme member rate (brand_loyalty_required). */
+  memberRate: boolean;
+}
+
+export interface PricingContext {
+  /** Price step the offer was priced in (see priceEpoch). */
+  epoch: number;
+  /** When the offer was made: non-refundable penalties run from here. */
+  issuedAt: Date;
+}
+
+export function priceEpoch(time = Date.now()): number {
+  return Math.floor(time / PRICE_EPOCH_MS);
+}
+
+export function offerKeyString(key: OfferKey): string {
+  return `${key.vendor}:${key.hotelId}:${key.roomId}:${key.board}:${key.refundable ? 'R' : 'N'}:${key.memberRate ? 'M' : '-'}`;
+}
+
+export function soldOutKey(vendor: string, hotelId: number, roomId: number): string {
+  return `${vendor}:${hotelId}:${roomId}`;
+}
+
+/** Rooms of one type a vendor can sell at a hotel per night (its allotment). */
+export function allotmentCapacity(vendor: string, hotelId: number, roomId: number): number {
+  return between(2, 8, vendor, hotelId, roomId, 'allotment');
+}
+
+export function stayNights(stay: Pick<Stay, 'check_in' | 'check_out'>): string[] {
+  const start = parseDay(stay.check_in)!.getTime();
+  const end = parseDay(stay.check_out)!.getTime();
+  const nights: string[] = [];
+  for (let time = start; time < end; time += DAY_MS) nights.push(new Date(time).toISOString().slice(0, 10));
+  return nights;
+}
+
+export function vendorCarries(vendor: Vendor, hotelId: number): boolean {
+  return unit(vendor.code, hotelId, 'carries') < vendor.coverage;
+}
+
+function fits(room: RoomType, request: RoomRequest): boolean {
+  return request.adults <= room.maxAdults && request.children <= room.maxChildren && request.adults + request.children <= room.maxOccupancy;
+}
+
+/**
+ * The offers a vendor makes for a hotel and stay: a few room types that fit
+ * every requested room, one board each, refundable and often non-refundable,
+ * plus member rates for loyalty programmes. Nights a vendor has closed and
+ * room types whose allotment is used up (soldOut) offer nothing.
+ */
+export function listOffers(
+  hotel: Hotel,
+  vendor: Vendor,
+  stay: Stay,
+  options: { soldOut: ReadonlySet<string>; includeMemberRates: boolean },
+): OfferKey[] {
+  if (!vendorCarries(vendor, hotel.id)) return [];
+  if (stayNights(stay).some((night) => unit(vendor.code, hotel.id, night, 'closed') < 0.04)) return [];
+  const fitting = hotel.roomTypes.filter((room) => stay.rooms.every((request) => fits(room, request)));
+  const offered = pickSome(fitting, between(1, 3, vendor.code, hotel.id, 'room-types'), vendor.code, hotel.id, 'offered');
+  const keys: OfferKey[] = [];
+  for (const room of offered.sort((a, b) => a.roomId - b.roomId)) {
+    if (options.soldOut.has(soldOutKey(vendor.code, hotel.id, room.roomId))) continue;
+    const board = vendor.boards[Math.floor(unit(vendor.code, hotel.id, room.roomId, 'board') * vendor.boards.length)];
+    const base = { vendor: vendor.code, hotelId: hotel.id, roomId: room.roomId, board, memberRate: false };
+    keys.push({ ...base, refundable: true });
+    if (unit(vendor.code, hotel.id, room.roomId, 'non-refundable') < vendor.nonRefundableShare) keys.push({ ...base, refundable: false });
+    if (options.includeMemberRates && vendor.loyaltyRates && hotel.chain) keys.push({ ...base, refundable: true, memberRate: true });
+  }
+  return keys;
+}
+
+/** Season and weekday: summer and weekends cost more; the southern hemisphere's summer is December. */
+function nightFactor(hotel: Hotel, night: string): number {
+  const date = parseDay(night)!;
+  const month = date.getUTCMonth();
+  const summer = hotel.lat >= 0 ? [5, 6, 7] : [11, 0, 1];
+  const shoulder = hotel.lat >= 0 ? [4, 8] : [10, 2];
+  const season = summer.includes(month) ? 1.25 : shoulder.includes(month) ? 1.1 : month === 11 || month === 0 ? 1.05 : 0.92;
+  const weekday = date.getUTCDay();
+  const weekend = weekday === 5 || weekday === 6 ? (hotel.type === 'resort' ? 1.2 : 1.12) : 1;
+  return season * weekend;
+}
+
+function occupancyFactor(request: RoomRequest): number {
+  return 1 + Math.max(0, request.adults - 2) * 0.25 + request.children * 0.1 - (request.adults === 1 && request.children === 0 ? 0.1 : 0);
+}
+
+function driftFactor(vendor: VendorCode, hotelId: number, epoch: number): number {
+  const roll = unit(vendor, hotelId, epoch, 'drift');
+  return roll < 0.05 ? 0.97 : roll < 0.1 ? 1.04 : 1;
+}
+
+const cents = (value: number) => Math.round(value);
+const money = (centsValue: number) => centsValue / 100;
+const sum = (values: number[]) => values.reduce((total, value) => total + value, 0);
+
+function eliteFor(hotel: Hotel): HotelRateElite {
+  const creditCents = hotel.stars >= 5 ? 10000 : 5000;
+  return {
+    room_upgrade_guaranteed: hotel.stars >= 5,
+    room_upgrade_subject_availability: hotel.stars < 5,
+    late_checkout_guaranteed: false,
+    late_checkout_subject_availability: true,
+    welcome_amenity: true,
+    breakfast_included: true,
+    travel_agent: true,
+    description: ['Daily breakfast for two', `USD ${creditCents / 100} property credit`, 'Upgrade on arrival, subject to availability'],
+    price_property_credit: money(creditCents),
+    price_property_credit_currency: CURRENCY,
+    property_credit_description: 'Credit for food and beverage, once per stay',
+    breakfast_description: 'Full breakfast for up to two guests daily',
+    breakfast_pax: 2,
+  };
+}
+
+/** One requested room's price in integer cents. */
+interface RoomPrice {
+  request: RoomRequest;
+  chargeablePerNight: number[];
+  beforeFees: number;
+  taxes: number;
+  chargeable: number;
+  dueAtHotel: number;
+}
+
+function rateRoom(hotel: Hotel, room: RoomType, board: Board, price: RoomPrice): HotelRateRoom {
+  const fees: HotelRateFee[] = [{ name: 'Taxes and service charges', price: money(price.taxes), due_at_hotel: false, price_currency: CURRENCY }];
+  if (price.dueAtHotel > 0) fees.push({ name: 'Resort fee', price: money(price.dueAtHotel), due_at_hotel: true, price_currency: CURRENCY });
+  const depositCents = hotel.type === 'apartment' || hotel.type === 'aparthotel' ? 2500 : 0;
+  return {
+    name: room.name,
+    board,
+    room_data: {
+      images: room.images,
+      size_sqft: Math.round(room.sizeSqm * 10.7639),
+      size_sqm: room.sizeSqm,
+      max_occupancy: room.maxOccupancy,
+      max_adults: room.maxAdults,
+      max_children: room.maxChildren,
+      beds: room.beds,
+      amenities: room.amenities,
+      room_id: room.roomId,
+    },
+    price_per_night_avg: money(Math.round(price.chargeable / price.chargeablePerNight.length)),
+    price_per_night: price.chargeablePerNight.map(money),
+    price_chargeable: money(price.chargeable),
+    price_per_room: money(price.chargeable),
+    price_before_fees: money(price.beforeFees),
+    price_fees: money(price.taxes),
+    price_due_at_hotel: money(price.dueAtHotel),
+    price_inclusive: money(price.chargeable + price.dueAtHotel),
+    price_currency: CURRENCY,
+    fees,
+    deposit_per_accomodation_per_night: money(depositCents),
+    deposit_currency: CURRENCY,
+    adults: price.request.adults,
+    children: price.request.children,
+    children_ages: price.request.children_ages,
+  };
+}
+
+/**
+ * Prices an offer for a stay, exactly (integer cents): per room and night the
+ * room's net price by season, weekday, occupancy, vendor markup and refund
+ * terms, plus board per guest; 12% taxes included in the chargeable price;
+ * resort fees due at the hotel on top.
+ */
+export function priceOffer(hotel: Hotel, key: OfferKey, stay: Stay, context: PricingContext): Omit<HotelRate, 'id'> {
+  const vendor = VENDORS[key.vendor];
+  const room = hotel.roomTypes.find((candidate) => candidate.roomId === key.roomId);
+  if (!room) throw new Error(`hotel ${hotel.id} has no room type ${key.roomId}`);
+  const nights = stayNights(stay);
+  const drift = driftFactor(key.vendor, hotel.id, context.epoch);
+  const termsFactor = (key.refundable ? 1 : vendor.nonRefundableDiscount) * (key.memberRate ? 0.93 : 1);
+
+  const totals: RoomPrice[] = stay.rooms.map((request) => {
+    const beforeFeesPerNight = nights.map((night) =>
+      cents(
+        hotel.baseNightCents * room.priceFactor * nightFactor(hotel, night) * occupancyFactor(request) * vendor.markup * termsFactor * drift +
+          BOARD_CENTS_PER_GUEST[key.board] * (request.adults + request.children),
+      ),
+    );
+    const taxesPerNight = beforeFeesPerNight.map((value) => cents(value * TAX_RATE));
+    const beforeFees = sum(beforeFeesPerNight);
+    const taxes = sum(taxesPerNight);
+    return {
+      request,
+      chargeablePerNight: beforeFeesPerNight.map((value, i) => value + taxesPerNight[i]),
+      beforeFees,
+      taxes,
+      chargeable: beforeFees + taxes,
+      dueAtHotel: vendor.resortFeeCents * nights.length,
+    };
+  });
+  const rooms = totals.map((price) => rateRoom(hotel, room, key.board, price));
+  const perNight = nights.map((_, i) => sum(totals.map((total) => total.chargeablePerNight[i])));
+  const chargeable = sum(totals.map((total) => total.chargeable));
+  const beforeFees = sum(totals.map((total) => total.beforeFees));
+  const taxes = sum(totals.map((total) => total.taxes));
+  const dueAtHotel = sum(totals.map((total) => total.dueAtHotel));
+
+  const checkIn = parseDay(stay.check_in)!.getTime();
+  let policyDatetime: string;
+  let penalties: CancellationPolicyData[];
+  if (key.refundable) {
+    const deadline = new Date(checkIn - vendor.freeCancellationDays * DAY_MS + 12 * 3600_000);
+    const lastDay = new Date(checkIn - DAY_MS + 12 * 3600_000);
+    policyDatetime = deadline.toISOString();
+    penalties = [
+      { from_datetime: deadline.toISOString(), price_cancellation_penalty: money(perNight[0]), price_currency: CURRENCY },
+      { from_datetime: lastDay.toISOString(), price_cancellation_penalty: money(chargeable), price_currency: CURRENCY },
+    ].filter((period, index, all) => index === 0 || period.from_datetime > all[index - 1].from_datetime);
+  } else {
+    policyDatetime = context.issuedAt.toISOString();
+    penalties = [{ from_datetime: context.issuedAt.toISOString(), price_cancellation_penalty: money(chargeable), price_currency: CURRENCY }];
+  }
+
+  const loyaltyEligible = vendor.loyaltyRates && hotel.chain !== null;
+  return {
+    hotel_id: hotel.id,
+    rooms,
+    price_per_night_avg: money(Math.round(chargeable / nights.length)),
+    price_per_night: perNight.map(money),
+    price_chargeable: money(chargeable),
+    price_per_room: totals.map((total) => money(total.chargeable)),
+    price_per_night_per_room: nights.map((_, i) => totals.map((total) => money(total.chargeablePerNight[i]))),
+    price_before_fees: money(beforeFees),
+    price_fees: money(taxes),
+    price_due_at_hotel: money(dueAtHotel),
+    price_inclusive: money(chargeable + dueAtHotel),
+    price_currency: CURRENCY,
+    price_retail: money(cents(chargeable * RETAIL_MARKUP)),
+    cancellation_policy: key.refundable ? 'Refundable' : 'NonRefundable',
+    cancellation_policy_datetime: policyDatetime,
+    cancellation_policy_data: penalties,
+    brand_loyalty_eligible: loyaltyEligible,
+    brand_loyalty_required: key.memberRate,
+    brand_loyalty_name: loyaltyEligible ? `${hotel.chain} Rewards` : null,
+    elite: vendor.eliteRates && hotel.stars >= 4 && key.refundable ? eliteFor(hotel) : null,
+    price_commission: money(cents(beforeFees * vendor.commissionRate)),
+    price_commission_currency: CURRENCY,
+    payment_type: vendor.paymentType,
+  };
+}
+
+export { VENDOR_CODES };
