@@ -4,6 +4,7 @@ import { ServiceClient, createValidationPipe } from '@hotel/platform';
 import { AuthGuard } from './auth/auth.guard';
 import { UsersController } from './backend/users.controller';
 import { IdentityController } from './booking/identity.controller';
+import { SearchController } from './booking/search.controller';
 import { GatewayEnv } from './gateway.env';
 import { GATEWAY_ENV, SERVICE_CLIENT } from './gateway.tokens';
 import { HealthController } from './health/health.controller';
@@ -15,7 +16,7 @@ export class GatewayAppModule {
   static register(env: GatewayEnv, services: ServiceClient): DynamicModule {
     return {
       module: GatewayAppModule,
-      controllers: [HealthController, IdentityController, UsersController],
+      controllers: [HealthController, IdentityController, SearchController, UsersController],
       providers: [
         { provide: GATEWAY_ENV, useValue: env },
         { provide: SERVICE_CLIENT, useValue: services },

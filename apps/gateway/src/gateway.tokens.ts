@@ -1,2 +1,2 @@
+export { SERVICE_CLIENT } from '@hotel/platform';
 export const GATEWAY_ENV = Symbol('GATEWAY_ENV');
-export const SERVICE_CLIENT = Symbol('SERVICE_CLIENT');

@@ -11,6 +11,7 @@ import { BookingAppModule } from '../../booking/src/booking-app.module';
 import { PromoAppModule } from '../../promo/src/promo-app.module';
 import { RatesAppModule } from '../../rates/src/rates-app.module';
 import { SearchAppModule } from '../../search/src/search-app.module';
+import { SearchEnv } from '../../search/src/search.env';
 import { UsersAppModule } from '../../users/src/users-app.module';
 import { UsersEnv } from '../../users/src/users.env';
 import { GatewayEnv } from '../src/gateway.env';
@@ -23,7 +24,10 @@ const SERVICE_FACTORIES: Record<ServiceName, (env: Env) => { module: DynamicModu
     const usersEnv = loadEnv(UsersEnv, env);
     return { module: UsersAppModule.register(usersEnv), env: usersEnv };
   },
-  search: (env) => withServiceEnv(env, (e) => SearchAppModule.register(e)),
+  search: (env) => {
+    const searchEnv = loadEnv(SearchEnv, env);
+    return { module: SearchAppModule.register(searchEnv), env: searchEnv };
+  },
   rates: (env) => withServiceEnv(env, (e) => RatesAppModule.register(e)),
   booking: (env) => withServiceEnv(env, (e) => BookingAppModule.register(e)),
   promo: (env) => withServiceEnv(env, (e) => PromoAppModule.register(e)),

@@ -1,5 +1,6 @@
 import 'reflect-metadata';
-import { ServiceEnv, runServiceProcess } from '@hotel/platform';
+import { runServiceProcess } from '@hotel/platform';
 import { SearchAppModule } from './search-app.module';
+import { SearchEnv } from './search.env';
 
-runServiceProcess('search', ServiceEnv, (env) => SearchAppModule.register(env));
+runServiceProcess('search', SearchEnv, (env) => SearchAppModule.register(env));

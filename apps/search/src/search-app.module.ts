@@ -1,17 +1,32 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { SUBJECTS } from '@hotel/contracts';
-import { ServiceEnv, ServicePlatformModule } from '@hotel/platform';
+import { ServicePlatformModule } from '@hotel/platform';
+import { CreateSearchSessions1763920000000 } from './migrations/1763920000000-create-search-sessions';
+import { OfferFinder } from './offers/offer-finder';
+import { PlacesController } from './places/places.controller';
+import { SearchEnv } from './search.env';
+import { SessionRepository } from './sessions/session.repository';
+import { SessionsController } from './sessions/sessions.controller';
+import { SessionsService } from './sessions/sessions.service';
+import { V2RatesController } from './v2/v2-rates.controller';
+import { V2RatesService } from './v2/v2-rates.service';
 
 @Module({})
 export class SearchAppModule {
-  static register(env: ServiceEnv): DynamicModule {
-    const platform = ServicePlatformModule.forService({
-      name: 'search',
-      env,
-      healthSubject: SUBJECTS.SEARCH_HEALTH_CHECK,
-      entities: [],
-      migrations: [],
-    });
-    return { module: SearchAppModule, imports: [platform] };
+  static register(env: SearchEnv): DynamicModule {
+    return {
+      module: SearchAppModule,
+      imports: [
+        ServicePlatformModule.forService({
+          name: 'search',
+          env,
+          healthSubject: SUBJECTS.SEARCH_HEALTH_CHECK,
+          entities: [],
+          migrations: [CreateSearchSessions1763920000000],
+        }),
+      ],
+      controllers: [PlacesController, SessionsController, V2RatesController],
+      providers: [OfferFinder, SessionRepository, SessionsService, V2RatesService],
+    };
   }
 }

@@ -1,5 +1,9 @@
 import { HealthCheckReply, HealthCheckRequest } from './health/health-check';
 import { SUBJECTS } from './subjects';
+import { SoldOutReply, SoldOutRequest } from './search/inventory';
+import { PlacesQuery, PlacesReply } from './search/places';
+import { CreateSearchSessionRequest, HotelRatesData, HotelRatesRequest, PollSearchSessionRequest, SearchData } from './search/search-session';
+import { V2RatesChunk, V2RatesRequest } from './search/v2-rates';
 import {
   ClientCredentials,
   ClientRateLimitReply,
@@ -42,6 +46,14 @@ export interface ContractMap {
   [SUBJECTS.USERS_USER_UPDATE]: Contract<UpdateUserRequest, UserView>;
   [SUBJECTS.USERS_USER_DELETE]: Contract<UserIdRequest, UserView>;
   [SUBJECTS.USERS_USER_TOKEN_ISSUE]: Contract<UserIdRequest, UserTokenView>;
+
+  [SUBJECTS.SEARCH_PLACE_FIND]: Contract<PlacesQuery, PlacesReply>;
+  [SUBJECTS.SEARCH_SESSION_CREATE]: Contract<CreateSearchSessionRequest, SearchData>;
+  [SUBJECTS.SEARCH_SESSION_POLL]: Contract<PollSearchSessionRequest, SearchData>;
+  [SUBJECTS.SEARCH_HOTEL_RATES_GET]: Contract<HotelRatesRequest, HotelRatesData>;
+  [SUBJECTS.SEARCH_V2_RATES_SEARCH]: Contract<V2RatesRequest, V2RatesChunk>;
+
+  [SUBJECTS.RATES_INVENTORY_SOLD_OUT]: Contract<SoldOutRequest, SoldOutReply>;
 }
 
 export type RequestOf<S extends keyof ContractMap> = ContractMap[S]['request'];

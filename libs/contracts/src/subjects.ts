@@ -22,6 +22,15 @@ export const SUBJECTS = {
   USERS_USER_UPDATE: 'users.user.update.v1',
   USERS_USER_DELETE: 'users.user.delete.v1',
   USERS_USER_TOKEN_ISSUE: 'users.user-token.issue.v1',
+
+  SEARCH_PLACE_FIND: 'search.place.find.v1',
+  SEARCH_SESSION_CREATE: 'search.session.create.v1',
+  SEARCH_SESSION_POLL: 'search.session.poll.v1',
+  SEARCH_HOTEL_RATES_GET: 'search.hotel-rates.get.v1',
+  /** Answers in several messages (V2RatesChunk): a head, then the rates in chunks under 1 MB. */
+  SEARCH_V2_RATES_SEARCH: 'search.v2-rates.search.v1',
+
+  RATES_INVENTORY_SOLD_OUT: 'rates.inventory.sold-out.v1',
 } as const;
 
 export type Subject = (typeof SUBJECTS)[keyof typeof SUBJECTS];

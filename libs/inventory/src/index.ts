@@ -5,3 +5,4 @@ export * from './places-index';
 export * from './catalog';
 export * from './vendors';
 export * from './pricing';
+export * from './rate-ids';

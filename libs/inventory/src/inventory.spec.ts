@@ -117,3 +117,29 @@ describe('pricing', () => {
     expect(() => parseVendorLatencies('nobody=5')).toThrow(/VENDOR_LATENCY_MS/);
   });
 });
+
+describe('rate ids', () => {
+  const { v1RateId, encodeV2RateId, decodeV2RateId } = jest.requireActual('./rate-ids');
+  const key = { vendor: 'atlas', hotelId: 298850701, roomId: 2, board: 'BB', refundable: true, memberRate: false };
+  const stay = { check_in: '2027-03-01', check_out: '2027-03-04', rooms: [{ adults: 2, children: 2, children_ages: [4, 9] }, { adults: 1, children: 0, children_ages: [] }] };
+
+  it('gives V1 offers stable UUIDs, unique per session', () => {
+    const id = v1RateId('s-1', key);
+    expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-8[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(v1RateId('s-1', key)).toBe(id);
+    expect(v1RateId('s-2', key)).not.toBe(id);
+    expect(v1RateId('s-1', { ...key, refundable: false })).not.toBe(id);
+  });
+
+  it('round-trips a V2 rate id and refuses forged or expired ones', () => {
+    const issuedAt = new Date(Math.floor(Date.now() / 1000) * 1000);
+    const token = encodeV2RateId({ key, stay, epoch: 42, issuedAt }, 'secret-secret-secret');
+    expect(decodeV2RateId(token, 'secret-secret-secret', 1800)).toEqual({ key, stay, epoch: 42, issuedAt });
+    expect(decodeV2RateId(token, 'another-secret-value', 1800)).toBeNull();
+    const [body, signature] = token.split('.');
+    const tampered = Buffer.from(Buffer.from(body, 'base64url').toString().replace('.BB.', '.AI.')).toString('base64url');
+    expect(decodeV2RateId(`${tampered}.${signature}`, 'secret-secret-secret', 1800)).toBeNull();
+    expect(decodeV2RateId(token, 'secret-secret-secret', 1800, Date.now() + 1801_000)).toBeNull();
+    expect(decodeV2RateId('garbage', 'secret-secret-secret', 1800)).toBeNull();
+  });
+});

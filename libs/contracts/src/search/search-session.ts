@@ -1,31 +1,80 @@
 import { Type } from 'class-transformer';
-import { IsDefined, IsInt, IsPositive, IsString, IsUUID, Matches, MaxLength, ValidateIf, ValidateNested } from 'class-validator';
+import {
+  ArrayMaxSize,
+  ArrayMinSize,
+  IsArray,
+  IsDefined,
+  IsInt,
+  IsPositive,
+  IsString,
+  IsUUID,
+  Matches,
+  MaxLength,
+  ValidateIf,
+  ValidateNested,
+  ValidationArguments,
+  registerDecorator,
+} from 'class-validator';
 import { Actor } from '../common/actor';
 import { HotelDetails, HotelRate } from './hotel';
-import { StayRequest } from './stay';
+import { IsCheckInDay, IsCheckOutDay, RoomRequest, STAY_LIMITS } from './stay';
 
 export const PLACE_ID_PATTERN = /^(gn:\d{1,10}|cc:[A-Z]{2})$/;
 export const DESTINATION_ID_PATTERN = /^(city-\d{1,10}|country-[a-z]{2})$/;
+
+const isNewSearch = (body: SearchBody) => body.session_id === undefined;
+
+function AloneInPoll() {
+  return (target: object, propertyName: string) =>
+    registerDecorator({
+      name: 'aloneInPoll',
+      target: target.constructor,
+      propertyName,
+      options: { message: 'session_id polls an existing search: send it alone' },
+      validator: {
+        validate: (_value: unknown, args: ValidationArguments) =>
+          Object.keys(args.object).every((field) => field === 'session_id' || (args.object as Record<string, unknown>)[field] === undefined),
+      },
+    });
+}
 
 /**
  * Body of `POST /search`: a new search (a place plus dates and rooms), or
  * `{session_id}` alone to poll one (the same as `GET /search/{session_id}`).
  */
-export class SearchBody extends StayRequest {
+export class SearchBody {
   @ValidateIf((body: SearchBody) => body.session_id !== undefined)
   @IsUUID('all', { message: 'session_id must be a UUID' })
+  @AloneInPoll()
   session_id?: string;
 
-  @ValidateIf((body: SearchBody) => body.session_id === undefined && (body.place_id !== undefined || body.destination_id === undefined))
+  @ValidateIf((body: SearchBody) => isNewSearch(body) && (body.place_id !== undefined || body.destination_id === undefined))
   @IsString({ message: 'place_id or destination_id is required' })
   @Matches(PLACE_ID_PATTERN, { message: 'place_id must be a place_id from GET /places/search' })
   place_id?: string;
 
-  @ValidateIf((body: SearchBody) => body.session_id === undefined && body.destination_id !== undefined)
+  @ValidateIf((body: SearchBody) => isNewSearch(body) && body.destination_id !== undefined)
   @IsString()
   @MaxLength(40)
   @Matches(DESTINATION_ID_PATTERN, { message: 'destination_id must be a destination_id from GET /places/search' })
   destination_id?: string;
+
+  @ValidateIf(isNewSearch)
+  @IsCheckInDay()
+  check_in?: string;
+
+  @ValidateIf(isNewSearch)
+  @IsCheckOutDay()
+  check_out?: string;
+
+  @ValidateIf(isNewSearch)
+  @IsDefined()
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(STAY_LIMITS.maxRooms)
+  @ValidateNested({ each: true })
+  @Type(() => RoomRequest)
+  rooms?: RoomRequest[];
 }
 
 class ActorScoped {

@@ -198,7 +198,8 @@ export interface V2RatesResponse {
 
 /**
  * NATS carries at most 1 MB a message, and 2000 hotels' rates are more: the
- * search service answers with a head (everything but the rates) and then the
- * rates in chunks; the gateway joins them.
+ * search service answers with a head (everything but the rates), then the rates
+ * as already-serialized JSON in chunks (`rates_json`: HotelRate objects joined by
+ * commas, no brackets), which the gateway joins into the body without parsing.
  */
-export type V2RatesChunk = { head: Omit<V2RatesResponse, 'rates'> } | { rates: HotelRate[] };
+export type V2RatesChunk = { head: Omit<V2RatesResponse, 'rates'> } | { rates_json: string };

@@ -2,7 +2,7 @@ import { Logger } from '@nestjs/common';
 import { ClientNats, NatsRecordBuilder } from '@nestjs/microservices';
 import { EmptyResponseException } from '@nestjs/microservices/errors/empty-response.exception';
 import { headers as natsHeaders } from 'nats';
-import { TimeoutError, firstValueFrom, timeout } from 'rxjs';
+import { Observable, TimeoutError, firstValueFrom, lastValueFrom, timeout, toArray } from 'rxjs';
 import { ContractMap, HEADERS, ReplyOf, RequestOf, isRpcErrorPayload } from '@hotel/contracts';
 import { DomainError } from '../errors/domain-error';
 import { currentRequestId } from '../logging/request-context';
@@ -54,17 +54,30 @@ export class ServiceClient {
   }
 
   async send<S extends keyof ContractMap>(subject: S, request: RequestOf<S>, options: SendOptions = {}): Promise<ReplyOf<S>> {
+    try {
+      return await firstValueFrom(this.request(subject, request, options));
+    } catch (error) {
+      throw this.toDomainError(error, subject);
+    }
+  }
+
+  /** For subjects that answer in several messages (large replies): every message, in order. */
+  async sendForAll<S extends keyof ContractMap>(subject: S, request: RequestOf<S>, options: SendOptions = {}): Promise<ReplyOf<S>[]> {
+    try {
+      return await lastValueFrom(this.request(subject, request, options).pipe(toArray()));
+    } catch (error) {
+      throw this.toDomainError(error, subject);
+    }
+  }
+
+  private request<S extends keyof ContractMap>(subject: S, request: RequestOf<S>, options: SendOptions): Observable<ReplyOf<S>> {
     const headers = natsHeaders();
     const requestId = options.requestId ?? currentRequestId();
     if (requestId) headers.set(HEADERS.REQUEST_ID, requestId);
     if (options.idempotencyKey) headers.set(HEADERS.IDEMPOTENCY_KEY, options.idempotencyKey);
     const record = new NatsRecordBuilder(request).setHeaders(headers).build();
-    const timeoutMs = options.timeoutMs ?? this.defaultTimeoutMs;
-    try {
-      return await firstValueFrom(this.client.send<ReplyOf<S>>(subject, record).pipe(timeout(timeoutMs)));
-    } catch (error) {
-      throw this.toDomainError(error, subject);
-    }
+    // The timeout bounds the whole exchange, however many messages the answer takes.
+    return this.client.send<ReplyOf<S>>(subject, record).pipe(timeout({ first: options.timeoutMs ?? this.defaultTimeoutMs, each: options.timeoutMs ?? this.defaultTimeoutMs }));
   }
 
   private toDomainError(error: unknown, subject: string): DomainError {

@@ -1,4 +1,4 @@
-import { Controller, DynamicModule, Module, Type } from '@nestjs/common';
+import { Controller, DynamicModule, Inject, Module, OnApplicationBootstrap, OnApplicationShutdown, Type } from '@nestjs/common';
 import { APP_FILTER, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
 import { MessagePattern } from '@nestjs/microservices';
 import { InjectDataSource, TypeOrmModule } from '@nestjs/typeorm';
@@ -11,9 +11,25 @@ import { ServiceDatabaseOptions, isDatabaseUp, openServiceDataSource, serviceDat
 import { createValidationPipe } from '../errors/validation';
 import { RpcContextInterceptor } from '../rpc/rpc-context.interceptor';
 import { RpcErrorFilter } from '../rpc/rpc-error.filter';
+import { ServiceClient } from '../nats/service-client';
 
 export const SERVICE_ENV = Symbol('SERVICE_ENV');
 export const SERVICE_INSTANCE = Symbol('SERVICE_INSTANCE');
+/** The typed NATS client a service uses to call other services. */
+export const SERVICE_CLIENT = Symbol('SERVICE_CLIENT');
+
+/** Connects the service's own NATS client at start and closes it at shutdown. */
+class ServiceClientLifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
+  constructor(@Inject(SERVICE_CLIENT) private readonly client: ServiceClient) {}
+
+  async onApplicationBootstrap() {
+    await this.client.connect();
+  }
+
+  async onApplicationShutdown() {
+    await this.client.close();
+  }
+}
 
 export interface ServicePlatformOptions {
   /** Service name: its NATS queue group and its PostgreSQL schema. */
@@ -71,11 +87,16 @@ export class ServicePlatformModule {
       providers: [
         { provide: SERVICE_ENV, useValue: options.env },
         { provide: SERVICE_INSTANCE, useValue: instance },
+        {
+          provide: SERVICE_CLIENT,
+          useFactory: () => new ServiceClient(options.env.NATS_URL, options.env.RPC_TIMEOUT_MS, `${options.name}-client`),
+        },
+        ServiceClientLifecycle,
         { provide: APP_FILTER, useClass: RpcErrorFilter },
         { provide: APP_PIPE, useFactory: createValidationPipe },
         { provide: APP_INTERCEPTOR, useFactory: () => new RpcContextInterceptor(options.name, instance) },
       ],
-      exports: [SERVICE_ENV, SERVICE_INSTANCE],
+      exports: [SERVICE_ENV, SERVICE_INSTANCE, SERVICE_CLIENT],
     };
   }
 }

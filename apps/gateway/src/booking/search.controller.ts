@@ -1,0 +1,57 @@
+import { Body, Controller, Get, Header, HttpCode, Inject, Param, Post, Query } from '@nestjs/common';
+import { Actor, HotelRatesData, PlacesQuery, PlacesReply, SUBJECTS, SearchBody, SearchData, V2RatesBody } from '@hotel/contracts';
+import { ServiceClient } from '@hotel/platform';
+import { BookingApi, CurrentActor } from '../auth/api-family';
+import { SERVICE_CLIENT } from '../gateway.tokens';
+import { NoEnvelope } from '../http/envelope.interceptor';
+import { HotelSessionParams, SessionParams } from './search.params';
+
+/** Places, V1 search with polling, one hotel's rates, and V2 rates. */
+@Controller()
+@BookingApi()
+export class SearchController {
+  constructor(@Inject(SERVICE_CLIENT) private readonly services: ServiceClient) {}
+
+  @Get('places/search')
+  places(@Query() query: PlacesQuery): Promise<PlacesReply> {
+    return this.services.send(SUBJECTS.SEARCH_PLACE_FIND, query);
+  }
+
+  /** Starts a search, or with `{session_id}` alone polls one. */
+  @Post('search')
+  @HttpCode(200)
+  search(@CurrentActor() actor: Actor, @Body() body: SearchBody): Promise<SearchData> {
+    if (body.session_id !== undefined) {
+      return this.services.send(SUBJECTS.SEARCH_SESSION_POLL, { actor, session_id: body.session_id });
+    }
+    return this.services.send(SUBJECTS.SEARCH_SESSION_CREATE, { actor, search: body });
+  }
+
+  @Get('search/:session_id')
+  poll(@CurrentActor() actor: Actor, @Param() params: SessionParams): Promise<SearchData> {
+    return this.services.send(SUBJECTS.SEARCH_SESSION_POLL, { actor, session_id: params.session_id });
+  }
+
+  @Get('hotel/:hotel_id/:session_id')
+  hotel(@CurrentActor() actor: Actor, @Param() params: HotelSessionParams): Promise<HotelRatesData> {
+    return this.services.send(SUBJECTS.SEARCH_HOTEL_RATES_GET, { actor, session_id: params.session_id, hotel_id: Number(params.hotel_id) });
+  }
+
+  /**
+   * The specification gives this response without an envelope. The search
+   * service sends the rates already serialized, in chunks; they are joined here
+   * into the body without being parsed again.
+   */
+  @Post('v2/rates')
+  @HttpCode(200)
+  @NoEnvelope()
+  @Header('content-type', 'application/json; charset=utf-8')
+  async v2Rates(@CurrentActor() actor: Actor, @Body() body: V2RatesBody): Promise<string> {
+    const chunks = await this.services.sendForAll(SUBJECTS.SEARCH_V2_RATES_SEARCH, { actor, search: body });
+    const [first, ...rest] = chunks;
+    if (!first || !('head' in first)) throw new Error('search.v2-rates answered without a head');
+    const head = JSON.stringify(first.head);
+    const rates = rest.map((chunk) => ('rates_json' in chunk ? chunk.rates_json : '')).filter(Boolean);
+    return `${head.slice(0, -1)},"rates":[${rates.join(',')}]}`;
+  }
+}

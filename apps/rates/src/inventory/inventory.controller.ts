@@ -1,0 +1,14 @@
+import { Controller } from '@nestjs/common';
+import { MessagePattern, Payload } from '@nestjs/microservices';
+import { SUBJECTS, SoldOutReply, SoldOutRequest } from '@hotel/contracts';
+import { AllotmentsRepository } from './allotments.repository';
+
+@Controller()
+export class InventoryController {
+  constructor(private readonly allotments: AllotmentsRepository) {}
+
+  @MessagePattern(SUBJECTS.RATES_INVENTORY_SOLD_OUT)
+  async soldOut(@Payload() request: SoldOutRequest): Promise<SoldOutReply> {
+    return { sold_out: await this.allotments.soldOut(request.hotel_ids, request.check_in, request.check_out, request.rooms) };
+  }
+}

@@ -1,0 +1,24 @@
+import { Controller, OnModuleInit } from '@nestjs/common';
+import { MessagePattern, Payload } from '@nestjs/microservices';
+import { PlacesQuery, PlacesReply, SUBJECTS } from '@hotel/contracts';
+import { PlacesIndex } from '@hotel/inventory';
+
+let sharedIndex: PlacesIndex | undefined;
+
+/** The index is static data built from the gazetteer: built once per process, at start. */
+function placesIndex(): PlacesIndex {
+  sharedIndex ??= new PlacesIndex();
+  return sharedIndex;
+}
+
+@Controller()
+export class PlacesController implements OnModuleInit {
+  onModuleInit() {
+    placesIndex();
+  }
+
+  @MessagePattern(SUBJECTS.SEARCH_PLACE_FIND)
+  find(@Payload() query: PlacesQuery): PlacesReply {
+    return { results: placesIndex().search(query.text_query, query.limit ?? 10) };
+  }
+}

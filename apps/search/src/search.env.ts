@@ -1,0 +1,53 @@
+import { Type } from 'class-transformer';
+import { IsInt, IsOptional, IsString, Matches, Max, Min, MinLength } from 'class-validator';
+import { ServiceEnv } from '@hotel/platform';
+
+export class SearchEnv extends ServiceEnv {
+  /** Answer latency of each simulated vendor in V1 search, e.g. `atlas=400,borealis=1500,cobalt=4000`. */
+  @IsOptional()
+  @Matches(/^(\s*\w+\s*=\s*\d+\s*)(,\s*\w+\s*=\s*\d+\s*)*$/, { message: 'VENDOR_LATENCY_MS must look like atlas=400,borealis=1500' })
+  VENDOR_LATENCY_MS?: string;
+
+  /** The vendors' bulk (cached-rate) latency that V2 waits for, e.g. `atlas=15,borealis=40,cobalt=80`. */
+  @IsOptional()
+  @Matches(/^(\s*\w+\s*=\s*\d+\s*)(,\s*\w+\s*=\s*\d+\s*)*$/, { message: 'V2_VENDOR_LATENCY_MS must look like atlas=20,borealis=60' })
+  V2_VENDOR_LATENCY_MS = 'atlas=15,borealis=40,cobalt=80';
+
+  /** A V1 search is complete when every vendor answered or this much time has passed. */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(100)
+  @Max(60_000)
+  SEARCH_TIMEOUT_MS = 10_000;
+
+  /** V2 answers with what the vendors returned within this deadline. */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(10)
+  @Max(30_000)
+  V2_DEADLINE_MS = 3000;
+
+  /** A session lives this long after its last use. */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(24 * 3600)
+  SESSION_TTL_S = 1800;
+
+  /** A V2 rate id stays valid this long. */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(24 * 3600)
+  V2_RATE_TTL_S = 1800;
+
+  /** Signs V2 rate ids; every replica of search and rates must share it. */
+  @IsOptional()
+  @IsString()
+  @MinLength(16)
+  RATE_ID_SECRET = 'development-rate-id-secret-change-me';
+}

@@ -1,0 +1,141 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { Actor, HotelRate, HotelRatesData, SearchBody, SearchData, SearchResultHotel } from '@hotel/contracts';
+import {
+  Hotel,
+  VENDOR_CODES,
+  VendorCode,
+  findPlace,
+  hotelById,
+  hotelsForPlace,
+  parseVendorLatencies,
+  priceEpoch,
+  toHotelDetails,
+  v1RateId,
+} from '@hotel/inventory';
+import { DomainError, SERVICE_ENV } from '@hotel/platform';
+import { OfferFinder, PricedOffer } from '../offers/offer-finder';
+import { SearchEnv } from '../search.env';
+import { SearchSession, SessionRepository } from './session.repository';
+
+/** Hotels one V1 search covers at most (a country covers its biggest cities). */
+export const SESSION_HOTEL_CAP = 300;
+
+/**
+ * V1 search sessions. Vendors "answer" when their latency has elapsed since the
+ * session (or, for one hotel's rates, since that hotel was first asked for):
+ * every poll derives the results gathered so far from the stored search, so
+ * whichever replica serves a poll gives the same answer.
+ */
+@Injectable()
+export class SessionsService {
+  private readonly latencies: Record<VendorCode, number>;
+
+  constructor(
+    private readonly sessions: SessionRepository,
+    private readonly offers: OfferFinder,
+    @Inject(SERVICE_ENV) private readonly env: SearchEnv,
+  ) {
+    this.latencies = parseVendorLatencies(env.VENDOR_LATENCY_MS);
+  }
+
+  async create(actor: Actor, search: SearchBody): Promise<SearchData> {
+    const placeId = (search.place_id ?? search.destination_id)!;
+    const place = findPlace(placeId);
+    if (!place) {
+      const field = search.place_id ? 'place_id' : 'destination_id';
+      throw DomainError.validation([{ field, message: `${field} names no known place; find one with GET /places/search` }]);
+    }
+    const session = await this.sessions.create({
+      id: randomUUID(),
+      clientId: actor.clientId,
+      userId: actor.userId ?? null,
+      placeId: place.placeId,
+      checkIn: search.check_in!,
+      checkOut: search.check_out!,
+      rooms: search.rooms!.map((room) => ({ adults: room.adults, children: room.children, children_ages: room.children_ages })),
+      priceEpoch: priceEpoch(),
+    });
+    return this.results(session);
+  }
+
+  async poll(actor: Actor, sessionId: string): Promise<SearchData> {
+    return this.results(await this.use(actor, sessionId));
+  }
+
+  async hotelRates(actor: Actor, sessionId: string, hotelId: number): Promise<HotelRatesData> {
+    const session = await this.use(actor, sessionId);
+    const hotel = hotelById(hotelId);
+    if (!hotel || !this.sessionHotels(session).some((candidate) => candidate.id === hotelId)) {
+      throw DomainError.notFound(`hotel ${hotelId} in this search`);
+    }
+    const elapsed = await this.sessions.hotelViewElapsedMs(session.id, hotelId);
+    // A hotel's rates come back faster than a whole search.
+    const { answered, completed } = this.vendorsAnswered(elapsed, 0.5);
+    const offers = await this.priced(session, [hotel], answered);
+    const rates = offers.map((offer) => withV1Id(session.id, offer)).sort((a, b) => a.price_chargeable - b.price_chargeable);
+    const details = toHotelDetails(hotel);
+    details.lowest_rate = rates[0] ?? null;
+    details.lowest_brand_loyalty_rate = rates.find((rate) => rate.brand_loyalty_eligible) ?? null;
+    return { hotel: details, rates, search_completed: completed };
+  }
+
+  /** The session if it exists, belongs to the caller's client and has not expired; marks it used. */
+  private async use(actor: Actor, sessionId: string): Promise<SearchSession> {
+    const session = await this.sessions.find(sessionId);
+    if (!session || session.clientId !== actor.clientId) throw DomainError.notFound(`session ${sessionId}`);
+    if (session.idleSeconds > this.env.SESSION_TTL_S) throw new DomainError('SESSION_EXPIRED', 'session expired; start a new search');
+    await this.sessions.touch(session.id);
+    return session;
+  }
+
+  private vendorsAnswered(elapsedMs: number, latencyScale = 1): { answered: VendorCode[]; completed: boolean } {
+    const timedOut = elapsedMs >= this.env.SEARCH_TIMEOUT_MS;
+    const answered = VENDOR_CODES.filter((code) => {
+      const latency = this.latencies[code] * latencyScale;
+      return latency <= elapsedMs && latency < this.env.SEARCH_TIMEOUT_MS;
+    });
+    return { answered, completed: timedOut || answered.length === VENDOR_CODES.length };
+  }
+
+  private sessionHotels(session: SearchSession) {
+    return hotelsForPlace(session.placeId, SESSION_HOTEL_CAP) ?? [];
+  }
+
+  private async priced(session: SearchSession, hotels: Hotel[], vendors: VendorCode[]): Promise<PricedOffer[]> {
+    if (vendors.length === 0) return [];
+    const stay = { check_in: session.checkIn, check_out: session.checkOut, rooms: session.rooms };
+    const soldOut = await this.offers.soldOut(hotels, stay);
+    return this.offers.find(hotels, vendors, stay, {
+      soldOut,
+      includeMemberRates: true,
+      context: { epoch: session.priceEpoch, issuedAt: session.createdAt },
+    });
+  }
+
+  private async results(session: SearchSession): Promise<SearchData> {
+    const { answered, completed } = this.vendorsAnswered(session.elapsedMs);
+    const hotels = this.sessionHotels(session);
+    const offers = await this.priced(session, hotels, answered);
+    const lowest = new Map<number, PricedOffer>();
+    for (const offer of offers) {
+      const current = lowest.get(offer.hotel.id);
+      if (!current || offer.rate.price_chargeable < current.rate.price_chargeable) lowest.set(offer.hotel.id, offer);
+    }
+    const results: SearchResultHotel[] = [...lowest.values()]
+      .sort((a, b) => a.rate.price_chargeable - b.rate.price_chargeable)
+      .map((offer) => ({
+        hotel: {
+          id: offer.hotel.id,
+          name: offer.hotel.name,
+          stars: offer.hotel.stars,
+          lowest_rate: { id: v1RateId(session.id, offer.key), price_chargeable: offer.rate.price_chargeable, price_currency: offer.rate.price_currency },
+        },
+      }));
+    return { session_id: session.id, search_completed: completed, results };
+  }
+}
+
+function withV1Id(sessionId: string, offer: PricedOffer): HotelRate {
+  return { id: v1RateId(sessionId, offer.key), ...offer.rate };
+}

@@ -1,0 +1,16 @@
+import { Controller } from '@nestjs/common';
+import { MessagePattern, Payload } from '@nestjs/microservices';
+import { Observable, from, mergeMap } from 'rxjs';
+import { SUBJECTS, V2RatesChunk, V2RatesRequest } from '@hotel/contracts';
+import { V2RatesService } from './v2-rates.service';
+
+@Controller()
+export class V2RatesController {
+  constructor(private readonly v2: V2RatesService) {}
+
+  /** Answers in several NATS messages: the head, then the rates in chunks. */
+  @MessagePattern(SUBJECTS.SEARCH_V2_RATES_SEARCH)
+  search(@Payload() request: V2RatesRequest): Observable<V2RatesChunk> {
+    return from(this.v2.search(request.search)).pipe(mergeMap((chunks) => from(chunks)));
+  }
+}

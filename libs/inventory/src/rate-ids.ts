@@ -1,0 +1,88 @@
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { Board, RoomRequest } from '@hotel/contracts';
+import { OfferKey, Stay, offerKeyString } from './pricing';
+import { VENDOR_CODES, VendorCode } from './vendors';
+
+/**
+ * A V1 rate id: a UUID derived from the session and the offer, so every poll and
+ * every replica names the same offer with the same id, and ids are unique per session.
+ */
+export function v1RateId(sessionId: string, key: OfferKey): string {
+  const bytes = createHash('sha256').update(`${sessionId}|${offerKeyString(key)}`).digest();
+  bytes[6] = (bytes[6] & 0x0f) | 0x80; // version 8: custom
+  bytes[8] = (bytes[8] & 0x3f) | 0x80; // RFC 4122 variant
+  const hex = bytes.subarray(0, 16).toString('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
+}
+
+export interface V2RatePayload {
+  key: OfferKey;
+  stay: Stay;
+  epoch: number;
+  issuedAt: Date;
+}
+
+const rooms = (list: RoomRequest[]) => list.map((room) => [room.adults, room.children, ...room.children_ages].join('-')).join('_');
+
+function parseRooms(text: string): RoomRequest[] {
+  return text.split('_').map((part) => {
+    const [adults, children, ...ages] = part.split('-').map(Number);
+    return { adults, children, children_ages: ages };
+  });
+}
+
+function sign(body: string, secret: string): string {
+  return createHmac('sha256', secret).update(body).digest('base64url').slice(0, 22);
+}
+
+/**
+ * A V2 rate id: the offer and the stay it was priced for, signed, so V2 prebook
+ * needs no stored session and no replica has to remember it.
+ */
+export function encodeV2RateId(payload: V2RatePayload, secret: string): string {
+  const { key, stay } = payload;
+  const body = [
+    'v2',
+    key.vendor,
+    key.hotelId,
+    key.roomId,
+    key.board,
+    key.refundable ? 'R' : 'N',
+    key.memberRate ? 'M' : '-',
+    stay.check_in,
+    stay.check_out,
+    rooms(stay.rooms),
+    payload.epoch,
+    Math.floor(payload.issuedAt.getTime() / 1000),
+  ].join('.');
+  return `${Buffer.from(body).toString('base64url')}.${sign(body, secret)}`;
+}
+
+/** The payload of a V2 rate id, or null when it is forged, malformed or older than ttlSeconds. */
+export function decodeV2RateId(token: string, secret: string, ttlSeconds: number, now = Date.now()): V2RatePayload | null {
+  const [encoded, signature, extra] = token.split('.');
+  if (!encoded || !signature || extra !== undefined) return null;
+  const body = Buffer.from(encoded, 'base64url').toString('utf8');
+  const expected = Buffer.from(sign(body, secret));
+  const given = Buffer.from(signature);
+  if (expected.length !== given.length || !timingSafeEqual(expected, given)) return null;
+  const parts = body.split('.');
+  if (parts.length !== 12 || parts[0] !== 'v2') return null;
+  const [, vendor, hotelId, roomId, board, refundable, member, checkIn, checkOut, roomText, epoch, issuedAt] = parts;
+  if (!(VENDOR_CODES as readonly string[]).includes(vendor)) return null;
+  const issued = new Date(Number(issuedAt) * 1000);
+  if (now - issued.getTime() > ttlSeconds * 1000) return null;
+  return {
+    key: {
+      vendor: vendor as VendorCode,
+      hotelId: Number(hotelId),
+      roomId: Number(roomId),
+      board: board as Board,
+      refundable: refundable === 'R',
+      memberRate: member === 'M',
+    },
+    stay: { check_in: checkIn, check_out: checkOut, rooms: parseRooms(roomText) },
+    epoch: Number(epoch),
+    issuedAt: issued,
+  };
+}
