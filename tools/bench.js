@@ -92,6 +92,10 @@ function startBaseline(args) {
   });
 }
 
+function daysAhead(days) {
+  return new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
+}
+
 async function api(base, method, pathName, headers, body) {
   const https = require('node:https');
   return new Promise((resolve, reject) => {
@@ -121,6 +125,8 @@ function measure(scenario) {
         body: scenario.body,
         connections: scenario.connections ?? CONNECTIONS,
         duration: DURATION_S,
+        ...(scenario.overallRate && { overallRate: scenario.overallRate }),
+        ...(scenario.requests && { requests: scenario.requests }),
       },
       (error, result) => (error ? reject(error) : resolve(result)),
     );
@@ -170,10 +176,44 @@ async function main() {
   });
   if (user.status !== 201) throw new Error(`creating the bench user failed: ${JSON.stringify(user.body)}`);
 
+  const booking = { authorization: `Bearer ${keys.api_key}` };
+  const stay = { check_in: daysAhead(45), check_out: daysAhead(47), rooms: [{ adults: 2, children: 0, children_ages: [] }] };
+  // Hotels around Paris (from the API itself) for the V2 scenarios with hotel_ids.
+  const around = await api(gateway, 'POST', '/v2/rates', booking, { ...stay, coordinates: { lat: 48.85341, long: 2.3488 }, radius: 50000, limit: 2000 });
+  const nearby = [...new Set(around.body.rates.map((rate) => rate.hotel_id))];
+  const hotelIds = (count) => Array.from({ length: count }, (_, i) => nearby[i % nearby.length] + 0);
+  log(`${nearby.length} hotels with rates around Paris for the V2 scenarios`);
+
   const scenarios = [
     { name: 'baseline: bare Fastify JSON route', url: `${baseline}/json` },
     { name: 'baseline: one NATS hop to an echo responder', url: `${baseline}/nats`, isReference: true },
+    { name: 'baseline: one NATS hop at 1000 req/s', url: `${baseline}/nats`, overallRate: 1000, connections: 20 },
     { name: 'gateway: GET /api/user/{id} (backend token)', url: `${gateway}/api/user/${user.body.data.id}`, headers: backend },
+    {
+      name: 'places: GET /places/search at 1000 req/s',
+      url: `${gateway}/places/search?text_query=par`,
+      headers: booking,
+      overallRate: 1000,
+      connections: 20,
+      requests: ['par', 'london', 'sao paulo', 'new y', 'berl', 'tokyo', 'madr', 'lisb'].map((text) => ({ method: 'GET', path: `/places/search?text_query=${encodeURIComponent(text)}` })),
+    },
+    {
+      name: 'v2: POST /v2/rates, 50 hotel_ids',
+      url: `${gateway}/v2/rates`,
+      method: 'POST',
+      headers: { ...booking, 'content-type': 'application/json' },
+      body: JSON.stringify({ ...stay, hotel_ids: hotelIds(50) }),
+      connections: 8,
+    },
+    {
+      name: 'v2: POST /v2/rates, 2000 hotel_ids',
+      url: `${gateway}/v2/rates`,
+      method: 'POST',
+      headers: { ...booking, 'content-type': 'application/json' },
+      body: JSON.stringify({ ...stay, hotel_ids: hotelIds(2000) }),
+      // One request at a time: this scenario measures the latency of one big answer.
+      connections: 1,
+    },
   ].filter((scenario) => !options.only || scenario.name.includes(options.only) || scenario.isReference);
 
   log(`measuring ${scenarios.length} scenarios, ${DURATION_S} s each, ${CONNECTIONS} connections`);

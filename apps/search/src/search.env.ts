@@ -8,10 +8,10 @@ export class SearchEnv extends ServiceEnv {
   @Matches(/^(\s*\w+\s*=\s*\d+\s*)(,\s*\w+\s*=\s*\d+\s*)*$/, { message: 'VENDOR_LATENCY_MS must look like atlas=400,borealis=1500' })
   VENDOR_LATENCY_MS?: string;
 
-  /** The vendors' bulk (cached-rate) latency that V2 waits for, e.g. `atlas=15,borealis=40,cobalt=80`. */
+  /** The vendors' bulk (cached-rate) latency that V2 waits for, e.g. `atlas=10,borealis=20,cobalt=40`. */
   @IsOptional()
   @Matches(/^(\s*\w+\s*=\s*\d+\s*)(,\s*\w+\s*=\s*\d+\s*)*$/, { message: 'V2_VENDOR_LATENCY_MS must look like atlas=20,borealis=60' })
-  V2_VENDOR_LATENCY_MS = 'atlas=15,borealis=40,cobalt=80';
+  V2_VENDOR_LATENCY_MS = 'atlas=10,borealis=20,cobalt=40';
 
   /** A V1 search is complete when every vendor answered or this much time has passed. */
   @IsOptional()

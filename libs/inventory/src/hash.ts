@@ -80,3 +80,14 @@ export class SeededRandom {
     return copy.slice(0, take);
   }
 }
+
+/** An integer-only hash of two numbers, for hot loops where building strings would cost too much. */
+export function mix32(a: number, b: number): number {
+  let hash = Math.imul(a ^ 0x9e3779b9, 0x85ebca6b) ^ b;
+  hash ^= hash >>> 16;
+  hash = Math.imul(hash, 0x7feb352d);
+  hash ^= hash >>> 15;
+  hash = Math.imul(hash, 0x846ca68b);
+  hash ^= hash >>> 16;
+  return hash >>> 0;
+}

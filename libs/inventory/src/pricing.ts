@@ -9,7 +9,7 @@ import {
   parseDay,
 } from '@hotel/contracts';
 import { Hotel, RoomType } from './catalog';
-import { between, pickSome, unit } from './hash';
+import { SeededRandom, between, hash32, mix32, unit } from './hash';
 import { VENDORS, VENDOR_CODES, Vendor, VendorCode } from './vendors';
 
 export const CURRENCY = 'USD';
@@ -48,6 +48,12 @@ export function priceEpoch(time = Date.now()): number {
   return Math.floor(time / PRICE_EPOCH_MS);
 }
 
+export function priceEpochStart(epoch: number): number {
+  return epoch * PRICE_EPOCH_MS;
+}
+
+export const PRICE_EPOCH_SECONDS = PRICE_EPOCH_MS / 1000;
+
 export function offerKeyString(key: OfferKey): string {
   return `${key.vendor}:${key.hotelId}:${key.roomId}:${key.board}:${key.refundable ? 'R' : 'N'}:${key.memberRate ? 'M' : '-'}`;
 }
@@ -61,16 +67,46 @@ export function allotmentCapacity(vendor: string, hotelId: number, roomId: numbe
   return between(2, 8, vendor, hotelId, roomId, 'allotment');
 }
 
-export function stayNights(stay: Pick<Stay, 'check_in' | 'check_out'>): string[] {
-  const start = parseDay(stay.check_in)!.getTime();
-  const end = parseDay(stay.check_out)!.getTime();
-  const nights: string[] = [];
-  for (let time = start; time < end; time += DAY_MS) nights.push(new Date(time).toISOString().slice(0, 10));
+interface Night {
+  date: string;
+  /** Days since 1970-01-01. */
+  dayNumber: number;
+  month: number;
+  weekday: number;
+}
+
+const nightsCache = new Map<string, Night[]>();
+
+/** The nights of a stay (memoised: every hotel of a search asks for the same ones). */
+function nightsOf(stay: Pick<Stay, 'check_in' | 'check_out'>): Night[] {
+  const cacheKey = `${stay.check_in}/${stay.check_out}`;
+  let nights = nightsCache.get(cacheKey);
+  if (!nights) {
+    nights = [];
+    const end = parseDay(stay.check_out)!.getTime();
+    for (let time = parseDay(stay.check_in)!.getTime(); time < end; time += DAY_MS) {
+      const date = new Date(time);
+      nights.push({ date: date.toISOString().slice(0, 10), dayNumber: time / DAY_MS, month: date.getUTCMonth(), weekday: date.getUTCDay() });
+    }
+    if (nightsCache.size > 1000) nightsCache.clear();
+    nightsCache.set(cacheKey, nights);
+  }
   return nights;
 }
 
+export function stayNights(stay: Pick<Stay, 'check_in' | 'check_out'>): string[] {
+  return nightsOf(stay).map((night) => night.date);
+}
+
+const VENDOR_SEEDS = Object.fromEntries(VENDOR_CODES.map((code) => [code, hash32(code, 'vendor')])) as Record<VendorCode, number>;
+
+/** One seeded stream per vendor and hotel: what the vendor carries and offers there. */
+function vendorHotelRandom(vendor: Vendor, hotelId: number): SeededRandom {
+  return new SeededRandom(mix32(VENDOR_SEEDS[vendor.code], hotelId));
+}
+
 export function vendorCarries(vendor: Vendor, hotelId: number): boolean {
-  return unit(vendor.code, hotelId, 'carries') < vendor.coverage;
+  return vendorHotelRandom(vendor, hotelId).next() < vendor.coverage;
 }
 
 function fits(room: RoomType, request: RoomRequest): boolean {
@@ -89,30 +125,36 @@ export function listOffers(
   stay: Stay,
   options: { soldOut: ReadonlySet<string>; includeMemberRates: boolean },
 ): OfferKey[] {
-  if (!vendorCarries(vendor, hotel.id)) return [];
-  if (stayNights(stay).some((night) => unit(vendor.code, hotel.id, night, 'closed') < 0.04)) return [];
-  const fitting = hotel.roomTypes.filter((room) => stay.rooms.every((request) => fits(room, request)));
-  const offered = pickSome(fitting, between(1, 3, vendor.code, hotel.id, 'room-types'), vendor.code, hotel.id, 'offered');
+  const random = vendorHotelRandom(vendor, hotel.id);
+  if (random.next() >= vendor.coverage) return [];
+  const seed = mix32(VENDOR_SEEDS[vendor.code], hotel.id);
+  // A vendor closes about one night in 25 at a hotel.
+  if (nightsOf(stay).some((night) => mix32(seed, night.dayNumber) / 0x1_0000_0000 < 0.04)) return [];
+  const offeredCount = random.between(1, 2);
+  const ranked = hotel.roomTypes.map((room) => ({ room, board: random.pick(vendor.boards), nonRefundable: random.next() < vendor.nonRefundableShare, order: random.next() }));
+  const offered = ranked
+    .filter(({ room }) => stay.rooms.every((request) => fits(room, request)))
+    .sort((a, b) => a.order - b.order)
+    .slice(0, offeredCount)
+    .sort((a, b) => a.room.roomId - b.room.roomId);
   const keys: OfferKey[] = [];
-  for (const room of offered.sort((a, b) => a.roomId - b.roomId)) {
+  for (const { room, board, nonRefundable } of offered) {
     if (options.soldOut.has(soldOutKey(vendor.code, hotel.id, room.roomId))) continue;
-    const board = vendor.boards[Math.floor(unit(vendor.code, hotel.id, room.roomId, 'board') * vendor.boards.length)];
     const base = { vendor: vendor.code, hotelId: hotel.id, roomId: room.roomId, board, memberRate: false };
     keys.push({ ...base, refundable: true });
-    if (unit(vendor.code, hotel.id, room.roomId, 'non-refundable') < vendor.nonRefundableShare) keys.push({ ...base, refundable: false });
+    if (nonRefundable) keys.push({ ...base, refundable: false });
     if (options.includeMemberRates && vendor.loyaltyRates && hotel.chain) keys.push({ ...base, refundable: true, memberRate: true });
   }
   return keys;
 }
 
 /** Season and weekday: summer and weekends cost more; the southern hemisphere's summer is December. */
-function nightFactor(hotel: Hotel, night: string): number {
-  const date = parseDay(night)!;
-  const month = date.getUTCMonth();
+function nightFactor(hotel: Hotel, night: Night): number {
+  const month = night.month;
   const summer = hotel.lat >= 0 ? [5, 6, 7] : [11, 0, 1];
   const shoulder = hotel.lat >= 0 ? [4, 8] : [10, 2];
   const season = summer.includes(month) ? 1.25 : shoulder.includes(month) ? 1.1 : month === 11 || month === 0 ? 1.05 : 0.92;
-  const weekday = date.getUTCDay();
+  const weekday = night.weekday;
   const weekend = weekday === 5 || weekday === 6 ? (hotel.type === 'resort' ? 1.2 : 1.12) : 1;
   return season * weekend;
 }
@@ -205,7 +247,7 @@ export function priceOffer(hotel: Hotel, key: OfferKey, stay: Stay, context: Pri
   const vendor = VENDORS[key.vendor];
   const room = hotel.roomTypes.find((candidate) => candidate.roomId === key.roomId);
   if (!room) throw new Error(`hotel ${hotel.id} has no room type ${key.roomId}`);
-  const nights = stayNights(stay);
+  const nights = nightsOf(stay);
   const drift = driftFactor(key.vendor, hotel.id, context.epoch);
   const termsFactor = (key.refundable ? 1 : vendor.nonRefundableDiscount) * (key.memberRate ? 0.93 : 1);
 

@@ -58,7 +58,11 @@ export function encodeV2RateId(payload: V2RatePayload, secret: string): string {
   return `${Buffer.from(body).toString('base64url')}.${sign(body, secret)}`;
 }
 
-/** The payload of a V2 rate id, or null when it is forged, malformed or older than ttlSeconds. */
+/**
+ * The payload of a V2 rate id, or null when it is forged, malformed or older than
+ * ttlSeconds. V2 issues ids at the start of a price step, so a caller promising
+ * "valid N seconds after the answer" passes N + PRICE_EPOCH_SECONDS.
+ */
 export function decodeV2RateId(token: string, secret: string, ttlSeconds: number, now = Date.now()): V2RatePayload | null {
   const [encoded, signature, extra] = token.split('.');
   if (!encoded || !signature || extra !== undefined) return null;

@@ -4,17 +4,21 @@ import { ServiceClient } from '@hotel/platform';
 import { BookingApi, CurrentActor } from '../auth/api-family';
 import { SERVICE_CLIENT } from '../gateway.tokens';
 import { NoEnvelope } from '../http/envelope.interceptor';
+import { PlacesCache } from './places-cache';
 import { HotelSessionParams, SessionParams } from './search.params';
 
 /** Places, V1 search with polling, one hotel's rates, and V2 rates. */
 @Controller()
 @BookingApi()
 export class SearchController {
+  private readonly placesCache = new PlacesCache(10 * 60_000);
+
   constructor(@Inject(SERVICE_CLIENT) private readonly services: ServiceClient) {}
 
   @Get('places/search')
   places(@Query() query: PlacesQuery): Promise<PlacesReply> {
-    return this.services.send(SUBJECTS.SEARCH_PLACE_FIND, query);
+    const key = `${query.limit ?? ''}|${query.text_query.trim().toLowerCase()}`;
+    return this.placesCache.get(key, () => this.services.send(SUBJECTS.SEARCH_PLACE_FIND, query));
   }
 
   /** Starts a search, or with `{session_id}` alone polls one. */

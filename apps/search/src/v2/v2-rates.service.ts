@@ -1,30 +1,32 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Coordinates, HotelRate, V2_LIMITS, V2RatesBody, V2RatesChunk, nightsBetween } from '@hotel/contracts';
+import { Coordinates, V2_LIMITS, V2RatesBody, V2RatesChunk, nightsBetween } from '@hotel/contracts';
 import {
   Hotel,
   VENDOR_CODES,
   VendorCode,
+  Stay,
   distanceMeters,
-  encodeV2RateId,
   findPlace,
   hotelById,
   hotelsForPlace,
   hotelsNear,
   parseVendorLatencies,
   priceEpoch,
+  priceEpochStart,
 } from '@hotel/inventory';
 import { DomainError, SERVICE_ENV } from '@hotel/platform';
-import { OfferFinder, PricedOffer } from '../offers/offer-finder';
+import { OfferFinder } from '../offers/offer-finder';
+import { CachedRate, V2RateCache } from './v2-rate-cache';
 import { SearchEnv } from '../search.env';
 
 /** Keeps each NATS message well under the broker's 1 MB limit. */
-const CHUNK_BYTES = 512 * 1024;
+const CHUNK_BYTES = 800 * 1024;
 const PLACE_HOTEL_CAP = 2000;
 
 interface HotelResult {
   hotel: Hotel;
-  rates: HotelRate[];
+  rates: CachedRate[];
   lowest: number;
 }
 
@@ -36,15 +38,19 @@ interface HotelResult {
 @Injectable()
 export class V2RatesService {
   private readonly latencies: Record<VendorCode, number>;
+  private readonly cache: V2RateCache;
+  private readonly logger = new Logger('V2Rates');
 
   constructor(
     private readonly offers: OfferFinder,
     @Inject(SERVICE_ENV) private readonly env: SearchEnv,
   ) {
     this.latencies = parseVendorLatencies(env.V2_VENDOR_LATENCY_MS);
+    this.cache = new V2RateCache(env.RATE_ID_SECRET);
   }
 
   async search(body: V2RatesBody): Promise<V2RatesChunk[]> {
+    const started = performance.now();
     const { hotels: located, center, radius } = this.locate(body);
     const filters = body.filters ?? {};
     const hotels = located.filter(
@@ -57,13 +63,11 @@ export class V2RatesService {
     const answered = VENDOR_CODES.filter((code) => this.latencies[code] <= this.env.V2_DEADLINE_MS);
     const waitMs = Math.max(0, ...answered.map((code) => this.latencies[code]));
     const [soldOut] = await Promise.all([this.offers.soldOut(hotels, stay), sleep(waitMs)]);
-    const issuedAt = new Date(Math.floor(Date.now() / 1000) * 1000);
-    const offers = this.offers.find(hotels, answered, stay, {
-      soldOut,
-      includeMemberRates: body.search_loyalty_rates !== false,
-      context: { epoch: priceEpoch(issuedAt.getTime()), issuedAt },
-    });
-    const results = this.byHotel(offers, body, issuedAt).sort(this.order(body, center));
+    const vendorsAnswered = performance.now();
+    // Rates are priced per 15-minute price step; their ids carry the step's start.
+    const epoch = priceEpoch();
+    const issuedAt = new Date(priceEpochStart(epoch));
+    const results = this.byHotel(hotels, answered, stay, body, soldOut, epoch, issuedAt).sort(this.order(body, center));
 
     const limit = body.limit ?? (body.hotel_ids ? body.hotel_ids.length : V2_LIMITS.defaultLimit);
     const page = body.page ?? 1;
@@ -74,15 +78,24 @@ export class V2RatesService {
       metadata: {
         total_hotels: results.length,
         total_pages: Math.ceil(results.length / limit),
-        max_price_per_night_avg: allRates.reduce((max, rate) => Math.max(max, rate.price_per_night_avg), 0),
-        max_price_inclusive: allRates.reduce((max, rate) => Math.max(max, rate.price_inclusive), 0),
+        max_price_per_night_avg: allRates.reduce((max, rate) => Math.max(max, rate.pricePerNightAvg), 0),
+        max_price_inclusive: allRates.reduce((max, rate) => Math.max(max, rate.priceInclusive), 0),
         nights: nightsBetween(body.check_in, body.check_out),
         rooms: body.rooms.length,
         center_coordinates: center,
       },
     };
     const pageRates = results.slice((page - 1) * limit, page * limit).flatMap((result) => result.rates);
-    return [{ head }, ...chunkRates(pageRates)];
+    const chunks = chunkRates(pageRates);
+    this.logger.debug({
+      msg: 'v2 rates',
+      hotels: hotels.length,
+      rates: pageRates.length,
+      chunks: chunks.length,
+      vendorsMs: Math.round(vendorsAnswered - started),
+      pricingMs: Math.round(performance.now() - vendorsAnswered),
+    });
+    return [{ head }, ...chunks];
   }
 
   private locate(body: V2RatesBody): { hotels: Hotel[]; center: Coordinates; radius?: number } {
@@ -112,22 +125,30 @@ export class V2RatesService {
     return { hotels, center };
   }
 
-  private byHotel(offers: PricedOffer[], body: V2RatesBody, issuedAt: Date): HotelResult[] {
+  private byHotel(
+    hotels: Hotel[],
+    vendors: VendorCode[],
+    stay: Stay,
+    body: V2RatesBody,
+    soldOut: ReadonlySet<string>,
+    epoch: number,
+    issuedAt: Date,
+  ): HotelResult[] {
     const filters = body.filters ?? {};
-    const epoch = priceEpoch(issuedAt.getTime());
-    const byHotel = new Map<number, HotelResult>();
-    for (const offer of offers) {
-      const { rate, hotel, key } = offer;
-      if (filters.price_range && (rate.price_per_night_avg < filters.price_range[0] || rate.price_per_night_avg > filters.price_range[1])) continue;
-      if (filters.room_type && hotel.roomTypes.find((room) => room.roomId === key.roomId)?.category !== filters.room_type) continue;
-      const id = encodeV2RateId({ key, stay: { check_in: body.check_in, check_out: body.check_out, rooms: body.rooms }, epoch, issuedAt }, this.env.RATE_ID_SECRET);
-      const result = byHotel.get(hotel.id) ?? { hotel, rates: [], lowest: Number.POSITIVE_INFINITY };
-      result.rates.push({ id, ...rate });
-      result.lowest = Math.min(result.lowest, rate.price_chargeable);
-      byHotel.set(hotel.id, result);
+    const withMemberRates = body.search_loyalty_rates !== false;
+    const results: HotelResult[] = [];
+    for (const hotel of hotels) {
+      const category = (roomId: number) => hotel.roomTypes.find((room) => room.roomId === roomId)?.category;
+      const rates = this.cache.rates(hotel, vendors, stay, epoch, issuedAt).filter(
+        (rate) =>
+          !soldOut.has(rate.soldOutKey) &&
+          (withMemberRates || !rate.memberRate) &&
+          (!filters.price_range || (rate.pricePerNightAvg >= filters.price_range[0] && rate.pricePerNightAvg <= filters.price_range[1])) &&
+          (!filters.room_type || category(rate.roomId) === filters.room_type),
+      );
+      if (rates.length > 0) results.push({ hotel, rates, lowest: rates[0].priceChargeable });
     }
-    for (const result of byHotel.values()) result.rates.sort((a, b) => a.price_chargeable - b.price_chargeable);
-    return [...byHotel.values()];
+    return results;
   }
 
   private order(body: V2RatesBody, center: Coordinates) {
@@ -152,13 +173,12 @@ function round6(value: number): number {
   return Math.round(value * 1e6) / 1e6;
 }
 
-/** Serializes rates once, into comma-joined chunks small enough for one NATS message each. */
-function chunkRates(rates: HotelRate[]): V2RatesChunk[] {
+/** Joins serialized rates into comma-separated chunks small enough for one NATS message each. */
+function chunkRates(rates: CachedRate[]): V2RatesChunk[] {
   const chunks: V2RatesChunk[] = [];
   let parts: string[] = [];
   let size = 0;
-  for (const rate of rates) {
-    const json = JSON.stringify(rate);
+  for (const { json } of rates) {
     if (size + json.length > CHUNK_BYTES && parts.length > 0) {
       chunks.push({ rates_json: parts.join(',') });
       parts = [];

@@ -1,8 +1,6 @@
 import { Logger } from '@nestjs/common';
-import { ClientNats, NatsRecordBuilder } from '@nestjs/microservices';
-import { EmptyResponseException } from '@nestjs/microservices/errors/empty-response.exception';
-import { headers as natsHeaders } from 'nats';
-import { Observable, TimeoutError, firstValueFrom, lastValueFrom, timeout, toArray } from 'rxjs';
+import { randomUUID } from 'node:crypto';
+import { ErrorCode as NatsErrorCode, JSONCodec, NatsConnection, NatsError, connect, createInbox, headers as natsHeaders } from 'nats';
 import { ContractMap, HEADERS, ReplyOf, RequestOf, isRpcErrorPayload } from '@hotel/contracts';
 import { DomainError } from '../errors/domain-error';
 import { currentRequestId } from '../logging/request-context';
@@ -16,46 +14,68 @@ export interface SendOptions {
   requestId?: string;
 }
 
+/** The packets of Nest's NATS transport, which every service's server speaks. */
+interface NestRequestPacket {
+  pattern: string;
+  data: unknown;
+  id: string;
+}
+interface NestReplyPacket {
+  id?: string;
+  response?: unknown;
+  err?: unknown;
+  isDisposed?: boolean;
+}
+
+const codec = JSONCodec<unknown>();
+
 /**
  * The typed way to call a service over NATS: the subject decides the request and
- * reply types. Every call has a timeout (ClientProxy has none by default) and
- * carries the request id in the NATS headers.
+ * reply types. It speaks the packets of Nest's NATS transport (the services are
+ * Nest microservices) over one nats.js connection with a shared reply inbox:
+ * Nest's own ClientProxy opens and closes a subscription per request, which
+ * costs about two thirds of the throughput. Every call has a timeout and carries
+ * the request id in the NATS headers.
  */
 export class ServiceClient {
   private readonly logger = new Logger('ServiceClient');
-  private readonly client: ClientNats;
+  private connection?: NatsConnection;
   private connected = false;
 
   constructor(
-    natsUrl: string,
+    private readonly natsUrl: string,
     private readonly defaultTimeoutMs: number,
-    name = 'client',
+    private readonly name = 'client',
     /** Long-running processes wait for the broker; a command-line tool fails fast instead. */
-    waitForBroker = true,
-  ) {
-    this.client = new ClientNats({ ...natsConnectionOptions(natsUrl), name, waitOnFirstConnect: waitForBroker });
-    this.client.status.subscribe((status) => {
-      this.connected = status === 'connected';
-    });
-  }
+    private readonly waitForBroker = true,
+  ) {}
 
   async connect(): Promise<void> {
-    await this.client.connect();
+    if (this.connection) return;
+    this.connection = await connect({ ...natsConnectionOptions(this.natsUrl), name: this.name, waitOnFirstConnect: this.waitForBroker });
     this.connected = true;
+    void this.watch(this.connection);
   }
 
   isConnected(): boolean {
-    return this.connected;
+    return this.connected && !!this.connection && !this.connection.isClosed();
   }
 
   async close(): Promise<void> {
+    const connection = this.connection;
+    this.connection = undefined;
     this.connected = false;
-    await this.client.close();
+    if (connection && !connection.isClosed()) await connection.drain();
   }
 
   async send<S extends keyof ContractMap>(subject: S, request: RequestOf<S>, options: SendOptions = {}): Promise<ReplyOf<S>> {
+    const connection = this.requireConnection(subject);
     try {
-      return await firstValueFrom(this.request(subject, request, options));
+      const message = await connection.request(subject, this.encode(subject, request), {
+        timeout: options.timeoutMs ?? this.defaultTimeoutMs,
+        headers: this.headers(options),
+      });
+      return this.unwrap(subject, codec.decode(message.data) as NestReplyPacket) as ReplyOf<S>;
     } catch (error) {
       throw this.toDomainError(error, subject);
     }
@@ -63,43 +83,74 @@ export class ServiceClient {
 
   /** For subjects that answer in several messages (large replies): every message, in order. */
   async sendForAll<S extends keyof ContractMap>(subject: S, request: RequestOf<S>, options: SendOptions = {}): Promise<ReplyOf<S>[]> {
+    const connection = this.requireConnection(subject);
+    const timeoutMs = options.timeoutMs ?? this.defaultTimeoutMs;
+    const inbox = createInbox();
+    const replies: ReplyOf<S>[] = [];
+    const subscription = connection.subscribe(inbox, { timeout: timeoutMs });
     try {
-      return await lastValueFrom(this.request(subject, request, options).pipe(toArray()));
+      connection.publish(subject, this.encode(subject, request), { reply: inbox, headers: this.headers(options) });
+      for await (const message of subscription) {
+        // An empty message with status 503 is NATS's "no responders".
+        if (message.data.length === 0) throw new NatsError('no responders', NatsErrorCode.NoResponders);
+        const packet = codec.decode(message.data) as NestReplyPacket;
+        if (packet.response !== undefined) replies.push(packet.response as ReplyOf<S>);
+        if (packet.err !== undefined) this.unwrap(subject, packet);
+        if (packet.isDisposed) break;
+      }
+      return replies;
     } catch (error) {
       throw this.toDomainError(error, subject);
+    } finally {
+      subscription.unsubscribe();
     }
   }
 
-  private request<S extends keyof ContractMap>(subject: S, request: RequestOf<S>, options: SendOptions): Observable<ReplyOf<S>> {
+  private requireConnection(subject: string): NatsConnection {
+    if (!this.connection || this.connection.isClosed()) {
+      throw new DomainError('SERVICE_UNAVAILABLE', `cannot reach the ${subject.split('.')[0]} service: not connected to NATS`, undefined, 1);
+    }
+    return this.connection;
+  }
+
+  private encode(subject: string, data: unknown): Uint8Array {
+    return codec.encode({ pattern: subject, data, id: randomUUID() } satisfies NestRequestPacket);
+  }
+
+  private headers(options: SendOptions) {
     const headers = natsHeaders();
     const requestId = options.requestId ?? currentRequestId();
     if (requestId) headers.set(HEADERS.REQUEST_ID, requestId);
     if (options.idempotencyKey) headers.set(HEADERS.IDEMPOTENCY_KEY, options.idempotencyKey);
-    const record = new NatsRecordBuilder(request).setHeaders(headers).build();
-    // The timeout bounds the whole exchange, however many messages the answer takes.
-    return this.client.send<ReplyOf<S>>(subject, record).pipe(timeout({ first: options.timeoutMs ?? this.defaultTimeoutMs, each: options.timeoutMs ?? this.defaultTimeoutMs }));
+    return headers;
+  }
+
+  private unwrap(subject: string, packet: NestReplyPacket): unknown {
+    if (packet.err !== undefined && packet.err !== null) {
+      if (isRpcErrorPayload(packet.err)) throw DomainError.fromWire(packet.err);
+      this.logger.error({ msg: 'unexpected error reply from service', subject, error: JSON.stringify(packet.err) });
+      throw new DomainError('INTERNAL_ERROR', 'internal error');
+    }
+    return packet.response;
   }
 
   private toDomainError(error: unknown, subject: string): DomainError {
-    if (isRpcErrorPayload(error)) return DomainError.fromWire(error);
+    if (error instanceof DomainError) return error;
     const service = subject.split('.')[0];
-    if (error instanceof TimeoutError) {
+    if (error instanceof NatsError && error.code === NatsErrorCode.Timeout) {
       return new DomainError('SERVICE_UNAVAILABLE', `the ${service} service did not answer in time`, undefined, 1);
     }
-    // An empty reply is NATS's "no responders": no replica of the service is subscribed.
-    if (error instanceof EmptyResponseException) {
+    if (error instanceof NatsError && error.code === NatsErrorCode.NoResponders) {
       return new DomainError('SERVICE_UNAVAILABLE', `the ${service} service is not available`, undefined, 1);
     }
-    this.logger.error({ msg: 'unexpected reply from service', subject, error: describe(error) });
-    return new DomainError('INTERNAL_ERROR', 'internal error');
+    this.logger.error({ msg: 'service call failed', subject, error: error instanceof Error ? `${error.name}: ${error.message}` : String(error) });
+    return new DomainError('SERVICE_UNAVAILABLE', `the ${service} service could not be reached`, undefined, 1);
   }
-}
 
-function describe(error: unknown): string {
-  if (error instanceof Error) return `${error.name}: ${error.message}`;
-  try {
-    return JSON.stringify(error);
-  } catch {
-    return String(error);
+  private async watch(connection: NatsConnection) {
+    for await (const status of connection.status()) {
+      if (status.type === 'disconnect') this.connected = false;
+      if (status.type === 'reconnect') this.connected = true;
+    }
   }
 }
