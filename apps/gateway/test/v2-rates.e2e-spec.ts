@@ -12,7 +12,7 @@ describe('V2 rates', () => {
   let parisHotelIds: number[];
 
   beforeAll(async () => {
-    system = await TestSystem.start();
+    system = await TestSystem.start({ VENDOR_LATENCY_MS: 'atlas=0,borealis=0,cobalt=0' });
     auth = bearer((await system.createClient('Reseller Ltd')).api_key);
     const all = await v2({ place_id: 'gn:2988507' });
     parisHotelIds = [...new Set<number>(all.body.rates.map((rate: any) => rate.hotel_id))];
@@ -177,6 +177,21 @@ describe('V2 rates', () => {
       const without = await v2({ ...base, radius: 30000, search_loyalty_rates: false });
       expect(without.body.rates.some((rate: any) => rate.brand_loyalty_required)).toBe(false);
     });
+  });
+
+  it('prices a hotel the same in V1 search, V1 hotel rates and V2', async () => {
+    const stay = { check_in: day(40), check_out: day(42), rooms: TWO_ADULTS };
+    const session = await system.request('POST', '/search', { headers: auth, json: { place_id: 'gn:2988507', ...stay } });
+    const hotelId = parisHotelIds[0];
+    let v1: any;
+    for (let i = 0; i < 60; i++) {
+      v1 = await system.request('GET', `/hotel/${hotelId}/${session.body.data.session_id}`, { headers: auth });
+      if (v1.body.data.search_completed) break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    const v2Rates = (await v2({ hotel_ids: [hotelId] })).body.rates;
+    const shape = (rate: any) => `${rate.rooms[0].name}|${rate.rooms[0].board}|${rate.cancellation_policy}|${rate.brand_loyalty_required}|${rate.price_chargeable}`;
+    expect(v1.body.data.rates.map(shape).sort()).toEqual(v2Rates.map(shape).sort());
   });
 
   it('a sold-out room type disappears once its allotment is used', async () => {

@@ -1,4 +1,4 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { Actor, HotelRate, HotelRatesData, SearchBody, SearchData, SearchResultHotel } from '@hotel/contracts';
 import {
@@ -28,8 +28,10 @@ export const SESSION_HOTEL_CAP = 300;
  * whichever replica serves a poll gives the same answer.
  */
 @Injectable()
-export class SessionsService {
+export class SessionsService implements OnModuleInit, OnModuleDestroy {
   private readonly latencies: Record<VendorCode, number>;
+  private readonly logger = new Logger('SessionsService');
+  private cleanup?: NodeJS.Timeout;
 
   constructor(
     private readonly sessions: SessionRepository,
@@ -37,6 +39,18 @@ export class SessionsService {
     @Inject(SERVICE_ENV) private readonly env: SearchEnv,
   ) {
     this.latencies = parseVendorLatencies(env.VENDOR_LATENCY_MS);
+  }
+
+  /** Expired sessions already answer 404; this removes their rows now and then (any replica may). */
+  onModuleInit() {
+    this.cleanup = setInterval(() => {
+      this.sessions.deleteIdle(this.env.SESSION_TTL_S * 2).catch((error) => this.logger.warn({ msg: 'session cleanup failed', error: String(error) }));
+    }, 5 * 60_000);
+    this.cleanup.unref();
+  }
+
+  onModuleDestroy() {
+    clearInterval(this.cleanup);
   }
 
   async create(actor: Actor, search: SearchBody): Promise<SearchData> {
