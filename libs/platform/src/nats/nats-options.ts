@@ -8,6 +8,9 @@ export function natsConnectionOptions(natsUrl: string) {
     waitOnFirstConnect: true,
     maxReconnectAttempts: -1,
     reconnectTimeWait: 500,
+    // nats.js otherwise builds an Error (with a stack) for every request up front,
+    // a measurable share of the gateway's CPU.
+    noAsyncTraces: true,
   };
 }
 
