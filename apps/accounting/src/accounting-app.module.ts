@@ -1,17 +1,27 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { SUBJECTS } from '@hotel/contracts';
 import { ServiceEnv, ServicePlatformModule } from '@hotel/platform';
+import { LedgerController } from './ledger/ledger.controller';
+import { LedgerRepository } from './ledger/ledger.repository';
+import { LedgerService } from './ledger/ledger.service';
+import { CreateLedger1763930000000 } from './migrations/1763930000000-create-ledger';
 
 @Module({})
 export class AccountingAppModule {
   static register(env: ServiceEnv): DynamicModule {
-    const platform = ServicePlatformModule.forService({
-      name: 'accounting',
-      env,
-      healthSubject: SUBJECTS.ACCOUNTING_HEALTH_CHECK,
-      entities: [],
-      migrations: [],
-    });
-    return { module: AccountingAppModule, imports: [platform] };
+    return {
+      module: AccountingAppModule,
+      imports: [
+        ServicePlatformModule.forService({
+          name: 'accounting',
+          env,
+          healthSubject: SUBJECTS.ACCOUNTING_HEALTH_CHECK,
+          entities: [],
+          migrations: [CreateLedger1763930000000],
+        }),
+      ],
+      controllers: [LedgerController],
+      providers: [LedgerRepository, LedgerService],
+    };
   }
 }

@@ -2,6 +2,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
 import { ServiceClient, createValidationPipe } from '@hotel/platform';
 import { AuthGuard } from './auth/auth.guard';
+import { AccountingController } from './backend/accounting.controller';
 import { UsersController } from './backend/users.controller';
 import { IdentityController } from './booking/identity.controller';
 import { SearchController } from './booking/search.controller';
@@ -16,7 +17,7 @@ export class GatewayAppModule {
   static register(env: GatewayEnv, services: ServiceClient): DynamicModule {
     return {
       module: GatewayAppModule,
-      controllers: [HealthController, IdentityController, SearchController, UsersController],
+      controllers: [HealthController, IdentityController, SearchController, UsersController, AccountingController],
       providers: [
         { provide: GATEWAY_ENV, useValue: env },
         { provide: SERVICE_CLIENT, useValue: services },

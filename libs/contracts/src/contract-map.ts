@@ -1,11 +1,29 @@
 import { HealthCheckReply, HealthCheckRequest } from './health/health-check';
 import { SUBJECTS } from './subjects';
+import {
+  AccountingEntryView,
+  BalanceRequest,
+  BalanceView,
+  BookingEntriesRequest,
+  CreateEntryRequest,
+  EntryIdRequest,
+  EntryPage,
+  FundsCheckReply,
+  FundsCheckRequest,
+  HoldRequest,
+  HoldView,
+  ListEntriesRequest,
+  PlaceHoldRequest,
+  RefundRequest,
+} from './accounting/accounting';
 import { SoldOutReply, SoldOutRequest } from './search/inventory';
 import { PlacesQuery, PlacesReply } from './search/places';
 import { CreateSearchSessionRequest, HotelRatesData, HotelRatesRequest, PollSearchSessionRequest, SearchData } from './search/search-session';
 import { V2RatesChunk, V2RatesRequest } from './search/v2-rates';
 import {
   ClientCredentials,
+  ClientAccountTerms,
+  ClientIdRequest,
   ClientRateLimitReply,
   ClientKeysRequest,
   CreateClientRequest,
@@ -54,6 +72,19 @@ export interface ContractMap {
   [SUBJECTS.SEARCH_V2_RATES_SEARCH]: Contract<V2RatesRequest, V2RatesChunk>;
 
   [SUBJECTS.RATES_INVENTORY_SOLD_OUT]: Contract<SoldOutRequest, SoldOutReply>;
+
+  [SUBJECTS.USERS_CLIENT_GET]: Contract<ClientIdRequest, ClientAccountTerms>;
+
+  [SUBJECTS.ACCOUNTING_ENTRY_CREATE]: Contract<CreateEntryRequest, AccountingEntryView>;
+  [SUBJECTS.ACCOUNTING_ENTRY_LIST]: Contract<ListEntriesRequest, EntryPage>;
+  [SUBJECTS.ACCOUNTING_ENTRY_GET]: Contract<EntryIdRequest, AccountingEntryView>;
+  [SUBJECTS.ACCOUNTING_ENTRY_LIST_BY_BOOKING]: Contract<BookingEntriesRequest, AccountingEntryView[]>;
+  [SUBJECTS.ACCOUNTING_BALANCE_GET]: Contract<BalanceRequest, BalanceView>;
+  [SUBJECTS.ACCOUNTING_FUNDS_CHECK]: Contract<FundsCheckRequest, FundsCheckReply>;
+  [SUBJECTS.ACCOUNTING_HOLD_PLACE]: Contract<PlaceHoldRequest, HoldView>;
+  [SUBJECTS.ACCOUNTING_HOLD_CAPTURE]: Contract<HoldRequest, HoldView>;
+  [SUBJECTS.ACCOUNTING_HOLD_RELEASE]: Contract<HoldRequest, HoldView>;
+  [SUBJECTS.ACCOUNTING_REFUND_CREATE]: Contract<RefundRequest, AccountingEntryView>;
 }
 
 export type RequestOf<S extends keyof ContractMap> = ContractMap[S]['request'];

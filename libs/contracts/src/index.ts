@@ -12,3 +12,5 @@ export * from './search/places';
 export * from './search/search-session';
 export * from './search/v2-rates';
 export * from './search/inventory';
+export * from './common/money';
+export * from './accounting/accounting';

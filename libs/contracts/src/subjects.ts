@@ -31,6 +31,19 @@ export const SUBJECTS = {
   SEARCH_V2_RATES_SEARCH: 'search.v2-rates.search.v1',
 
   RATES_INVENTORY_SOLD_OUT: 'rates.inventory.sold-out.v1',
+
+  USERS_CLIENT_GET: 'users.client.get.v1',
+
+  ACCOUNTING_ENTRY_CREATE: 'accounting.entry.create.v1',
+  ACCOUNTING_ENTRY_LIST: 'accounting.entry.list.v1',
+  ACCOUNTING_ENTRY_GET: 'accounting.entry.get.v1',
+  ACCOUNTING_ENTRY_LIST_BY_BOOKING: 'accounting.entry.list-by-booking.v1',
+  ACCOUNTING_BALANCE_GET: 'accounting.balance.get.v1',
+  ACCOUNTING_FUNDS_CHECK: 'accounting.funds.check.v1',
+  ACCOUNTING_HOLD_PLACE: 'accounting.hold.place.v1',
+  ACCOUNTING_HOLD_CAPTURE: 'accounting.hold.capture.v1',
+  ACCOUNTING_HOLD_RELEASE: 'accounting.hold.release.v1',
+  ACCOUNTING_REFUND_CREATE: 'accounting.refund.create.v1',
 } as const;
 
 export type Subject = (typeof SUBJECTS)[keyof typeof SUBJECTS];

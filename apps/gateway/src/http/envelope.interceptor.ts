@@ -3,6 +3,7 @@ import { Reflector } from '@nestjs/core';
 import { FastifyRequest } from 'fastify';
 import { Observable, map } from 'rxjs';
 import { requestContext } from '@hotel/platform';
+import { Paginated } from './paginated';
 
 const NO_ENVELOPE = 'no-envelope';
 
@@ -31,7 +32,13 @@ export class EnvelopeInterceptor implements NestInterceptor {
       requestContext.run({ requestId: request.id, service: 'gateway' }, () =>
         next
           .handle()
-          .pipe(map((data) => (raw ? data : ({ data, success: true, message: null } satisfies Envelope<unknown>))))
+          .pipe(
+            map((data) => {
+              if (raw) return data;
+              if (data instanceof Paginated) return { data: data.items, total: data.total, success: true, message: null };
+              return { data, success: true, message: null } satisfies Envelope<unknown>;
+            }),
+          )
           .subscribe(subscriber),
       ),
     );

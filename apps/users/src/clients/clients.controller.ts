@@ -1,7 +1,9 @@
 import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
 import {
+  ClientAccountTerms,
   ClientCredentials,
+  ClientIdRequest,
   ClientKeysRequest,
   ClientRateLimitReply,
   CreateClientRequest,
@@ -27,6 +29,11 @@ export class ClientsController {
   @MessagePattern(SUBJECTS.USERS_CLIENT_CREATE)
   create(@Payload() request: CreateClientRequest): Promise<Required<ClientCredentials>> {
     return this.clients.createClient(request);
+  }
+
+  @MessagePattern(SUBJECTS.USERS_CLIENT_GET)
+  terms(@Payload() request: ClientIdRequest): Promise<ClientAccountTerms> {
+    return this.clients.terms(request.clientId);
   }
 
   @MessagePattern(SUBJECTS.USERS_CLIENT_LIST)

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { ClientSummary, CredentialKind, RateLimit } from '@hotel/contracts';
+import { ClientAccountTerms, ClientSummary, CredentialKind, RateLimit } from '@hotel/contracts';
 import { rowsOf } from '@hotel/platform';
 import { RateLimitColumns, rateLimitOf } from './rate-limit';
 
@@ -71,6 +71,14 @@ export class ClientsRepository {
       ),
     );
     return rows.length ? rateLimitOf(rows[0]) : undefined;
+  }
+
+  async findTerms(clientId: number): Promise<ClientAccountTerms | null> {
+    const rows: { credit_limit: string; currency: string }[] = await this.dataSource.query(
+      `SELECT credit_limit, currency FROM users.clients WHERE id = $1`,
+      [clientId],
+    );
+    return rows.length ? { clientId, creditLimit: rows[0].credit_limit, currency: rows[0].currency } : null;
   }
 
   async list(): Promise<ClientSummary[]> {

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import {
+  ClientAccountTerms,
   ClientCredentials,
   ClientKeysRequest,
   CreateClientRequest,
@@ -57,6 +58,12 @@ export class ClientsService {
       const revoked = await this.clients.revokeCredentials(manager, request.clientId, request.kinds);
       return { clientId: request.clientId, revoked };
     });
+  }
+
+  async terms(clientId: number): Promise<ClientAccountTerms> {
+    const terms = await this.clients.findTerms(clientId);
+    if (!terms) throw DomainError.notFound(`client ${clientId}`);
+    return terms;
   }
 
   async listClients(): Promise<ListClientsReply> {

@@ -79,6 +79,19 @@ export interface ClientCredentials {
   backendToken?: string;
 }
 
+/** users.client.get.v1: a client's credit terms, for the accounting service. */
+export class ClientIdRequest {
+  @IsInt()
+  @IsPositive()
+  clientId: number;
+}
+
+export interface ClientAccountTerms {
+  clientId: number;
+  creditLimit: string;
+  currency: string;
+}
+
 /** users.client.list.v1 (admin command line). */
 export class ListClientsRequest {}
 

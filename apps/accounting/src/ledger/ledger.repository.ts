@@ -1,0 +1,225 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { AccountingEntryView, BalanceView, ClientAccountTerms, HoldView, centsToNumber, toCents } from '@hotel/contracts';
+import { rowsOf } from '@hotel/platform';
+
+export type EntryKind = 'manual' | 'booking_debit' | 'booking_refund' | 'card_charge' | 'card_payment';
+
+export interface NewEntry {
+  clientId: number;
+  kind: EntryKind;
+  debit: string;
+  credit: string;
+  name: string;
+  bookingId?: number | null;
+  ccPaymentId?: string | null;
+  userId?: number | null;
+  bankPaymentId?: number | null;
+}
+
+interface EntryRow {
+  id: number;
+  debit: string;
+  credit: string;
+  name: string;
+  client_id: number;
+  booking_id: number | null;
+  cc_payment_id: string | null;
+  user_id: number | null;
+  bank_payment_id: number | null;
+  created_at: Date;
+  updated_at: Date;
+  deleted_at: Date | null;
+}
+
+interface AccountRow {
+  client_id: number;
+  currency: string;
+  credit_limit: string;
+  total_debit: string;
+  total_credit: string;
+  total_held: string;
+  entry_count: number;
+}
+
+interface HoldRow {
+  booking_id: number;
+  user_id: number | null;
+  amount: string;
+  status: HoldView['status'];
+  entry_id: number | null;
+}
+
+const ENTRY_COLUMNS = `id, debit, credit, name, client_id, booking_id, cc_payment_id, user_id, bank_payment_id, created_at, updated_at, deleted_at`;
+
+export function toEntryView(row: EntryRow): AccountingEntryView {
+  return {
+    id: row.id,
+    debit: centsToNumber(toCents(row.debit)),
+    credit: centsToNumber(toCents(row.credit)),
+    name: row.name,
+    clientId: row.client_id,
+    bookingId: row.booking_id,
+    ccPaymentId: row.cc_payment_id,
+    userId: row.user_id,
+    bankPaymentId: row.bank_payment_id,
+    createdAt: row.created_at.toISOString(),
+    updatedAt: row.updated_at.toISOString(),
+    deletedAt: row.deleted_at ? row.deleted_at.toISOString() : null,
+  };
+}
+
+export function toHoldView(row: HoldRow): HoldView {
+  return { bookingId: row.booking_id, amount: row.amount, status: row.status, entryId: row.entry_id };
+}
+
+/** Available funds of an account row, in cents: credit limit + credits − debits − holds. */
+export function availableCents(account: AccountRow): number {
+  return toCents(account.credit_limit) + toCents(account.total_credit) - toCents(account.total_debit) - toCents(account.total_held);
+}
+
+@Injectable()
+export class LedgerRepository {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  transaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
+    return this.dataSource.transaction(work);
+  }
+
+  async hasAccount(clientId: number): Promise<boolean> {
+    const rows = await this.dataSource.query(`SELECT 1 FROM accounting.accounts WHERE client_id = $1`, [clientId]);
+    return rows.length > 0;
+  }
+
+  async openAccount(terms: ClientAccountTerms): Promise<void> {
+    await this.dataSource.query(
+      `INSERT INTO accounting.accounts (client_id, currency, credit_limit) VALUES ($1, $2, $3) ON CONFLICT (client_id) DO NOTHING`,
+      [terms.clientId, terms.currency, terms.creditLimit],
+    );
+  }
+
+  /** The account row, locked until the transaction ends: every change to a client's money goes through it. */
+  async lockAccount(manager: EntityManager, clientId: number): Promise<AccountRow> {
+    const rows: AccountRow[] = await manager.query(`SELECT * FROM accounting.accounts WHERE client_id = $1 FOR UPDATE`, [clientId]);
+    return rows[0];
+  }
+
+  async balance(clientId: number): Promise<BalanceView | null> {
+    const rows: AccountRow[] = await this.dataSource.query(`SELECT * FROM accounting.accounts WHERE client_id = $1`, [clientId]);
+    if (!rows.length) return null;
+    const account = rows[0];
+    return {
+      clientId,
+      currency: account.currency,
+      creditLimit: centsToNumber(toCents(account.credit_limit)),
+      credits: centsToNumber(toCents(account.total_credit)),
+      debits: centsToNumber(toCents(account.total_debit)),
+      holds: centsToNumber(toCents(account.total_held)),
+      available: centsToNumber(availableCents(account)),
+    };
+  }
+
+  async availableCents(clientId: number): Promise<number | null> {
+    const rows: AccountRow[] = await this.dataSource.query(`SELECT * FROM accounting.accounts WHERE client_id = $1`, [clientId]);
+    return rows.length ? availableCents(rows[0]) : null;
+  }
+
+  /**
+   * Appends an entry and moves the account's totals with it, in the caller's
+   * transaction. An automatic entry that exists already is not written again:
+   * null then.
+   */
+  async appendEntry(manager: EntityManager, entry: NewEntry): Promise<AccountingEntryView | null> {
+    const rows: EntryRow[] = await manager.query(
+      `INSERT INTO accounting.entries (client_id, kind, debit, credit, name, booking_id, cc_payment_id, user_id, bank_payment_id)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+       ON CONFLICT (client_id, booking_id, kind) WHERE kind <> 'manual' DO NOTHING
+       RETURNING ${ENTRY_COLUMNS}`,
+      [entry.clientId, entry.kind, entry.debit, entry.credit, entry.name, entry.bookingId ?? null, entry.ccPaymentId ?? null, entry.userId ?? null, entry.bankPaymentId ?? null],
+    );
+    if (!rows.length) return null;
+    await manager.query(
+      `UPDATE accounting.accounts
+          SET total_debit = total_debit + $2, total_credit = total_credit + $3, entry_count = entry_count + 1, updated_at = now()
+        WHERE client_id = $1`,
+      [entry.clientId, entry.debit, entry.credit],
+    );
+    return toEntryView(rows[0]);
+  }
+
+  async findAutomaticEntry(manager: EntityManager, clientId: number, bookingId: number, kind: EntryKind): Promise<AccountingEntryView | null> {
+    const rows: EntryRow[] = await manager.query(
+      `SELECT ${ENTRY_COLUMNS} FROM accounting.entries WHERE client_id = $1 AND booking_id = $2 AND kind = $3`,
+      [clientId, bookingId, kind],
+    );
+    return rows.length ? toEntryView(rows[0]) : null;
+  }
+
+  async listEntries(clientId: number, page: number, limit: number): Promise<{ entries: AccountingEntryView[]; total: number }> {
+    const [rows, counts] = await Promise.all([
+      this.dataSource.query(
+        `SELECT ${ENTRY_COLUMNS} FROM accounting.entries WHERE client_id = $1 ORDER BY id DESC LIMIT $2 OFFSET $3`,
+        [clientId, limit, (page - 1) * limit],
+      ) as Promise<EntryRow[]>,
+      this.dataSource.query(`SELECT entry_count FROM accounting.accounts WHERE client_id = $1`, [clientId]) as Promise<{ entry_count: number }[]>,
+    ]);
+    return { entries: rows.map(toEntryView), total: counts[0]?.entry_count ?? 0 };
+  }
+
+  async findEntry(clientId: number, id: number): Promise<AccountingEntryView | null> {
+    const rows: EntryRow[] = await this.dataSource.query(`SELECT ${ENTRY_COLUMNS} FROM accounting.entries WHERE client_id = $1 AND id = $2`, [clientId, id]);
+    return rows.length ? toEntryView(rows[0]) : null;
+  }
+
+  async entriesForBooking(clientId: number, bookingId: number): Promise<AccountingEntryView[]> {
+    const rows: EntryRow[] = await this.dataSource.query(
+      `SELECT ${ENTRY_COLUMNS} FROM accounting.entries WHERE client_id = $1 AND booking_id = $2 ORDER BY id`,
+      [clientId, bookingId],
+    );
+    return rows.map(toEntryView);
+  }
+
+  /** What a user owes on account bookings: captured debits less refunds, plus active holds. */
+  async userOutstandingCents(clientId: number, userId: number, manager: EntityManager | DataSource = this.dataSource): Promise<number> {
+    const rows: { outstanding: string }[] = await manager.query(
+      `SELECT (
+         coalesce((SELECT sum(debit - credit) FROM accounting.entries
+                    WHERE client_id = $1 AND user_id = $2 AND kind IN ('booking_debit', 'booking_refund')), 0)
+       + coalesce((SELECT sum(amount) FROM accounting.holds WHERE client_id = $1 AND user_id = $2 AND status = 'active'), 0)
+       )::text AS outstanding`,
+      [clientId, userId],
+    );
+    return toCents(rows[0].outstanding);
+  }
+
+  async findHold(manager: EntityManager, clientId: number, bookingId: number): Promise<HoldRow | null> {
+    const rows: HoldRow[] = await manager.query(
+      `SELECT booking_id, user_id, amount, status, entry_id FROM accounting.holds WHERE client_id = $1 AND booking_id = $2 FOR UPDATE`,
+      [clientId, bookingId],
+    );
+    return rows[0] ?? null;
+  }
+
+  async insertHold(manager: EntityManager, clientId: number, bookingId: number, userId: number | null, amount: string): Promise<HoldRow> {
+    const rows: HoldRow[] = await manager.query(
+      `INSERT INTO accounting.holds (client_id, booking_id, user_id, amount, status) VALUES ($1, $2, $3, $4, 'active')
+       RETURNING booking_id, user_id, amount, status, entry_id`,
+      [clientId, bookingId, userId, amount],
+    );
+    await manager.query(`UPDATE accounting.accounts SET total_held = total_held + $2, updated_at = now() WHERE client_id = $1`, [clientId, amount]);
+    return rows[0];
+  }
+
+  async settleHold(manager: EntityManager, clientId: number, bookingId: number, status: 'captured' | 'released', entryId: number | null): Promise<HoldRow> {
+    const rows = rowsOf<HoldRow>(
+      await manager.query(
+        `UPDATE accounting.holds SET status = $3, entry_id = $4, updated_at = now()
+          WHERE client_id = $1 AND booking_id = $2 AND status = 'active' RETURNING booking_id, user_id, amount, status, entry_id`,
+        [clientId, bookingId, status, entryId],
+      ),
+    );
+    await manager.query(`UPDATE accounting.accounts SET total_held = total_held - $2, updated_at = now() WHERE client_id = $1`, [clientId, rows[0].amount]);
+    return rows[0];
+  }
+}

@@ -1,0 +1,178 @@
+import { Inject, Injectable } from '@nestjs/common';
+import {
+  AccountingEntryView,
+  Actor,
+  BalanceView,
+  EntryPage,
+  FundsCheckReply,
+  FundsCheckRequest,
+  HoldRequest,
+  HoldView,
+  NewAccountingEntry,
+  PlaceHoldRequest,
+  RefundRequest,
+  SUBJECTS,
+  centsToDecimal,
+  toCents,
+  toDecimalString,
+} from '@hotel/contracts';
+import { DomainError, SERVICE_CLIENT, ServiceClient } from '@hotel/platform';
+import { LedgerRepository, availableCents, toHoldView } from './ledger.repository';
+
+const INSUFFICIENT = () => new DomainError('INSUFFICIENT_FUNDS', 'insufficient funds');
+
+/**
+ * The finance team's system of record. Available funds = credit limit + credits
+ * − debits − active holds. Every change to a client's money locks that client's
+ * account row first, so concurrent holds are checked one after another and can
+ * never take available funds below zero.
+ */
+@Injectable()
+export class LedgerService {
+  constructor(
+    private readonly ledger: LedgerRepository,
+    @Inject(SERVICE_CLIENT) private readonly services: ServiceClient,
+  ) {}
+
+  async createEntry(actor: Actor, entry: NewAccountingEntry): Promise<AccountingEntryView> {
+    requireBackend(actor);
+    if (entry.clientId !== actor.clientId) throw new DomainError('FORBIDDEN', 'clientId must be the authenticated client');
+    await this.ensureAccount(actor.clientId);
+    return this.ledger.transaction(async (manager) => {
+      await this.ledger.lockAccount(manager, actor.clientId);
+      const created = await this.ledger.appendEntry(manager, {
+        clientId: actor.clientId,
+        kind: 'manual',
+        debit: toDecimalString(entry.debit),
+        credit: toDecimalString(entry.credit),
+        name: entry.name,
+        bookingId: entry.bookingId,
+        ccPaymentId: entry.ccPaymentId,
+        userId: entry.userId,
+        bankPaymentId: entry.bankPaymentId,
+      });
+      return created!;
+    });
+  }
+
+  async listEntries(actor: Actor, page: number, limit: number): Promise<EntryPage> {
+    requireBackend(actor);
+    const { entries, total } = await this.ledger.listEntries(actor.clientId, page, limit);
+    return { entries, total, page, limit };
+  }
+
+  async getEntry(actor: Actor, id: number): Promise<AccountingEntryView> {
+    requireBackend(actor);
+    const entry = await this.ledger.findEntry(actor.clientId, id);
+    if (!entry) throw DomainError.notFound(`accounting entry ${id}`);
+    return entry;
+  }
+
+  async entriesForBooking(actor: Actor, bookingId: number): Promise<AccountingEntryView[]> {
+    requireBackend(actor);
+    return this.ledger.entriesForBooking(actor.clientId, bookingId);
+  }
+
+  async balance(actor: Actor): Promise<BalanceView> {
+    requireBackend(actor);
+    await this.ensureAccount(actor.clientId);
+    return (await this.ledger.balance(actor.clientId))!;
+  }
+
+  /** Advisory (prebook): would the client, and the user within their limit, cover this amount now? */
+  async checkFunds(request: FundsCheckRequest): Promise<FundsCheckReply> {
+    await this.ensureAccount(request.clientId);
+    const available = (await this.ledger.availableCents(request.clientId))!;
+    let sufficient = available >= toCents(request.amount);
+    if (sufficient && request.userId && request.userLimit !== undefined) {
+      const outstanding = await this.ledger.userOutstandingCents(request.clientId, request.userId);
+      sufficient = outstanding + toCents(request.amount) <= toCents(request.userLimit);
+    }
+    return { sufficient, available: centsToDecimal(available) };
+  }
+
+  /** Reserves an account booking's price; a repeat for the same booking returns the same hold. */
+  async placeHold(request: PlaceHoldRequest): Promise<HoldView> {
+    await this.ensureAccount(request.clientId);
+    return this.ledger.transaction(async (manager) => {
+      const account = await this.ledger.lockAccount(manager, request.clientId);
+      const existing = await this.ledger.findHold(manager, request.clientId, request.bookingId);
+      if (existing) {
+        if (toCents(existing.amount) !== toCents(request.amount)) {
+          throw new DomainError('CONFLICT', `booking ${request.bookingId} already holds ${existing.amount}`);
+        }
+        return toHoldView(existing);
+      }
+      const amount = toCents(request.amount);
+      if (availableCents(account) < amount) throw INSUFFICIENT();
+      if (request.userId && request.userLimit !== undefined) {
+        const outstanding = await this.ledger.userOutstandingCents(request.clientId, request.userId, manager);
+        if (outstanding + amount > toCents(request.userLimit)) throw INSUFFICIENT();
+      }
+      return toHoldView(await this.ledger.insertHold(manager, request.clientId, request.bookingId, request.userId ?? null, centsToDecimal(amount)));
+    });
+  }
+
+  /** Turns a booking's hold into its debit entry (once). */
+  async captureHold(request: HoldRequest): Promise<HoldView> {
+    return this.ledger.transaction(async (manager) => {
+      await this.ledger.lockAccount(manager, request.clientId);
+      const hold = await this.ledger.findHold(manager, request.clientId, request.bookingId);
+      if (!hold) throw DomainError.notFound(`hold for booking ${request.bookingId}`);
+      if (hold.status === 'captured') return toHoldView(hold);
+      if (hold.status === 'released') throw new DomainError('CONFLICT', `the hold for booking ${request.bookingId} was released`);
+      const entry = await this.ledger.appendEntry(manager, {
+        clientId: request.clientId,
+        kind: 'booking_debit',
+        debit: hold.amount,
+        credit: '0',
+        name: request.name ?? `Booking ${request.bookingId}`,
+        bookingId: request.bookingId,
+        userId: hold.user_id,
+      });
+      const entryId = entry?.id ?? (await this.ledger.findAutomaticEntry(manager, request.clientId, request.bookingId, 'booking_debit'))!.id;
+      return toHoldView(await this.ledger.settleHold(manager, request.clientId, request.bookingId, 'captured', entryId));
+    });
+  }
+
+  /** Gives a booking's held amount back (a failed booking); releasing twice is harmless. */
+  async releaseHold(request: HoldRequest): Promise<HoldView> {
+    return this.ledger.transaction(async (manager) => {
+      await this.ledger.lockAccount(manager, request.clientId);
+      const hold = await this.ledger.findHold(manager, request.clientId, request.bookingId);
+      if (!hold) return { bookingId: request.bookingId, amount: '0.00', status: 'released', entryId: null };
+      if (hold.status === 'released') return toHoldView(hold);
+      if (hold.status === 'captured') throw new DomainError('CONFLICT', `the hold for booking ${request.bookingId} was captured`);
+      return toHoldView(await this.ledger.settleHold(manager, request.clientId, request.bookingId, 'released', null));
+    });
+  }
+
+  /** The credit for a cancelled booking; written once per booking. */
+  async refund(request: RefundRequest): Promise<AccountingEntryView> {
+    await this.ensureAccount(request.clientId);
+    return this.ledger.transaction(async (manager) => {
+      await this.ledger.lockAccount(manager, request.clientId);
+      const entry = await this.ledger.appendEntry(manager, {
+        clientId: request.clientId,
+        kind: 'booking_refund',
+        debit: '0',
+        credit: request.amount,
+        name: request.name,
+        bookingId: request.bookingId,
+        userId: request.userId ?? null,
+      });
+      return entry ?? (await this.ledger.findAutomaticEntry(manager, request.clientId, request.bookingId, 'booking_refund'))!;
+    });
+  }
+
+  /** Accounts open on first use with the client's credit terms from the users service. */
+  private async ensureAccount(clientId: number): Promise<void> {
+    if (await this.ledger.hasAccount(clientId)) return;
+    const terms = await this.services.send(SUBJECTS.USERS_CLIENT_GET, { clientId });
+    await this.ledger.openAccount(terms);
+  }
+}
+
+function requireBackend(actor: Actor): void {
+  if (actor.role !== 'backend') throw new DomainError('FORBIDDEN', 'accounting takes the backend token');
+}

@@ -1,0 +1,207 @@
+import { Type } from 'class-transformer';
+import { IsDefined, IsInt, IsOptional, IsPositive, IsString, Max, MaxLength, Min, MinLength, ValidateNested } from 'class-validator';
+import { Actor } from '../common/actor';
+import { IsMoneyAmount, MAX_INT_ID } from '../common/validators';
+
+/** Body of `POST /api/accounting`, validated as the specification gives it. */
+export class NewAccountingEntry {
+  @IsDefined()
+  @IsMoneyAmount({ allowString: false })
+  debit: number;
+
+  @IsDefined()
+  @IsMoneyAmount({ allowString: false })
+  credit: number;
+
+  @IsString()
+  @MinLength(1)
+  @MaxLength(500)
+  name: string;
+
+  @IsInt()
+  @IsPositive()
+  @Max(MAX_INT_ID)
+  clientId: number;
+
+  @IsOptional()
+  @IsInt()
+  @IsPositive()
+  @Max(MAX_INT_ID)
+  bookingId?: number;
+
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
+  @MaxLength(200)
+  ccPaymentId?: string;
+
+  @IsOptional()
+  @IsInt()
+  @IsPositive()
+  @Max(MAX_INT_ID)
+  userId?: number;
+
+  @IsOptional()
+  @IsInt()
+  @IsPositive()
+  @Max(MAX_INT_ID)
+  bankPaymentId?: number;
+}
+
+/** The accounting entry resource of the backend API. */
+export interface AccountingEntryView {
+  id: number;
+  debit: number;
+  credit: number;
+  name: string;
+  clientId: number;
+  bookingId: number | null;
+  ccPaymentId: string | null;
+  userId: number | null;
+  bankPaymentId: number | null;
+  createdAt: string;
+  updatedAt: string;
+  deletedAt: string | null;
+}
+
+export interface BalanceView {
+  clientId: number;
+  currency: string;
+  creditLimit: number;
+  credits: number;
+  debits: number;
+  holds: number;
+  /** creditLimit + credits − debits − holds */
+  available: number;
+}
+
+export interface EntryPage {
+  entries: AccountingEntryView[];
+  total: number;
+  page: number;
+  limit: number;
+}
+
+class ActorScoped {
+  @IsDefined()
+  @ValidateNested()
+  @Type(() => Actor)
+  actor: Actor;
+}
+
+/** accounting.entry.create.v1 */
+export class CreateEntryRequest extends ActorScoped {
+  @IsDefined()
+  @ValidateNested()
+  @Type(() => NewAccountingEntry)
+  entry: NewAccountingEntry;
+}
+
+/** accounting.entry.list.v1 */
+export class ListEntriesRequest extends ActorScoped {
+  @IsInt()
+  @Min(1)
+  page: number;
+
+  @IsInt()
+  @Min(1)
+  @Max(500)
+  limit: number;
+}
+
+/** accounting.entry.get.v1 */
+export class EntryIdRequest extends ActorScoped {
+  @IsInt()
+  @IsPositive()
+  id: number;
+}
+
+/** accounting.entry.list-by-booking.v1 */
+export class BookingEntriesRequest extends ActorScoped {
+  @IsInt()
+  @IsPositive()
+  bookingId: number;
+}
+
+/** accounting.balance.get.v1 */
+export class BalanceRequest extends ActorScoped {}
+
+/** accounting.funds.check.v1: advisory, for prebook. */
+export class FundsCheckRequest {
+  @IsInt()
+  @IsPositive()
+  clientId: number;
+
+  @IsOptional()
+  @IsInt()
+  @IsPositive()
+  userId?: number;
+
+  /** The user's clientAccountLimit, when a user is booking. */
+  @IsOptional()
+  @IsMoneyAmount({ allowNumber: false })
+  userLimit?: string;
+
+  @IsMoneyAmount({ allowNumber: false })
+  amount: string;
+}
+
+export interface FundsCheckReply {
+  sufficient: boolean;
+  available: string;
+}
+
+/** accounting.hold.place.v1: reserve an account booking's price, idempotent by booking. */
+export class PlaceHoldRequest extends FundsCheckRequest {
+  @IsInt()
+  @IsPositive()
+  bookingId: number;
+}
+
+/** accounting.hold.capture.v1 / release.v1 */
+export class HoldRequest {
+  @IsInt()
+  @IsPositive()
+  clientId: number;
+
+  @IsInt()
+  @IsPositive()
+  bookingId: number;
+
+  /** The ledger entry's name when a hold is captured. */
+  @IsOptional()
+  @IsString()
+  @MaxLength(500)
+  name?: string;
+}
+
+export interface HoldView {
+  bookingId: number;
+  amount: string;
+  status: 'active' | 'captured' | 'released';
+  /** The debit entry, once captured. */
+  entryId: number | null;
+}
+
+/** accounting.refund.create.v1: the credit for a cancelled booking, once per booking. */
+export class RefundRequest {
+  @IsInt()
+  @IsPositive()
+  clientId: number;
+
+  @IsInt()
+  @IsPositive()
+  bookingId: number;
+
+  @IsOptional()
+  @IsInt()
+  @IsPositive()
+  userId?: number;
+
+  @IsMoneyAmount({ allowNumber: false })
+  amount: string;
+
+  @IsString()
+  @MaxLength(500)
+  name: string;
+}
