@@ -1,5 +1,7 @@
 import { parseArgs } from 'node:util';
-import { CREDENTIAL_KINDS, ClientCredentials, CredentialKind, SUBJECTS } from '@hotel/contracts';
+import { CREDENTIAL_KINDS, ClientCredentials, CredentialKind, PROMO_CODE_PATTERN, SUBJECTS, parseDay } from '@hotel/contracts';
+
+const AMOUNT = /^\d{1,12}(\.\d{1,2})?$/;
 import { DomainError, ServiceClient } from '@hotel/platform';
 
 export const USAGE = `usage: npm run --silent admin -- <command> [options]
@@ -13,6 +15,8 @@ commands:
       revokes the client's key(s) of that kind (default: all three); prints {"client_id","revoked"}
   set-rate-limit --client-id N (--rps R [--burst B] | --default)
       sets the client's requests per second per credential (burst default 2 x rps), or restores the default
+  create-promo --code CODE (--percent P | --amount A) [--currency USD] [--min-amount M] [--max-uses N] [--expires YYYY-MM-DD]
+      creates a promo code; prints it
   list-clients
       prints {"clients": [...]}
 
@@ -37,6 +41,12 @@ function parse(argv: string[]) {
       'client-id': { type: 'string' },
       kind: { type: 'string' },
       rps: { type: 'string' },
+      code: { type: 'string' },
+      percent: { type: 'string' },
+      amount: { type: 'string' },
+      'min-amount': { type: 'string' },
+      'max-uses': { type: 'string' },
+      expires: { type: 'string' },
       burst: { type: 'string' },
       default: { type: 'boolean' },
     },
@@ -116,6 +126,36 @@ async function execute(services: ServiceClient, command: string | undefined, val
       const burst = values.burst === undefined ? rps * 2 : positiveInt(values.burst, '--burst');
       const reply = await services.send(SUBJECTS.USERS_CLIENT_SET_RATE_LIMIT, { clientId: id, rps, burst });
       return { client_id: reply.clientId, rate_limit: reply.rateLimit };
+    }
+    case 'create-promo': {
+      const code = values.code?.trim().toUpperCase();
+      if (!code || !PROMO_CODE_PATTERN.test(code)) throw new UsageError('create-promo needs --code of 3 to 32 letters, digits, _ or -');
+      if ((values.percent === undefined) === (values.amount === undefined)) throw new UsageError('give exactly one of --percent and --amount');
+      const value = (values.percent ?? values.amount)!;
+      if (!AMOUNT.test(value) || Number(value) <= 0) throw new UsageError(`--${values.percent ? 'percent' : 'amount'} must be a positive number with at most two decimals`);
+      if (values.percent !== undefined && Number(value) > 100) throw new UsageError('--percent is at most 100');
+      if (values['min-amount'] !== undefined && !AMOUNT.test(values['min-amount'])) throw new UsageError('--min-amount must be an amount such as 100 or 99.50');
+      if (values.currency !== undefined && !/^[A-Z]{3}$/.test(values.currency)) throw new UsageError('--currency must be a three-letter code such as USD');
+      if (values.expires !== undefined && !parseDay(values.expires)) throw new UsageError('--expires must be a date YYYY-MM-DD');
+      const promo = await services.send(SUBJECTS.PROMO_CODE_CREATE, {
+        code,
+        kind: values.percent !== undefined ? 'percent' : 'amount',
+        value,
+        currency: values.currency ?? 'USD',
+        ...(values['min-amount'] !== undefined && { minAmount: values['min-amount'] }),
+        ...(values['max-uses'] !== undefined && { maxUses: positiveInt(values['max-uses'], '--max-uses') }),
+        ...(values.expires !== undefined && { expires: values.expires }),
+      });
+      return {
+        code: promo.code,
+        kind: promo.kind,
+        value: promo.value,
+        currency: promo.currency,
+        min_amount: promo.minAmount,
+        max_uses: promo.maxUses,
+        uses: promo.uses,
+        expires: promo.expires,
+      };
     }
     case 'list-clients': {
       const { clients } = await services.send(SUBJECTS.USERS_CLIENT_LIST, {});

@@ -1,17 +1,27 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { SUBJECTS } from '@hotel/contracts';
 import { ServiceEnv, ServicePlatformModule } from '@hotel/platform';
+import { PromoCodesController } from './codes/promo-codes.controller';
+import { PromoCodesRepository } from './codes/promo-codes.repository';
+import { PromoCodesService } from './codes/promo-codes.service';
+import { CreatePromoCodes1763940000000 } from './migrations/1763940000000-create-promo-codes';
 
 @Module({})
 export class PromoAppModule {
   static register(env: ServiceEnv): DynamicModule {
-    const platform = ServicePlatformModule.forService({
-      name: 'promo',
-      env,
-      healthSubject: SUBJECTS.PROMO_HEALTH_CHECK,
-      entities: [],
-      migrations: [],
-    });
-    return { module: PromoAppModule, imports: [platform] };
+    return {
+      module: PromoAppModule,
+      imports: [
+        ServicePlatformModule.forService({
+          name: 'promo',
+          env,
+          healthSubject: SUBJECTS.PROMO_HEALTH_CHECK,
+          entities: [],
+          migrations: [CreatePromoCodes1763940000000],
+        }),
+      ],
+      controllers: [PromoCodesController],
+      providers: [PromoCodesRepository, PromoCodesService],
+    };
   }
 }

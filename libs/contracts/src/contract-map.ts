@@ -1,5 +1,6 @@
 import { HealthCheckReply, HealthCheckRequest } from './health/health-check';
 import { SUBJECTS } from './subjects';
+import { CreatePromoRequest, PromoQuote, PromoView, QuotePromoRequest, RedeemPromoRequest } from './promo/promo';
 import {
   AccountingEntryView,
   BalanceRequest,
@@ -85,6 +86,10 @@ export interface ContractMap {
   [SUBJECTS.ACCOUNTING_HOLD_CAPTURE]: Contract<HoldRequest, HoldView>;
   [SUBJECTS.ACCOUNTING_HOLD_RELEASE]: Contract<HoldRequest, HoldView>;
   [SUBJECTS.ACCOUNTING_REFUND_CREATE]: Contract<RefundRequest, AccountingEntryView>;
+
+  [SUBJECTS.PROMO_CODE_CREATE]: Contract<CreatePromoRequest, PromoView>;
+  [SUBJECTS.PROMO_CODE_QUOTE]: Contract<QuotePromoRequest, PromoQuote>;
+  [SUBJECTS.PROMO_CODE_REDEEM]: Contract<RedeemPromoRequest, PromoQuote>;
 }
 
 export type RequestOf<S extends keyof ContractMap> = ContractMap[S]['request'];

@@ -14,3 +14,4 @@ export * from './search/v2-rates';
 export * from './search/inventory';
 export * from './common/money';
 export * from './accounting/accounting';
+export * from './promo/promo';

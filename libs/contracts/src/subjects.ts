@@ -44,6 +44,10 @@ export const SUBJECTS = {
   ACCOUNTING_HOLD_CAPTURE: 'accounting.hold.capture.v1',
   ACCOUNTING_HOLD_RELEASE: 'accounting.hold.release.v1',
   ACCOUNTING_REFUND_CREATE: 'accounting.refund.create.v1',
+
+  PROMO_CODE_CREATE: 'promo.code.create.v1',
+  PROMO_CODE_QUOTE: 'promo.code.quote.v1',
+  PROMO_CODE_REDEEM: 'promo.code.redeem.v1',
 } as const;
 
 export type Subject = (typeof SUBJECTS)[keyof typeof SUBJECTS];

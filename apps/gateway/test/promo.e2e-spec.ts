@@ -1,0 +1,116 @@
+import { SUBJECTS } from '@hotel/contracts';
+import { ServiceClient } from '@hotel/platform';
+import { queryTestDatabase } from '@hotel/testing';
+import { TestSystem, bearer } from './system';
+
+/** Promo codes (decisions §2, §8): created by operators, validated by POST /book/promocode, consumed atomically. */
+describe('promo codes', () => {
+  let system: TestSystem;
+  let auth: { authorization: string };
+  let services: ServiceClient;
+
+  beforeAll(async () => {
+    system = await TestSystem.start({}, ['users', 'promo']);
+    auth = bearer((await system.createClient('Acme Travel')).api_key);
+    services = new ServiceClient(system.nats.url, 10_000, 'test');
+    await services.connect();
+  });
+  afterAll(async () => {
+    await services?.close();
+    await system?.close();
+  });
+
+  const validate = (code: string, booking_amount: unknown) => system.request('POST', '/book/promocode', { headers: auth, json: { code, booking_amount } });
+
+  it('create-promo prints the code; POST /book/promocode quotes percent and fixed discounts', async () => {
+    const percent = await system.admin('create-promo', '--code', 'SUMMER10', '--percent', '10', '--min-amount', '100', '--max-uses', '100', '--expires', '2099-12-31');
+    expect(percent.code).toBe(0);
+    expect(percent.json).toEqual({ code: 'SUMMER10', kind: 'percent', value: '10.00', currency: 'USD', min_amount: '100.00', max_uses: 100, uses: 0, expires: '2099-12-31' });
+    const amount = await system.admin('create-promo', '--code', 'WELCOME25', '--amount', '25');
+    expect(amount.json).toMatchObject({ code: 'WELCOME25', kind: 'amount', value: '25.00', min_amount: null, max_uses: null, expires: null });
+
+    const tenPercent = await validate('SUMMER10', 245.55);
+    expect(tenPercent.status).toBe(200);
+    expect(tenPercent.body).toEqual({ data: { price_discount_amount: 24.56, price_currency: 'USD' }, success: true, message: null });
+    expect((await validate('summer10', 1000)).body.data.price_discount_amount).toBe(100);
+    expect((await validate('WELCOME25', 80)).body.data.price_discount_amount).toBe(25);
+    // A fixed discount never exceeds the booking.
+    expect((await validate('WELCOME25', 10)).body.data.price_discount_amount).toBe(10);
+  });
+
+  it.each([
+    ['an unknown code', 'NOPE', 100, /unknown/],
+    ['a code below its minimum amount', 'SUMMER10', 99.99, /minimum amount/],
+  ])('answers 400 for %s with the reason', async (_name, code, amount, reason) => {
+    const response = await validate(code, amount);
+    expect(response.status).toBe(400);
+    expect(response.body).toMatchObject({ data: null, success: false, code: 'PROMO_CODE_INVALID', message: expect.stringMatching(reason) });
+  });
+
+  it('answers 400 for an expired code and a used-up code', async () => {
+    await system.admin('create-promo', '--code', 'OLDIE', '--percent', '5');
+    await queryTestDatabase(system.database.url, `UPDATE promo.codes SET expires = current_date - 1 WHERE code = 'OLDIE'`);
+    expect((await validate('OLDIE', 100)).body).toMatchObject({ code: 'PROMO_CODE_INVALID', message: expect.stringMatching(/expired/) });
+
+    await system.admin('create-promo', '--code', 'ONCE', '--amount', '5', '--max-uses', '1');
+    await services.send(SUBJECTS.PROMO_CODE_REDEEM, { code: 'ONCE', amount: '100.00', currency: 'USD', clientId: 1, bookingId: 1 });
+    expect((await validate('ONCE', 100)).body).toMatchObject({ code: 'PROMO_CODE_INVALID', message: expect.stringMatching(/used up/) });
+  });
+
+  it.each([
+    [{ booking_amount: 100 }, 'code'],
+    [{ code: 'SUMMER10' }, 'booking_amount'],
+    [{ code: 'SUMMER10', booking_amount: '100' }, 'booking_amount'],
+    [{ code: 'SUMMER10', booking_amount: -5 }, 'booking_amount'],
+    [{ code: 'SUMMER10', booking_amount: 10.555 }, 'booking_amount'],
+    [{ code: '', booking_amount: 100 }, 'code'],
+  ])('answers 400 for the body %j', async (body, field) => {
+    const response = await system.request('POST', '/book/promocode', { headers: auth, json: body });
+    expect(response.status).toBe(400);
+    expect(response.body.errors.map((error: { field: string }) => error.field)).toContain(field);
+  });
+
+  it('never consumes a limited code more often than it allows, even concurrently', async () => {
+    await system.admin('create-promo', '--code', 'FLASH5', '--percent', '20', '--max-uses', '5');
+    const attempts = await Promise.allSettled(
+      Array.from({ length: 25 }, (_, i) => services.send(SUBJECTS.PROMO_CODE_REDEEM, { code: 'FLASH5', amount: '200.00', currency: 'USD', clientId: 7, bookingId: 500 + i })),
+    );
+    expect(attempts.filter((attempt) => attempt.status === 'fulfilled')).toHaveLength(5);
+    for (const attempt of attempts) {
+      if (attempt.status === 'rejected') expect(attempt.reason).toMatchObject({ code: 'PROMO_CODE_INVALID', message: 'promo code used up' });
+    }
+    const [row] = await queryTestDatabase<{ uses: number; redemptions: number }>(
+      system.database.url,
+      `SELECT uses, (SELECT count(*)::int FROM promo.redemptions WHERE code = 'FLASH5') AS redemptions FROM promo.codes WHERE code = 'FLASH5'`,
+    );
+    expect(row).toEqual({ uses: 5, redemptions: 5 });
+  });
+
+  it('redeems once per booking: a repeat returns the first discount and uses nothing', async () => {
+    await system.admin('create-promo', '--code', 'TWICE', '--amount', '10', '--max-uses', '2');
+    const first = await services.send(SUBJECTS.PROMO_CODE_REDEEM, { code: 'TWICE', amount: '50.00', currency: 'USD', clientId: 9, bookingId: 1 });
+    const again = await services.send(SUBJECTS.PROMO_CODE_REDEEM, { code: 'TWICE', amount: '50.00', currency: 'USD', clientId: 9, bookingId: 1 });
+    expect(again).toEqual(first);
+    const [row] = await queryTestDatabase<{ uses: number }>(system.database.url, `SELECT uses FROM promo.codes WHERE code = 'TWICE'`);
+    expect(row.uses).toBe(1);
+  });
+
+  it.each([
+    [['create-promo', '--percent', '10'], '--code'],
+    [['create-promo', '--code', 'X1X', '--percent', '10', '--amount', '5'], 'exactly one'],
+    [['create-promo', '--code', 'X1X', '--percent', '150'], 'at most 100'],
+    [['create-promo', '--code', 'X1X', '--amount', 'lots'], '--amount'],
+    [['create-promo', '--code', 'X1X', '--amount', '5', '--expires', '31/12/2027'], '--expires'],
+    [['create-promo', '--code', 'X1X', '--amount', '5', '--max-uses', '0'], '--max-uses'],
+  ])('create-promo %j: usage and exit code 2', async (argv, mention) => {
+    const result = await system.admin(...argv);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(mention);
+  });
+
+  it('refuses a code that exists already', async () => {
+    const result = await system.admin('create-promo', '--code', 'SUMMER10', '--percent', '15');
+    expect(result.code).toBe(1);
+    expect(JSON.parse(result.stderr).error.code).toBe('CONFLICT');
+  });
+});
