@@ -10,6 +10,7 @@ import { runAdmin } from '../../admin/src/admin-cli';
 import { BookingAppModule } from '../../booking/src/booking-app.module';
 import { PromoAppModule } from '../../promo/src/promo-app.module';
 import { RatesAppModule } from '../../rates/src/rates-app.module';
+import { RatesEnv } from '../../rates/src/rates.env';
 import { SearchAppModule } from '../../search/src/search-app.module';
 import { SearchEnv } from '../../search/src/search.env';
 import { UsersAppModule } from '../../users/src/users-app.module';
@@ -19,23 +20,18 @@ import { RunningGateway, startGateway } from '../src/start-gateway';
 
 type Env = Record<string, string>;
 
+/** Each service's root module, built from its own validated environment class, as its main does. */
 const SERVICE_FACTORIES: Record<ServiceName, (env: Env) => { module: DynamicModule; env: ServiceEnv }> = {
-  users: (env) => {
-    const usersEnv = loadEnv(UsersEnv, env);
-    return { module: UsersAppModule.register(usersEnv), env: usersEnv };
-  },
-  search: (env) => {
-    const searchEnv = loadEnv(SearchEnv, env);
-    return { module: SearchAppModule.register(searchEnv), env: searchEnv };
-  },
-  rates: (env) => withServiceEnv(env, (e) => RatesAppModule.register(e)),
-  booking: (env) => withServiceEnv(env, (e) => BookingAppModule.register(e)),
-  promo: (env) => withServiceEnv(env, (e) => PromoAppModule.register(e)),
-  accounting: (env) => withServiceEnv(env, (e) => AccountingAppModule.register(e)),
+  users: (env) => withEnv(UsersEnv, env, (e) => UsersAppModule.register(e)),
+  search: (env) => withEnv(SearchEnv, env, (e) => SearchAppModule.register(e)),
+  rates: (env) => withEnv(RatesEnv, env, (e) => RatesAppModule.register(e)),
+  booking: (env) => withEnv(ServiceEnv, env, (e) => BookingAppModule.register(e)),
+  promo: (env) => withEnv(ServiceEnv, env, (e) => PromoAppModule.register(e)),
+  accounting: (env) => withEnv(ServiceEnv, env, (e) => AccountingAppModule.register(e)),
 };
 
-function withServiceEnv(env: Env, register: (env: ServiceEnv) => DynamicModule) {
-  const serviceEnv = loadEnv(ServiceEnv, env);
+function withEnv<E extends ServiceEnv>(EnvClass: new () => E, env: Env, register: (env: E) => DynamicModule) {
+  const serviceEnv = loadEnv(EnvClass, env);
   return { module: register(serviceEnv), env: serviceEnv };
 }
 

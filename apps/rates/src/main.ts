@@ -1,5 +1,6 @@
 import 'reflect-metadata';
-import { ServiceEnv, runServiceProcess } from '@hotel/platform';
+import { runServiceProcess } from '@hotel/platform';
 import { RatesAppModule } from './rates-app.module';
+import { RatesEnv } from './rates.env';
 
-runServiceProcess('rates', ServiceEnv, (env) => RatesAppModule.register(env));
+runServiceProcess('rates', RatesEnv, (env) => RatesAppModule.register(env));

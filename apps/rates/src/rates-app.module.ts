@@ -1,13 +1,18 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { SUBJECTS } from '@hotel/contracts';
-import { ServiceEnv, ServicePlatformModule } from '@hotel/platform';
+import { ServicePlatformModule } from '@hotel/platform';
 import { AllotmentsRepository } from './inventory/allotments.repository';
 import { InventoryController } from './inventory/inventory.controller';
 import { CreateAllotments1763920000000 } from './migrations/1763920000000-create-allotments';
+import { CreatePrebooks1763950000000 } from './migrations/1763950000000-create-prebooks';
+import { PrebooksController } from './prebooks/prebooks.controller';
+import { PrebooksRepository } from './prebooks/prebooks.repository';
+import { PrebooksService } from './prebooks/prebooks.service';
+import { RatesEnv } from './rates.env';
 
 @Module({})
 export class RatesAppModule {
-  static register(env: ServiceEnv): DynamicModule {
+  static register(env: RatesEnv): DynamicModule {
     return {
       module: RatesAppModule,
       imports: [
@@ -16,11 +21,11 @@ export class RatesAppModule {
           env,
           healthSubject: SUBJECTS.RATES_HEALTH_CHECK,
           entities: [],
-          migrations: [CreateAllotments1763920000000],
+          migrations: [CreateAllotments1763920000000, CreatePrebooks1763950000000],
         }),
       ],
-      controllers: [InventoryController],
-      providers: [AllotmentsRepository],
+      controllers: [InventoryController, PrebooksController],
+      providers: [AllotmentsRepository, PrebooksRepository, PrebooksService],
     };
   }
 }

@@ -1,8 +1,8 @@
 import { Type } from 'class-transformer';
-import { IsInt, IsOptional, IsString, Matches, Max, Min, MinLength } from 'class-validator';
-import { ServiceEnv } from '@hotel/platform';
+import { IsInt, IsOptional, Matches, Max, Min } from 'class-validator';
+import { RateIdEnv } from '@hotel/platform';
 
-export class SearchEnv extends ServiceEnv {
+export class SearchEnv extends RateIdEnv {
   /** Answer latency of each simulated vendor in V1 search, e.g. `atlas=400,borealis=1500,cobalt=4000`. */
   @IsOptional()
   @Matches(/^(\s*\w+\s*=\s*\d+\s*)(,\s*\w+\s*=\s*\d+\s*)*$/, { message: 'VENDOR_LATENCY_MS must look like atlas=400,borealis=1500' })
@@ -36,18 +36,4 @@ export class SearchEnv extends ServiceEnv {
   @Min(1)
   @Max(24 * 3600)
   SESSION_TTL_S = 1800;
-
-  /** A V2 rate id stays valid this long. */
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(24 * 3600)
-  V2_RATE_TTL_S = 1800;
-
-  /** Signs V2 rate ids; every replica of search and rates must share it. */
-  @IsOptional()
-  @IsString()
-  @MinLength(16)
-  RATE_ID_SECRET = 'development-rate-id-secret-change-me';
 }

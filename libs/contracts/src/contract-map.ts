@@ -1,5 +1,6 @@
 import { HealthCheckReply, HealthCheckRequest } from './health/health-check';
 import { SUBJECTS } from './subjects';
+import { CreatePrebookRequest, PrebookData, ResolveRateRequest, ResolvedRate } from './rates/prebook';
 import { CreatePromoRequest, PromoQuote, PromoView, QuotePromoRequest, RedeemPromoRequest } from './promo/promo';
 import {
   AccountingEntryView,
@@ -73,6 +74,8 @@ export interface ContractMap {
   [SUBJECTS.SEARCH_V2_RATES_SEARCH]: Contract<V2RatesRequest, V2RatesChunk>;
 
   [SUBJECTS.RATES_INVENTORY_SOLD_OUT]: Contract<SoldOutRequest, SoldOutReply>;
+  [SUBJECTS.RATES_PREBOOK_CREATE]: Contract<CreatePrebookRequest, PrebookData>;
+  [SUBJECTS.SEARCH_RATE_RESOLVE]: Contract<ResolveRateRequest, ResolvedRate>;
 
   [SUBJECTS.USERS_CLIENT_GET]: Contract<ClientIdRequest, ClientAccountTerms>;
 

@@ -15,3 +15,4 @@ export * from './search/inventory';
 export * from './common/money';
 export * from './accounting/accounting';
 export * from './promo/promo';
+export * from './rates/prebook';

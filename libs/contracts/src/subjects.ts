@@ -31,6 +31,8 @@ export const SUBJECTS = {
   SEARCH_V2_RATES_SEARCH: 'search.v2-rates.search.v1',
 
   RATES_INVENTORY_SOLD_OUT: 'rates.inventory.sold-out.v1',
+  RATES_PREBOOK_CREATE: 'rates.prebook.create.v1',
+  SEARCH_RATE_RESOLVE: 'search.rate.resolve.v1',
 
   USERS_CLIENT_GET: 'users.client.get.v1',
 

@@ -1,6 +1,15 @@
 import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
-import { CreateSearchSessionRequest, HotelRatesData, HotelRatesRequest, PollSearchSessionRequest, SUBJECTS, SearchData } from '@hotel/contracts';
+import {
+  CreateSearchSessionRequest,
+  HotelRatesData,
+  HotelRatesRequest,
+  PollSearchSessionRequest,
+  ResolveRateRequest,
+  ResolvedRate,
+  SUBJECTS,
+  SearchData,
+} from '@hotel/contracts';
 import { SessionsService } from './sessions.service';
 
 @Controller()
@@ -15,6 +24,11 @@ export class SessionsController {
   @MessagePattern(SUBJECTS.SEARCH_SESSION_POLL)
   poll(@Payload() request: PollSearchSessionRequest): Promise<SearchData> {
     return this.sessions.poll(request.actor, request.session_id);
+  }
+
+  @MessagePattern(SUBJECTS.SEARCH_RATE_RESOLVE)
+  resolveRate(@Payload() request: ResolveRateRequest): Promise<ResolvedRate> {
+    return this.sessions.resolveRate(request.actor, request.session_id, request.hotel_id, request.rate_id);
   }
 
   @MessagePattern(SUBJECTS.SEARCH_HOTEL_RATES_GET)

@@ -1,10 +1,12 @@
 import { Inject, Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { Actor, HotelRate, HotelRatesData, SearchBody, SearchData, SearchResultHotel } from '@hotel/contracts';
+import { Actor, HotelRate, HotelRatesData, ResolvedRate, SearchBody, SearchData, SearchResultHotel } from '@hotel/contracts';
 import {
   Hotel,
+  VENDORS,
   VENDOR_CODES,
   VendorCode,
+  listOffers,
   findPlace,
   hotelById,
   hotelsForPlace,
@@ -92,6 +94,26 @@ export class SessionsService implements OnModuleInit, OnModuleDestroy {
     details.lowest_rate = rates[0] ?? null;
     details.lowest_brand_loyalty_rate = rates.find((rate) => rate.brand_loyalty_eligible) ?? null;
     return { hotel: details, rates, search_completed: completed };
+  }
+
+  /** The offer behind a V1 rate id, for prebook: the session must be the caller's and alive. */
+  async resolveRate(actor: Actor, sessionId: string, hotelId: number, rateId: string): Promise<ResolvedRate> {
+    const session = await this.use(actor, sessionId);
+    const hotel = this.sessionHotels(session).find((candidate) => candidate.id === hotelId);
+    const stay = { check_in: session.checkIn, check_out: session.checkOut, rooms: session.rooms };
+    const key = hotel
+      ? VENDOR_CODES.flatMap((code) => listOffers(hotel, VENDORS[code], stay, { soldOut: new Set(), includeMemberRates: true })).find(
+          (candidate) => v1RateId(session.id, candidate) === rateId,
+        )
+      : undefined;
+    if (!key) throw new DomainError('RATE_NOT_AVAILABLE', 'rate not available');
+    const place = findPlace(session.placeId)!;
+    return {
+      key,
+      search: { destination_id: place.destinationId, place_id: place.placeId, coordinates: null, radius: null, ...stay },
+      epoch: session.priceEpoch,
+      issuedAt: session.createdAt.toISOString(),
+    };
   }
 
   /** The session if it exists, belongs to the caller's client and has not expired; marks it used. */

@@ -1,5 +1,5 @@
 import { Type, plainToInstance } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, IsString, Matches, Max, Min, validateSync } from 'class-validator';
+import { IsIn, IsInt, IsOptional, IsString, Matches, Max, Min, MinLength, validateSync } from 'class-validator';
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -59,6 +59,23 @@ export class ServiceEnv extends PlatformEnv {
   @IsOptional()
   @IsString()
   HEALTH_HOST = '127.0.0.1';
+}
+
+/** Services that issue or accept V2 rate ids (search issues them, rates takes them back). */
+export class RateIdEnv extends ServiceEnv {
+  /** Signs V2 rate ids; every replica of search and rates must share it. */
+  @IsOptional()
+  @IsString()
+  @MinLength(16)
+  RATE_ID_SECRET = 'development-rate-id-secret-change-me';
+
+  /** A V2 rate id stays valid this long. */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(24 * 3600)
+  V2_RATE_TTL_S = 1800;
 }
 
 /**

@@ -1,0 +1,39 @@
+import { Body, Controller, Get, HttpCode, Inject, Param, Post, Query } from '@nestjs/common';
+import { IsIn, IsUUID } from 'class-validator';
+import { Actor, PAYMENT_METHODS, PaymentMethod, PrebookData, PrebookQuery, SUBJECTS, V2PrebookBody } from '@hotel/contracts';
+import { ServiceClient } from '@hotel/platform';
+import { BookingApi, CurrentActor } from '../auth/api-family';
+import { SERVICE_CLIENT } from '../gateway.tokens';
+import { HotelSessionParams } from './search.params';
+
+export class PrebookParams extends HotelSessionParams {
+  @IsUUID('all', { message: 'rate_id must be a UUID' })
+  rate_id: string;
+
+  @IsIn(PAYMENT_METHODS, { message: 'payment method must be account or credit_card' })
+  payment_method: PaymentMethod;
+}
+
+@Controller()
+@BookingApi()
+export class PrebookController {
+  constructor(@Inject(SERVICE_CLIENT) private readonly services: ServiceClient) {}
+
+  @Get('prebook/:hotel_id/:session_id/:rate_id/:payment_method')
+  v1(@CurrentActor() actor: Actor, @Param() params: PrebookParams, @Query() query: PrebookQuery): Promise<PrebookData> {
+    return this.services.send(SUBJECTS.RATES_PREBOOK_CREATE, {
+      actor,
+      session_id: params.session_id,
+      hotel_id: Number(params.hotel_id),
+      rate_id: params.rate_id,
+      payment_method: params.payment_method,
+      ...(query.promo_code !== undefined && { promo_code: query.promo_code }),
+    });
+  }
+
+  @Post('v2/prebook')
+  @HttpCode(200)
+  v2(@CurrentActor() actor: Actor, @Body() body: V2PrebookBody): Promise<PrebookData> {
+    return this.services.send(SUBJECTS.RATES_PREBOOK_CREATE, { actor, ...body });
+  }
+}

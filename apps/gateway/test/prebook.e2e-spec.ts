@@ -1,0 +1,181 @@
+import { queryTestDatabase } from '@hotel/testing';
+import { ClientKeys, TestSystem, bearer } from './system';
+
+const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+const TWO_ADULTS = [{ adults: 2, children: 0, children_ages: [] }];
+const STAY = { check_in: day(30), check_out: day(33), rooms: TWO_ADULTS };
+
+/** Prebook, V1 and V2 (decisions §3, §5, §9): recheck, funds, promo codes, stored for book. */
+describe('prebook', () => {
+  let system: TestSystem;
+  let acme: ClientKeys;
+  let auth: { authorization: string };
+
+  beforeAll(async () => {
+    system = await TestSystem.start({ VENDOR_LATENCY_MS: 'atlas=0,borealis=0,cobalt=0' });
+    acme = await system.createClient('Acme Travel', '100000');
+    auth = bearer(acme.api_key);
+    await system.admin('create-promo', '--code', 'TENOFF', '--amount', '10');
+  });
+  afterAll(async () => {
+    await system?.close();
+  });
+
+  /** A fresh V1 session and one hotel's rates in it. */
+  async function hotelRates(headers = auth) {
+    const search = await system.request('POST', '/search', { headers, json: { place_id: 'gn:2988507', ...STAY } });
+    const sessionId = search.body.data.session_id;
+    const hotelId = search.body.data.results[0].hotel.id;
+    const hotel = await system.request('GET', `/hotel/${hotelId}/${sessionId}`, { headers });
+    return { sessionId, hotelId, rates: hotel.body.data.rates as any[] };
+  }
+
+  it('V1 account: the validated rate, search, hotel and no payment session token', async () => {
+    const { sessionId, hotelId, rates } = await hotelRates();
+    const rate = rates[0];
+    const response = await system.request('GET', `/prebook/${hotelId}/${sessionId}/${rate.id}/account`, { headers: auth });
+    expect(response.status).toBe(200);
+    const data = response.body.data;
+    expect(data).toMatchObject({
+      prebook_id: expect.any(String),
+      search: { place_id: 'gn:2988507', destination_id: 'city-2988507', coordinates: null, radius: null, check_in: STAY.check_in, check_out: STAY.check_out, rooms: TWO_ADULTS },
+      hotel: { id: hotelId },
+      nights: 3,
+      rooms: TWO_ADULTS,
+      is_booking_processing: false,
+      booking_id: null,
+      payment_session_token: null,
+      promo_code_response: null,
+      price_changed: false,
+      previous_price_chargeable: rate.price_chargeable,
+    });
+    expect(data.rate).toMatchObject({ id: rate.id, payment_type: 'account', price_chargeable: rate.price_chargeable, rooms: rate.rooms });
+    expect(typeof data.remarks).toBe('string');
+    const ttl = Date.parse(data.expires_at) - Date.now();
+    expect(ttl).toBeGreaterThan(14 * 60_000);
+    expect(ttl).toBeLessThanOrEqual(15 * 60_000);
+    const [stored] = await queryTestDatabase<{ price_chargeable: string; client_id: number }>(system.database.url, 'SELECT price_chargeable, client_id FROM rates.prebooks WHERE id = $1', [data.prebook_id]);
+    expect(stored).toEqual({ price_chargeable: rate.price_chargeable.toFixed(2), client_id: acme.client_id });
+  });
+
+  it('V1 credit card: a payment session token and payment_type credit_card', async () => {
+    const { sessionId, hotelId, rates } = await hotelRates();
+    const response = await system.request('GET', `/prebook/${hotelId}/${sessionId}/${rates[0].id}/credit_card`, { headers: auth });
+    expect(response.status).toBe(200);
+    expect(response.body.data.payment_session_token).toMatch(/^pst_/);
+    expect(response.body.data.rate.payment_type).toBe('credit_card');
+  });
+
+  it('applies a valid promo code and reports an invalid one without failing', async () => {
+    const { sessionId, hotelId, rates } = await hotelRates();
+    const rate = rates[0];
+    const valid = await system.request('GET', `/prebook/${hotelId}/${sessionId}/${rate.id}/account?promo_code=TENOFF`, { headers: auth });
+    expect(valid.body.data.promo_code_response).toEqual({ success: true, message: expect.any(String), discount_amount: 10 });
+    expect(valid.body.data.rate.price_chargeable).toBe(Number((rate.price_chargeable - 10).toFixed(2)));
+    const invalid = await system.request('GET', `/prebook/${hotelId}/${sessionId}/${rate.id}/account?promo_code=NOPE`, { headers: auth });
+    expect(invalid.status).toBe(200);
+    expect(invalid.body.data.promo_code_response).toEqual({ success: false, message: 'unknown promo code', discount_amount: 0 });
+    expect(invalid.body.data.rate.price_chargeable).toBe(rate.price_chargeable);
+  });
+
+  it('answers 400 insufficient funds for account payment beyond the available funds', async () => {
+    const poor = await system.createClient('Poor Travel', '10');
+    const { sessionId, hotelId, rates } = await hotelRates(bearer(poor.api_key));
+    const account = await system.request('GET', `/prebook/${hotelId}/${sessionId}/${rates[0].id}/account`, { headers: bearer(poor.api_key) });
+    expect(account.status).toBe(400);
+    expect(account.body).toMatchObject({ data: null, success: false, code: 'INSUFFICIENT_FUNDS', message: 'insufficient funds' });
+    // A card pays, so funds do not matter; a sandbox key moves no money.
+    expect((await system.request('GET', `/prebook/${hotelId}/${sessionId}/${rates[0].id}/credit_card`, { headers: bearer(poor.api_key) })).status).toBe(200);
+  });
+
+  it("answers 400 insufficient funds for a user over their clientAccountLimit", async () => {
+    const user = await system.request('POST', '/api/user', {
+      headers: { authorization: acme.backend_token },
+      json: { firstName: 'Tim', lastName: 'Tight', email: 'tim@example.com', phone: '1', clientAccountLimit: 50 },
+    });
+    const token = (await system.request('GET', `/api/user/${user.body.data.id}/token`, { headers: { authorization: acme.backend_token } })).body.data.token;
+    const { sessionId, hotelId, rates } = await hotelRates(bearer(token));
+    const response = await system.request('GET', `/prebook/${hotelId}/${sessionId}/${rates[0].id}/account`, { headers: bearer(token) });
+    expect(response.status).toBe(400);
+    expect(response.body.code).toBe('INSUFFICIENT_FUNDS');
+  });
+
+  it('answers 404 for a rate that does not exist, a sold-out rate, and an expired or foreign session', async () => {
+    const { sessionId, hotelId, rates } = await hotelRates();
+    const unknown = await system.request('GET', `/prebook/${hotelId}/${sessionId}/7d1f4c8e-0000-4000-8000-000000000000/account`, { headers: auth });
+    expect(unknown.status).toBe(404);
+    expect(unknown.body).toMatchObject({ code: 'RATE_NOT_AVAILABLE', message: 'rate not available' });
+
+    const rate = rates[0];
+    await queryTestDatabase(
+      system.database.url,
+      `INSERT INTO rates.allotments (vendor, hotel_id, room_id, night, capacity, rooms_sold) SELECT v, $1, $2, $3, 2, 2 FROM unnest(ARRAY['atlas','borealis','cobalt']) v`,
+      [hotelId, rate.rooms[0].room_data.room_id, STAY.check_in],
+    );
+    const soldOut = await system.request('GET', `/prebook/${hotelId}/${sessionId}/${rate.id}/account`, { headers: auth });
+    expect(soldOut.status).toBe(404);
+    expect(soldOut.body.code).toBe('RATE_NOT_AVAILABLE');
+
+    const globex = await system.createClient('Globex');
+    const foreign = await system.request('GET', `/prebook/${hotelId}/${sessionId}/${rates[1]?.id ?? rate.id}/account`, { headers: bearer(globex.api_key) });
+    expect(foreign.status).toBe(404);
+
+    await queryTestDatabase(system.database.url, `UPDATE search.sessions SET last_used_at = now() - interval '2 hours' WHERE id = $1`, [sessionId]);
+    const expired = await system.request('GET', `/prebook/${hotelId}/${sessionId}/${rates[1]?.id ?? rate.id}/account`, { headers: auth });
+    expect(expired.status).toBe(404);
+    expect(expired.body.code).toBe('SESSION_EXPIRED');
+  });
+
+  it('reports a changed price with the previous one', async () => {
+    const { sessionId, hotelId, rates } = await hotelRates();
+    // Move the session back by price steps until the vendor's price differs.
+    let changed: any;
+    for (let steps = 1; steps <= 150 && !changed; steps++) {
+      await queryTestDatabase(system.database.url, 'UPDATE search.sessions SET price_epoch = price_epoch - 1 WHERE id = $1', [sessionId]);
+      const response = await system.request('GET', `/prebook/${hotelId}/${sessionId}/${rates[0].id}/account`, { headers: auth });
+      if (response.body.data?.price_changed) changed = response.body.data;
+    }
+    expect(changed).toBeDefined();
+    expect(changed.previous_price_chargeable).not.toBe(changed.rate.price_chargeable);
+  });
+
+  it.each([
+    ['a payment method that does not exist', 'cash', null],
+    ['a rate id that is not a UUID', 'account', 'not-a-uuid'],
+  ])('answers 400 for %s', async (_name, method, rateId) => {
+    const { sessionId, hotelId, rates } = await hotelRates();
+    const response = await system.request('GET', `/prebook/${hotelId}/${sessionId}/${rateId ?? rates[0].id}/${method}`, { headers: auth });
+    expect(response.status).toBe(400);
+  });
+
+  describe('POST /v2/prebook', () => {
+    async function v2Rate() {
+      const response = await system.request('POST', '/v2/rates', { headers: auth, json: { place_id: 'gn:2988507', ...STAY } });
+      return response.body.rates[0];
+    }
+
+    it('prebooks a V2 rate id with prebook_id and the same response shape', async () => {
+      const rate = await v2Rate();
+      const response = await system.request('POST', '/v2/prebook', { headers: auth, json: { rate_id: rate.id, payment_method: 'credit_card', promo_code: 'TENOFF' } });
+      expect(response.status).toBe(200);
+      expect(response.body.data).toMatchObject({
+        prebook_id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+        search: { destination_id: null, place_id: null, coordinates: null, check_in: STAY.check_in, rooms: TWO_ADULTS },
+        nights: 3,
+        payment_session_token: expect.stringMatching(/^pst_/),
+        promo_code_response: { success: true, discount_amount: 10 },
+        rate: { id: rate.id, payment_type: 'credit_card', price_chargeable: Number((rate.price_chargeable - 10).toFixed(2)) },
+      });
+    });
+
+    it('answers 404 for a forged rate id and 400 for a bad body', async () => {
+      const rate = await v2Rate();
+      const forged = await system.request('POST', '/v2/prebook', { headers: auth, json: { rate_id: rate.id.replace(/.$/, rate.id.endsWith('A') ? 'B' : 'A'), payment_method: 'account' } });
+      expect(forged.status).toBe(404);
+      expect(forged.body.code).toBe('RATE_NOT_AVAILABLE');
+      for (const body of [{ payment_method: 'account' }, { rate_id: rate.id }, { rate_id: rate.id, payment_method: 'cash' }, { rate_id: 5, payment_method: 'account' }]) {
+        expect((await system.request('POST', '/v2/prebook', { headers: auth, json: body })).status).toBe(400);
+      }
+    });
+  });
+});

@@ -1,0 +1,201 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { randomBytes, randomUUID } from 'node:crypto';
+import {
+  Actor,
+  CreatePrebookRequest,
+  HotelRate,
+  PrebookData,
+  PrebookPromoResponse,
+  PrebookSearch,
+  SUBJECTS,
+  centsToDecimal,
+  centsToNumber,
+  nightsBetween,
+  toCents,
+} from '@hotel/contracts';
+import {
+  CURRENCY,
+  Hotel,
+  OfferKey,
+  PRICE_EPOCH_SECONDS,
+  Stay,
+  VENDORS,
+  decodeV2RateId,
+  hotelById,
+  listOffers,
+  offerKeyString,
+  priceEpoch,
+  priceOffer,
+  soldOutKey,
+  toHotelDetails,
+} from '@hotel/inventory';
+import { DomainError, SERVICE_CLIENT, SERVICE_ENV, ServiceClient } from '@hotel/platform';
+import { AllotmentsRepository } from '../inventory/allotments.repository';
+import { RatesEnv } from '../rates.env';
+import { PrebooksRepository } from './prebooks.repository';
+
+const RATE_NOT_AVAILABLE = () => new DomainError('RATE_NOT_AVAILABLE', 'rate not available');
+
+interface Offer {
+  key: OfferKey;
+  stay: Stay;
+  search: PrebookSearch;
+  /** When and in which price step the client saw the rate. */
+  seenEpoch: number;
+  seenAt: Date;
+}
+
+/**
+ * Prebook: recheck a rate with its vendor (it may have sold out or changed
+ * price), apply a promo code, check funds for account payment, and store the
+ * result so book can rely on it until it expires, whichever replica serves book.
+ */
+@Injectable()
+export class PrebooksService {
+  constructor(
+    private readonly prebooks: PrebooksRepository,
+    private readonly allotments: AllotmentsRepository,
+    @Inject(SERVICE_CLIENT) private readonly services: ServiceClient,
+    @Inject(SERVICE_ENV) private readonly env: RatesEnv,
+  ) {}
+
+  async create(request: CreatePrebookRequest): Promise<PrebookData> {
+    const { actor } = request;
+    const offer = request.session_id ? await this.v1Offer(request) : this.v2Offer(request.rate_id);
+    const hotel = hotelById(offer.key.hotelId);
+    if (!hotel) throw RATE_NOT_AVAILABLE();
+    await this.recheckAvailability(hotel, offer);
+
+    const now = new Date();
+    const current = priceOffer(hotel, offer.key, offer.stay, { epoch: priceEpoch(now.getTime()), issuedAt: now });
+    const seen = priceOffer(hotel, offer.key, offer.stay, { epoch: offer.seenEpoch, issuedAt: offer.seenAt });
+    const rate: HotelRate = { id: request.rate_id, ...current, payment_type: request.payment_method };
+
+    const promo = request.promo_code ? await this.applyPromo(request.promo_code, rate) : null;
+    if (request.payment_method === 'account' && !actor.sandbox) await this.requireFunds(actor, rate.price_chargeable);
+
+    const prebookId = randomUUID();
+    const expiresAt = new Date(now.getTime() + this.env.PREBOOK_TTL_S * 1000);
+    const bookingId = await this.prebooks.bookingInProgress(actor.clientId, hotel.id, request.rate_id, request.payment_method);
+    const data: PrebookData = {
+      prebook_id: prebookId,
+      search: offer.search,
+      hotel: { ...toHotelDetails(hotel), lowest_rate: rate, lowest_brand_loyalty_rate: rate.brand_loyalty_eligible ? rate : null },
+      nights: nightsBetween(offer.stay.check_in, offer.stay.check_out),
+      rooms: offer.stay.rooms,
+      rate,
+      remarks: remarks(hotel, rate),
+      is_booking_processing: bookingId !== null,
+      booking_id: bookingId,
+      payment_session_token: request.payment_method === 'credit_card' ? `pst_${randomBytes(24).toString('base64url')}` : null,
+      promo_code_response: promo,
+      price_changed: current.price_chargeable !== seen.price_chargeable,
+      previous_price_chargeable: seen.price_chargeable,
+      expires_at: expiresAt.toISOString(),
+    };
+    await this.prebooks.insert({
+      id: prebookId,
+      clientId: actor.clientId,
+      userId: actor.userId ?? null,
+      sandbox: actor.sandbox,
+      sessionId: request.session_id ?? null,
+      hotelId: hotel.id,
+      rateId: request.rate_id,
+      paymentMethod: request.payment_method,
+      offer: offer.key,
+      response: data,
+      priceChargeable: centsToDecimal(toCents(rate.price_chargeable)),
+      promoCode: promo?.success ? request.promo_code!.trim().toUpperCase() : null,
+      discount: centsToDecimal(toCents(promo?.discount_amount ?? 0)),
+      expiresAt,
+    });
+    return data;
+  }
+
+  private async v1Offer(request: CreatePrebookRequest): Promise<Offer> {
+    if (request.hotel_id === undefined) throw DomainError.validation([{ field: 'hotel_id', message: 'hotel_id is required with session_id' }]);
+    const resolved = await this.services.send(SUBJECTS.SEARCH_RATE_RESOLVE, {
+      actor: request.actor,
+      session_id: request.session_id!,
+      hotel_id: request.hotel_id,
+      rate_id: request.rate_id,
+    });
+    const { check_in, check_out, rooms } = resolved.search;
+    return {
+      key: resolved.key as OfferKey,
+      stay: { check_in, check_out, rooms },
+      search: resolved.search,
+      seenEpoch: resolved.epoch,
+      seenAt: new Date(resolved.issuedAt),
+    };
+  }
+
+  private v2Offer(rateId: string): Offer {
+    // V2 ids are issued at the start of a price step: valid V2_RATE_TTL_S after the answer at least.
+    const payload = decodeV2RateId(rateId, this.env.RATE_ID_SECRET, this.env.V2_RATE_TTL_S + PRICE_EPOCH_SECONDS);
+    if (!payload) throw new DomainError('RATE_NOT_AVAILABLE', 'rate not available: unknown or expired rate_id');
+    return {
+      key: payload.key,
+      stay: payload.stay,
+      search: { destination_id: null, place_id: null, coordinates: null, radius: null, ...payload.stay },
+      seenEpoch: payload.epoch,
+      seenAt: payload.issuedAt,
+    };
+  }
+
+  /** The vendor still offers it: not closed on those nights, and the room type's allotment has room. */
+  private async recheckAvailability(hotel: Hotel, offer: Offer): Promise<void> {
+    const soldOut = await this.allotments.soldOut([hotel.id], offer.stay.check_in, offer.stay.check_out, offer.stay.rooms.length);
+    const soldOutKeys = new Set(soldOut.map(([vendor, hotelId, roomId]) => soldOutKey(vendor, hotelId, roomId)));
+    const vendor = VENDORS[offer.key.vendor];
+    if (!vendor) throw RATE_NOT_AVAILABLE();
+    const wanted = offerKeyString(offer.key);
+    const offered = listOffers(hotel, vendor, offer.stay, { soldOut: soldOutKeys, includeMemberRates: true });
+    if (!offered.some((candidate) => offerKeyString(candidate) === wanted)) throw RATE_NOT_AVAILABLE();
+  }
+
+  /** A valid code lowers the price; an invalid one leaves it and says why. */
+  private async applyPromo(code: string, rate: HotelRate): Promise<PrebookPromoResponse> {
+    try {
+      const quote = await this.services.send(SUBJECTS.PROMO_CODE_QUOTE, {
+        code,
+        amount: centsToDecimal(toCents(rate.price_chargeable)),
+        currency: rate.price_currency,
+      });
+      const discount = toCents(quote.discount);
+      rate.price_chargeable = centsToNumber(toCents(rate.price_chargeable) - discount);
+      rate.price_inclusive = centsToNumber(toCents(rate.price_inclusive) - discount);
+      return { success: true, message: `promo code ${quote.code} applied`, discount_amount: centsToNumber(discount) };
+    } catch (error) {
+      if (error instanceof DomainError && error.code === 'PROMO_CODE_INVALID') return { success: false, message: error.message, discount_amount: 0 };
+      throw error;
+    }
+  }
+
+  /** Advisory: the binding check is the hold the booking places. A user is also held to their own limit. */
+  private async requireFunds(actor: Actor, amount: number): Promise<void> {
+    let userLimit: string | undefined;
+    if (actor.userId) {
+      const user = await this.services.send(SUBJECTS.USERS_USER_GET, { actor, userId: actor.userId });
+      userLimit = user.clientAccountLimit;
+    }
+    const check = await this.services.send(SUBJECTS.ACCOUNTING_FUNDS_CHECK, {
+      clientId: actor.clientId,
+      amount: centsToDecimal(toCents(amount)),
+      ...(actor.userId && { userId: actor.userId, userLimit }),
+    });
+    if (!check.sufficient) throw new DomainError('INSUFFICIENT_FUNDS', 'insufficient funds');
+  }
+}
+
+function remarks(hotel: Hotel, rate: HotelRate): string {
+  const parts = [
+    `Check-in from ${hotel.checkInBegin} to ${hotel.checkInEnd}; check-out before ${hotel.checkOutBefore}.`,
+    `Guests must be at least ${hotel.minimumAge} years old to check in.`,
+  ];
+  if (rate.price_due_at_hotel > 0) parts.push(`Payable at the hotel: ${rate.price_due_at_hotel.toFixed(2)} ${CURRENCY} (resort fees).`);
+  if (rate.rooms.some((room) => room.deposit_per_accomodation_per_night > 0)) {
+    parts.push(`A refundable deposit of ${rate.rooms[0].deposit_per_accomodation_per_night.toFixed(2)} ${CURRENCY} per night is collected at check-in.`);
+  }
+  return parts.join(' ');
+}

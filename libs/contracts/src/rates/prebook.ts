@@ -1,0 +1,134 @@
+import { Type } from 'class-transformer';
+import { IsDefined, IsIn, IsInt, IsOptional, IsPositive, IsString, IsUUID, MaxLength, MinLength, ValidateNested } from 'class-validator';
+import { Actor } from '../common/actor';
+import { Coordinates, HotelDetails, HotelRate } from '../search/hotel';
+import { RoomRequest } from '../search/stay';
+
+export const PAYMENT_METHODS = ['account', 'credit_card'] as const;
+export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
+
+/** Query of the V1 prebook routes. */
+export class PrebookQuery {
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
+  @MaxLength(64)
+  promo_code?: string;
+}
+
+/** Body of `POST /v2/prebook`. */
+export class V2PrebookBody {
+  @IsString()
+  @MinLength(1)
+  @MaxLength(2000)
+  rate_id: string;
+
+  @IsIn(PAYMENT_METHODS, { message: 'payment_method must be account or credit_card' })
+  payment_method: PaymentMethod;
+
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
+  @MaxLength(64)
+  promo_code?: string;
+}
+
+/** search.rate.resolve.v1: the offer behind a V1 rate id, for prebook. */
+export class ResolveRateRequest {
+  @IsDefined()
+  @ValidateNested()
+  @Type(() => Actor)
+  actor: Actor;
+
+  @IsUUID()
+  session_id: string;
+
+  @IsInt()
+  @IsPositive()
+  hotel_id: number;
+
+  @IsUUID()
+  rate_id: string;
+}
+
+export interface PrebookSearch {
+  destination_id: string | null;
+  place_id: string | null;
+  coordinates: Coordinates | null;
+  radius: number | null;
+  check_in: string;
+  check_out: string;
+  rooms: RoomRequest[];
+}
+
+/** An offer as the supplier model names it (see libs/inventory OfferKey). */
+export interface OfferKeyWire {
+  vendor: string;
+  hotelId: number;
+  roomId: number;
+  board: string;
+  refundable: boolean;
+  memberRate: boolean;
+}
+
+export interface ResolvedRate {
+  key: OfferKeyWire;
+  search: PrebookSearch;
+  /** The price step the client saw the rate in, and when. */
+  epoch: number;
+  issuedAt: string;
+}
+
+/** rates.prebook.create.v1 */
+export class CreatePrebookRequest {
+  @IsDefined()
+  @ValidateNested()
+  @Type(() => Actor)
+  actor: Actor;
+
+  /** V1: the session's rate; V2: the opaque rate id alone. */
+  @IsOptional()
+  @IsUUID()
+  session_id?: string;
+
+  @IsOptional()
+  @IsInt()
+  @IsPositive()
+  hotel_id?: number;
+
+  @IsString()
+  @MinLength(1)
+  @MaxLength(2000)
+  rate_id: string;
+
+  @IsIn(PAYMENT_METHODS)
+  payment_method: PaymentMethod;
+
+  @IsOptional()
+  @IsString()
+  @MaxLength(64)
+  promo_code?: string;
+}
+
+export interface PrebookPromoResponse {
+  success: boolean;
+  message: string;
+  discount_amount: number;
+}
+
+export interface PrebookData {
+  prebook_id: string;
+  search: PrebookSearch;
+  hotel: HotelDetails;
+  nights: number;
+  rooms: RoomRequest[];
+  rate: HotelRate;
+  remarks: string;
+  is_booking_processing: boolean;
+  booking_id: number | null;
+  payment_session_token: string | null;
+  promo_code_response: PrebookPromoResponse | null;
+  price_changed: boolean;
+  previous_price_chargeable: number;
+  expires_at: string;
+}
