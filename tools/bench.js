@@ -159,7 +159,7 @@ async function main() {
   const baseline = `https://127.0.0.1:${baselinePort}`;
 
   // Arrange: a client and a user to read.
-  const admin = require('node:child_process').spawnSync(process.execPath, [path.join(ROOT, 'tools/admin.js'), 'create-client', '--name', 'Bench Travel'], {
+  const admin = require('node:child_process').spawnSync(process.execPath, [path.join(ROOT, 'tools/admin.js'), 'create-client', '--name', 'Bench Travel', '--credit-limit', '999999999'], {
     cwd: ROOT,
     env: { ...process.env, NATS_URL: natsUrl },
     encoding: 'utf8',
@@ -183,6 +183,20 @@ async function main() {
   const nearby = [...new Set(around.body.rates.map((rate) => rate.hotel_id))];
   const hotelIds = (count) => Array.from({ length: count }, (_, i) => nearby[i % nearby.length] + 0);
   log(`${nearby.length} hotels with rates around Paris for the V2 scenarios`);
+
+  // A V1 session and one hotel's rates, for the prebook scenario.
+  let session = await api(gateway, 'POST', '/search', booking, { place_id: 'gn:2988507', ...stay });
+  for (let i = 0; i < 100 && !session.body.data.search_completed; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    session = await api(gateway, 'GET', `/search/${session.body.data.session_id}`, booking);
+  }
+  let hotelRates;
+  for (let i = 0; i < 100; i++) {
+    hotelRates = await api(gateway, 'GET', `/hotel/${session.body.data.results[0].hotel.id}/${session.body.data.session_id}`, booking);
+    if (hotelRates.body.data.search_completed) break;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  const prebookPath = `/prebook/${hotelRates.body.data.hotel.id}/${session.body.data.session_id}/${hotelRates.body.data.rates[0].id}/account`;
 
   const scenarios = [
     { name: 'baseline: bare Fastify JSON route', url: `${baseline}/json` },
@@ -213,6 +227,12 @@ async function main() {
       body: JSON.stringify({ ...stay, hotel_ids: hotelIds(2000) }),
       // One request at a time: this scenario measures the latency of one big answer.
       connections: 1,
+    },
+    {
+      name: 'prebook: GET /prebook/{hotel}/{session}/{rate}/account',
+      url: `${gateway}${prebookPath}`,
+      headers: booking,
+      connections: 20,
     },
   ].filter((scenario) => !options.only || scenario.name.includes(options.only) || scenario.isReference);
 
