@@ -1,17 +1,30 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { SUBJECTS } from '@hotel/contracts';
-import { ServiceEnv, ServicePlatformModule } from '@hotel/platform';
+import { ServicePlatformModule } from '@hotel/platform';
+import { BookingEnv } from './booking.env';
+import { BookingSaga } from './bookings/booking-saga';
+import { BookingsController } from './bookings/bookings.controller';
+import { BookingsRepository } from './bookings/bookings.repository';
+import { BookingsService } from './bookings/bookings.service';
+import { CreateBookings1763970000000 } from './migrations/1763970000000-create-bookings';
+import { PAYMENT_PROCESSOR, SandboxPaymentProcessor } from './payments/payment-processor';
 
 @Module({})
 export class BookingAppModule {
-  static register(env: ServiceEnv): DynamicModule {
-    const platform = ServicePlatformModule.forService({
-      name: 'booking',
-      env,
-      healthSubject: SUBJECTS.BOOKING_HEALTH_CHECK,
-      entities: [],
-      migrations: [],
-    });
-    return { module: BookingAppModule, imports: [platform] };
+  static register(env: BookingEnv): DynamicModule {
+    return {
+      module: BookingAppModule,
+      imports: [
+        ServicePlatformModule.forService({
+          name: 'booking',
+          env,
+          healthSubject: SUBJECTS.BOOKING_HEALTH_CHECK,
+          entities: [],
+          migrations: [CreateBookings1763970000000],
+        }),
+      ],
+      controllers: [BookingsController],
+      providers: [BookingsRepository, BookingSaga, BookingsService, { provide: PAYMENT_PROCESSOR, useClass: SandboxPaymentProcessor }],
+    };
   }
 }

@@ -1,5 +1,6 @@
 import 'reflect-metadata';
-import { ServiceEnv, runServiceProcess } from '@hotel/platform';
+import { runServiceProcess } from '@hotel/platform';
 import { BookingAppModule } from './booking-app.module';
+import { BookingEnv } from './booking.env';
 
-runServiceProcess('booking', ServiceEnv, (env) => BookingAppModule.register(env));
+runServiceProcess('booking', BookingEnv, (env) => BookingAppModule.register(env));

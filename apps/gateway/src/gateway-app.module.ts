@@ -5,6 +5,7 @@ import { AuthGuard } from './auth/auth.guard';
 import { AccountingController } from './backend/accounting.controller';
 import { UsersController } from './backend/users.controller';
 import { IdentityController } from './booking/identity.controller';
+import { BookController } from './booking/book.controller';
 import { PrebookController } from './booking/prebook.controller';
 import { PromoController } from './booking/promo.controller';
 import { SearchController } from './booking/search.controller';
@@ -19,7 +20,7 @@ export class GatewayAppModule {
   static register(env: GatewayEnv, services: ServiceClient): DynamicModule {
     return {
       module: GatewayAppModule,
-      controllers: [HealthController, IdentityController, SearchController, PrebookController, PromoController, UsersController, AccountingController],
+      controllers: [HealthController, IdentityController, SearchController, PrebookController, PromoController, BookController, UsersController, AccountingController],
       providers: [
         { provide: GATEWAY_ENV, useValue: env },
         { provide: SERVICE_CLIENT, useValue: services },

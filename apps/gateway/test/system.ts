@@ -8,6 +8,7 @@ import { TestDatabase, TestNats, TestRequest, TestResponse, call, createTestData
 import { AccountingAppModule } from '../../accounting/src/accounting-app.module';
 import { runAdmin } from '../../admin/src/admin-cli';
 import { BookingAppModule } from '../../booking/src/booking-app.module';
+import { BookingEnv } from '../../booking/src/booking.env';
 import { PromoAppModule } from '../../promo/src/promo-app.module';
 import { RatesAppModule } from '../../rates/src/rates-app.module';
 import { RatesEnv } from '../../rates/src/rates.env';
@@ -25,7 +26,7 @@ const SERVICE_FACTORIES: Record<ServiceName, (env: Env) => { module: DynamicModu
   users: (env) => withEnv(UsersEnv, env, (e) => UsersAppModule.register(e)),
   search: (env) => withEnv(SearchEnv, env, (e) => SearchAppModule.register(e)),
   rates: (env) => withEnv(RatesEnv, env, (e) => RatesAppModule.register(e)),
-  booking: (env) => withEnv(ServiceEnv, env, (e) => BookingAppModule.register(e)),
+  booking: (env) => withEnv(BookingEnv, env, (e) => BookingAppModule.register(e)),
   promo: (env) => withEnv(ServiceEnv, env, (e) => PromoAppModule.register(e)),
   accounting: (env) => withEnv(ServiceEnv, env, (e) => AccountingAppModule.register(e)),
 };

@@ -5,6 +5,9 @@ import { AllotmentsRepository } from './inventory/allotments.repository';
 import { InventoryController } from './inventory/inventory.controller';
 import { CreateAllotments1763920000000 } from './migrations/1763920000000-create-allotments';
 import { CreatePrebooks1763950000000 } from './migrations/1763950000000-create-prebooks';
+import { CreateSupplierBookings1763960000000 } from './migrations/1763960000000-create-supplier-bookings';
+import { SupplierController } from './supplier/supplier.controller';
+import { SupplierService } from './supplier/supplier.service';
 import { PrebooksController } from './prebooks/prebooks.controller';
 import { PrebooksRepository } from './prebooks/prebooks.repository';
 import { PrebooksService } from './prebooks/prebooks.service';
@@ -21,11 +24,11 @@ export class RatesAppModule {
           env,
           healthSubject: SUBJECTS.RATES_HEALTH_CHECK,
           entities: [],
-          migrations: [CreateAllotments1763920000000, CreatePrebooks1763950000000],
+          migrations: [CreateAllotments1763920000000, CreatePrebooks1763950000000, CreateSupplierBookings1763960000000],
         }),
       ],
-      controllers: [InventoryController, PrebooksController],
-      providers: [AllotmentsRepository, PrebooksRepository, PrebooksService],
+      controllers: [InventoryController, PrebooksController, SupplierController],
+      providers: [AllotmentsRepository, PrebooksRepository, PrebooksService, SupplierService],
     };
   }
 }

@@ -1,5 +1,7 @@
 import { HealthCheckReply, HealthCheckRequest } from './health/health-check';
 import { SUBJECTS } from './subjects';
+import { CreateBookingReply, CreateBookingRequest } from './booking/book';
+import { AttachBookingRequest, FindPrebookRequest, StoredPrebook, SupplierBookRequest, SupplierBooking, SupplierCancelRequest } from './rates/supplier';
 import { CreatePrebookRequest, PrebookData, ResolveRateRequest, ResolvedRate } from './rates/prebook';
 import { CreatePromoRequest, PromoQuote, PromoView, QuotePromoRequest, RedeemPromoRequest } from './promo/promo';
 import {
@@ -7,6 +9,7 @@ import {
   BalanceRequest,
   BalanceView,
   BookingEntriesRequest,
+  CardPaymentRequest,
   CreateEntryRequest,
   EntryIdRequest,
   EntryPage,
@@ -75,6 +78,12 @@ export interface ContractMap {
 
   [SUBJECTS.RATES_INVENTORY_SOLD_OUT]: Contract<SoldOutRequest, SoldOutReply>;
   [SUBJECTS.RATES_PREBOOK_CREATE]: Contract<CreatePrebookRequest, PrebookData>;
+  [SUBJECTS.RATES_PREBOOK_FIND]: Contract<FindPrebookRequest, StoredPrebook>;
+  [SUBJECTS.RATES_PREBOOK_ATTACH]: Contract<AttachBookingRequest, { attached: boolean }>;
+  [SUBJECTS.RATES_SUPPLIER_BOOK]: Contract<SupplierBookRequest, SupplierBooking>;
+  [SUBJECTS.RATES_SUPPLIER_CANCEL]: Contract<SupplierCancelRequest, SupplierBooking>;
+
+  [SUBJECTS.BOOKING_BOOKING_CREATE]: Contract<CreateBookingRequest, CreateBookingReply>;
   [SUBJECTS.SEARCH_RATE_RESOLVE]: Contract<ResolveRateRequest, ResolvedRate>;
 
   [SUBJECTS.USERS_CLIENT_GET]: Contract<ClientIdRequest, ClientAccountTerms>;
@@ -89,6 +98,7 @@ export interface ContractMap {
   [SUBJECTS.ACCOUNTING_HOLD_CAPTURE]: Contract<HoldRequest, HoldView>;
   [SUBJECTS.ACCOUNTING_HOLD_RELEASE]: Contract<HoldRequest, HoldView>;
   [SUBJECTS.ACCOUNTING_REFUND_CREATE]: Contract<RefundRequest, AccountingEntryView>;
+  [SUBJECTS.ACCOUNTING_CARD_PAYMENT_RECORD]: Contract<CardPaymentRequest, AccountingEntryView[]>;
 
   [SUBJECTS.PROMO_CODE_CREATE]: Contract<CreatePromoRequest, PromoView>;
   [SUBJECTS.PROMO_CODE_QUOTE]: Contract<QuotePromoRequest, PromoQuote>;

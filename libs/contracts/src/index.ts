@@ -16,3 +16,5 @@ export * from './common/money';
 export * from './accounting/accounting';
 export * from './promo/promo';
 export * from './rates/prebook';
+export * from './rates/supplier';
+export * from './booking/book';

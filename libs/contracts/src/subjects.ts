@@ -32,6 +32,12 @@ export const SUBJECTS = {
 
   RATES_INVENTORY_SOLD_OUT: 'rates.inventory.sold-out.v1',
   RATES_PREBOOK_CREATE: 'rates.prebook.create.v1',
+  RATES_PREBOOK_FIND: 'rates.prebook.find.v1',
+  RATES_PREBOOK_ATTACH: 'rates.prebook.attach.v1',
+  RATES_SUPPLIER_BOOK: 'rates.supplier.book.v1',
+  RATES_SUPPLIER_CANCEL: 'rates.supplier.cancel.v1',
+
+  BOOKING_BOOKING_CREATE: 'booking.booking.create.v1',
   SEARCH_RATE_RESOLVE: 'search.rate.resolve.v1',
 
   USERS_CLIENT_GET: 'users.client.get.v1',
@@ -46,6 +52,7 @@ export const SUBJECTS = {
   ACCOUNTING_HOLD_CAPTURE: 'accounting.hold.capture.v1',
   ACCOUNTING_HOLD_RELEASE: 'accounting.hold.release.v1',
   ACCOUNTING_REFUND_CREATE: 'accounting.refund.create.v1',
+  ACCOUNTING_CARD_PAYMENT_RECORD: 'accounting.card-payment.record.v1',
 
   PROMO_CODE_CREATE: 'promo.code.create.v1',
   PROMO_CODE_QUOTE: 'promo.code.quote.v1',

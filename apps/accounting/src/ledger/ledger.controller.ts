@@ -5,6 +5,7 @@ import {
   BalanceRequest,
   BalanceView,
   BookingEntriesRequest,
+  CardPaymentRequest,
   CreateEntryRequest,
   EntryIdRequest,
   EntryPage,
@@ -66,6 +67,11 @@ export class LedgerController {
   @MessagePattern(SUBJECTS.ACCOUNTING_HOLD_RELEASE)
   releaseHold(@Payload() request: HoldRequest): Promise<HoldView> {
     return this.ledger.releaseHold(request);
+  }
+
+  @MessagePattern(SUBJECTS.ACCOUNTING_CARD_PAYMENT_RECORD)
+  recordCardPayment(@Payload() request: CardPaymentRequest): Promise<AccountingEntryView[]> {
+    return this.ledger.recordCardPayment(request);
   }
 
   @MessagePattern(SUBJECTS.ACCOUNTING_REFUND_CREATE)

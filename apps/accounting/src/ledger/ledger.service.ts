@@ -3,6 +3,7 @@ import {
   AccountingEntryView,
   Actor,
   BalanceView,
+  CardPaymentRequest,
   EntryPage,
   FundsCheckReply,
   FundsCheckRequest,
@@ -144,6 +145,21 @@ export class LedgerService {
       if (hold.status === 'released') return toHoldView(hold);
       if (hold.status === 'captured') throw new DomainError('CONFLICT', `the hold for booking ${request.bookingId} was captured`);
       return toHoldView(await this.ledger.settleHold(manager, request.clientId, request.bookingId, 'released', null));
+    });
+  }
+
+  /** A card booking: the debit and the card's matching credit (the account balance does not move); once per booking. */
+  async recordCardPayment(request: CardPaymentRequest): Promise<AccountingEntryView[]> {
+    await this.ensureAccount(request.clientId);
+    return this.ledger.transaction(async (manager) => {
+      await this.ledger.lockAccount(manager, request.clientId);
+      const common = { clientId: request.clientId, bookingId: request.bookingId, userId: request.userId ?? null, ccPaymentId: request.ccPaymentId };
+      const charge = await this.ledger.appendEntry(manager, { ...common, kind: 'card_charge', debit: request.amount, credit: '0', name: request.name });
+      const payment = await this.ledger.appendEntry(manager, { ...common, kind: 'card_payment', debit: '0', credit: request.amount, name: `Card payment ${request.ccPaymentId}` });
+      return [
+        charge ?? (await this.ledger.findAutomaticEntry(manager, request.clientId, request.bookingId, 'card_charge'))!,
+        payment ?? (await this.ledger.findAutomaticEntry(manager, request.clientId, request.bookingId, 'card_payment'))!,
+      ];
     });
   }
 

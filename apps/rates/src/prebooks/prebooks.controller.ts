@@ -1,11 +1,22 @@
 import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
-import { CreatePrebookRequest, PrebookData, SUBJECTS } from '@hotel/contracts';
+import { AttachBookingRequest, CreatePrebookRequest, FindPrebookRequest, PrebookData, SUBJECTS, StoredPrebook } from '@hotel/contracts';
 import { PrebooksService } from './prebooks.service';
 
 @Controller()
 export class PrebooksController {
   constructor(private readonly prebooks: PrebooksService) {}
+
+  @MessagePattern(SUBJECTS.RATES_PREBOOK_FIND)
+  find(@Payload() request: FindPrebookRequest): Promise<StoredPrebook> {
+    return this.prebooks.findForBooking(request);
+  }
+
+  @MessagePattern(SUBJECTS.RATES_PREBOOK_ATTACH)
+  async attach(@Payload() request: AttachBookingRequest): Promise<{ attached: boolean }> {
+    await this.prebooks.attachBooking(request.prebook_id, request.booking_id);
+    return { attached: true };
+  }
 
   @MessagePattern(SUBJECTS.RATES_PREBOOK_CREATE)
   create(@Payload() request: CreatePrebookRequest): Promise<PrebookData> {

@@ -20,6 +20,20 @@ export interface NewPrebook {
   expiresAt: Date;
 }
 
+export interface StoredPrebookRow {
+  id: string;
+  offer: OfferKeyWire;
+  payment_method: PaymentMethod;
+  response: PrebookData;
+  price_chargeable: string;
+  promo_code: string | null;
+  discount: string;
+  expires_at: Date;
+  expired: boolean;
+}
+
+const STORED = `id, offer, payment_method, response, price_chargeable, promo_code, discount, expires_at, expires_at <= now() AS expired`;
+
 @Injectable()
 export class PrebooksRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
@@ -46,6 +60,23 @@ export class PrebooksRepository {
         prebook.expiresAt,
       ],
     );
+  }
+
+  /** The prebook a booking may rely on: by id, or the client's latest for the rate and payment method. */
+  async findForBooking(clientId: number, criteria: { prebookId?: string; hotelId?: number; sessionId?: string; rateId?: string; paymentMethod?: PaymentMethod }): Promise<StoredPrebookRow | null> {
+    const rows: StoredPrebookRow[] = criteria.prebookId
+      ? await this.dataSource.query(`SELECT ${STORED} FROM rates.prebooks WHERE client_id = $1 AND id = $2`, [clientId, criteria.prebookId])
+      : await this.dataSource.query(
+          `SELECT ${STORED} FROM rates.prebooks
+            WHERE client_id = $1 AND hotel_id = $2 AND session_id = $3 AND rate_id = $4 AND payment_method = $5
+            ORDER BY created_at DESC LIMIT 1`,
+          [clientId, criteria.hotelId, criteria.sessionId, criteria.rateId, criteria.paymentMethod],
+        );
+    return rows[0] ?? null;
+  }
+
+  async attachBooking(prebookId: string, bookingId: number): Promise<void> {
+    await this.dataSource.query(`UPDATE rates.prebooks SET booking_id = $2 WHERE id = $1 AND booking_id IS NULL`, [prebookId, bookingId]);
   }
 
   /** A booking already under way for this rate by this client (set by the booking service), if any. */

@@ -3,6 +3,8 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import {
   Actor,
   CreatePrebookRequest,
+  FindPrebookRequest,
+  StoredPrebook,
   HotelRate,
   PrebookData,
   PrebookPromoResponse,
@@ -110,6 +112,32 @@ export class PrebooksService {
       expiresAt,
     });
     return data;
+  }
+
+  /** The unexpired prebook a booking relies on (decisions §5): otherwise 400 prebook required. */
+  async findForBooking(request: FindPrebookRequest): Promise<StoredPrebook> {
+    const row = await this.prebooks.findForBooking(request.actor.clientId, {
+      prebookId: request.prebook_id,
+      hotelId: request.hotel_id,
+      sessionId: request.session_id,
+      rateId: request.rate_id,
+      paymentMethod: request.payment_method,
+    });
+    if (!row || row.expired) throw new DomainError('PREBOOK_REQUIRED', row ? 'prebook required: the prebook has expired, prebook again' : 'prebook required');
+    return {
+      prebookId: row.id,
+      offer: row.offer,
+      paymentMethod: row.payment_method,
+      response: row.response,
+      priceChargeable: row.price_chargeable,
+      promoCode: row.promo_code,
+      discount: row.discount,
+      expiresAt: row.expires_at.toISOString(),
+    };
+  }
+
+  async attachBooking(prebookId: string, bookingId: number): Promise<void> {
+    await this.prebooks.attachBooking(prebookId, bookingId);
   }
 
   private async v1Offer(request: CreatePrebookRequest): Promise<Offer> {

@@ -183,6 +183,34 @@ export interface HoldView {
   entryId: number | null;
 }
 
+/** accounting.card-payment.record.v1: a card booking's debit and the matching card credit, once per booking. */
+export class CardPaymentRequest {
+  @IsInt()
+  @IsPositive()
+  clientId: number;
+
+  @IsInt()
+  @IsPositive()
+  bookingId: number;
+
+  @IsOptional()
+  @IsInt()
+  @IsPositive()
+  userId?: number;
+
+  @IsMoneyAmount({ allowNumber: false })
+  amount: string;
+
+  @IsString()
+  @MinLength(1)
+  @MaxLength(200)
+  ccPaymentId: string;
+
+  @IsString()
+  @MaxLength(500)
+  name: string;
+}
+
 /** accounting.refund.create.v1: the credit for a cancelled booking, once per booking. */
 export class RefundRequest {
   @IsInt()

@@ -1,0 +1,21 @@
+import { Type } from 'class-transformer';
+import { IsInt, IsOptional, Max, Min } from 'class-validator';
+import { ServiceEnv } from '@hotel/platform';
+
+export class BookingEnv extends ServiceEnv {
+  /** How often a replica looks for sagas whose worker died. */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(100)
+  @Max(600_000)
+  RECOVERY_INTERVAL_MS = 5000;
+
+  /** How long an idempotency_key is kept. */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(24 * 30)
+  IDEMPOTENCY_HOURS = 24;
+}

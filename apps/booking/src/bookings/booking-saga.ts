@@ -1,0 +1,168 @@
+import { Inject, Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import { SUBJECTS, centsToDecimal, toCents } from '@hotel/contracts';
+import { DomainError, SERVICE_CLIENT, SERVICE_ENV, ServiceClient } from '@hotel/platform';
+import { BookingEnv } from '../booking.env';
+import { CardDetails, PAYMENT_PROCESSOR, PaymentProcessor } from '../payments/payment-processor';
+import { BookingRow, BookingsRepository, SagaStep } from './bookings.repository';
+
+/** Outcomes that fail a booking (compensated); anything else is retried later. */
+const BUSINESS_FAILURES = new Set(['INSUFFICIENT_FUNDS', 'PAYMENT_DECLINED', 'RATE_NOT_AVAILABLE', 'PROMO_CODE_INVALID']);
+
+/**
+ * The booking saga: hold funds (account) or charge the card, book with the
+ * supplier, consume the promo code, then confirm and capture — or, when a step
+ * fails for good, undo what was done and record the booking as failed. Every
+ * step is idempotent and recorded before the next, so the recovery loop (at
+ * start and on a timer, on whichever replica) finishes or undoes a saga whose
+ * worker crashed: no hold without a booking, no debit without a confirmed booking.
+ */
+@Injectable()
+export class BookingSaga implements OnModuleInit, OnModuleDestroy {
+  private readonly logger = new Logger('BookingSaga');
+  private timer?: NodeJS.Timeout;
+
+  constructor(
+    private readonly bookings: BookingsRepository,
+    @Inject(SERVICE_CLIENT) private readonly services: ServiceClient,
+    @Inject(PAYMENT_PROCESSOR) private readonly payments: PaymentProcessor,
+    @Inject(SERVICE_ENV) private readonly env: BookingEnv,
+  ) {}
+
+  onModuleInit() {
+    this.timer = setInterval(() => void this.recover(), this.env.RECOVERY_INTERVAL_MS);
+    this.timer.unref();
+    setTimeout(() => void this.recover(), 1000).unref();
+  }
+
+  onModuleDestroy() {
+    clearInterval(this.timer);
+  }
+
+  /** Takes over sagas whose worker died (their lease ran out) and runs them to the end. */
+  async recover(): Promise<number> {
+    let finished = 0;
+    try {
+      for (const id of await this.bookings.claimAbandoned(20)) {
+        try {
+          await this.run(id);
+          finished++;
+        } catch (error) {
+          this.logger.warn({ msg: 'saga step failed; retried later', bookingId: id, error: error instanceof Error ? error.message : String(error) });
+        }
+      }
+    } catch (error) {
+      this.logger.warn({ msg: 'recovery pass failed', error: error instanceof Error ? error.message : String(error) });
+    }
+    return finished;
+  }
+
+  /** Runs a booking's saga from its recorded step to done or failed. Card details exist only on the first run. */
+  async run(id: number, card?: CardDetails): Promise<BookingRow> {
+    for (let guard = 0; guard < 12; guard++) {
+      const booking = (await this.bookings.find(id))!;
+      if (booking.step === 'done' || booking.step === 'failed') return booking;
+      try {
+        await this.step(booking, card);
+      } catch (error) {
+        if (error instanceof DomainError && BUSINESS_FAILURES.has(error.code) && booking.step !== 'compensating') {
+          await this.bookings.advance(id, booking.step, 'compensating', { failure_code: error.code, failure_reason: error.message });
+          continue;
+        }
+        throw error;
+      }
+    }
+    throw new Error(`booking ${id}: saga did not settle`);
+  }
+
+  private async step(booking: BookingRow, card?: CardDetails): Promise<void> {
+    const settle = (to: SagaStep, changes?: Parameters<BookingsRepository['advance']>[3]) => this.bookings.advance(booking.id, booking.step, to, changes);
+    switch (booking.step) {
+      case 'created':
+        return this.secureFunds(booking, card, settle);
+      case 'funds_held': {
+        const supplier = await this.services.send(SUBJECTS.RATES_SUPPLIER_BOOK, {
+          booking_id: booking.id,
+          vendor: booking.offer.vendor,
+          hotel_id: booking.hotel_id,
+          room_id: booking.offer.roomId,
+          check_in: booking.check_in,
+          check_out: booking.check_out,
+          rooms: booking.rooms.length,
+        });
+        await settle('supplier_booked', { supplier_reference: supplier.reference });
+        return;
+      }
+      case 'supplier_booked':
+        if (booking.promo_code) {
+          await this.services.send(SUBJECTS.PROMO_CODE_REDEEM, {
+            code: booking.promo_code,
+            amount: centsToDecimal(toCents(booking.price_chargeable) + toCents(booking.promo_discount)),
+            currency: booking.price_currency,
+            clientId: booking.client_id,
+            bookingId: booking.id,
+          });
+        }
+        await settle('promo_redeemed');
+        return;
+      case 'promo_redeemed':
+        await this.collect(booking);
+        await settle('done', { status: 'confirmed', booking_reference: [booking.supplier_reference!, `HB-${booking.id}`] });
+        return;
+      case 'compensating':
+        await this.compensate(booking);
+        await settle('failed', { status: 'failed' });
+        return;
+    }
+  }
+
+  private async secureFunds(booking: BookingRow, card: CardDetails | undefined, settle: (to: SagaStep, changes?: Parameters<BookingsRepository['advance']>[3]) => Promise<boolean>) {
+    if (booking.payment_method === 'credit_card') {
+      // Card details are never stored: a card saga interrupted before the charge cannot resume it.
+      if (!card) throw new DomainError('PAYMENT_DECLINED', 'payment was not completed; book again');
+      const { paymentId } = await this.payments.charge(booking.id, card, booking.price_chargeable);
+      await settle('funds_held', { cc_payment_id: paymentId });
+      return;
+    }
+    if (!booking.sandbox) {
+      let userLimit: string | undefined;
+      if (booking.user_id) {
+        const actor = { clientId: booking.client_id, userId: booking.user_id, role: 'user' as const, sandbox: false };
+        userLimit = (await this.services.send(SUBJECTS.USERS_USER_GET, { actor, userId: booking.user_id })).clientAccountLimit;
+      }
+      await this.services.send(SUBJECTS.ACCOUNTING_HOLD_PLACE, {
+        clientId: booking.client_id,
+        bookingId: booking.id,
+        amount: centsToDecimal(toCents(booking.price_chargeable)),
+        ...(booking.user_id && { userId: booking.user_id, userLimit }),
+      });
+    }
+    await settle('funds_held');
+  }
+
+  /** Account: the hold becomes the debit. Card: a debit and the card's matching credit. Sandbox: no money moves. */
+  private async collect(booking: BookingRow) {
+    if (booking.sandbox) return;
+    const name = `Booking ${booking.id} · ${booking.hotel_name} · ${booking.check_in}–${booking.check_out}`;
+    if (booking.payment_method === 'account') {
+      await this.services.send(SUBJECTS.ACCOUNTING_HOLD_CAPTURE, { clientId: booking.client_id, bookingId: booking.id, name });
+    } else {
+      await this.services.send(SUBJECTS.ACCOUNTING_CARD_PAYMENT_RECORD, {
+        clientId: booking.client_id,
+        bookingId: booking.id,
+        amount: centsToDecimal(toCents(booking.price_chargeable)),
+        ccPaymentId: booking.cc_payment_id!,
+        name,
+        ...(booking.user_id && { userId: booking.user_id }),
+      });
+    }
+  }
+
+  /** Undoes what a failed saga did; each undo is idempotent. */
+  private async compensate(booking: BookingRow) {
+    if (booking.supplier_reference) await this.services.send(SUBJECTS.RATES_SUPPLIER_CANCEL, { booking_id: booking.id });
+    if (booking.payment_method === 'account' && !booking.sandbox) {
+      await this.services.send(SUBJECTS.ACCOUNTING_HOLD_RELEASE, { clientId: booking.client_id, bookingId: booking.id });
+    }
+    if (booking.cc_payment_id) await this.payments.refund(booking.cc_payment_id, booking.price_chargeable);
+  }
+}

@@ -1,0 +1,161 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { createHash } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import {
+  BookingRoom,
+  CreateBookingReply,
+  CreateBookingRequest,
+  FieldError,
+  SUBJECTS,
+  StoredPrebook,
+  centsToDecimal,
+  toCents,
+} from '@hotel/contracts';
+import { Language, hotelById, toHotelDetails } from '@hotel/inventory';
+import { DomainError, SERVICE_CLIENT, SERVICE_ENV, ServiceClient } from '@hotel/platform';
+import { BookingEnv } from '../booking.env';
+import { CardDetails, expirationPassed } from '../payments/payment-processor';
+import { toBookingView } from './booking-view';
+import { BookingSaga } from './booking-saga';
+import { BookingRow, BookingsRepository } from './bookings.repository';
+
+const CARD_FIELDS = ['payment_token', 'payment_first_name', 'payment_last_name', 'payment_postal_code', 'payment_expiration'] as const;
+/** How long a repeat with the same idempotency key waits for the first request to finish. */
+const REPLAY_WAIT_MS = 10_000;
+
+@Injectable()
+export class BookingsService {
+  constructor(
+    private readonly bookings: BookingsRepository,
+    private readonly saga: BookingSaga,
+    @Inject(SERVICE_CLIENT) private readonly services: ServiceClient,
+    @Inject(SERVICE_ENV) private readonly env: BookingEnv,
+  ) {}
+
+  async create(request: CreateBookingRequest): Promise<CreateBookingReply> {
+    const { actor, body } = request;
+    const fingerprint = fingerprintOf(request);
+    if (body.idempotency_key) {
+      const previous = await this.bookings.findByIdempotencyKey(actor.clientId, body.idempotency_key);
+      if (previous) return this.replay(previous, fingerprint);
+    }
+    const prebook = await this.services.send(SUBJECTS.RATES_PREBOOK_FIND, {
+      actor,
+      ...(request.prebook_id
+        ? { prebook_id: request.prebook_id }
+        : { session_id: request.session_id, hotel_id: request.hotel_id, rate_id: request.rate_id, payment_method: request.payment_method }),
+    });
+    const method = prebook.paymentMethod;
+    this.validateAgainstPrebook(request, prebook);
+    const card = method === 'credit_card' ? cardOf(request) : undefined;
+
+    let booking: BookingRow;
+    try {
+      booking = await this.bookings.insert(this.newBooking(request, prebook, fingerprint), this.env.IDEMPOTENCY_HOURS);
+    } catch (error) {
+      // A concurrent request with the same idempotency key won the insert: answer as its repeat.
+      if (error instanceof DomainError && error.code === 'CONFLICT' && body.idempotency_key) {
+        const winner = await this.bookings.findByIdempotencyKey(actor.clientId, body.idempotency_key);
+        if (winner) return this.replay(winner, fingerprint);
+      }
+      throw error;
+    }
+    await this.services.send(SUBJECTS.RATES_PREBOOK_ATTACH, { prebook_id: prebook.prebookId, booking_id: booking.id }).catch(() => undefined);
+    const settled = await this.saga.run(booking.id, card);
+    return { booking: this.outcome(settled), replayed: false };
+  }
+
+  /** The first request's booking for a repeated idempotency key (after it settles), or 409 for a different body. */
+  private async replay(previous: BookingRow, fingerprint: string): Promise<CreateBookingReply> {
+    if (previous.request_fingerprint !== fingerprint) {
+      throw new DomainError('IDEMPOTENCY_CONFLICT', 'idempotency_key was used with a different request');
+    }
+    let current = previous;
+    const deadline = Date.now() + REPLAY_WAIT_MS;
+    while ((current.step !== 'done' && current.step !== 'failed') && Date.now() < deadline) {
+      await sleep(50);
+      current = (await this.bookings.find(previous.id))!;
+    }
+    return { booking: this.outcome(current), replayed: true };
+  }
+
+  /** A failed booking answers with its reason (and stays visible in GET /book). */
+  private outcome(booking: BookingRow) {
+    if (booking.status === 'failed') {
+      const code = (booking.failure_code ?? 'PAYMENT_DECLINED') as DomainError['code'];
+      throw new DomainError(code, booking.failure_reason ?? 'booking failed');
+    }
+    return toBookingView(booking, null);
+  }
+
+  private validateAgainstPrebook(request: CreateBookingRequest, prebook: StoredPrebook) {
+    const errors: FieldError[] = [];
+    const expected = prebook.response.rooms.length;
+    if (request.body.rooms.length !== expected) {
+      errors.push({ field: 'rooms', message: `rooms must name a lead guest for each of the ${expected} prebooked room(s)` });
+    }
+    if (prebook.paymentMethod === 'credit_card') {
+      for (const field of CARD_FIELDS) {
+        if (!request.body[field]) errors.push({ field, message: `${field} is required for credit_card payment` });
+      }
+      if (request.body.payment_expiration && expirationPassed(request.body.payment_expiration)) {
+        errors.push({ field: 'payment_expiration', message: 'payment_expiration is in the past' });
+      }
+    }
+    if (errors.length) throw DomainError.validation(errors);
+  }
+
+  private newBooking(request: CreateBookingRequest, prebook: StoredPrebook, fingerprint: string) {
+    const { actor, body } = request;
+    const language = (body.language ?? body.lang ?? 'en') as Language;
+    const hotel = hotelById(prebook.offer.hotelId)!;
+    const rooms: BookingRoom[] = body.rooms.map((guest, index) => ({
+      adults: [{ title: null, first_name: guest.lead_first_name.trim(), last_name: guest.lead_last_name.trim() }],
+      children: (prebook.response.rooms[index]?.children_ages ?? []).map((age) => ({ title: null, first_name: '', last_name: guest.lead_last_name.trim(), age })),
+    }));
+    const rate = prebook.response.rate;
+    return {
+      client_id: actor.clientId,
+      user_id: actor.userId ?? null,
+      sandbox: actor.sandbox,
+      prebook_id: prebook.prebookId,
+      offer: prebook.offer,
+      payment_method: prebook.paymentMethod,
+      hotel_id: hotel.id,
+      hotel_name: hotel.name,
+      check_in: prebook.response.search.check_in,
+      check_out: prebook.response.search.check_out,
+      first_name: body.rooms[0].lead_first_name.trim(),
+      last_name: body.rooms[0].lead_last_name.trim(),
+      email: body.email,
+      phone: body.phone,
+      price_chargeable: centsToDecimal(toCents(prebook.priceChargeable)),
+      price_currency: rate.price_currency,
+      rate,
+      hotel: { ...toHotelDetails(hotel, language), lowest_rate: null, lowest_brand_loyalty_rate: null },
+      rooms,
+      language,
+      loyalty_number: body.loyalty_number ?? null,
+      special_request: body.special_request ?? null,
+      remarks: prebook.response.remarks,
+      client_reference: body.client_reference ?? null,
+      idempotency_key: body.idempotency_key ?? null,
+      request_fingerprint: fingerprint,
+      promo_code: prebook.promoCode,
+      promo_discount: prebook.discount,
+    };
+  }
+}
+
+function cardOf(request: CreateBookingRequest): CardDetails {
+  return { token: request.body.payment_token!, expiration: request.body.payment_expiration! };
+}
+
+/** What makes two requests "the same": the rate they book and every body field, in a stable order. */
+function fingerprintOf(request: CreateBookingRequest): string {
+  const { actor: _actor, ...rest } = request;
+  const canonical = JSON.stringify(rest, (_key, value) =>
+    value && typeof value === 'object' && !Array.isArray(value) ? Object.fromEntries(Object.entries(value).sort(([a], [b]) => a.localeCompare(b))) : value,
+  );
+  return createHash('sha256').update(canonical).digest('hex');
+}

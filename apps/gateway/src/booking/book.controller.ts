@@ -1,0 +1,48 @@
+import { Body, Controller, Inject, Param, Post, Res } from '@nestjs/common';
+import { FastifyReply } from 'fastify';
+import { Actor, BookCreateBody, BookingView, CreateBookingReply, SUBJECTS, V2BookBody } from '@hotel/contracts';
+import { ServiceClient } from '@hotel/platform';
+import { BookingApi, CurrentActor } from '../auth/api-family';
+import { SERVICE_CLIENT } from '../gateway.tokens';
+import { PrebookParams } from './prebook.controller';
+
+/** A booking can take a while (supplier, payment): its call waits longer than the default. */
+const BOOK_TIMEOUT_MS = 30_000;
+
+@Controller()
+@BookingApi()
+export class BookController {
+  constructor(@Inject(SERVICE_CLIENT) private readonly services: ServiceClient) {}
+
+  /** 201 with the Booking; a repeat with the same idempotency_key answers the original with 200. */
+  @Post('book/:hotel_id/:session_id/:rate_id/:payment_method')
+  async v1(
+    @CurrentActor() actor: Actor,
+    @Param() params: PrebookParams,
+    @Body() body: BookCreateBody,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<BookingView> {
+    const result = await this.services.send(
+      SUBJECTS.BOOKING_BOOKING_CREATE,
+      { actor, session_id: params.session_id, hotel_id: Number(params.hotel_id), rate_id: params.rate_id, payment_method: params.payment_method, body },
+      { timeoutMs: BOOK_TIMEOUT_MS, idempotencyKey: body.idempotency_key },
+    );
+    return answer(result, reply);
+  }
+
+  @Post('v2/book')
+  async v2(@CurrentActor() actor: Actor, @Body() v2Body: V2BookBody, @Res({ passthrough: true }) reply: FastifyReply): Promise<BookingView> {
+    const { prebook_id, ...body } = v2Body;
+    const result = await this.services.send(
+      SUBJECTS.BOOKING_BOOKING_CREATE,
+      { actor, prebook_id, body },
+      { timeoutMs: BOOK_TIMEOUT_MS, idempotencyKey: body.idempotency_key },
+    );
+    return answer(result, reply);
+  }
+}
+
+function answer(result: CreateBookingReply, reply: FastifyReply): BookingView {
+  reply.status(result.replayed ? 200 : 201);
+  return result.booking;
+}

@@ -1,0 +1,203 @@
+import { queryTestDatabase } from '@hotel/testing';
+import { ClientKeys, TestSystem, bearer } from './system';
+
+const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+const TWO_ADULTS = [{ adults: 2, children: 0, children_ages: [] }];
+const STAY = { check_in: day(30), check_out: day(33), rooms: TWO_ADULTS };
+const GUEST = { rooms: [{ lead_first_name: 'Ada', lead_last_name: 'Lovelace' }], email: 'ada@example.com', phone: '+44 20 7946 0000' };
+const CARD = { payment_token: 'tok_visa', payment_first_name: 'Ada', payment_last_name: 'Lovelace', payment_postal_code: 'N1 9GU', payment_expiration: '12/30' };
+
+/** Book (V1 and V2) through the booking saga (decisions §3, §5). */
+describe('book', () => {
+  let system: TestSystem;
+  let acme: ClientKeys;
+  let auth: { authorization: string };
+
+  beforeAll(async () => {
+    system = await TestSystem.start({ VENDOR_LATENCY_MS: 'atlas=0,borealis=0,cobalt=0' });
+    acme = await system.createClient('Acme Travel', '100000');
+    auth = bearer(acme.api_key);
+  });
+  afterAll(async () => {
+    await system?.close();
+  });
+
+  async function prebooked(method: 'account' | 'credit_card' = 'account', headers = auth, rateIndex = 0) {
+    const search = await system.request('POST', '/search', { headers, json: { place_id: 'gn:2988507', ...STAY } });
+    const sessionId = search.body.data.session_id;
+    const hotelId = search.body.data.results[0].hotel.id;
+    const rates = (await system.request('GET', `/hotel/${hotelId}/${sessionId}`, { headers })).body.data.rates;
+    const rate = rates[rateIndex % rates.length];
+    const prebook = await system.request('GET', `/prebook/${hotelId}/${sessionId}/${rate.id}/${method}`, { headers });
+    expect(prebook.status).toBe(200);
+    return { path: `/book/${hotelId}/${sessionId}/${rate.id}/${method}`, prebook: prebook.body.data, hotelId };
+  }
+
+  const balance = async (client = acme) => (await system.request('GET', '/api/accounting/balance', { headers: { authorization: client.backend_token } })).body.data;
+
+  it('books an account rate: confirmed, references, debit entry equal to the price', async () => {
+    const before = await balance();
+    const { path, prebook, hotelId } = await prebooked();
+    const response = await system.request('POST', path, { headers: auth, json: { ...GUEST, client_reference: 'ACME-1', language: 'fr' } });
+    expect(response.status).toBe(201);
+    const booking = response.body.data;
+    expect(booking).toMatchObject({
+      id: expect.any(Number),
+      status: 'confirmed',
+      booking_reference: [expect.stringMatching(/^[A-Z]{3}-\d+-[0-9A-F]{6}$/), `HB-${booking.id}`],
+      hotel_id: hotelId,
+      check_in: STAY.check_in,
+      check_out: STAY.check_out,
+      nights: 3,
+      first_name: 'Ada',
+      last_name: 'Lovelace',
+      email: GUEST.email,
+      phone: GUEST.phone,
+      price_chargeable: prebook.rate.price_chargeable,
+      price_currency: 'USD',
+      payment_method: 'account',
+      is_sandbox: false,
+      client_reference: 'ACME-1',
+      rooms: [{ adults: [{ title: null, first_name: 'Ada', last_name: 'Lovelace' }], children: [] }],
+      rate: { id: prebook.rate.id },
+      hotel: { id: hotelId },
+      cancellation_policy: prebook.rate.cancellation_policy,
+    });
+    expect(booking.hotel.description).toBe(booking.hotel.description); // localized below
+    const entries = await system.request('GET', `/api/accounting/booking/${booking.id}`, { headers: { authorization: acme.backend_token } });
+    expect(entries.body.data).toEqual([expect.objectContaining({ debit: prebook.rate.price_chargeable, credit: 0, bookingId: booking.id })]);
+    const after = await balance();
+    expect(after.debits).toBeCloseTo(before.debits + prebook.rate.price_chargeable, 2);
+    expect(after.holds).toBe(0);
+  });
+
+  it('books a card rate: debit and matching card credit, balance unchanged', async () => {
+    const before = await balance();
+    const { path, prebook } = await prebooked('credit_card');
+    const response = await system.request('POST', path, { headers: auth, json: { ...GUEST, ...CARD } });
+    expect(response.status).toBe(201);
+    expect(response.body.data).toMatchObject({ status: 'confirmed', payment_method: 'credit_card' });
+    const entries = (await system.request('GET', `/api/accounting/booking/${response.body.data.id}`, { headers: { authorization: acme.backend_token } })).body.data;
+    expect(entries).toEqual([
+      expect.objectContaining({ debit: prebook.rate.price_chargeable, credit: 0, ccPaymentId: expect.any(String) }),
+      expect.objectContaining({ debit: 0, credit: prebook.rate.price_chargeable, ccPaymentId: expect.any(String) }),
+    ]);
+    expect((await balance()).available).toBeCloseTo(before.available, 2);
+  });
+
+  it('records a declined card as a failed booking and answers 400 with the reason', async () => {
+    const { path } = await prebooked('credit_card');
+    const response = await system.request('POST', path, { headers: auth, json: { ...GUEST, ...CARD, payment_token: 'tok_declined', client_reference: 'DECLINED-1' } });
+    expect(response.status).toBe(400);
+    expect(response.body).toMatchObject({ code: 'PAYMENT_DECLINED', message: 'card declined' });
+    const [row] = await queryTestDatabase<{ status: string }>(system.database.url, `SELECT status FROM booking.bookings WHERE client_reference = 'DECLINED-1'`);
+    expect(row.status).toBe('failed');
+  });
+
+  it('requires a prebook, the same room count and card fields for credit_card', async () => {
+    const search = await system.request('POST', '/search', { headers: auth, json: { place_id: 'gn:2988507', ...STAY } });
+    const hotelId = search.body.data.results[0].hotel.id;
+    const rateId = search.body.data.results[0].hotel.lowest_rate.id;
+    const noPrebook = await system.request('POST', `/book/${hotelId}/${search.body.data.session_id}/${rateId}/account`, { headers: auth, json: GUEST });
+    expect(noPrebook.status).toBe(400);
+    expect(noPrebook.body).toMatchObject({ code: 'PREBOOK_REQUIRED', message: 'prebook required' });
+
+    const { path } = await prebooked();
+    const twoRooms = await system.request('POST', path, { headers: auth, json: { ...GUEST, rooms: [GUEST.rooms[0], GUEST.rooms[0]] } });
+    expect(twoRooms.status).toBe(400);
+    expect(twoRooms.body.errors[0].field).toBe('rooms');
+
+    const card = await prebooked('credit_card');
+    const noCard = await system.request('POST', card.path, { headers: auth, json: GUEST });
+    expect(noCard.status).toBe(400);
+    expect(noCard.body.errors.map((error: any) => error.field).sort()).toEqual([...Object.keys(CARD)].sort());
+    const expired = await system.request('POST', card.path, { headers: auth, json: { ...GUEST, ...CARD, payment_expiration: '01/20' } });
+    expect(expired.body.errors.map((error: any) => error.field)).toEqual(['payment_expiration']);
+  });
+
+  it('expires a prebook after 15 minutes', async () => {
+    const { path, prebook } = await prebooked();
+    await queryTestDatabase(system.database.url, `UPDATE rates.prebooks SET expires_at = now() - interval '1 second' WHERE id = $1`, [prebook.prebook_id]);
+    const response = await system.request('POST', path, { headers: auth, json: GUEST });
+    expect(response.status).toBe(400);
+    expect(response.body.code).toBe('PREBOOK_REQUIRED');
+  });
+
+  it('rejects a reused client_reference (400) but lets another client use it', async () => {
+    const first = await prebooked();
+    expect((await system.request('POST', first.path, { headers: auth, json: { ...GUEST, client_reference: 'REF-42' } })).status).toBe(201);
+    const second = await prebooked('account', auth, 1);
+    const duplicate = await system.request('POST', second.path, { headers: auth, json: { ...GUEST, client_reference: 'REF-42' } });
+    expect(duplicate.status).toBe(400);
+    expect(duplicate.body).toMatchObject({ code: 'DUPLICATE_CLIENT_REFERENCE', message: 'duplicate client_reference' });
+    const globex = await system.createClient('Globex', '100000');
+    const other = await prebooked('account', bearer(globex.api_key));
+    expect((await system.request('POST', other.path, { headers: bearer(globex.api_key), json: { ...GUEST, client_reference: 'REF-42' } })).status).toBe(201);
+  });
+
+  it('20 concurrent requests with one idempotency key make one booking; a different body is 409', async () => {
+    const { path } = await prebooked();
+    const body = { ...GUEST, idempotency_key: 'idem-race-1' };
+    const responses = await Promise.all(Array.from({ length: 20 }, () => system.request('POST', path, { headers: auth, json: body })));
+    const ids = new Set(responses.map((response) => response.body.data?.id));
+    expect(ids.size).toBe(1);
+    expect(responses.filter((response) => response.status === 201)).toHaveLength(1);
+    expect(responses.filter((response) => response.status === 200)).toHaveLength(19);
+    const [count] = await queryTestDatabase<{ n: number }>(system.database.url, `SELECT count(*)::int AS n FROM booking.bookings WHERE idempotency_key = 'idem-race-1'`);
+    expect(count.n).toBe(1);
+    const conflict = await system.request('POST', path, { headers: auth, json: { ...body, phone: '+1 555 0100' } });
+    expect(conflict.status).toBe(409);
+    expect(conflict.body.code).toBe('IDEMPOTENCY_CONFLICT');
+  });
+
+  it('concurrent bookings on one client never overdraw its funds', async () => {
+    const tight = await system.createClient('Tight Travel', '2000');
+    const headers = bearer(tight.api_key);
+    const prebooks = [];
+    for (let i = 0; i < 8; i++) prebooks.push(await prebooked('account', headers, i));
+    const responses = await Promise.all(prebooks.map(({ path }) => system.request('POST', path, { headers, json: GUEST })));
+    const confirmed = responses.filter((response) => response.status === 201);
+    const refused = responses.filter((response) => response.status === 400);
+    expect(confirmed.length + refused.length).toBe(8);
+    for (const response of refused) expect(response.body.code).toBe('INSUFFICIENT_FUNDS');
+    const after = await balance(tight);
+    expect(after.available).toBeGreaterThanOrEqual(0);
+    expect(after.holds).toBe(0);
+    const spent = confirmed.reduce((sum, response) => sum + response.body.data.price_chargeable, 0);
+    expect(after.debits).toBeCloseTo(spent, 2);
+  });
+
+  it('a sandbox key books with is_sandbox true and moves no money', async () => {
+    const before = await balance();
+    const { path } = await prebooked('account', bearer(acme.sandbox_api_key));
+    const response = await system.request('POST', path, { headers: bearer(acme.sandbox_api_key), json: GUEST });
+    expect(response.status).toBe(201);
+    expect(response.body.data).toMatchObject({ status: 'confirmed', is_sandbox: true });
+    const after = await balance();
+    expect(after).toEqual(before);
+  });
+
+  it('books a V2 prebook through the same saga', async () => {
+    const rate = (await system.request('POST', '/v2/rates', { headers: auth, json: { place_id: 'gn:2988507', ...STAY } })).body.rates[0];
+    const prebook = await system.request('POST', '/v2/prebook', { headers: auth, json: { rate_id: rate.id, payment_method: 'account' } });
+    const response = await system.request('POST', '/v2/book', { headers: auth, json: { ...GUEST, prebook_id: prebook.body.data.prebook_id, lang: 'es' } });
+    expect(response.status).toBe(201);
+    expect(response.body.data).toMatchObject({ status: 'confirmed', rate: { id: rate.id } });
+    expect((await system.request('POST', '/v2/book', { headers: auth, json: { ...GUEST, prebook_id: '7d1f4c8e-0000-4000-8000-000000000000' } })).body.code).toBe('PREBOOK_REQUIRED');
+  });
+
+  it('validates the body: contact fields, language', async () => {
+    const { path } = await prebooked();
+    for (const [body, field] of [
+      [{ ...GUEST, email: 'nope' }, 'email'],
+      [{ ...GUEST, phone: '' }, 'phone'],
+      [{ ...GUEST, rooms: [{ lead_first_name: 'A' }] }, 'rooms.0.lead_last_name'],
+      [{ ...GUEST, language: 'de' }, 'language'],
+      [{ ...GUEST, rooms: [] }, 'rooms'],
+    ] as const) {
+      const response = await system.request('POST', path, { headers: auth, json: body });
+      expect(response.status).toBe(400);
+      expect(response.body.errors.map((error: any) => error.field)).toContain(field);
+    }
+  });
+});

@@ -1,0 +1,216 @@
+import { Type } from 'class-transformer';
+import {
+  ArrayMaxSize,
+  ArrayMinSize,
+  IsArray,
+  IsDefined,
+  IsEmail,
+  IsIn,
+  IsInt,
+  IsOptional,
+  IsPositive,
+  IsString,
+  IsUUID,
+  Matches,
+  MaxLength,
+  ValidateNested,
+} from 'class-validator';
+import { Actor } from '../common/actor';
+import { IsNonBlankString } from '../common/validators';
+import { CancellationPolicyData, HotelDetails, HotelRate } from '../search/hotel';
+import { PAYMENT_METHODS, PaymentMethod } from '../rates/prebook';
+import { STAY_LIMITS } from '../search/stay';
+
+export const BOOKING_LANGUAGES = ['en', 'fr', 'es', 'pt'] as const;
+export type BookingLanguage = (typeof BOOKING_LANGUAGES)[number];
+export const BOOKING_STATUSES = ['confirmed', 'cancelled', 'pending', 'failed'] as const;
+export type BookingStatus = (typeof BOOKING_STATUSES)[number];
+
+export class BookRoomGuest {
+  @IsNonBlankString()
+  @MaxLength(100)
+  lead_first_name: string;
+
+  @IsNonBlankString()
+  @MaxLength(100)
+  lead_last_name: string;
+}
+
+/** BookCreateRequest of the specification. Card fields are required for credit_card (checked by the booking service). */
+export class BookCreateBody {
+  @IsDefined()
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(STAY_LIMITS.maxRooms)
+  @ValidateNested({ each: true })
+  @Type(() => BookRoomGuest)
+  rooms: BookRoomGuest[];
+
+  @IsEmail({}, { message: 'email must be a valid e-mail address' })
+  @MaxLength(254)
+  email: string;
+
+  @IsNonBlankString()
+  @MaxLength(40)
+  phone: string;
+
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
+  payment_token?: string;
+
+  @IsOptional()
+  @IsNonBlankString()
+  @MaxLength(100)
+  payment_first_name?: string;
+
+  @IsOptional()
+  @IsNonBlankString()
+  @MaxLength(100)
+  payment_last_name?: string;
+
+  @IsOptional()
+  @IsNonBlankString()
+  @MaxLength(20)
+  payment_postal_code?: string;
+
+  @IsOptional()
+  @Matches(/^(0[1-9]|1[0-2])\/\d{2}$/, { message: 'payment_expiration must be MM/YY' })
+  payment_expiration?: string;
+
+  @IsOptional()
+  @IsString()
+  @MaxLength(64)
+  promo_code?: string;
+
+  @IsOptional()
+  @Matches(/^[\x21-\x7e]{1,128}$/, { message: 'idempotency_key must be 1 to 128 printable characters' })
+  idempotency_key?: string;
+
+  @IsOptional()
+  @IsString()
+  @MaxLength(64)
+  loyalty_number?: string;
+
+  @IsOptional()
+  @IsString()
+  @MaxLength(1000)
+  special_request?: string;
+
+  @IsOptional()
+  @Matches(/^[\x20-\x7e]{1,128}$/, { message: 'client_reference must be 1 to 128 printable characters' })
+  client_reference?: string;
+
+  @IsOptional()
+  @IsIn(BOOKING_LANGUAGES, { message: `language must be one of ${BOOKING_LANGUAGES.join(', ')}` })
+  language?: BookingLanguage;
+
+  /** Alias of language. */
+  @IsOptional()
+  @IsIn(BOOKING_LANGUAGES, { message: `lang must be one of ${BOOKING_LANGUAGES.join(', ')}` })
+  lang?: BookingLanguage;
+}
+
+/** Body of `POST /v2/book`. */
+export class V2BookBody extends BookCreateBody {
+  @IsUUID('all', { message: 'prebook_id must be the prebook_id from POST /v2/prebook' })
+  prebook_id: string;
+}
+
+/** booking.booking.create.v1 */
+export class CreateBookingRequest {
+  @IsDefined()
+  @ValidateNested()
+  @Type(() => Actor)
+  actor: Actor;
+
+  /** V2: the prebook; V1: the session's rate and payment method. */
+  @IsOptional()
+  @IsUUID()
+  prebook_id?: string;
+
+  @IsOptional()
+  @IsUUID()
+  session_id?: string;
+
+  @IsOptional()
+  @IsInt()
+  @IsPositive()
+  hotel_id?: number;
+
+  @IsOptional()
+  @IsUUID()
+  rate_id?: string;
+
+  @IsOptional()
+  @IsIn(PAYMENT_METHODS)
+  payment_method?: PaymentMethod;
+
+  @IsDefined()
+  @ValidateNested()
+  @Type(() => BookCreateBody)
+  body: BookCreateBody;
+}
+
+export interface BookingGuest {
+  title: 'Mr' | 'Mrs' | 'Ms' | null;
+  first_name: string;
+  last_name: string;
+}
+
+export interface BookingRoom {
+  adults: BookingGuest[];
+  children: (BookingGuest & { age: number })[];
+}
+
+/** The Booking resource of the booking API. */
+export interface BookingView {
+  id: number;
+  status: BookingStatus;
+  booking_reference: string[];
+  voucher_url: string | null;
+  hotel_id: number;
+  check_in: string;
+  check_out: string;
+  nights: number;
+  first_name: string;
+  last_name: string;
+  email: string;
+  phone: string;
+  price_per_night_avg: number;
+  price_per_night: number[];
+  price_chargeable: number;
+  price_per_room: number[];
+  price_per_night_per_room: number[][];
+  price_before_fees: number;
+  price_fees: number;
+  price_due_at_hotel: number;
+  price_inclusive: number;
+  price_retail: number;
+  price_currency: string;
+  cancellation_policy: string;
+  cancellation_policy_date: string;
+  cancellation_policy_data: CancellationPolicyData[];
+  remarks: string;
+  rate: HotelRate;
+  rooms: BookingRoom[];
+  payment_method: PaymentMethod;
+  is_sandbox: boolean;
+  hotel: HotelDetails;
+  loyalty_number: string | null;
+  special_request: string | null;
+  client_reference: string | null;
+  price_commission: number;
+  price_commission_paid: number | null;
+  price_commission_currency: string;
+  created_at: string;
+  updated_at: string;
+  /** Why a failed booking failed (an addition). */
+  failure_reason?: string | null;
+}
+
+export interface CreateBookingReply {
+  booking: BookingView;
+  /** True when an idempotency_key repeat returned the original booking. */
+  replayed: boolean;
+}

@@ -1,0 +1,99 @@
+import { Type } from 'class-transformer';
+import { IsDefined, IsIn, IsInt, IsOptional, IsPositive, IsString, IsUUID, Matches, Max, Min, ValidateNested } from 'class-validator';
+import { Actor } from '../common/actor';
+
+import { STAY_LIMITS } from '../search/stay';
+import { OfferKeyWire, PAYMENT_METHODS, PaymentMethod, PrebookData } from './prebook';
+
+/** rates.prebook.find.v1: the prebook a booking relies on (by id, or the latest for a V1 rate). */
+export class FindPrebookRequest {
+  @IsDefined()
+  @ValidateNested()
+  @Type(() => Actor)
+  actor: Actor;
+
+  @IsOptional()
+  @IsUUID()
+  prebook_id?: string;
+
+  @IsOptional()
+  @IsUUID()
+  session_id?: string;
+
+  @IsOptional()
+  @IsInt()
+  @IsPositive()
+  hotel_id?: number;
+
+  @IsOptional()
+  @IsString()
+  rate_id?: string;
+
+  @IsOptional()
+  @IsIn(PAYMENT_METHODS)
+  payment_method?: PaymentMethod;
+}
+
+export interface StoredPrebook {
+  prebookId: string;
+  offer: OfferKeyWire;
+  paymentMethod: PaymentMethod;
+  response: PrebookData;
+  /** The price the prebook confirmed, after any promo discount. */
+  priceChargeable: string;
+  promoCode: string | null;
+  discount: string;
+  expiresAt: string;
+}
+
+/** rates.prebook.attach.v1: marks the booking made from a prebook (is_booking_processing). */
+export class AttachBookingRequest {
+  @IsUUID()
+  prebook_id: string;
+
+  @IsInt()
+  @IsPositive()
+  booking_id: number;
+}
+
+/** rates.supplier.book.v1: books the room with its vendor, consuming allotment; idempotent by booking. */
+export class SupplierBookRequest {
+  @IsInt()
+  @IsPositive()
+  booking_id: number;
+
+  @IsString()
+  vendor: string;
+
+  @IsInt()
+  @IsPositive()
+  hotel_id: number;
+
+  @IsInt()
+  @IsPositive()
+  room_id: number;
+
+  @Matches(/^\d{4}-\d{2}-\d{2}$/)
+  check_in: string;
+
+  @Matches(/^\d{4}-\d{2}-\d{2}$/)
+  check_out: string;
+
+  @IsInt()
+  @Min(1)
+  @Max(STAY_LIMITS.maxRooms)
+  rooms: number;
+}
+
+export interface SupplierBooking {
+  reference: string;
+  status: 'confirmed' | 'cancelled';
+}
+
+/** rates.supplier.cancel.v1: cancels with the vendor and returns the rooms to the allotment; idempotent. */
+export class SupplierCancelRequest {
+  @IsInt()
+  @IsPositive()
+  booking_id: number;
+}
+
