@@ -7,6 +7,7 @@ import { BookingsController } from './bookings/bookings.controller';
 import { BookingsRepository } from './bookings/bookings.repository';
 import { BookingsService } from './bookings/bookings.service';
 import { CreateBookings1763970000000 } from './migrations/1763970000000-create-bookings';
+import { IndexBookingList1763980000000 } from './migrations/1763980000000-index-booking-list';
 import { PAYMENT_PROCESSOR, SandboxPaymentProcessor } from './payments/payment-processor';
 
 @Module({})
@@ -20,7 +21,7 @@ export class BookingAppModule {
           env,
           healthSubject: SUBJECTS.BOOKING_HEALTH_CHECK,
           entities: [],
-          migrations: [CreateBookings1763970000000],
+          migrations: [CreateBookings1763970000000, IndexBookingList1763980000000],
         }),
       ],
       controllers: [BookingsController],

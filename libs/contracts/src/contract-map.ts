@@ -1,6 +1,14 @@
 import { HealthCheckReply, HealthCheckRequest } from './health/health-check';
 import { SUBJECTS } from './subjects';
-import { CreateBookingReply, CreateBookingRequest } from './booking/book';
+import {
+  BookingIdRequest,
+  BookingPage,
+  CancelView,
+  CreateBookingReply,
+  CreateBookingRequest,
+  ListBookingsRequest,
+  PrecancelView,
+} from './booking/book';
 import { AttachBookingRequest, FindPrebookRequest, StoredPrebook, SupplierBookRequest, SupplierBooking, SupplierCancelRequest } from './rates/supplier';
 import { CreatePrebookRequest, PrebookData, ResolveRateRequest, ResolvedRate } from './rates/prebook';
 import { CreatePromoRequest, PromoQuote, PromoView, QuotePromoRequest, RedeemPromoRequest } from './promo/promo';
@@ -84,6 +92,9 @@ export interface ContractMap {
   [SUBJECTS.RATES_SUPPLIER_CANCEL]: Contract<SupplierCancelRequest, SupplierBooking>;
 
   [SUBJECTS.BOOKING_BOOKING_CREATE]: Contract<CreateBookingRequest, CreateBookingReply>;
+  [SUBJECTS.BOOKING_BOOKING_LIST]: Contract<ListBookingsRequest, BookingPage>;
+  [SUBJECTS.BOOKING_BOOKING_PRECANCEL]: Contract<BookingIdRequest, PrecancelView>;
+  [SUBJECTS.BOOKING_BOOKING_CANCEL]: Contract<BookingIdRequest, CancelView>;
   [SUBJECTS.SEARCH_RATE_RESOLVE]: Contract<ResolveRateRequest, ResolvedRate>;
 
   [SUBJECTS.USERS_CLIENT_GET]: Contract<ClientIdRequest, ClientAccountTerms>;

@@ -38,6 +38,9 @@ export const SUBJECTS = {
   RATES_SUPPLIER_CANCEL: 'rates.supplier.cancel.v1',
 
   BOOKING_BOOKING_CREATE: 'booking.booking.create.v1',
+  BOOKING_BOOKING_LIST: 'booking.booking.list.v1',
+  BOOKING_BOOKING_PRECANCEL: 'booking.booking.precancel.v1',
+  BOOKING_BOOKING_CANCEL: 'booking.booking.cancel.v1',
   SEARCH_RATE_RESOLVE: 'search.rate.resolve.v1',
 
   USERS_CLIENT_GET: 'users.client.get.v1',

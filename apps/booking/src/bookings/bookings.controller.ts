@@ -1,11 +1,35 @@
 import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
-import { CreateBookingReply, CreateBookingRequest, SUBJECTS } from '@hotel/contracts';
+import {
+  BookingIdRequest,
+  BookingPage,
+  CancelView,
+  CreateBookingReply,
+  CreateBookingRequest,
+  ListBookingsRequest,
+  PrecancelView,
+  SUBJECTS,
+} from '@hotel/contracts';
 import { BookingsService } from './bookings.service';
 
 @Controller()
 export class BookingsController {
   constructor(private readonly bookings: BookingsService) {}
+
+  @MessagePattern(SUBJECTS.BOOKING_BOOKING_LIST)
+  list(@Payload() request: ListBookingsRequest): Promise<BookingPage> {
+    return this.bookings.list(request.actor, request.query);
+  }
+
+  @MessagePattern(SUBJECTS.BOOKING_BOOKING_PRECANCEL)
+  precancel(@Payload() request: BookingIdRequest): Promise<PrecancelView> {
+    return this.bookings.precancel(request.actor, request.booking_id);
+  }
+
+  @MessagePattern(SUBJECTS.BOOKING_BOOKING_CANCEL)
+  cancel(@Payload() request: BookingIdRequest): Promise<CancelView> {
+    return this.bookings.cancel(request.actor, request.booking_id);
+  }
 
   @MessagePattern(SUBJECTS.BOOKING_BOOKING_CREATE)
   create(@Payload() request: CreateBookingRequest): Promise<CreateBookingReply> {

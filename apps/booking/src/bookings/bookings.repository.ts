@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { BookingRoom, HotelDetails, HotelRate, OfferKeyWire, PaymentMethod } from '@hotel/contracts';
+import { BookingListQuery, BookingRoom, HotelDetails, HotelRate, OfferKeyWire, PaymentMethod } from '@hotel/contracts';
 import { DomainError, rowsOf } from '@hotel/platform';
 
 export type SagaStep = 'created' | 'funds_held' | 'supplier_booked' | 'promo_redeemed' | 'done' | 'compensating' | 'failed';
@@ -139,6 +139,62 @@ export class BookingsRepository {
       sets.push(`${column} = $${values.length}`);
     }
     const rows = rowsOf(await this.dataSource.query(`UPDATE booking.bookings SET ${sets.join(', ')} WHERE id = $1 AND step = $2 RETURNING id`, values));
+    return rows.length === 1;
+  }
+
+  /** One page of a client's (or one user's) bookings, filtered and sorted (decisions §7). */
+  async list(clientId: number, userId: number | null, query: BookingListQuery): Promise<{ rows: BookingRow[]; total: number }> {
+    const where = ['client_id = $1'];
+    const values: unknown[] = [clientId];
+    const add = (clause: (placeholder: string) => string, value: unknown) => {
+      values.push(value);
+      where.push(clause(`$${values.length}`));
+    };
+    if (userId !== null) add((p) => `user_id = ${p}`, userId);
+    if (query.id !== undefined) add((p) => `id = ${p}`, query.id);
+    if (query.hotel_name) add((p) => `hotel_name ILIKE ${p}`, `%${query.hotel_name.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+    if (query.first_name) add((p) => `lower(first_name) = lower(${p})`, query.first_name);
+    if (query.last_name) add((p) => `lower(last_name) = lower(${p})`, query.last_name);
+    if (query.status) add((p) => `status = ${p}`, query.status);
+    if (query.payment_method) add((p) => `payment_method = ${p}`, query.payment_method);
+    if (query.vendor_reference) add((p) => `booking_reference @> ARRAY[${p}::text]`, query.vendor_reference);
+    if (query.client_reference) add((p) => `client_reference = ${p}`, query.client_reference);
+    for (const field of ['check_in', 'check_out', 'created_at'] as const) {
+      const filter = query[field];
+      if (!filter) continue;
+      const [from, to = from] = filter.split('..');
+      if (field === 'created_at') {
+        add((p) => `created_at >= ${p}::date`, from);
+        add((p) => `created_at < ${p}::date + 1`, to);
+      } else {
+        add((p) => `${field} >= ${p}::date`, from);
+        add((p) => `${field} <= ${p}::date`, to);
+      }
+    }
+    const sortColumn = query.sort_by ?? 'created_at';
+    const direction = query.sort_order === 'asc' ? 'ASC' : 'DESC';
+    const limit = query.limit ?? 50;
+    const offset = ((query.page ?? 1) - 1) * limit;
+    const whereSql = where.join(' AND ');
+    const [rows, counts] = await Promise.all([
+      this.dataSource.query(
+        `SELECT ${COLUMNS} FROM booking.bookings WHERE ${whereSql} ORDER BY booking.bookings.${sortColumn} ${direction}, booking.bookings.id ${direction} LIMIT ${limit} OFFSET ${offset}`,
+        values,
+      ) as Promise<BookingRow[]>,
+      this.dataSource.query(`SELECT count(*)::int AS total FROM booking.bookings WHERE ${whereSql}`, values) as Promise<{ total: number }[]>,
+    ]);
+    return { rows, total: counts[0].total };
+  }
+
+  /** Marks a confirmed booking cancelled (once): false when another request did it first. */
+  async markCancelled(id: number, reference: string, penalty: string): Promise<boolean> {
+    const rows = rowsOf(
+      await this.dataSource.query(
+        `UPDATE booking.bookings SET status = 'cancelled', cancellation_reference = $2, cancellation_penalty = $3, cancelled_at = now(), updated_at = now()
+          WHERE id = $1 AND status = 'confirmed' RETURNING id`,
+        [id, reference, penalty],
+      ),
+    );
     return rows.length === 1;
   }
 

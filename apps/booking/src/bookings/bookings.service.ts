@@ -2,7 +2,14 @@ import { Inject, Injectable } from '@nestjs/common';
 import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
+  Actor,
+  BookingListQuery,
+  BookingPage,
   BookingRoom,
+  CancelView,
+  PrecancelView,
+  centsToNumber,
+  todayUtc,
   CreateBookingReply,
   CreateBookingRequest,
   FieldError,
@@ -14,7 +21,8 @@ import {
 import { Language, hotelById, toHotelDetails } from '@hotel/inventory';
 import { DomainError, SERVICE_CLIENT, SERVICE_ENV, ServiceClient } from '@hotel/platform';
 import { BookingEnv } from '../booking.env';
-import { CardDetails, expirationPassed } from '../payments/payment-processor';
+import { CardDetails, PAYMENT_PROCESSOR, PaymentProcessor, expirationPassed } from '../payments/payment-processor';
+import { cancellationPenaltyCents } from './cancellation';
 import { toBookingView } from './booking-view';
 import { BookingSaga } from './booking-saga';
 import { BookingRow, BookingsRepository } from './bookings.repository';
@@ -30,6 +38,7 @@ export class BookingsService {
     private readonly saga: BookingSaga,
     @Inject(SERVICE_CLIENT) private readonly services: ServiceClient,
     @Inject(SERVICE_ENV) private readonly env: BookingEnv,
+    @Inject(PAYMENT_PROCESSOR) private readonly payments: PaymentProcessor,
   ) {}
 
   async create(request: CreateBookingRequest): Promise<CreateBookingReply> {
@@ -63,6 +72,66 @@ export class BookingsService {
     await this.services.send(SUBJECTS.RATES_PREBOOK_ATTACH, { prebook_id: prebook.prebookId, booking_id: booking.id }).catch(() => undefined);
     const settled = await this.saga.run(booking.id, card);
     return { booking: this.outcome(settled), replayed: false };
+  }
+
+  /** The caller's bookings (a user token sees that user's only). */
+  async list(actor: Actor, query: BookingListQuery): Promise<BookingPage> {
+    const { rows, total } = await this.bookings.list(actor.clientId, actor.role === 'user' ? actor.userId : null, query);
+    return { bookings: rows.map((row) => toBookingView(row, null)), total };
+  }
+
+  async precancel(actor: Actor, bookingId: number): Promise<PrecancelView> {
+    const booking = await this.cancellable(actor, bookingId);
+    if (booking.status === 'cancelled') {
+      return { price_cancellation_penalty: centsToNumber(toCents(booking.cancellation_penalty!)), price_currency: booking.price_currency };
+    }
+    return { price_cancellation_penalty: centsToNumber(this.penalty(booking)), price_currency: booking.price_currency };
+  }
+
+  /**
+   * Cancels with the supplier (rooms go back to the allotment), credits the price
+   * less the penalty to the account, then marks the booking cancelled. Each step
+   * is idempotent, so a repeated or concurrent cancel finishes the same way and
+   * a cancelled booking answers its reference again.
+   */
+  async cancel(actor: Actor, bookingId: number): Promise<CancelView> {
+    const booking = await this.cancellable(actor, bookingId);
+    if (booking.status === 'cancelled') return { cancelled: true, cancellation_reference: booking.cancellation_reference! };
+    const penalty = this.penalty(booking);
+    const refund = toCents(booking.price_chargeable) - penalty;
+    await this.services.send(SUBJECTS.RATES_SUPPLIER_CANCEL, { booking_id: booking.id });
+    if (!booking.sandbox && refund > 0) {
+      if (booking.payment_method === 'account') {
+        await this.services.send(SUBJECTS.ACCOUNTING_REFUND_CREATE, {
+          clientId: booking.client_id,
+          bookingId: booking.id,
+          amount: centsToDecimal(refund),
+          name: `Cancellation of booking ${booking.id} (penalty ${centsToDecimal(penalty)})`,
+          ...(booking.user_id && { userId: booking.user_id }),
+        });
+      } else {
+        await this.payments.refund(booking.cc_payment_id!, centsToDecimal(refund));
+      }
+    }
+    const reference = `CXL-${booking.supplier_reference}`;
+    await this.bookings.markCancelled(booking.id, reference, centsToDecimal(penalty));
+    const settled = (await this.bookings.find(booking.id))!;
+    return { cancelled: true, cancellation_reference: settled.cancellation_reference ?? reference };
+  }
+
+  private async cancellable(actor: Actor, bookingId: number): Promise<BookingRow> {
+    const booking = await this.bookings.findForClient(actor.clientId, bookingId);
+    if (!booking || (actor.role === 'user' && booking.user_id !== actor.userId)) throw DomainError.notFound(`booking ${bookingId}`);
+    if (booking.status === 'cancelled') return booking;
+    if (booking.status !== 'confirmed') throw DomainError.validation([{ field: 'booking_id', message: `a ${booking.status} booking cannot be cancelled` }]);
+    if (booking.check_in < todayUtc().toISOString().slice(0, 10)) {
+      throw DomainError.validation([{ field: 'booking_id', message: 'the check-in date has passed: the booking cannot be cancelled' }]);
+    }
+    return booking;
+  }
+
+  private penalty(booking: BookingRow): number {
+    return cancellationPenaltyCents(booking.rate.cancellation_policy_data, toCents(booking.price_chargeable));
   }
 
   /** The first request's booking for a repeated idempotency key (after it settles), or 409 for a different body. */

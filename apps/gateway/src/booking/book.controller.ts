@@ -1,6 +1,18 @@
-import { Body, Controller, Inject, Param, Post, Res } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Inject, Param, Post, Query, Res } from '@nestjs/common';
 import { FastifyReply } from 'fastify';
-import { Actor, BookCreateBody, BookingView, CreateBookingReply, SUBJECTS, V2BookBody } from '@hotel/contracts';
+import {
+  Actor,
+  BookCreateBody,
+  BookingListQuery,
+  BookingView,
+  CancelView,
+  CreateBookingReply,
+  IsIdString,
+  PrecancelView,
+  SUBJECTS,
+  V2BookBody,
+} from '@hotel/contracts';
+import { Paginated } from '../http/paginated';
 import { ServiceClient } from '@hotel/platform';
 import { BookingApi, CurrentActor } from '../auth/api-family';
 import { SERVICE_CLIENT } from '../gateway.tokens';
@@ -8,6 +20,11 @@ import { PrebookParams } from './prebook.controller';
 
 /** A booking can take a while (supplier, payment): its call waits longer than the default. */
 const BOOK_TIMEOUT_MS = 30_000;
+
+export class BookingIdParams {
+  @IsIdString()
+  booking_id: string;
+}
 
 @Controller()
 @BookingApi()
@@ -28,6 +45,24 @@ export class BookController {
       { timeoutMs: BOOK_TIMEOUT_MS, idempotencyKey: body.idempotency_key },
     );
     return answer(result, reply);
+  }
+
+  /** The client's bookings (a user token: that user's), filtered, sorted and paged; `total` counts all matches. */
+  @Get('book')
+  async list(@CurrentActor() actor: Actor, @Query() query: BookingListQuery): Promise<Paginated<BookingView>> {
+    const page = await this.services.send(SUBJECTS.BOOKING_BOOKING_LIST, { actor, query });
+    return new Paginated(page.bookings, page.total);
+  }
+
+  @Get('book/precancel/:booking_id')
+  precancel(@CurrentActor() actor: Actor, @Param() params: BookingIdParams): Promise<PrecancelView> {
+    return this.services.send(SUBJECTS.BOOKING_BOOKING_PRECANCEL, { actor, booking_id: Number(params.booking_id) });
+  }
+
+  @Post('book/cancel/:booking_id')
+  @HttpCode(200)
+  cancel(@CurrentActor() actor: Actor, @Param() params: BookingIdParams): Promise<CancelView> {
+    return this.services.send(SUBJECTS.BOOKING_BOOKING_CANCEL, { actor, booking_id: Number(params.booking_id) }, { timeoutMs: BOOK_TIMEOUT_MS });
   }
 
   @Post('v2/book')

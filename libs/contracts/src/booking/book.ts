@@ -12,6 +12,7 @@ import {
   IsString,
   IsUUID,
   Matches,
+  Max,
   MaxLength,
   ValidateNested,
 } from 'class-validator';
@@ -213,4 +214,122 @@ export interface CreateBookingReply {
   booking: BookingView;
   /** True when an idempotency_key repeat returned the original booking. */
   replayed: boolean;
+}
+
+export const BOOKING_SORT_FIELDS = ['id', 'created_at', 'check_in', 'check_out', 'price_chargeable', 'hotel_name', 'status'] as const;
+const DATE_FILTER = /^\d{4}-\d{2}-\d{2}(\.\.\d{4}-\d{2}-\d{2})?$/;
+
+/** Query of `GET /book` (decisions §7). */
+export class BookingListQuery {
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @IsPositive()
+  page?: number;
+
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @IsPositive()
+  @Max(200, { message: 'limit must be from 1 to 200' })
+  limit?: number;
+
+  @IsOptional()
+  @IsIn(BOOKING_SORT_FIELDS, { message: `sort_by must be one of ${BOOKING_SORT_FIELDS.join(', ')}` })
+  sort_by?: (typeof BOOKING_SORT_FIELDS)[number];
+
+  @IsOptional()
+  @IsIn(['asc', 'desc'], { message: 'sort_order must be asc or desc' })
+  sort_order?: 'asc' | 'desc';
+
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @IsPositive()
+  id?: number;
+
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
+  hotel_name?: string;
+
+  @IsOptional()
+  @Matches(DATE_FILTER, { message: 'created_at must be YYYY-MM-DD or YYYY-MM-DD..YYYY-MM-DD' })
+  created_at?: string;
+
+  @IsOptional()
+  @Matches(DATE_FILTER, { message: 'check_in must be YYYY-MM-DD or YYYY-MM-DD..YYYY-MM-DD' })
+  check_in?: string;
+
+  @IsOptional()
+  @Matches(DATE_FILTER, { message: 'check_out must be YYYY-MM-DD or YYYY-MM-DD..YYYY-MM-DD' })
+  check_out?: string;
+
+  @IsOptional()
+  @IsString()
+  @MaxLength(100)
+  first_name?: string;
+
+  @IsOptional()
+  @IsString()
+  @MaxLength(100)
+  last_name?: string;
+
+  @IsOptional()
+  @IsIn(BOOKING_STATUSES)
+  status?: BookingStatus;
+
+  @IsOptional()
+  @IsIn(PAYMENT_METHODS)
+  payment_method?: PaymentMethod;
+
+  @IsOptional()
+  @IsString()
+  @MaxLength(128)
+  vendor_reference?: string;
+
+  @IsOptional()
+  @IsString()
+  @MaxLength(128)
+  client_reference?: string;
+}
+
+/** booking.booking.list.v1 */
+export class ListBookingsRequest {
+  @IsDefined()
+  @ValidateNested()
+  @Type(() => Actor)
+  actor: Actor;
+
+  @IsDefined()
+  @ValidateNested()
+  @Type(() => BookingListQuery)
+  query: BookingListQuery;
+}
+
+export interface BookingPage {
+  bookings: BookingView[];
+  total: number;
+}
+
+/** booking.booking.precancel.v1 / cancel.v1 */
+export class BookingIdRequest {
+  @IsDefined()
+  @ValidateNested()
+  @Type(() => Actor)
+  actor: Actor;
+
+  @IsInt()
+  @IsPositive()
+  booking_id: number;
+}
+
+export interface PrecancelView {
+  price_cancellation_penalty: number;
+  price_currency: string;
+}
+
+export interface CancelView {
+  cancelled: boolean;
+  cancellation_reference: string;
 }

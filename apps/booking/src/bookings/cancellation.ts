@@ -1,0 +1,20 @@
+import { CancellationPolicyData, toCents } from '@hotel/contracts';
+
+/**
+ * The penalty for cancelling now (decisions §6): the penalty of the latest
+ * period that has started; nothing before the first; never more than was paid.
+ * A non-refundable rate's single period starts when it was sold, so it costs
+ * the whole price.
+ */
+export function cancellationPenaltyCents(periods: CancellationPolicyData[], paidCents: number, now = new Date()): number {
+  let penalty = 0;
+  let latestStart = Number.NEGATIVE_INFINITY;
+  for (const period of periods) {
+    const start = Date.parse(period.from_datetime);
+    if (start <= now.getTime() && start >= latestStart) {
+      latestStart = start;
+      penalty = toCents(period.price_cancellation_penalty);
+    }
+  }
+  return Math.min(penalty, paidCents);
+}

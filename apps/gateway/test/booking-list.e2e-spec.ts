@@ -1,0 +1,137 @@
+import { queryTestDatabase } from '@hotel/testing';
+import { ClientKeys, TestSystem, bearer } from './system';
+
+const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+const GUEST = { email: 'ada@example.com', phone: '+44 20 7946 0000' };
+
+/** GET /book (decisions §7), precancel and cancel (decisions §6). */
+describe('booking list and cancellation', () => {
+  let system: TestSystem;
+  let acme: ClientKeys;
+  let auth: { authorization: string };
+  const made: any[] = [];
+
+  beforeAll(async () => {
+    system = await TestSystem.start({ VENDOR_LATENCY_MS: 'atlas=0,borealis=0,cobalt=0' });
+    acme = await system.createClient('Acme Travel', '1000000');
+    auth = bearer(acme.api_key);
+    const names = [['Ada', 'Lovelace'], ['Grace', 'Hopper'], ['Alan', 'Turing'], ['Ada', 'Byron']];
+    for (let i = 0; i < 4; i++) made.push(await book({ offset: 20 + i * 3, first: names[i][0], last: names[i][1], reference: `LIST-${i}`, rateIndex: i }));
+  });
+  afterAll(async () => {
+    await system?.close();
+  });
+
+  async function book(options: { offset: number; first: string; last: string; reference?: string; rateIndex?: number; headers?: Record<string, string>; place?: string }) {
+    const headers = options.headers ?? auth;
+    const stay = { check_in: day(options.offset), check_out: day(options.offset + 2), rooms: [{ adults: 2, children: 0, children_ages: [] }] };
+    const search = await system.request('POST', '/search', { headers, json: { place_id: options.place ?? 'gn:2988507', ...stay } });
+    const sessionId = search.body.data.session_id;
+    const hotelId = search.body.data.results[(options.rateIndex ?? 0) % search.body.data.results.length].hotel.id;
+    const rate = (await system.request('GET', `/hotel/${hotelId}/${sessionId}`, { headers })).body.data.rates[0];
+    await system.request('GET', `/prebook/${hotelId}/${sessionId}/${rate.id}/account`, { headers });
+    const response = await system.request('POST', `/book/${hotelId}/${sessionId}/${rate.id}/account`, {
+      headers,
+      json: { ...GUEST, rooms: [{ lead_first_name: options.first, lead_last_name: options.last }], ...(options.reference && { client_reference: options.reference }) },
+    });
+    expect(response.status).toBe(201);
+    return response.body.data;
+  }
+
+  const list = (query = '', headers = auth) => system.request('GET', `/book${query}`, { headers });
+
+  it('lists the client’s bookings newest first with total, paged', async () => {
+    const all = await list();
+    expect(all.status).toBe(200);
+    expect(all.body).toMatchObject({ success: true, message: null, total: 4 });
+    expect(all.body.data.map((booking: any) => booking.id)).toEqual(made.map((booking) => booking.id).reverse());
+    const page = await list('?limit=3&page=2');
+    expect(page.body.total).toBe(4);
+    expect(page.body.data.map((booking: any) => booking.id)).toEqual([made[0].id]);
+  });
+
+  it.each([
+    ['?client_reference=LIST-2', [2]],
+    ['?first_name=ada', [3, 0]],
+    ['?last_name=Hopper', [1]],
+    ['?status=confirmed&payment_method=account&sort_by=id&sort_order=asc', [0, 1, 2, 3]],
+    ['?sort_by=check_in&sort_order=asc&limit=2', [0, 1]],
+  ])('filters and sorts: %s', async (query, indexes) => {
+    const response = await list(query);
+    expect(response.status).toBe(200);
+    expect(response.body.data.map((booking: any) => booking.id)).toEqual(indexes.map((index) => made[index].id));
+  });
+
+  it('filters by id, hotel name, vendor reference and date ranges', async () => {
+    expect((await list(`?id=${made[1].id}`)).body.data.map((b: any) => b.id)).toEqual([made[1].id]);
+    const hotelPart = made[2].hotel.name.split(' ').slice(-1)[0].toLowerCase();
+    expect((await list(`?hotel_name=${encodeURIComponent(hotelPart)}`)).body.data.map((b: any) => b.id)).toContain(made[2].id);
+    const vendorReference = made[3].booking_reference[0];
+    expect((await list(`?vendor_reference=${vendorReference}`)).body.data.map((b: any) => b.id)).toEqual([made[3].id]);
+    expect((await list(`?check_in=${made[1].check_in}`)).body.data.map((b: any) => b.id)).toEqual([made[1].id]);
+    expect((await list(`?check_in=${made[1].check_in}..${made[2].check_in}`)).body.total).toBe(2);
+    expect((await list(`?created_at=${new Date().toISOString().slice(0, 10)}`)).body.total).toBe(4);
+  });
+
+  it.each(['?limit=0', '?limit=201', '?sort_by=price', '?sort_order=up', '?status=lost', '?check_in=2027-1-1', '?page=0', '?unknown=1'])(
+    'answers 400 for %s',
+    async (query) => {
+      const response = await list(query);
+      expect(response.status).toBe(400);
+      expect(response.body.code).toBe('VALIDATION_FAILED');
+    },
+  );
+
+  it("another client sees none of it (404 for its ids)", async () => {
+    const globex = await system.createClient('Globex', '1000');
+    const theirs = await list('', bearer(globex.api_key));
+    expect(theirs.body).toMatchObject({ data: [], total: 0 });
+    expect((await system.request('GET', `/book/precancel/${made[0].id}`, { headers: bearer(globex.api_key) })).status).toBe(404);
+    expect((await system.request('POST', `/book/cancel/${made[0].id}`, { headers: bearer(globex.api_key) })).status).toBe(404);
+  });
+
+  it('precancels and cancels with the penalty, credits the rest, returns the rooms, and repeats idempotently', async () => {
+    const booking = await book({ offset: 40, first: 'Cancel', last: 'Me', rateIndex: 5 });
+    const precancel = await system.request('GET', `/book/precancel/${booking.id}`, { headers: auth });
+    expect(precancel.status).toBe(200);
+    const expected = booking.cancellation_policy === 'NonRefundable' ? booking.price_chargeable : 0;
+    expect(precancel.body.data).toEqual({ price_cancellation_penalty: expected, price_currency: 'USD' });
+
+    const [sold] = await queryTestDatabase<{ sold: number }>(system.database.url, `SELECT coalesce(sum(rooms_sold), 0)::int AS sold FROM rates.allotments WHERE hotel_id = $1`, [booking.hotel_id]);
+    const cancels = await Promise.all(Array.from({ length: 5 }, () => system.request('POST', `/book/cancel/${booking.id}`, { headers: auth })));
+    for (const response of cancels) {
+      expect(response.status).toBe(200);
+      expect(response.body.data).toEqual({ cancelled: true, cancellation_reference: `CXL-${booking.booking_reference[0]}` });
+    }
+    const [after] = await queryTestDatabase<{ sold: number }>(system.database.url, `SELECT coalesce(sum(rooms_sold), 0)::int AS sold FROM rates.allotments WHERE hotel_id = $1`, [booking.hotel_id]);
+    // One room for two nights came back.
+    expect(after.sold).toBe(sold.sold - 2);
+    const entries = (await system.request('GET', `/api/accounting/booking/${booking.id}`, { headers: { authorization: acme.backend_token } })).body.data;
+    const credits = entries.filter((entry: any) => entry.credit > 0);
+    if (expected < booking.price_chargeable) {
+      expect(credits).toEqual([expect.objectContaining({ credit: Number((booking.price_chargeable - expected).toFixed(2)) })]);
+    } else {
+      expect(credits).toEqual([]);
+    }
+    const listed = await list(`?id=${booking.id}`);
+    expect(listed.body.data[0].status).toBe('cancelled');
+  });
+
+  it('refuses to cancel a failed booking (400)', async () => {
+    const [failed] = await queryTestDatabase<{ id: number }>(system.database.url, `UPDATE booking.bookings SET status = 'failed' WHERE id = $1 RETURNING id`, [made[3].id]);
+    const response = await system.request('POST', `/book/cancel/${failed.id}`, { headers: auth });
+    expect(response.status).toBe(400);
+    await queryTestDatabase(system.database.url, `UPDATE booking.bookings SET status = 'confirmed' WHERE id = $1`, [made[3].id]);
+  });
+
+  it('a user token lists that user’s bookings only', async () => {
+    const user = await system.request('POST', '/api/user', {
+      headers: { authorization: acme.backend_token },
+      json: { firstName: 'Una', lastName: 'User', email: 'una@example.com', phone: '1', clientAccountLimit: 100000 },
+    });
+    const token = (await system.request('GET', `/api/user/${user.body.data.id}/token`, { headers: { authorization: acme.backend_token } })).body.data.token;
+    const mine = await book({ offset: 50, first: 'Una', last: 'User', headers: bearer(token) });
+    const listed = await list('', bearer(token));
+    expect(listed.body.data.map((booking: any) => booking.id)).toEqual([mine.id]);
+  });
+});
