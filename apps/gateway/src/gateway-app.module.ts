@@ -3,6 +3,7 @@ import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
 import { ServiceClient, createValidationPipe } from '@hotel/platform';
 import { AuthGuard } from './auth/auth.guard';
 import { AccountingController } from './backend/accounting.controller';
+import { BackendBookingsController } from './backend/bookings.controller';
 import { UsersController } from './backend/users.controller';
 import { IdentityController } from './booking/identity.controller';
 import { BookController } from './booking/book.controller';
@@ -20,7 +21,7 @@ export class GatewayAppModule {
   static register(env: GatewayEnv, services: ServiceClient): DynamicModule {
     return {
       module: GatewayAppModule,
-      controllers: [HealthController, IdentityController, SearchController, PrebookController, PromoController, BookController, UsersController, AccountingController],
+      controllers: [HealthController, IdentityController, SearchController, PrebookController, PromoController, BookController, UsersController, AccountingController, BackendBookingsController],
       providers: [
         { provide: GATEWAY_ENV, useValue: env },
         { provide: SERVICE_CLIENT, useValue: services },

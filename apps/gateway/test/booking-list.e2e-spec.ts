@@ -134,4 +134,67 @@ describe('booking list and cancellation', () => {
     const listed = await list('', bearer(token));
     expect(listed.body.data.map((booking: any) => booking.id)).toEqual([mine.id]);
   });
+
+  describe('backend bookings', () => {
+    const backend = () => ({ authorization: acme.backend_token });
+
+    it('GET /api/booking lists the client’s bookings in the backend shape', async () => {
+      const response = await system.request('GET', '/api/booking', { headers: backend() });
+      expect(response.status).toBe(200);
+      expect(response.body.total).toBeGreaterThanOrEqual(4);
+      const booking = response.body.data.find((candidate: any) => candidate.id === made[0].id);
+      expect(booking).toMatchObject({
+        id: made[0].id,
+        status: 'confirmed',
+        voucher: expect.any(String),
+        hotelId: made[0].hotel_id,
+        checkIn: made[0].check_in,
+        checkOut: made[0].check_out,
+        firstName: 'Ada',
+        lastName: 'Lovelace',
+        email: GUEST.email,
+        phone: GUEST.phone,
+        priceChargeable: made[0].price_chargeable.toFixed(2),
+        pricePerNight: expect.stringMatching(/^\d+\.\d{2}$/),
+        priceFees: expect.stringMatching(/^\d+\.\d{2}$/),
+        priceDueAtHotel: expect.stringMatching(/^\d+\.\d{2}$/),
+        priceInclusive: expect.stringMatching(/^\d+\.\d{2}$/),
+        currency: 'USD',
+        roomType: made[0].rate.rooms[0].name,
+        cancellationPolicy: made[0].cancellation_policy,
+        clientCommission: expect.stringMatching(/^\d+\.\d{2}$/),
+        paymentMethod: 'account',
+        rooms: [{ adults: [{ title: null, firstName: 'Ada', lastName: 'Lovelace' }], children: [] }],
+        hotel: {
+          id: made[0].hotel_id,
+          name: made[0].hotel.name,
+          coordinates: [made[0].hotel.coordinates.lat, made[0].hotel.coordinates.long],
+          address: { city: 'Paris', country: 'France' },
+          location: 'Paris, France',
+          priceChargeable: made[0].price_chargeable.toFixed(2),
+        },
+      });
+      expect(booking.lines.length).toBeGreaterThanOrEqual(2);
+      for (const line of booking.lines) expect(line).toEqual({ lineText: expect.any(String), amount: expect.stringMatching(/^-?\d+\.\d{2}$/) });
+    });
+
+    it('GET /api/booking/user/{userId} and user tokens see one user’s bookings; others are refused', async () => {
+      const user = await system.request('POST', '/api/user', {
+        headers: backend(),
+        json: { firstName: 'Bea', lastName: 'Backend', email: 'bea@example.com', phone: '1', clientAccountLimit: 100000 },
+      });
+      const userId = user.body.data.id;
+      const token = (await system.request('GET', `/api/user/${userId}/token`, { headers: backend() })).body.data.token;
+      const mine = await book({ offset: 60, first: 'Bea', last: 'Backend', headers: bearer(token) });
+      const byUser = await system.request('GET', `/api/booking/user/${userId}`, { headers: backend() });
+      expect(byUser.body.data.map((booking: any) => booking.id)).toEqual([mine.id]);
+      expect(byUser.body.data[0].userId).toBe(userId);
+      const asUser = await system.request('GET', '/api/booking', { headers: { authorization: token } });
+      expect(asUser.body.data.map((booking: any) => booking.id)).toEqual([mine.id]);
+      expect((await system.request('GET', `/api/booking/user/${userId + 1}`, { headers: { authorization: token } })).status).toBe(403);
+      expect((await system.request('GET', '/api/booking', { headers: auth })).status).toBe(403);
+      const globex = await system.createClient('Globex Backend');
+      expect((await system.request('GET', '/api/booking', { headers: { authorization: globex.backend_token } })).body).toMatchObject({ data: [], total: 0 });
+    });
+  });
 });

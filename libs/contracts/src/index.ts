@@ -18,3 +18,4 @@ export * from './promo/promo';
 export * from './rates/prebook';
 export * from './rates/supplier';
 export * from './booking/book';
+export * from './booking/backend-booking';

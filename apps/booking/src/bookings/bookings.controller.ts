@@ -1,7 +1,9 @@
 import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
 import {
+  BackendBookingPage,
   BookingIdRequest,
+  ListBackendBookingsRequest,
   BookingPage,
   CancelView,
   CreateBookingReply,
@@ -19,6 +21,11 @@ export class BookingsController {
   @MessagePattern(SUBJECTS.BOOKING_BOOKING_LIST)
   list(@Payload() request: ListBookingsRequest): Promise<BookingPage> {
     return this.bookings.list(request.actor, request.query);
+  }
+
+  @MessagePattern(SUBJECTS.BOOKING_BACKEND_BOOKING_LIST)
+  backendList(@Payload() request: ListBackendBookingsRequest): Promise<BackendBookingPage> {
+    return this.bookings.backendList(request.actor, request.userId, request.query);
   }
 
   @MessagePattern(SUBJECTS.BOOKING_BOOKING_PRECANCEL)

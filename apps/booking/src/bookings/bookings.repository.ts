@@ -143,8 +143,9 @@ export class BookingsRepository {
   }
 
   /** One page of a client's (or one user's) bookings, filtered and sorted (decisions §7). */
-  async list(clientId: number, userId: number | null, query: BookingListQuery): Promise<{ rows: BookingRow[]; total: number }> {
+  async list(clientId: number, userId: number | null, query: BookingListQuery, options: { excludeFailed?: boolean } = {}): Promise<{ rows: BookingRow[]; total: number }> {
     const where = ['client_id = $1'];
+    if (options.excludeFailed) where.push(`status <> 'failed'`);
     const values: unknown[] = [clientId];
     const add = (clause: (placeholder: string) => string, value: unknown) => {
       values.push(value);

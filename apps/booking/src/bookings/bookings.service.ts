@@ -3,6 +3,8 @@ import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
   Actor,
+  BackendBookingPage,
+  BackendBookingQuery,
   BookingListQuery,
   BookingPage,
   BookingRoom,
@@ -23,6 +25,7 @@ import { DomainError, SERVICE_CLIENT, SERVICE_ENV, ServiceClient } from '@hotel/
 import { BookingEnv } from '../booking.env';
 import { CardDetails, PAYMENT_PROCESSOR, PaymentProcessor, expirationPassed } from '../payments/payment-processor';
 import { cancellationPenaltyCents } from './cancellation';
+import { toBackendBooking } from './backend-booking-view';
 import { toBookingView } from './booking-view';
 import { BookingSaga } from './booking-saga';
 import { BookingRow, BookingsRepository } from './bookings.repository';
@@ -78,6 +81,16 @@ export class BookingsService {
   async list(actor: Actor, query: BookingListQuery): Promise<BookingPage> {
     const { rows, total } = await this.bookings.list(actor.clientId, actor.role === 'user' ? actor.userId : null, query);
     return { bookings: rows.map((row) => toBookingView(row, null)), total };
+  }
+
+  /** Backend API: the client's bookings (a user token, or a userId: that user's), newest first. */
+  async backendList(actor: Actor, userId: number | undefined, query: BackendBookingQuery): Promise<BackendBookingPage> {
+    if (actor.role === 'user' && userId !== undefined && userId !== actor.userId) {
+      throw new DomainError('FORBIDDEN', "a user token reads that user's bookings only");
+    }
+    const forUser = actor.role === 'user' ? actor.userId : (userId ?? null);
+    const { rows, total } = await this.bookings.list(actor.clientId, forUser, { page: query.page, limit: query.limit ?? 100 }, { excludeFailed: true });
+    return { bookings: rows.map(toBackendBooking), total };
   }
 
   async precancel(actor: Actor, bookingId: number): Promise<PrecancelView> {

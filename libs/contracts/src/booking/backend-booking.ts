@@ -1,0 +1,90 @@
+import { Type } from 'class-transformer';
+import { IsDefined, IsInt, IsOptional, IsPositive, Max, ValidateNested } from 'class-validator';
+import { Actor } from '../common/actor';
+
+/** The backend API's booking (camelCase, money as strings), a different shape from the booking API's. */
+export interface BackendBooking {
+  id: number;
+  status: 'confirmed' | 'pending' | 'cancelled';
+  voucher: string;
+  hotelId: number;
+  checkIn: string;
+  checkOut: string;
+  firstName: string;
+  lastName: string;
+  email: string;
+  phone: string;
+  lines: { lineText: string; amount: string }[];
+  pricePerNight: string;
+  priceFees: string;
+  priceDueAtHotel: string;
+  priceInclusive: string;
+  priceChargeable: string;
+  currency: string;
+  remarks: string;
+  roomType: string;
+  cancellationPolicy: string;
+  cancellationPolicyDate: string;
+  rooms: { adults: { title: string | null; firstName: string; lastName: string }[]; children: { title: string | null; firstName: string; lastName: string; age: number }[] }[];
+  clientCommission: string;
+  paymentMethod: 'creditCard' | 'account';
+  userId: number | null;
+  hotel: {
+    id: number;
+    name: string;
+    stars: number;
+    coordinates?: [number, number];
+    address: { address?: string; postalCode?: string; city?: string; country?: string };
+    rating: number;
+    reviews: number;
+    pricePerNight: string;
+    priceFees: string;
+    priceDueAtHotel: string;
+    priceInclusive: string;
+    priceChargeable: string;
+    amenities: string[];
+    location: string;
+    images: string[];
+    exclusive: boolean;
+    type: string;
+  };
+}
+
+/** Query of `GET /api/booking` and `GET /api/booking/user/{userId}`: newest first, paged. */
+export class BackendBookingQuery {
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @IsPositive()
+  page?: number;
+
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @IsPositive()
+  @Max(500)
+  limit?: number;
+}
+
+/** booking.backend-booking.list.v1 */
+export class ListBackendBookingsRequest {
+  @IsDefined()
+  @ValidateNested()
+  @Type(() => Actor)
+  actor: Actor;
+
+  @IsOptional()
+  @IsInt()
+  @IsPositive()
+  userId?: number;
+
+  @IsDefined()
+  @ValidateNested()
+  @Type(() => BackendBookingQuery)
+  query: BackendBookingQuery;
+}
+
+export interface BackendBookingPage {
+  bookings: BackendBooking[];
+  total: number;
+}
