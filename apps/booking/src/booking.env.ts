@@ -11,6 +11,14 @@ export class BookingEnv extends ServiceEnv {
   @Max(600_000)
   RECOVERY_INTERVAL_MS = 5000;
 
+  /** How long one worker owns a saga before another replica may take it over. */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(3600)
+  SAGA_LEASE_S = 30;
+
   /** How long an idempotency_key is kept. */
   @IsOptional()
   @Type(() => Number)

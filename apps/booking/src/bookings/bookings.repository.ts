@@ -1,8 +1,9 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { BookingListQuery, BookingRoom, HotelDetails, HotelRate, OfferKeyWire, PaymentMethod } from '@hotel/contracts';
-import { DomainError, rowsOf } from '@hotel/platform';
+import { DomainError, SERVICE_ENV, rowsOf } from '@hotel/platform';
+import { BookingEnv } from '../booking.env';
 
 export type SagaStep = 'created' | 'funds_held' | 'supplier_booked' | 'promo_redeemed' | 'done' | 'compensating' | 'failed';
 
@@ -66,12 +67,18 @@ export type NewBooking = Omit<
 >;
 
 const COLUMNS = `*, to_char(check_in, 'YYYY-MM-DD') AS check_in, to_char(check_out, 'YYYY-MM-DD') AS check_out`;
-/** How long one worker owns a booking's saga before another may take it over. */
-export const LEASE_SECONDS = 30;
 
 @Injectable()
 export class BookingsRepository {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  /** How long one worker owns a booking's saga before another may take it over. */
+  private readonly leaseSeconds: number;
+
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    @Inject(SERVICE_ENV) env: BookingEnv,
+  ) {
+    this.leaseSeconds = env.SAGA_LEASE_S;
+  }
 
   /**
    * Inserts a pending booking, leased to the caller. The unique indexes decide
@@ -91,7 +98,7 @@ export class BookingsRepository {
            check_in, check_out, first_name, last_name, email, phone, price_chargeable, price_currency, rate, hotel, rooms, language,
            loyalty_number, special_request, client_reference, idempotency_key, idempotency_expires_at, request_fingerprint, promo_code, remarks,
            promo_discount)
-         VALUES ($1, $2, $3, 'pending', 'created', now() + make_interval(secs => ${LEASE_SECONDS}), $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14,
+         VALUES ($1, $2, $3, 'pending', 'created', now() + make_interval(secs => ${this.leaseSeconds}), $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14,
            $15, $16, $17, $18, $19, $20, $21, $22, $23, $24,
            CASE WHEN $24::text IS NULL THEN NULL ELSE now() + make_interval(hours => $27) END, $25, $26, $28, $29)
          RETURNING ${COLUMNS}`,
@@ -132,7 +139,7 @@ export class BookingsRepository {
 
   /** Records a saga step (only from the step the caller saw, so two workers never both advance it). */
   async advance(id: number, from: SagaStep, to: SagaStep, changes: Partial<Pick<BookingRow, 'status' | 'cc_payment_id' | 'supplier_reference' | 'booking_reference' | 'failure_code' | 'failure_reason'>> = {}): Promise<boolean> {
-    const sets = ['step = $3', 'updated_at = now()', `lease_until = now() + make_interval(secs => ${LEASE_SECONDS})`];
+    const sets = ['step = $3', 'updated_at = now()', `lease_until = now() + make_interval(secs => ${this.leaseSeconds})`];
     const values: unknown[] = [id, from, to];
     for (const [column, value] of Object.entries(changes)) {
       values.push(value);
@@ -203,7 +210,7 @@ export class BookingsRepository {
   async claimAbandoned(limit: number): Promise<number[]> {
     const rows = rowsOf<{ id: number }>(
       await this.dataSource.query(
-        `UPDATE booking.bookings SET lease_until = now() + make_interval(secs => ${LEASE_SECONDS})
+        `UPDATE booking.bookings SET lease_until = now() + make_interval(secs => ${this.leaseSeconds})
           WHERE id IN (SELECT id FROM booking.bookings
                         WHERE step NOT IN ('done', 'failed') AND lease_until < now()
                         ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED)

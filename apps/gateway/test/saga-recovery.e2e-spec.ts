@@ -1,0 +1,131 @@
+import { Client } from 'pg';
+import { queryTestDatabase } from '@hotel/testing';
+import { ClientKeys, TestSystem, bearer } from './system';
+
+const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+const STAY = { check_in: day(30), check_out: day(32), rooms: [{ adults: 2, children: 0, children_ages: [] }] };
+const GUEST = { rooms: [{ lead_first_name: 'Ada', lead_last_name: 'Lovelace' }], email: 'ada@example.com', phone: '+44 20 7946 0000' };
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * A service stopped in the middle of a booking leaves the saga at its recorded
+ * step; when the service is back, the recovery loop (on any booking replica,
+ * also a freshly started one) finishes it, and money and bookings agree.
+ */
+describe('booking saga recovery', () => {
+  let system: TestSystem;
+  let acme: ClientKeys;
+  let auth: { authorization: string };
+
+  beforeAll(async () => {
+    system = await TestSystem.start({ VENDOR_LATENCY_MS: 'atlas=0,borealis=0,cobalt=0', RPC_TIMEOUT_MS: '1500', SAGA_LEASE_S: '1', RECOVERY_INTERVAL_MS: '300' });
+    acme = await system.createClient('Acme Travel', '100000');
+    auth = bearer(acme.api_key);
+    await system.admin('create-promo', '--code', 'FIVEOFF', '--amount', '5');
+  });
+  afterAll(async () => {
+    await system?.close();
+  });
+
+  async function prebooked(query = '') {
+    const search = await system.request('POST', '/search', { headers: auth, json: { place_id: 'gn:2988507', ...STAY } });
+    const sessionId = search.body.data.session_id;
+    const hotelId = search.body.data.results[0].hotel.id;
+    const rate = (await system.request('GET', `/hotel/${hotelId}/${sessionId}`, { headers: auth })).body.data.rates[0];
+    const prebook = await system.request('GET', `/prebook/${hotelId}/${sessionId}/${rate.id}/account${query}`, { headers: auth });
+    return { path: `/book/${hotelId}/${sessionId}/${rate.id}/account`, price: prebook.body.data.rate.price_chargeable as number };
+  }
+
+  const booking = async (reference: string) =>
+    (await queryTestDatabase<{ id: number; status: string; step: string }>(system.database.url, 'SELECT id, status, step FROM booking.bookings WHERE client_reference = $1', [reference]))[0];
+  const hold = async (bookingId: number) =>
+    (await queryTestDatabase<{ status: string }>(system.database.url, 'SELECT status FROM accounting.holds WHERE booking_id = $1', [bookingId]))[0];
+
+  async function settled(reference: string) {
+    for (let i = 0; i < 100; i++) {
+      const row = await booking(reference);
+      if (row.step === 'done' || row.step === 'failed') return row;
+      await sleep(100);
+    }
+    throw new Error(`booking ${reference} did not settle`);
+  }
+
+  /**
+   * Makes the supplier hang: a transaction holds a lock that blocks the
+   * allotment update until released, so the booking service's call times out
+   * (and the supplier booking completes later, as a slow real supplier's would).
+   */
+  async function hangSupplier(): Promise<() => Promise<void>> {
+    const client = new Client({ connectionString: system.database.url });
+    await client.connect();
+    await client.query('BEGIN');
+    await client.query('LOCK TABLE rates.allotments IN EXCLUSIVE MODE');
+    return async () => {
+      await client.query('COMMIT');
+      await client.end();
+    };
+  }
+
+  it('finishes a booking stopped between the hold and the supplier booking (supplier hangs)', async () => {
+    const { path, price } = await prebooked();
+    const release = await hangSupplier();
+    const response = await system.request('POST', path, { headers: auth, json: { ...GUEST, client_reference: 'CRASH-1' } });
+    expect(response.status).toBe(503);
+    const stuck = await booking('CRASH-1');
+    expect(stuck).toMatchObject({ status: 'pending', step: 'funds_held' });
+    expect(await hold(stuck.id)).toEqual({ status: 'active' });
+
+    await release();
+    const done = await settled('CRASH-1');
+    expect(done.status).toBe('confirmed');
+    expect(await hold(done.id)).toEqual({ status: 'captured' });
+    const entries = (await system.request('GET', `/api/accounting/booking/${done.id}`, { headers: { authorization: acme.backend_token } })).body.data;
+    expect(entries).toEqual([expect.objectContaining({ debit: price, credit: 0 })]);
+    // The client learns the outcome without resending.
+    const found = await system.request('GET', '/book?client_reference=CRASH-1', { headers: auth });
+    expect(found.body.data[0]).toMatchObject({ status: 'confirmed', client_reference: 'CRASH-1' });
+  });
+
+  it('finishes a booking stopped between the supplier booking and the capture (promo down)', async () => {
+    const { path, price } = await prebooked('?promo_code=FIVEOFF');
+    await system.stopService('promo');
+    const response = await system.request('POST', path, { headers: auth, json: { ...GUEST, client_reference: 'CRASH-2' } });
+    expect(response.status).toBe(503);
+    expect(await booking('CRASH-2')).toMatchObject({ status: 'pending', step: 'supplier_booked' });
+
+    await system.startReplica('promo');
+    const done = await settled('CRASH-2');
+    expect(done.status).toBe('confirmed');
+    const [redemption] = await queryTestDatabase<{ n: number }>(system.database.url, `SELECT count(*)::int AS n FROM promo.redemptions WHERE booking_id = $1`, [done.id]);
+    expect(redemption.n).toBe(1);
+    const entries = (await system.request('GET', `/api/accounting/booking/${done.id}`, { headers: { authorization: acme.backend_token } })).body.data;
+    expect(entries).toEqual([expect.objectContaining({ debit: price })]);
+  });
+
+  it('a booking service that crashed mid-saga finishes it when a replica comes back', async () => {
+    const { path } = await prebooked();
+    const release = await hangSupplier();
+    expect((await system.request('POST', path, { headers: auth, json: { ...GUEST, client_reference: 'CRASH-3' } })).status).toBe(503);
+    await system.stopService('booking');
+    await release();
+    expect(await booking('CRASH-3')).toMatchObject({ status: 'pending', step: 'funds_held' });
+    await system.startReplica('booking');
+    expect((await settled('CRASH-3')).status).toBe('confirmed');
+  });
+
+  it('leaves no hold without a booking and no debit without a confirmed booking', async () => {
+    const [orphanHolds] = await queryTestDatabase<{ n: number }>(
+      system.database.url,
+      `SELECT count(*)::int AS n FROM accounting.holds h
+        WHERE h.status = 'active' AND NOT EXISTS (SELECT 1 FROM booking.bookings b WHERE b.id = h.booking_id AND b.status = 'pending')`,
+    );
+    expect(orphanHolds.n).toBe(0);
+    const [sums] = await queryTestDatabase<{ debits: string; confirmed: string }>(
+      system.database.url,
+      `SELECT (SELECT coalesce(sum(debit), 0) FROM accounting.entries WHERE client_id = $1 AND kind = 'booking_debit')::text AS debits,
+              (SELECT coalesce(sum(price_chargeable), 0) FROM booking.bookings WHERE client_id = $1 AND status = 'confirmed' AND payment_method = 'account' AND NOT sandbox)::text AS confirmed`,
+      [acme.client_id],
+    );
+    expect(sums.debits).toBe(sums.confirmed);
+  });
+});
