@@ -9,6 +9,7 @@ import { BookingsService } from './bookings/bookings.service';
 import { CreateBookings1763970000000 } from './migrations/1763970000000-create-bookings';
 import { IndexBookingList1763980000000 } from './migrations/1763980000000-index-booking-list';
 import { PAYMENT_PROCESSOR, SandboxPaymentProcessor } from './payments/payment-processor';
+import { Vouchers } from './vouchers/vouchers';
 
 @Module({})
 export class BookingAppModule {
@@ -25,7 +26,7 @@ export class BookingAppModule {
         }),
       ],
       controllers: [BookingsController],
-      providers: [BookingsRepository, BookingSaga, BookingsService, { provide: PAYMENT_PROCESSOR, useClass: SandboxPaymentProcessor }],
+      providers: [BookingsRepository, BookingSaga, BookingsService, Vouchers, { provide: PAYMENT_PROCESSOR, useClass: SandboxPaymentProcessor }],
     };
   }
 }

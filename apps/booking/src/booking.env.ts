@@ -1,5 +1,5 @@
 import { Type } from 'class-transformer';
-import { IsInt, IsOptional, Max, Min } from 'class-validator';
+import { IsInt, IsOptional, IsString, Matches, Max, Min, MinLength } from 'class-validator';
 import { ServiceEnv } from '@hotel/platform';
 
 export class BookingEnv extends ServiceEnv {
@@ -18,6 +18,25 @@ export class BookingEnv extends ServiceEnv {
   @Min(1)
   @Max(3600)
   SAGA_LEASE_S = 30;
+
+  /** Signs voucher links; every booking replica must share it. */
+  @IsOptional()
+  @IsString()
+  @MinLength(16)
+  VOUCHER_SECRET = 'development-voucher-secret-change-me';
+
+  /** The gateway's public address, for voucher links. */
+  @IsOptional()
+  @Matches(/^https?:\/\/\S+[^/]$/, { message: 'PUBLIC_BASE_URL must be an http(s) URL without a trailing slash' })
+  PUBLIC_BASE_URL = 'https://localhost:8443';
+
+  /** How long a voucher link works. */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(60)
+  @Max(365 * 86400)
+  VOUCHER_TTL_S = 30 * 86400;
 
   /** How long an idempotency_key is kept. */
   @IsOptional()

@@ -7,6 +7,7 @@ import { BackendBookingsController } from './backend/bookings.controller';
 import { UsersController } from './backend/users.controller';
 import { IdentityController } from './booking/identity.controller';
 import { BookController } from './booking/book.controller';
+import { VoucherController } from './booking/voucher.controller';
 import { PrebookController } from './booking/prebook.controller';
 import { PromoController } from './booking/promo.controller';
 import { SearchController } from './booking/search.controller';
@@ -21,7 +22,7 @@ export class GatewayAppModule {
   static register(env: GatewayEnv, services: ServiceClient): DynamicModule {
     return {
       module: GatewayAppModule,
-      controllers: [HealthController, IdentityController, SearchController, PrebookController, PromoController, BookController, UsersController, AccountingController, BackendBookingsController],
+      controllers: [HealthController, IdentityController, SearchController, PrebookController, PromoController, BookController, VoucherController, UsersController, AccountingController, BackendBookingsController],
       providers: [
         { provide: GATEWAY_ENV, useValue: env },
         { provide: SERVICE_CLIENT, useValue: services },

@@ -4,6 +4,12 @@ import { ClientKeys, TestSystem, bearer } from './system';
 const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
 const TWO_ADULTS = [{ adults: 2, children: 0, children_ages: [] }];
 const STAY = { check_in: day(30), check_out: day(33), rooms: TWO_ADULTS };
+let nextOffset = 40;
+/** Each booking its own dates, so tests never compete for one night's allotment. */
+const freshStay = () => {
+  nextOffset += 3;
+  return { check_in: day(nextOffset), check_out: day(nextOffset + 3), rooms: TWO_ADULTS };
+};
 const GUEST = { rooms: [{ lead_first_name: 'Ada', lead_last_name: 'Lovelace' }], email: 'ada@example.com', phone: '+44 20 7946 0000' };
 const CARD = { payment_token: 'tok_visa', payment_first_name: 'Ada', payment_last_name: 'Lovelace', payment_postal_code: 'N1 9GU', payment_expiration: '12/30' };
 
@@ -22,12 +28,14 @@ describe('book', () => {
     await system?.close();
   });
 
-  async function prebooked(method: 'account' | 'credit_card' = 'account', headers = auth, rateIndex = 0) {
-    const search = await system.request('POST', '/search', { headers, json: { place_id: 'gn:2988507', ...STAY } });
+  /** A prebooked rate; `hotelIndex` picks another hotel, so bookings do not compete for one allotment. */
+  async function prebooked(method: 'account' | 'credit_card' = 'account', headers = auth, hotelIndex = 0) {
+    const search = await system.request('POST', '/search', { headers, json: { place_id: 'gn:2988507', ...freshStay() } });
     const sessionId = search.body.data.session_id;
-    const hotelId = search.body.data.results[0].hotel.id;
+    const results = search.body.data.results;
+    const hotelId = results[hotelIndex % results.length].hotel.id;
     const rates = (await system.request('GET', `/hotel/${hotelId}/${sessionId}`, { headers })).body.data.rates;
-    const rate = rates[rateIndex % rates.length];
+    const rate = rates[0];
     const prebook = await system.request('GET', `/prebook/${hotelId}/${sessionId}/${rate.id}/${method}`, { headers });
     expect(prebook.status).toBe(200);
     return { path: `/book/${hotelId}/${sessionId}/${rate.id}/${method}`, prebook: prebook.body.data, hotelId };
@@ -46,8 +54,6 @@ describe('book', () => {
       status: 'confirmed',
       booking_reference: [expect.stringMatching(/^[A-Z]{3}-\d+-[0-9A-F]{6}$/), `HB-${booking.id}`],
       hotel_id: hotelId,
-      check_in: STAY.check_in,
-      check_out: STAY.check_out,
       nights: 3,
       first_name: 'Ada',
       last_name: 'Lovelace',
@@ -178,7 +184,7 @@ describe('book', () => {
   });
 
   it('books a V2 prebook through the same saga', async () => {
-    const rate = (await system.request('POST', '/v2/rates', { headers: auth, json: { place_id: 'gn:2988507', ...STAY } })).body.rates[0];
+    const rate = (await system.request('POST', '/v2/rates', { headers: auth, json: { place_id: 'gn:2988507', ...freshStay() } })).body.rates[0];
     const prebook = await system.request('POST', '/v2/prebook', { headers: auth, json: { rate_id: rate.id, payment_method: 'account' } });
     const response = await system.request('POST', '/v2/book', { headers: auth, json: { ...GUEST, prebook_id: prebook.body.data.prebook_id, lang: 'es' } });
     expect(response.status).toBe(201);
@@ -199,5 +205,44 @@ describe('book', () => {
       expect(response.status).toBe(400);
       expect(response.body.errors.map((error: any) => error.field)).toContain(field);
     }
+  });
+});
+
+describe('vouchers', () => {
+  let system: TestSystem;
+  let auth: { authorization: string };
+
+  beforeAll(async () => {
+    system = await TestSystem.start({ VENDOR_LATENCY_MS: 'atlas=0,borealis=0,cobalt=0' });
+    auth = bearer((await system.createClient('Voucher Travel', '100000')).api_key);
+  });
+  afterAll(async () => {
+    await system?.close();
+  });
+
+  it('links a confirmed booking to a signed, expiring PDF voucher; tampered or expired links are 404', async () => {
+    const search = await system.request('POST', '/search', { headers: auth, json: { place_id: 'gn:2988507', ...STAY } });
+    const sessionId = search.body.data.session_id;
+    const hotelId = search.body.data.results[0].hotel.id;
+    const rate = (await system.request('GET', `/hotel/${hotelId}/${sessionId}`, { headers: auth })).body.data.rates[0];
+    await system.request('GET', `/prebook/${hotelId}/${sessionId}/${rate.id}/account`, { headers: auth });
+    const booking = (await system.request('POST', `/book/${hotelId}/${sessionId}/${rate.id}/account`, { headers: auth, json: GUEST })).body.data;
+    const url = new URL(booking.voucher_url);
+    expect(url.protocol).toBe('https:');
+    expect(url.pathname).toBe(`/vouchers/${booking.id}`);
+    const expires = Number(url.searchParams.get('expires'));
+    expect(expires * 1000 - Date.now()).toBeGreaterThan(29 * 86_400_000);
+
+    const pdf = await system.request('GET', `${url.pathname}${url.search}`);
+    expect(pdf.status).toBe(200);
+    expect(pdf.headers['content-type']).toBe('application/pdf');
+    expect(pdf.text.startsWith('%PDF-')).toBe(true);
+
+    const tampered = await system.request('GET', `${url.pathname}?expires=${expires + 1}&signature=${url.searchParams.get('signature')}`);
+    expect(tampered.status).toBe(404);
+    expect(tampered.body).toMatchObject({ success: false, code: 'NOT_FOUND' });
+    const otherBooking = await system.request('GET', `/vouchers/${booking.id + 1}${url.search}`);
+    expect(otherBooking.status).toBe(404);
+    expect((await system.request('GET', `${url.pathname}`)).status).toBe(404);
   });
 });

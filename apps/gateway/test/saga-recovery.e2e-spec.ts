@@ -3,7 +3,12 @@ import { queryTestDatabase } from '@hotel/testing';
 import { ClientKeys, TestSystem, bearer } from './system';
 
 const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
-const STAY = { check_in: day(30), check_out: day(32), rooms: [{ adults: 2, children: 0, children_ages: [] }] };
+let nextOffset = 30;
+/** Each booking its own dates, so they never compete for one night's allotment. */
+const freshStay = () => {
+  nextOffset += 3;
+  return { check_in: day(nextOffset), check_out: day(nextOffset + 2), rooms: [{ adults: 2, children: 0, children_ages: [] }] };
+};
 const GUEST = { rooms: [{ lead_first_name: 'Ada', lead_last_name: 'Lovelace' }], email: 'ada@example.com', phone: '+44 20 7946 0000' };
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -28,7 +33,7 @@ describe('booking saga recovery', () => {
   });
 
   async function prebooked(query = '') {
-    const search = await system.request('POST', '/search', { headers: auth, json: { place_id: 'gn:2988507', ...STAY } });
+    const search = await system.request('POST', '/search', { headers: auth, json: { place_id: 'gn:2988507', ...freshStay() } });
     const sessionId = search.body.data.session_id;
     const hotelId = search.body.data.results[0].hotel.id;
     const rate = (await system.request('GET', `/hotel/${hotelId}/${sessionId}`, { headers: auth })).body.data.rates[0];

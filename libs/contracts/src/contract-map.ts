@@ -1,6 +1,7 @@
 import { HealthCheckReply, HealthCheckRequest } from './health/health-check';
 import { SUBJECTS } from './subjects';
 import { BackendBookingPage, ListBackendBookingsRequest } from './booking/backend-booking';
+import { RenderVoucherRequest, VoucherPdf } from './booking/voucher';
 import {
   BookingIdRequest,
   BookingPage,
@@ -97,6 +98,7 @@ export interface ContractMap {
   [SUBJECTS.BOOKING_BOOKING_PRECANCEL]: Contract<BookingIdRequest, PrecancelView>;
   [SUBJECTS.BOOKING_BOOKING_CANCEL]: Contract<BookingIdRequest, CancelView>;
   [SUBJECTS.BOOKING_BACKEND_BOOKING_LIST]: Contract<ListBackendBookingsRequest, BackendBookingPage>;
+  [SUBJECTS.BOOKING_VOUCHER_RENDER]: Contract<RenderVoucherRequest, VoucherPdf>;
   [SUBJECTS.SEARCH_RATE_RESOLVE]: Contract<ResolveRateRequest, ResolvedRate>;
 
   [SUBJECTS.USERS_CLIENT_GET]: Contract<ClientIdRequest, ClientAccountTerms>;

@@ -19,3 +19,4 @@ export * from './rates/prebook';
 export * from './rates/supplier';
 export * from './booking/book';
 export * from './booking/backend-booking';
+export * from './booking/voucher';

@@ -42,6 +42,7 @@ export const SUBJECTS = {
   BOOKING_BOOKING_PRECANCEL: 'booking.booking.precancel.v1',
   BOOKING_BOOKING_CANCEL: 'booking.booking.cancel.v1',
   BOOKING_BACKEND_BOOKING_LIST: 'booking.backend-booking.list.v1',
+  BOOKING_VOUCHER_RENDER: 'booking.voucher.render.v1',
   SEARCH_RATE_RESOLVE: 'search.rate.resolve.v1',
 
   USERS_CLIENT_GET: 'users.client.get.v1',

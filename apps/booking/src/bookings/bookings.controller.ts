@@ -10,13 +10,19 @@ import {
   CreateBookingRequest,
   ListBookingsRequest,
   PrecancelView,
+  RenderVoucherRequest,
   SUBJECTS,
+  VoucherPdf,
 } from '@hotel/contracts';
+import { Vouchers } from '../vouchers/vouchers';
 import { BookingsService } from './bookings.service';
 
 @Controller()
 export class BookingsController {
-  constructor(private readonly bookings: BookingsService) {}
+  constructor(
+    private readonly bookings: BookingsService,
+    private readonly vouchers: Vouchers,
+  ) {}
 
   @MessagePattern(SUBJECTS.BOOKING_BOOKING_LIST)
   list(@Payload() request: ListBookingsRequest): Promise<BookingPage> {
@@ -26,6 +32,11 @@ export class BookingsController {
   @MessagePattern(SUBJECTS.BOOKING_BACKEND_BOOKING_LIST)
   backendList(@Payload() request: ListBackendBookingsRequest): Promise<BackendBookingPage> {
     return this.bookings.backendList(request.actor, request.userId, request.query);
+  }
+
+  @MessagePattern(SUBJECTS.BOOKING_VOUCHER_RENDER)
+  voucher(@Payload() request: RenderVoucherRequest): Promise<VoucherPdf> {
+    return this.vouchers.render(request.booking_id, request.expires, request.signature);
   }
 
   @MessagePattern(SUBJECTS.BOOKING_BOOKING_PRECANCEL)

@@ -24,6 +24,7 @@ import { Language, hotelById, toHotelDetails } from '@hotel/inventory';
 import { DomainError, SERVICE_CLIENT, SERVICE_ENV, ServiceClient } from '@hotel/platform';
 import { BookingEnv } from '../booking.env';
 import { CardDetails, PAYMENT_PROCESSOR, PaymentProcessor, expirationPassed } from '../payments/payment-processor';
+import { Vouchers } from '../vouchers/vouchers';
 import { cancellationPenaltyCents } from './cancellation';
 import { toBackendBooking } from './backend-booking-view';
 import { toBookingView } from './booking-view';
@@ -42,7 +43,12 @@ export class BookingsService {
     @Inject(SERVICE_CLIENT) private readonly services: ServiceClient,
     @Inject(SERVICE_ENV) private readonly env: BookingEnv,
     @Inject(PAYMENT_PROCESSOR) private readonly payments: PaymentProcessor,
+    private readonly vouchers: Vouchers,
   ) {}
+
+  private view(row: BookingRow) {
+    return toBookingView(row, this.vouchers.url(row.id));
+  }
 
   async create(request: CreateBookingRequest): Promise<CreateBookingReply> {
     const { actor, body } = request;
@@ -80,7 +86,7 @@ export class BookingsService {
   /** The caller's bookings (a user token sees that user's only). */
   async list(actor: Actor, query: BookingListQuery): Promise<BookingPage> {
     const { rows, total } = await this.bookings.list(actor.clientId, actor.role === 'user' ? actor.userId : null, query);
-    return { bookings: rows.map((row) => toBookingView(row, null)), total };
+    return { bookings: rows.map((row) => this.view(row)), total };
   }
 
   /** Backend API: the client's bookings (a user token, or a userId: that user's), newest first. */
@@ -167,7 +173,7 @@ export class BookingsService {
       const code = (booking.failure_code ?? 'PAYMENT_DECLINED') as DomainError['code'];
       throw new DomainError(code, booking.failure_reason ?? 'booking failed');
     }
-    return toBookingView(booking, null);
+    return this.view(booking);
   }
 
   private validateAgainstPrebook(request: CreateBookingRequest, prebook: StoredPrebook) {

@@ -85,6 +85,8 @@ export class HttpErrorFilter implements ExceptionFilter {
     const body: ErrorEnvelope = { data: null, success: false, message: error.message, code: error.code };
     if (error.errors?.length) body.errors = error.errors;
     if (error.retryAfterSeconds !== undefined) reply.header('retry-after', String(error.retryAfterSeconds));
+    // A route that answers PDF or raw JSON may have set its own content type already.
+    reply.header('content-type', 'application/json; charset=utf-8').removeHeader('cache-control');
     reply.status(HTTP_STATUS_BY_CODE[error.code]).send(body);
   }
 }

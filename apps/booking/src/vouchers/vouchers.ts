@@ -1,0 +1,79 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import PDFDocument from 'pdfkit';
+import { VoucherPdf } from '@hotel/contracts';
+import { DomainError, SERVICE_ENV } from '@hotel/platform';
+import { BookingEnv } from '../booking.env';
+import { BookingRow, BookingsRepository } from '../bookings/bookings.repository';
+
+const BOARD_NAMES: Record<string, string> = { RO: 'Room only', BB: 'Bed and breakfast', HB: 'Half board', FB: 'Full board', AI: 'All inclusive' };
+
+/**
+ * Vouchers: a signed link that expires (so it can be handed to the traveller
+ * without a credential), and the PDF behind it, made from the booking.
+ */
+@Injectable()
+export class Vouchers {
+  constructor(
+    private readonly bookings: BookingsRepository,
+    @Inject(SERVICE_ENV) private readonly env: BookingEnv,
+  ) {}
+
+  url(bookingId: number, now = Date.now()): string {
+    const expires = Math.floor(now / 1000) + this.env.VOUCHER_TTL_S;
+    return `${this.env.PUBLIC_BASE_URL}/vouchers/${bookingId}?expires=${expires}&signature=${this.sign(bookingId, expires)}`;
+  }
+
+  /** The PDF for a valid link; a tampered or expired link, or a booking that is not confirmed, is 404. */
+  async render(bookingId: number, expires: string, signature: string): Promise<VoucherPdf> {
+    const notFound = () => DomainError.notFound('voucher');
+    const expected = Buffer.from(this.sign(bookingId, Number(expires)));
+    const given = Buffer.from(signature);
+    if (expected.length !== given.length || !timingSafeEqual(expected, given)) throw notFound();
+    if (Number(expires) * 1000 < Date.now()) throw notFound();
+    const booking = await this.bookings.find(bookingId);
+    if (!booking || booking.status !== 'confirmed') throw notFound();
+    return { filename: `voucher-${booking.id}.pdf`, pdf_base64: (await pdfOf(booking)).toString('base64') };
+  }
+
+  private sign(bookingId: number, expires: number): string {
+    return createHmac('sha256', this.env.VOUCHER_SECRET).update(`voucher:${bookingId}:${expires}`).digest('base64url').slice(0, 32);
+  }
+}
+
+function pdfOf(booking: BookingRow): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const doc = new PDFDocument({ size: 'A4', margin: 50, info: { Title: `Hotel voucher ${booking.booking_reference.join(' / ')}` } });
+    const chunks: Buffer[] = [];
+    doc.on('data', (chunk: Buffer) => chunks.push(chunk));
+    doc.on('end', () => resolve(Buffer.concat(chunks)));
+    doc.on('error', reject);
+    const hotel = booking.hotel;
+    const rate = booking.rate;
+    doc.fontSize(20).text('Hotel voucher', { align: 'left' });
+    doc.moveDown(0.5).fontSize(10).fillColor('#555').text(`Booking ${booking.id} · references ${booking.booking_reference.join(', ')}`);
+    doc.moveDown().fillColor('#000').fontSize(14).text(hotel.name);
+    doc.fontSize(10).text(`${hotel.stars} stars · ${hotel.address.address}, ${hotel.address.postal_code} ${hotel.address.city}, ${hotel.address.region ? `${hotel.address.region}, ` : ''}${hotel.address.country}`);
+    doc.moveDown();
+    doc.fontSize(11).text(`Check-in: ${booking.check_in} (from ${hotel.check_in_begin_time} to ${hotel.check_in_end_time})`);
+    doc.text(`Check-out: ${booking.check_out} (before ${hotel.check_out_before_time})`);
+    doc.moveDown();
+    booking.rooms.forEach((room, index) => {
+      const rateRoom = rate.rooms[index] ?? rate.rooms[0];
+      const guests = [...room.adults.map((guest) => `${guest.first_name} ${guest.last_name}`), ...room.children.map((child) => `child, ${child.age}`)];
+      doc.text(`Room ${index + 1}: ${rateRoom.name}, ${BOARD_NAMES[rateRoom.board] ?? rateRoom.board} — ${rateRoom.adults} adult(s), ${rateRoom.children} child(ren)`);
+      doc.fontSize(10).fillColor('#333').text(`   Guests: ${guests.join('; ')}`).fillColor('#000').fontSize(11);
+    });
+    doc.moveDown();
+    doc.text(`Cancellation policy: ${rate.cancellation_policy}${rate.cancellation_policy === 'Refundable' ? `, free until ${rate.cancellation_policy_datetime}` : ''}`);
+    for (const period of rate.cancellation_policy_data) {
+      doc.fontSize(10).text(`   From ${period.from_datetime}: penalty ${period.price_cancellation_penalty.toFixed(2)} ${period.price_currency}`);
+    }
+    doc.fontSize(11);
+    if (rate.price_due_at_hotel > 0) doc.text(`Payable at the hotel: ${rate.price_due_at_hotel.toFixed(2)} ${rate.price_currency}`);
+    doc.moveDown().text('Remarks:').fontSize(10).text(booking.remarks);
+    if (booking.special_request) doc.text(`Special request: ${booking.special_request}`);
+    doc.moveDown().fontSize(9).fillColor('#555').text(`Lead guest contact: ${booking.first_name} ${booking.last_name}, ${booking.email}, ${booking.phone}`);
+    doc.end();
+  });
+}
