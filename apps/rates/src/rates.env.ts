@@ -10,4 +10,12 @@ export class RatesEnv extends RateIdEnv {
   @Min(1)
   @Max(24 * 3600)
   PREBOOK_TTL_S = 900;
+
+  /** A sandbox booking in the supplier_pending scenario is confirmed by its vendor after this long. */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  @Max(3600)
+  SUPPLIER_PENDING_S = 60;
 }

@@ -11,7 +11,7 @@ import {
   ListBookingsRequest,
   PrecancelView,
 } from './booking/book';
-import { AttachBookingRequest, FindPrebookRequest, StoredPrebook, SupplierBookRequest, SupplierBooking, SupplierCancelRequest } from './rates/supplier';
+import { AttachBookingRequest, FindPrebookRequest, StoredPrebook, SupplierBookRequest, SupplierBooking, SupplierCancelRequest, SupplierStatusRequest } from './rates/supplier';
 import { CreatePrebookRequest, PrebookData, ResolveRateRequest, ResolvedRate } from './rates/prebook';
 import { CreatePromoRequest, PromoQuote, PromoView, QuotePromoRequest, RedeemPromoRequest } from './promo/promo';
 import {
@@ -92,6 +92,7 @@ export interface ContractMap {
   [SUBJECTS.RATES_PREBOOK_ATTACH]: Contract<AttachBookingRequest, { attached: boolean }>;
   [SUBJECTS.RATES_SUPPLIER_BOOK]: Contract<SupplierBookRequest, SupplierBooking>;
   [SUBJECTS.RATES_SUPPLIER_CANCEL]: Contract<SupplierCancelRequest, SupplierBooking>;
+  [SUBJECTS.RATES_SUPPLIER_STATUS]: Contract<SupplierStatusRequest, SupplierBooking>;
 
   [SUBJECTS.BOOKING_BOOKING_CREATE]: Contract<CreateBookingRequest, CreateBookingReply>;
   [SUBJECTS.BOOKING_BOOKING_LIST]: Contract<ListBookingsRequest, BookingPage>;

@@ -36,6 +36,7 @@ export const SUBJECTS = {
   RATES_PREBOOK_ATTACH: 'rates.prebook.attach.v1',
   RATES_SUPPLIER_BOOK: 'rates.supplier.book.v1',
   RATES_SUPPLIER_CANCEL: 'rates.supplier.cancel.v1',
+  RATES_SUPPLIER_STATUS: 'rates.supplier.status.v1',
 
   BOOKING_BOOKING_CREATE: 'booking.booking.create.v1',
   BOOKING_BOOKING_LIST: 'booking.booking.list.v1',

@@ -6,7 +6,7 @@ import { CardDetails, PAYMENT_PROCESSOR, PaymentProcessor } from '../payments/pa
 import { BookingRow, BookingsRepository, SagaStep } from './bookings.repository';
 
 /** Outcomes that fail a booking (compensated); anything else is retried later. */
-const BUSINESS_FAILURES = new Set(['INSUFFICIENT_FUNDS', 'PAYMENT_DECLINED', 'RATE_NOT_AVAILABLE', 'PROMO_CODE_INVALID']);
+const BUSINESS_FAILURES = new Set(['INSUFFICIENT_FUNDS', 'PAYMENT_DECLINED', 'RATE_NOT_AVAILABLE', 'PROMO_CODE_INVALID', 'SUPPLIER_ERROR']);
 
 /**
  * The booking saga: hold funds (account) or charge the card, book with the
@@ -62,6 +62,7 @@ export class BookingSaga implements OnModuleInit, OnModuleDestroy {
       const booking = (await this.bookings.find(id))!;
       if (booking.step === 'done' || booking.step === 'failed') return booking;
       try {
+        if (booking.step === 'supplier_pending' && !(await this.supplierConfirmed(booking))) return booking;
         await this.step(booking, card);
       } catch (error) {
         if (error instanceof DomainError && BUSINESS_FAILURES.has(error.code) && booking.step !== 'compensating') {
@@ -88,10 +89,14 @@ export class BookingSaga implements OnModuleInit, OnModuleDestroy {
           check_in: booking.check_in,
           check_out: booking.check_out,
           rooms: booking.rooms.length,
+          ...(booking.test_scenario === 'supplier_pending' || booking.test_scenario === 'supplier_error' ? { test_scenario: booking.test_scenario } : {}),
         });
-        await settle('supplier_booked', { supplier_reference: supplier.reference });
+        await settle(supplier.status === 'pending' ? 'supplier_pending' : 'supplier_booked', { supplier_reference: supplier.reference });
         return;
       }
+      case 'supplier_pending':
+        await settle('supplier_booked');
+        return;
       case 'supplier_booked':
         if (booking.promo_code) {
           await this.services.send(SUBJECTS.PROMO_CODE_REDEEM, {
@@ -115,10 +120,22 @@ export class BookingSaga implements OnModuleInit, OnModuleDestroy {
     }
   }
 
+  /** A supplier that accepted without confirming: asked again each time the saga's lease runs out. */
+  private async supplierConfirmed(booking: BookingRow): Promise<boolean> {
+    const supplier = await this.services.send(SUBJECTS.RATES_SUPPLIER_STATUS, { booking_id: booking.id });
+    if (supplier.status === 'confirmed') return true;
+    if (supplier.status === 'pending') {
+      await this.bookings.extendLease(booking.id);
+      return false;
+    }
+    throw new DomainError('SUPPLIER_ERROR', `the supplier ${supplier.status} the booking`);
+  }
+
   private async secureFunds(booking: BookingRow, card: CardDetails | undefined, settle: (to: SagaStep, changes?: Parameters<BookingsRepository['advance']>[3]) => Promise<boolean>) {
     if (booking.payment_method === 'credit_card') {
       // Card details are never stored: a card saga interrupted before the charge cannot resume it.
       if (!card) throw new DomainError('PAYMENT_DECLINED', 'payment was not completed; book again');
+      if (booking.test_scenario === 'card_declined') throw new DomainError('PAYMENT_DECLINED', 'card declined (sandbox scenario card_declined)');
       const { paymentId } = await this.payments.charge(booking.id, card, booking.price_chargeable);
       await settle('funds_held', { cc_payment_id: paymentId });
       return;

@@ -1,11 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { BookingListQuery, BookingRoom, HotelDetails, HotelRate, OfferKeyWire, PaymentMethod } from '@hotel/contracts';
+import { BookingListQuery, BookingRoom, HotelDetails, HotelRate, OfferKeyWire, PaymentMethod, TestScenario } from '@hotel/contracts';
 import { DomainError, SERVICE_ENV, rowsOf } from '@hotel/platform';
 import { BookingEnv } from '../booking.env';
 
-export type SagaStep = 'created' | 'funds_held' | 'supplier_booked' | 'promo_redeemed' | 'done' | 'compensating' | 'failed';
+export type SagaStep = 'created' | 'funds_held' | 'supplier_pending' | 'supplier_booked' | 'promo_redeemed' | 'done' | 'compensating' | 'failed';
 
 export interface BookingRow {
   id: number;
@@ -39,6 +39,7 @@ export interface BookingRow {
   request_fingerprint: string;
   promo_code: string | null;
   promo_discount: string;
+  test_scenario: TestScenario | null;
   cc_payment_id: string | null;
   supplier_reference: string | null;
   booking_reference: string[];
@@ -97,17 +98,17 @@ export class BookingsRepository {
         `INSERT INTO booking.bookings (client_id, user_id, sandbox, status, step, lease_until, prebook_id, offer, payment_method, hotel_id, hotel_name,
            check_in, check_out, first_name, last_name, email, phone, price_chargeable, price_currency, rate, hotel, rooms, language,
            loyalty_number, special_request, client_reference, idempotency_key, idempotency_expires_at, request_fingerprint, promo_code, remarks,
-           promo_discount)
+           promo_discount, test_scenario)
          VALUES ($1, $2, $3, 'pending', 'created', now() + make_interval(secs => ${this.leaseSeconds}), $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14,
            $15, $16, $17, $18, $19, $20, $21, $22, $23, $24,
-           CASE WHEN $24::text IS NULL THEN NULL ELSE now() + make_interval(hours => $27) END, $25, $26, $28, $29)
+           CASE WHEN $24::text IS NULL THEN NULL ELSE now() + make_interval(hours => $27) END, $25, $26, $28, $29, $30)
          RETURNING ${COLUMNS}`,
         [
           booking.client_id, booking.user_id, booking.sandbox, booking.prebook_id, JSON.stringify(booking.offer), booking.payment_method,
           booking.hotel_id, booking.hotel_name, booking.check_in, booking.check_out, booking.first_name, booking.last_name, booking.email,
           booking.phone, booking.price_chargeable, booking.price_currency, JSON.stringify(booking.rate), JSON.stringify(booking.hotel),
           JSON.stringify(booking.rooms), booking.language, booking.loyalty_number, booking.special_request, booking.client_reference,
-          booking.idempotency_key, booking.request_fingerprint, booking.promo_code, idempotencyHours, booking.remarks, booking.promo_discount,
+          booking.idempotency_key, booking.request_fingerprint, booking.promo_code, idempotencyHours, booking.remarks, booking.promo_discount, booking.test_scenario,
         ],
       );
       return rows[0];
@@ -204,6 +205,11 @@ export class BookingsRepository {
       ),
     );
     return rows.length === 1;
+  }
+
+  /** Leaves a saga waiting (a pending supplier) until another worker may look again. */
+  async extendLease(id: number): Promise<void> {
+    await this.dataSource.query(`UPDATE booking.bookings SET lease_until = now() + make_interval(secs => ${this.leaseSeconds}) WHERE id = $1`, [id]);
   }
 
   /** Unfinished sagas whose lease ran out (their worker died): taken over with a new lease. */

@@ -231,6 +231,7 @@ export class BookingsService {
       request_fingerprint: fingerprint,
       promo_code: prebook.promoCode,
       promo_discount: prebook.discount,
+      test_scenario: actor.sandbox ? (request.test_scenario ?? null) : null,
     };
   }
 }

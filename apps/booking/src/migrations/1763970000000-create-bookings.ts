@@ -41,6 +41,7 @@ export class CreateBookings1763970000000 implements MigrationInterface {
         request_fingerprint    text NOT NULL,
         promo_code             text,
         promo_discount         numeric(14,2) NOT NULL DEFAULT 0,
+        test_scenario          text,
         cc_payment_id          text,
         supplier_reference     text,
         booking_reference      text[] NOT NULL DEFAULT '{}',

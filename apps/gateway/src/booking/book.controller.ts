@@ -10,6 +10,7 @@ import {
   IsIdString,
   PrecancelView,
   SUBJECTS,
+  TestScenario,
   V2BookBody,
 } from '@hotel/contracts';
 import { Paginated } from '../http/paginated';
@@ -17,6 +18,7 @@ import { ServiceClient } from '@hotel/platform';
 import { BookingApi, CurrentActor } from '../auth/api-family';
 import { SERVICE_CLIENT } from '../gateway.tokens';
 import { PrebookParams } from './prebook.controller';
+import { TestScenarioHeader } from './test-scenario';
 
 /** A booking can take a while (supplier, payment): its call waits longer than the default. */
 const BOOK_TIMEOUT_MS = 30_000;
@@ -38,10 +40,19 @@ export class BookController {
     @Param() params: PrebookParams,
     @Body() body: BookCreateBody,
     @Res({ passthrough: true }) reply: FastifyReply,
+    @TestScenarioHeader() scenario?: TestScenario,
   ): Promise<BookingView> {
     const result = await this.services.send(
       SUBJECTS.BOOKING_BOOKING_CREATE,
-      { actor, session_id: params.session_id, hotel_id: Number(params.hotel_id), rate_id: params.rate_id, payment_method: params.payment_method, body },
+      {
+        actor,
+        session_id: params.session_id,
+        hotel_id: Number(params.hotel_id),
+        rate_id: params.rate_id,
+        payment_method: params.payment_method,
+        body,
+        ...(scenario && { test_scenario: scenario }),
+      },
       { timeoutMs: BOOK_TIMEOUT_MS, idempotencyKey: body.idempotency_key },
     );
     return answer(result, reply);
@@ -66,11 +77,16 @@ export class BookController {
   }
 
   @Post('v2/book')
-  async v2(@CurrentActor() actor: Actor, @Body() v2Body: V2BookBody, @Res({ passthrough: true }) reply: FastifyReply): Promise<BookingView> {
+  async v2(
+    @CurrentActor() actor: Actor,
+    @Body() v2Body: V2BookBody,
+    @Res({ passthrough: true }) reply: FastifyReply,
+    @TestScenarioHeader() scenario?: TestScenario,
+  ): Promise<BookingView> {
     const { prebook_id, ...body } = v2Body;
     const result = await this.services.send(
       SUBJECTS.BOOKING_BOOKING_CREATE,
-      { actor, prebook_id, body },
+      { actor, prebook_id, body, ...(scenario && { test_scenario: scenario }) },
       { timeoutMs: BOOK_TIMEOUT_MS, idempotencyKey: body.idempotency_key },
     );
     return answer(result, reply);

@@ -1,10 +1,11 @@
 import { Body, Controller, Get, HttpCode, Inject, Param, Post, Query } from '@nestjs/common';
 import { IsIn, IsUUID } from 'class-validator';
-import { Actor, PAYMENT_METHODS, PaymentMethod, PrebookData, PrebookQuery, SUBJECTS, V2PrebookBody } from '@hotel/contracts';
+import { Actor, PAYMENT_METHODS, PaymentMethod, PrebookData, PrebookQuery, SUBJECTS, TestScenario, V2PrebookBody } from '@hotel/contracts';
 import { ServiceClient } from '@hotel/platform';
 import { BookingApi, CurrentActor } from '../auth/api-family';
 import { SERVICE_CLIENT } from '../gateway.tokens';
 import { HotelSessionParams } from './search.params';
+import { TestScenarioHeader } from './test-scenario';
 
 export class PrebookParams extends HotelSessionParams {
   @IsUUID('all', { message: 'rate_id must be a UUID' })
@@ -20,9 +21,15 @@ export class PrebookController {
   constructor(@Inject(SERVICE_CLIENT) private readonly services: ServiceClient) {}
 
   @Get('prebook/:hotel_id/:session_id/:rate_id/:payment_method')
-  v1(@CurrentActor() actor: Actor, @Param() params: PrebookParams, @Query() query: PrebookQuery): Promise<PrebookData> {
+  v1(
+    @CurrentActor() actor: Actor,
+    @Param() params: PrebookParams,
+    @Query() query: PrebookQuery,
+    @TestScenarioHeader() scenario?: TestScenario,
+  ): Promise<PrebookData> {
     return this.services.send(SUBJECTS.RATES_PREBOOK_CREATE, {
       actor,
+      ...(scenario && { test_scenario: scenario }),
       session_id: params.session_id,
       hotel_id: Number(params.hotel_id),
       rate_id: params.rate_id,
@@ -33,7 +40,7 @@ export class PrebookController {
 
   @Post('v2/prebook')
   @HttpCode(200)
-  v2(@CurrentActor() actor: Actor, @Body() body: V2PrebookBody): Promise<PrebookData> {
-    return this.services.send(SUBJECTS.RATES_PREBOOK_CREATE, { actor, ...body });
+  v2(@CurrentActor() actor: Actor, @Body() body: V2PrebookBody, @TestScenarioHeader() scenario?: TestScenario): Promise<PrebookData> {
+    return this.services.send(SUBJECTS.RATES_PREBOOK_CREATE, { actor, ...body, ...(scenario && { test_scenario: scenario }) });
   }
 }

@@ -15,7 +15,9 @@ export class CreateSupplierBookings1763960000000 implements MigrationInterface {
         check_out   date NOT NULL,
         rooms       integer NOT NULL CHECK (rooms > 0),
         reference   text NOT NULL UNIQUE,
-        status      text NOT NULL CHECK (status IN ('confirmed', 'cancelled')),
+        status      text NOT NULL CHECK (status IN ('pending', 'confirmed', 'cancelled')),
+        -- A pending booking (the vendor accepted without confirming) confirms at this time.
+        confirm_after timestamptz,
         created_at  timestamptz NOT NULL DEFAULT now(),
         updated_at  timestamptz NOT NULL DEFAULT now()
       )`);

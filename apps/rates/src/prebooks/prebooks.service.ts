@@ -66,11 +66,16 @@ export class PrebooksService {
     const offer = request.session_id ? await this.v1Offer(request) : this.v2Offer(request.rate_id);
     const hotel = hotelById(offer.key.hotelId);
     if (!hotel) throw RATE_NOT_AVAILABLE();
+    if (request.test_scenario === 'sold_out' && actor.sandbox) throw RATE_NOT_AVAILABLE();
     await this.recheckAvailability(hotel, offer);
 
     const now = new Date();
     const current = priceOffer(hotel, offer.key, offer.stay, { epoch: priceEpoch(now.getTime()), issuedAt: now });
     const seen = priceOffer(hotel, offer.key, offer.stay, { epoch: offer.seenEpoch, issuedAt: offer.seenAt });
+    if (request.test_scenario === 'price_changed' && actor.sandbox) {
+      // The client "saw" 5% less than the vendor's current price.
+      seen.price_chargeable = centsToNumber(Math.round(toCents(current.price_chargeable) * 0.95));
+    }
     const rate: HotelRate = { id: request.rate_id, ...current, payment_type: request.payment_method };
 
     const promo = request.promo_code ? await this.applyPromo(request.promo_code, rate) : null;

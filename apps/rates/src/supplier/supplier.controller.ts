@@ -1,6 +1,6 @@
 import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
-import { SUBJECTS, SupplierBookRequest, SupplierBooking, SupplierCancelRequest } from '@hotel/contracts';
+import { SUBJECTS, SupplierBookRequest, SupplierBooking, SupplierCancelRequest, SupplierStatusRequest } from '@hotel/contracts';
 import { SupplierService } from './supplier.service';
 
 @Controller()
@@ -10,6 +10,11 @@ export class SupplierController {
   @MessagePattern(SUBJECTS.RATES_SUPPLIER_BOOK)
   book(@Payload() request: SupplierBookRequest): Promise<SupplierBooking> {
     return this.supplier.book(request);
+  }
+
+  @MessagePattern(SUBJECTS.RATES_SUPPLIER_STATUS)
+  status(@Payload() request: SupplierStatusRequest): Promise<SupplierBooking> {
+    return this.supplier.status(request.booking_id);
   }
 
   @MessagePattern(SUBJECTS.RATES_SUPPLIER_CANCEL)

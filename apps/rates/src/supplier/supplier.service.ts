@@ -1,10 +1,11 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { randomBytes } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
 import { SupplierBookRequest, SupplierBooking } from '@hotel/contracts';
 import { allotmentCapacity, stayNights } from '@hotel/inventory';
-import { DomainError, rowsOf } from '@hotel/platform';
+import { DomainError, SERVICE_ENV, rowsOf } from '@hotel/platform';
+import { RatesEnv } from '../rates.env';
 
 /**
  * The supplier port's book and cancel, answered by the simulated vendors: a
@@ -13,23 +14,44 @@ import { DomainError, rowsOf } from '@hotel/platform';
  */
 @Injectable()
 export class SupplierService {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    @Inject(SERVICE_ENV) private readonly env: RatesEnv,
+  ) {}
 
   async book(request: SupplierBookRequest): Promise<SupplierBooking> {
     return this.dataSource.transaction(async (manager) => {
       const existing = await this.find(manager, request.booking_id);
       if (existing) return existing;
+      if (request.test_scenario === 'supplier_error') {
+        throw new DomainError('SUPPLIER_ERROR', 'the supplier could not confirm the booking (sandbox scenario supplier_error)');
+      }
       for (const night of stayNights(request)) {
         if (!(await this.take(manager, request, night))) throw new DomainError('RATE_NOT_AVAILABLE', 'rate not available: the room sold out');
       }
       const reference = `${request.vendor.slice(0, 3).toUpperCase()}-${request.booking_id}-${randomBytes(3).toString('hex').toUpperCase()}`;
+      const pending = request.test_scenario === 'supplier_pending';
       await manager.query(
-        `INSERT INTO rates.supplier_bookings (booking_id, vendor, hotel_id, room_id, check_in, check_out, rooms, reference, status)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'confirmed')`,
-        [request.booking_id, request.vendor, request.hotel_id, request.room_id, request.check_in, request.check_out, request.rooms, reference],
+        `INSERT INTO rates.supplier_bookings (booking_id, vendor, hotel_id, room_id, check_in, check_out, rooms, reference, status, confirm_after)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, CASE WHEN $9 = 'pending' THEN now() + make_interval(secs => $10) END)`,
+        [request.booking_id, request.vendor, request.hotel_id, request.room_id, request.check_in, request.check_out, request.rooms, reference, pending ? 'pending' : 'confirmed', this.env.SUPPLIER_PENDING_S],
       );
-      return { reference, status: 'confirmed' };
+      return { reference, status: pending ? 'pending' : 'confirmed' };
     });
+  }
+
+  /** Where a supplier booking stands; a pending one is confirmed by its vendor once its time has come. */
+  async status(bookingId: number): Promise<SupplierBooking> {
+    const rows = rowsOf<{ reference: string; status: SupplierBooking['status'] }>(
+      await this.dataSource.query(
+        `UPDATE rates.supplier_bookings SET status = CASE WHEN status = 'pending' AND confirm_after <= now() THEN 'confirmed' ELSE status END,
+                updated_at = now()
+          WHERE booking_id = $1 RETURNING reference, status`,
+        [bookingId],
+      ),
+    );
+    if (!rows.length) throw DomainError.notFound(`supplier booking for booking ${bookingId}`);
+    return rows[0];
   }
 
   async cancel(bookingId: number): Promise<SupplierBooking> {

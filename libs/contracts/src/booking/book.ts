@@ -17,6 +17,7 @@ import {
   ValidateNested,
 } from 'class-validator';
 import { Actor } from '../common/actor';
+import { TEST_SCENARIOS, TestScenario } from '../common/test-scenario';
 import { IsNonBlankString } from '../common/validators';
 import { CancellationPolicyData, HotelDetails, HotelRate } from '../search/hotel';
 import { PAYMENT_METHODS, PaymentMethod } from '../rates/prebook';
@@ -151,6 +152,11 @@ export class CreateBookingRequest {
   @ValidateNested()
   @Type(() => BookCreateBody)
   body: BookCreateBody;
+
+  /** Sandbox only (X-Test-Scenario). */
+  @IsOptional()
+  @IsIn(TEST_SCENARIOS)
+  test_scenario?: TestScenario;
 }
 
 export interface BookingGuest {

@@ -1,6 +1,7 @@
 import { Type } from 'class-transformer';
 import { IsDefined, IsIn, IsInt, IsOptional, IsPositive, IsString, IsUUID, MaxLength, MinLength, ValidateNested } from 'class-validator';
 import { Actor } from '../common/actor';
+import { TEST_SCENARIOS, TestScenario } from '../common/test-scenario';
 import { Coordinates, HotelDetails, HotelRate } from '../search/hotel';
 import { RoomRequest } from '../search/stay';
 
@@ -108,6 +109,11 @@ export class CreatePrebookRequest {
   @IsString()
   @MaxLength(64)
   promo_code?: string;
+
+  /** Sandbox only (X-Test-Scenario). */
+  @IsOptional()
+  @IsIn(TEST_SCENARIOS)
+  test_scenario?: TestScenario;
 }
 
 export interface PrebookPromoResponse {

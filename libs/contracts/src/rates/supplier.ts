@@ -83,11 +83,24 @@ export class SupplierBookRequest {
   @Min(1)
   @Max(STAY_LIMITS.maxRooms)
   rooms: number;
+
+  /** Sandbox only: the vendor accepts without confirming, or refuses. */
+  @IsOptional()
+  @IsIn(['supplier_pending', 'supplier_error'])
+  test_scenario?: 'supplier_pending' | 'supplier_error';
 }
 
 export interface SupplierBooking {
   reference: string;
-  status: 'confirmed' | 'cancelled';
+  /** pending: accepted but not yet confirmed by the vendor; ask again later. */
+  status: 'confirmed' | 'pending' | 'cancelled' | 'rejected';
+}
+
+/** rates.supplier.status.v1: where a supplier booking stands (a pending one settles later). */
+export class SupplierStatusRequest {
+  @IsInt()
+  @IsPositive()
+  booking_id: number;
 }
 
 /** rates.supplier.cancel.v1: cancels with the vendor and returns the rooms to the allotment; idempotent. */

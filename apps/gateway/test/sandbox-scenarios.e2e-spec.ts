@@ -1,0 +1,98 @@
+import { ClientKeys, TestSystem, bearer } from './system';
+
+const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+const GUEST = { rooms: [{ lead_first_name: 'Ada', lead_last_name: 'Lovelace' }], email: 'ada@example.com', phone: '+44 20 7946 0000' };
+const CARD = { payment_token: 'tok_visa', payment_first_name: 'Ada', payment_last_name: 'Lovelace', payment_postal_code: 'N1 9GU', payment_expiration: '12/30' };
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+let nextOffset = 30;
+
+/** Sandbox test scenarios (decisions §14) forced with X-Test-Scenario; live keys ignore the header. */
+describe('sandbox test scenarios', () => {
+  let system: TestSystem;
+  let acme: ClientKeys;
+  let sandbox: { authorization: string };
+
+  beforeAll(async () => {
+    system = await TestSystem.start({
+      VENDOR_LATENCY_MS: 'atlas=0,borealis=0,cobalt=0',
+      SUPPLIER_PENDING_S: '1',
+      SAGA_LEASE_S: '1',
+      RECOVERY_INTERVAL_MS: '300',
+    });
+    acme = await system.createClient('Acme Travel', '100000');
+    sandbox = bearer(acme.sandbox_api_key);
+  });
+  afterAll(async () => {
+    await system?.close();
+  });
+
+  async function rate(headers: Record<string, string>) {
+    nextOffset += 3;
+    const stay = { check_in: day(nextOffset), check_out: day(nextOffset + 2), rooms: [{ adults: 2, children: 0, children_ages: [] }] };
+    const search = await system.request('POST', '/search', { headers, json: { place_id: 'gn:2988507', ...stay } });
+    const sessionId = search.body.data.session_id;
+    const hotelId = search.body.data.results[0].hotel.id;
+    const rateId = (await system.request('GET', `/hotel/${hotelId}/${sessionId}`, { headers })).body.data.rates[0].id;
+    return `${hotelId}/${sessionId}/${rateId}`;
+  }
+
+  const withScenario = (headers: Record<string, string>, scenario: string) => ({ ...headers, 'x-test-scenario': scenario });
+
+  it('price_changed: prebook reports a changed price; a live key ignores the header', async () => {
+    const path = await rate(sandbox);
+    const changed = await system.request('GET', `/prebook/${path}/account`, { headers: withScenario(sandbox, 'price_changed') });
+    expect(changed.status).toBe(200);
+    expect(changed.body.data.price_changed).toBe(true);
+    expect(changed.body.data.previous_price_chargeable).toBeLessThan(changed.body.data.rate.price_chargeable);
+    const live = bearer(acme.api_key);
+    const livePath = await rate(live);
+    const ignored = await system.request('GET', `/prebook/${livePath}/account`, { headers: withScenario(live, 'sold_out') });
+    expect(ignored.status).toBe(200);
+  });
+
+  it('sold_out: prebook answers 404', async () => {
+    const path = await rate(sandbox);
+    const response = await system.request('GET', `/prebook/${path}/account`, { headers: withScenario(sandbox, 'sold_out') });
+    expect(response.status).toBe(404);
+    expect(response.body.code).toBe('RATE_NOT_AVAILABLE');
+  });
+
+  it('supplier_pending: the booking is pending, then confirmed by the supplier later', async () => {
+    const path = await rate(sandbox);
+    await system.request('GET', `/prebook/${path}/account`, { headers: sandbox });
+    const response = await system.request('POST', `/book/${path}/account`, { headers: withScenario(sandbox, 'supplier_pending'), json: { ...GUEST, client_reference: 'PENDING-1' } });
+    expect(response.status).toBe(201);
+    expect(response.body.data).toMatchObject({ status: 'pending', voucher_url: null, is_sandbox: true });
+    let status = 'pending';
+    for (let i = 0; i < 60 && status === 'pending'; i++) {
+      await sleep(200);
+      status = (await system.request('GET', '/book?client_reference=PENDING-1', { headers: sandbox })).body.data[0].status;
+    }
+    expect(status).toBe('confirmed');
+  });
+
+  it('supplier_error: the booking fails with 400 and is listed as failed', async () => {
+    const path = await rate(sandbox);
+    await system.request('GET', `/prebook/${path}/account`, { headers: sandbox });
+    const response = await system.request('POST', `/book/${path}/account`, { headers: withScenario(sandbox, 'supplier_error'), json: { ...GUEST, client_reference: 'ERROR-1' } });
+    expect(response.status).toBe(400);
+    expect(response.body.code).toBe('SUPPLIER_ERROR');
+    const listed = await system.request('GET', '/book?client_reference=ERROR-1', { headers: sandbox });
+    expect(listed.body.data[0]).toMatchObject({ status: 'failed', failure_reason: expect.stringMatching(/supplier/) });
+  });
+
+  it('card_declined: a card booking answers 400', async () => {
+    const path = await rate(sandbox);
+    await system.request('GET', `/prebook/${path}/credit_card`, { headers: sandbox });
+    const response = await system.request('POST', `/book/${path}/credit_card`, { headers: withScenario(sandbox, 'card_declined'), json: { ...GUEST, ...CARD } });
+    expect(response.status).toBe(400);
+    expect(response.body.code).toBe('PAYMENT_DECLINED');
+  });
+
+  it('an unknown scenario is 400', async () => {
+    const path = await rate(sandbox);
+    const response = await system.request('GET', `/prebook/${path}/account`, { headers: withScenario(sandbox, 'meteor_strike') });
+    expect(response.status).toBe(400);
+    expect(response.body.errors[0].field).toBe('X-Test-Scenario');
+  });
+});
