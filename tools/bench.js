@@ -114,7 +114,84 @@ async function api(base, method, pathName, headers, body) {
   });
 }
 
+const CITIES = [2988507, 2643743, 5128581, 1850147, 2950159, 3117735, 3169070, 3448439, 2267057, 2759794, 3128760, 2761369, 3067696, 2964574, 2147714, 6167865, 4887398, 5368361, 745044, 1609350, 1880252, 292223, 3530597, 3435910, 360630, 1275339, 1835848, 524901, 264371, 756135];
+
+async function bookOnce(gateway, headers, prebookPath) {
+  await api(gateway, 'GET', prebookPath, headers);
+  const response = await api(gateway, 'POST', prebookPath.replace('/prebook/', '/book/'), headers, {
+    rooms: [{ lead_first_name: 'Bench', lead_last_name: 'Booker' }],
+    email: 'bench@example.com',
+    phone: '+1 555 0100',
+  });
+  if (response.status !== 201) throw new Error(`bench booking failed: ${JSON.stringify(response.body)}`);
+  return response.body.data;
+}
+
+async function seedBookings(databaseUrl, clientId, templateId, count) {
+  const { Client } = require('pg');
+  const client = new Client({ connectionString: databaseUrl });
+  await client.connect();
+  log(`seeding ${count} bookings for the list scenario...`);
+  await client.query(
+    `INSERT INTO booking.bookings (client_id, sandbox, status, step, prebook_id, offer, payment_method, hotel_id, hotel_name, check_in, check_out,
+       first_name, last_name, email, phone, price_chargeable, price_currency, rate, hotel, rooms, language, remarks, request_fingerprint,
+       booking_reference, created_at, client_reference)
+     SELECT $1, false, (ARRAY['confirmed','confirmed','confirmed','cancelled','failed','pending'])[1 + g % 6], 'done', gen_random_uuid(), t.offer,
+            (ARRAY['account','credit_card'])[1 + g % 2], t.hotel_id, t.hotel_name || ' ' || (g % 500), current_date + (g % 365), current_date + (g % 365) + 2,
+            (ARRAY['Ada','Grace','Alan','Linus','Barbara'])[1 + g % 5], 'Guest' || (g % 10000), t.email, t.phone, (100 + g % 900)::numeric, 'USD',
+            t.rate, t.hotel, t.rooms, 'en', t.remarks, md5(g::text), ARRAY['BEN-' || g, 'HB-' || g], now() - make_interval(mins => g), 'BENCH-' || g
+       FROM generate_series(1, $3::int) g, (SELECT * FROM booking.bookings WHERE id = $2) t`,
+    [clientId, templateId, count],
+  );
+  await client.query('ANALYZE booking.bookings');
+  await client.end();
+}
+
+/** Workers each search, read a hotel's rates, prebook and book, over and over, for the scenario's duration. */
+async function fullFlow(gateway, headers, workers) {
+  const deadline = Date.now() + DURATION_S * 1000;
+  const bookLatencies = [];
+  let errors = 0;
+  let bookings = 0;
+  const guest = { rooms: [{ lead_first_name: 'Flow', lead_last_name: 'Tester' }], email: 'flow@example.com', phone: '+1 555 0100' };
+  async function worker(seed) {
+    let n = seed;
+    while (Date.now() < deadline) {
+      n += workers;
+      const place = CITIES[n % CITIES.length];
+      const offset = 5 + ((n * 7) % 355);
+      const stay = { check_in: daysAhead(offset), check_out: daysAhead(offset + 1 + (n % 3)), rooms: [{ adults: 2, children: 0, children_ages: [] }] };
+      try {
+        const search = await api(gateway, 'POST', '/search', headers, { place_id: `gn:${place}`, ...stay });
+        const results = search.body.data?.results ?? [];
+        if (!results.length) continue;
+        const hotel = results[n % results.length].hotel;
+        const rates = (await api(gateway, 'GET', `/hotel/${hotel.id}/${search.body.data.session_id}`, headers)).body.data?.rates ?? [];
+        if (!rates.length) continue;
+        const path = `${hotel.id}/${search.body.data.session_id}/${rates[0].id}/account`;
+        const prebook = await api(gateway, 'GET', `/prebook/${path}`, headers);
+        if (prebook.status !== 200) {
+          errors++;
+          continue;
+        }
+        const started = performance.now();
+        const booked = await api(gateway, 'POST', `/book/${path}`, headers, guest);
+        bookLatencies.push(performance.now() - started);
+        if (booked.status === 201) bookings++;
+        else errors++;
+      } catch {
+        errors++;
+      }
+    }
+  }
+  await Promise.all(Array.from({ length: workers }, (_, i) => worker(i)));
+  bookLatencies.sort((a, b) => a - b);
+  const at = (q) => Math.round(bookLatencies[Math.min(bookLatencies.length - 1, Math.floor(bookLatencies.length * q))] ?? 0);
+  return { requests: { average: bookings / DURATION_S }, latency: { p50: at(0.5), p99: at(0.99) }, errors, timeouts: 0, non2xx: 0 };
+}
+
 function measure(scenario) {
+  if (scenario.run) return scenario.run();
   const autocannon = require('autocannon');
   return new Promise((resolve, reject) => {
     autocannon(
@@ -148,6 +225,8 @@ async function main() {
     PORT: String(gatewayPort),
     DATA_DIR: dataDir,
     LOG_LEVEL: 'warn',
+    // The full-flow scenario books straight after searching: one vendor answers at once.
+    VENDOR_LATENCY_MS: 'atlas=0,borealis=1500,cobalt=4000',
     RATE_LIMIT_RPS: '1000000',
     RATE_LIMIT_BURST: '1000000',
   });
@@ -198,6 +277,11 @@ async function main() {
   }
   const prebookPath = `/prebook/${hotelRates.body.data.hotel.id}/${session.body.data.session_id}/${hotelRates.body.data.rates[0].id}/account`;
 
+  // 100,000 bookings for the list scenario, copied from one real booking (seeding through the API would take an hour).
+  const firstBooking = await bookOnce(gateway, booking, prebookPath);
+  await seedBookings(databaseUrl, keys.client_id, firstBooking.id, 100_000);
+  const today = daysAhead(0);
+
   const scenarios = [
     { name: 'baseline: bare Fastify JSON route', url: `${baseline}/json` },
     { name: 'baseline: one NATS hop to an echo responder', url: `${baseline}/nats`, isReference: true },
@@ -227,6 +311,24 @@ async function main() {
       body: JSON.stringify({ ...stay, hotel_ids: hotelIds(2000) }),
       // One request at a time: this scenario measures the latency of one big answer.
       connections: 1,
+    },
+    {
+      name: 'list: GET /book filtered, 100,000 bookings',
+      url: `${gateway}/book?status=confirmed&limit=50`,
+      headers: booking,
+      // One request at a time: the target is the latency of a filtered page.
+      connections: 1,
+      requests: [
+        `/book?status=confirmed&check_in=${today}..${daysAhead(30)}&sort_by=check_in&sort_order=asc&limit=50`,
+        '/book?last_name=Guest4242',
+        '/book?client_reference=BENCH-77777',
+        `/book?payment_method=account&status=cancelled&limit=20`,
+        '/book?vendor_reference=BEN-12345',
+      ].map((requestPath) => ({ method: 'GET', path: requestPath })),
+    },
+    {
+      name: 'full flow: search, hotel rates, prebook, book (per booking)',
+      run: () => fullFlow(gateway, booking, 16),
     },
     {
       name: 'prebook: GET /prebook/{hotel}/{session}/{rate}/account',
