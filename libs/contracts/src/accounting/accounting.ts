@@ -1,6 +1,6 @@
 import { Type } from 'class-transformer';
 import { IsDefined, IsInt, IsOptional, IsPositive, IsString, Max, MaxLength, Min, MinLength, ValidateNested } from 'class-validator';
-import { Actor } from '../common/actor';
+import { ActorScoped } from '../common/actor';
 import { IsMoneyAmount, MAX_INT_ID } from '../common/validators';
 
 /** Body of `POST /api/accounting`, validated as the specification gives it. */
@@ -82,12 +82,6 @@ export interface EntryPage {
   limit: number;
 }
 
-class ActorScoped {
-  @IsDefined()
-  @ValidateNested()
-  @Type(() => Actor)
-  actor: Actor;
-}
 
 /** accounting.entry.create.v1 */
 export class CreateEntryRequest extends ActorScoped {
@@ -183,8 +177,8 @@ export interface HoldView {
   entryId: number | null;
 }
 
-/** accounting.card-payment.record.v1: a card booking's debit and the matching card credit, once per booking. */
-export class CardPaymentRequest {
+/** An amount written to the ledger for one booking, with the entry's name. */
+class BookingLedgerRequest {
   @IsInt()
   @IsPositive()
   clientId: number;
@@ -201,35 +195,18 @@ export class CardPaymentRequest {
   @IsMoneyAmount({ allowNumber: false })
   amount: string;
 
+  @IsString()
+  @MaxLength(500)
+  name: string;
+}
+
+/** accounting.card-payment.record.v1: a card booking's debit and the matching card credit, once per booking. */
+export class CardPaymentRequest extends BookingLedgerRequest {
   @IsString()
   @MinLength(1)
   @MaxLength(200)
   ccPaymentId: string;
-
-  @IsString()
-  @MaxLength(500)
-  name: string;
 }
 
 /** accounting.refund.create.v1: the credit for a cancelled booking, once per booking. */
-export class RefundRequest {
-  @IsInt()
-  @IsPositive()
-  clientId: number;
-
-  @IsInt()
-  @IsPositive()
-  bookingId: number;
-
-  @IsOptional()
-  @IsInt()
-  @IsPositive()
-  userId?: number;
-
-  @IsMoneyAmount({ allowNumber: false })
-  amount: string;
-
-  @IsString()
-  @MaxLength(500)
-  name: string;
-}
+export class RefundRequest extends BookingLedgerRequest {}

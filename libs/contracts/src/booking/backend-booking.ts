@@ -1,6 +1,6 @@
 import { Type } from 'class-transformer';
 import { IsDefined, IsInt, IsOptional, IsPositive, Max, ValidateNested } from 'class-validator';
-import { Actor } from '../common/actor';
+import { ActorScoped } from '../common/actor';
 
 /** The backend API's booking (camelCase, money as strings), a different shape from the booking API's. */
 export interface BackendBooking {
@@ -67,12 +67,7 @@ export class BackendBookingQuery {
 }
 
 /** booking.backend-booking.list.v1 */
-export class ListBackendBookingsRequest {
-  @IsDefined()
-  @ValidateNested()
-  @Type(() => Actor)
-  actor: Actor;
-
+export class ListBackendBookingsRequest extends ActorScoped {
   @IsOptional()
   @IsInt()
   @IsPositive()

@@ -16,7 +16,7 @@ import {
   MaxLength,
   ValidateNested,
 } from 'class-validator';
-import { Actor } from '../common/actor';
+import { ActorScoped } from '../common/actor';
 import { TEST_SCENARIOS, TestScenario } from '../common/test-scenario';
 import { IsNonBlankString } from '../common/validators';
 import { CancellationPolicyData, HotelDetails, HotelRate } from '../search/hotel';
@@ -120,12 +120,7 @@ export class V2BookBody extends BookCreateBody {
 }
 
 /** booking.booking.create.v1 */
-export class CreateBookingRequest {
-  @IsDefined()
-  @ValidateNested()
-  @Type(() => Actor)
-  actor: Actor;
-
+export class CreateBookingRequest extends ActorScoped {
   /** V2: the prebook; V1: the session's rate and payment method. */
   @IsOptional()
   @IsUUID()
@@ -301,12 +296,7 @@ export class BookingListQuery {
 }
 
 /** booking.booking.list.v1 */
-export class ListBookingsRequest {
-  @IsDefined()
-  @ValidateNested()
-  @Type(() => Actor)
-  actor: Actor;
-
+export class ListBookingsRequest extends ActorScoped {
   @IsDefined()
   @ValidateNested()
   @Type(() => BookingListQuery)
@@ -319,12 +309,7 @@ export interface BookingPage {
 }
 
 /** booking.booking.precancel.v1 / cancel.v1 */
-export class BookingIdRequest {
-  @IsDefined()
-  @ValidateNested()
-  @Type(() => Actor)
-  actor: Actor;
-
+export class BookingIdRequest extends ActorScoped {
   @IsInt()
   @IsPositive()
   booking_id: number;

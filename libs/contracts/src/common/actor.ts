@@ -1,4 +1,5 @@
-import { IsBoolean, IsIn, IsInt, IsOptional, IsPositive } from 'class-validator';
+import { Type } from 'class-transformer';
+import { IsBoolean, IsDefined, IsIn, IsInt, IsOptional, IsPositive, ValidateNested } from 'class-validator';
 
 export const ACTOR_ROLES = ['api', 'backend', 'user'] as const;
 export type ActorRole = (typeof ACTOR_ROLES)[number];
@@ -24,4 +25,12 @@ export class Actor {
   /** True for a sandbox API key: bookings are tests and move no money. */
   @IsBoolean()
   sandbox: boolean;
+}
+
+/** A request made for an authenticated caller: services scope it by `actor.clientId`. */
+export class ActorScoped {
+  @IsDefined()
+  @ValidateNested()
+  @Type(() => Actor)
+  actor: Actor;
 }

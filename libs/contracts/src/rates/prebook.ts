@@ -1,6 +1,5 @@
-import { Type } from 'class-transformer';
-import { IsDefined, IsIn, IsInt, IsOptional, IsPositive, IsString, IsUUID, MaxLength, MinLength, ValidateNested } from 'class-validator';
-import { Actor } from '../common/actor';
+import { IsIn, IsInt, IsOptional, IsPositive, IsString, IsUUID, MaxLength, MinLength } from 'class-validator';
+import { ActorScoped } from '../common/actor';
 import { TEST_SCENARIOS, TestScenario } from '../common/test-scenario';
 import { Coordinates, HotelDetails, HotelRate } from '../search/hotel';
 import { RoomRequest } from '../search/stay';
@@ -35,12 +34,7 @@ export class V2PrebookBody {
 }
 
 /** search.rate.resolve.v1: the offer behind a V1 rate id, for prebook. */
-export class ResolveRateRequest {
-  @IsDefined()
-  @ValidateNested()
-  @Type(() => Actor)
-  actor: Actor;
-
+export class ResolveRateRequest extends ActorScoped {
   @IsUUID()
   session_id: string;
 
@@ -81,12 +75,7 @@ export interface ResolvedRate {
 }
 
 /** rates.prebook.create.v1 */
-export class CreatePrebookRequest {
-  @IsDefined()
-  @ValidateNested()
-  @Type(() => Actor)
-  actor: Actor;
-
+export class CreatePrebookRequest extends ActorScoped {
   /** V1: the session's rate; V2: the opaque rate id alone. */
   @IsOptional()
   @IsUUID()

@@ -1,17 +1,11 @@
-import { Type } from 'class-transformer';
-import { IsDefined, IsIn, IsInt, IsOptional, IsPositive, IsString, IsUUID, Matches, Max, Min, ValidateNested } from 'class-validator';
-import { Actor } from '../common/actor';
+import { IsIn, IsInt, IsOptional, IsPositive, IsString, IsUUID, Matches, Max, Min } from 'class-validator';
+import { ActorScoped } from '../common/actor';
 
 import { STAY_LIMITS } from '../search/stay';
 import { OfferKeyWire, PAYMENT_METHODS, PaymentMethod, PrebookData } from './prebook';
 
 /** rates.prebook.find.v1: the prebook a booking relies on (by id, or the latest for a V1 rate). */
-export class FindPrebookRequest {
-  @IsDefined()
-  @ValidateNested()
-  @Type(() => Actor)
-  actor: Actor;
-
+export class FindPrebookRequest extends ActorScoped {
   @IsOptional()
   @IsUUID()
   prebook_id?: string;

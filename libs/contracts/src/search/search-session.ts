@@ -15,7 +15,7 @@ import {
   ValidationArguments,
   registerDecorator,
 } from 'class-validator';
-import { Actor } from '../common/actor';
+import { ActorScoped } from '../common/actor';
 import { HotelDetails, HotelRate } from './hotel';
 import { IsCheckInDay, IsCheckOutDay, RoomRequest, STAY_LIMITS } from './stay';
 
@@ -77,12 +77,6 @@ export class SearchBody {
   rooms?: RoomRequest[];
 }
 
-class ActorScoped {
-  @IsDefined()
-  @ValidateNested()
-  @Type(() => Actor)
-  actor: Actor;
-}
 
 /** search.session.create.v1 */
 export class CreateSearchSessionRequest extends ActorScoped {

@@ -18,7 +18,7 @@ import {
   ValidationArguments,
   registerDecorator,
 } from 'class-validator';
-import { Actor } from '../common/actor';
+import { ActorScoped } from '../common/actor';
 import { MAX_INT_ID } from '../common/validators';
 import { Coordinates, HotelRate } from './hotel';
 import { DESTINATION_ID_PATTERN, PLACE_ID_PATTERN } from './search-session';
@@ -167,12 +167,7 @@ export class V2RatesBody extends StayRequest {
 }
 
 /** search.v2-rates.search.v1; the reply comes in chunks (see V2RatesChunk). */
-export class V2RatesRequest {
-  @IsDefined()
-  @ValidateNested()
-  @Type(() => Actor)
-  actor: Actor;
-
+export class V2RatesRequest extends ActorScoped {
   @IsDefined()
   @ValidateNested()
   @Type(() => V2RatesBody)

@@ -9,7 +9,7 @@ import {
   MaxLength,
   ValidateNested,
 } from 'class-validator';
-import { Actor } from '../common/actor';
+import { ActorScoped } from '../common/actor';
 import { IsMoneyAmount, IsNonBlankString } from '../common/validators';
 
 /** Body of `POST /api/user`, validated as the specification gives it. */
@@ -62,12 +62,6 @@ export class UserChanges {
   clientAccountLimit?: string | number;
 }
 
-class ActorScoped {
-  @IsDefined()
-  @ValidateNested()
-  @Type(() => Actor)
-  actor: Actor;
-}
 
 /** users.user.create.v1 */
 export class CreateUserRequest extends ActorScoped {
