@@ -63,12 +63,17 @@ describe('sandbox test scenarios', () => {
     const response = await system.request('POST', `/book/${path}/account`, { headers: withScenario(sandbox, 'supplier_pending'), json: { ...GUEST, client_reference: 'PENDING-1' } });
     expect(response.status).toBe(201);
     expect(response.body.data).toMatchObject({ status: 'pending', voucher_url: null, is_sandbox: true });
+    // While it is under way, prebooking the same rate says so.
+    const again = await system.request('GET', `/prebook/${path}/account`, { headers: sandbox });
+    expect(again.body.data).toMatchObject({ is_booking_processing: true, booking_id: response.body.data.id });
     let status = 'pending';
     for (let i = 0; i < 60 && status === 'pending'; i++) {
       await sleep(200);
       status = (await system.request('GET', '/book?client_reference=PENDING-1', { headers: sandbox })).body.data[0].status;
     }
     expect(status).toBe('confirmed');
+    const after = await system.request('GET', `/prebook/${path}/account`, { headers: sandbox });
+    expect(after.body.data).toMatchObject({ is_booking_processing: false, booking_id: null });
   });
 
   it('supplier_error: the booking fails with 400 and is listed as failed', async () => {

@@ -20,6 +20,8 @@ const BUSINESS_FAILURES = new Set(['INSUFFICIENT_FUNDS', 'PAYMENT_DECLINED', 'RA
 export class BookingSaga implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger('BookingSaga');
   private timer?: NodeJS.Timeout;
+  private firstPass?: NodeJS.Timeout;
+  private stopped = false;
 
   constructor(
     private readonly bookings: BookingsRepository,
@@ -31,15 +33,19 @@ export class BookingSaga implements OnModuleInit, OnModuleDestroy {
   onModuleInit() {
     this.timer = setInterval(() => void this.recover(), this.env.RECOVERY_INTERVAL_MS);
     this.timer.unref();
-    setTimeout(() => void this.recover(), 1000).unref();
+    this.firstPass = setTimeout(() => void this.recover(), 1000);
+    this.firstPass.unref();
   }
 
   onModuleDestroy() {
+    this.stopped = true;
     clearInterval(this.timer);
+    clearTimeout(this.firstPass);
   }
 
   /** Takes over sagas whose worker died (their lease ran out) and runs them to the end. */
   async recover(): Promise<number> {
+    if (this.stopped) return 0;
     let finished = 0;
     try {
       for (const id of await this.bookings.claimAbandoned(20)) {
@@ -111,13 +117,20 @@ export class BookingSaga implements OnModuleInit, OnModuleDestroy {
         return;
       case 'promo_redeemed':
         await this.collect(booking);
-        await settle('done', { status: 'confirmed', booking_reference: [booking.supplier_reference!, `HB-${booking.id}`] });
+        if (await settle('done', { status: 'confirmed', booking_reference: [booking.supplier_reference!, `HB-${booking.id}`] })) await this.settledPrebook(booking);
         return;
       case 'compensating':
         await this.compensate(booking);
-        await settle('failed', { status: 'failed' });
+        if (await settle('failed', { status: 'failed' })) await this.settledPrebook(booking);
         return;
     }
+  }
+
+  /** The prebook no longer has a booking under way (best effort: it only informs is_booking_processing). */
+  private async settledPrebook(booking: BookingRow) {
+    await this.services
+      .send(SUBJECTS.RATES_PREBOOK_ATTACH, { prebook_id: booking.prebook_id, booking_id: booking.id, processing: false })
+      .catch((error) => this.logger.warn({ msg: 'could not update the prebook', bookingId: booking.id, error: String(error) }));
   }
 
   /** A supplier that accepted without confirming: asked again each time the saga's lease runs out. */

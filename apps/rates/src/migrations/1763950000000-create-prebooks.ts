@@ -22,6 +22,8 @@ export class CreatePrebooks1763950000000 implements MigrationInterface {
         discount               numeric(14,2) NOT NULL DEFAULT 0,
         expires_at             timestamptz NOT NULL,
         booking_id             integer,
+        -- True while the booking made from this prebook is under way (is_booking_processing).
+        booking_processing     boolean NOT NULL DEFAULT false,
         created_at             timestamptz NOT NULL DEFAULT now()
       )`);
     await queryRunner.query(

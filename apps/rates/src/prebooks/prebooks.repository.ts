@@ -75,15 +75,18 @@ export class PrebooksRepository {
     return rows[0] ?? null;
   }
 
-  async attachBooking(prebookId: string, bookingId: number): Promise<void> {
-    await this.dataSource.query(`UPDATE rates.prebooks SET booking_id = $2 WHERE id = $1 AND booking_id IS NULL`, [prebookId, bookingId]);
+  async attachBooking(prebookId: string, bookingId: number, processing: boolean): Promise<void> {
+    await this.dataSource.query(
+      `UPDATE rates.prebooks SET booking_id = $2, booking_processing = $3 WHERE id = $1 AND (booking_id IS NULL OR booking_id = $2)`,
+      [prebookId, bookingId, processing],
+    );
   }
 
   /** A booking already under way for this rate by this client (set by the booking service), if any. */
   async bookingInProgress(clientId: number, hotelId: number, rateId: string, paymentMethod: PaymentMethod): Promise<number | null> {
     const rows: { booking_id: number }[] = await this.dataSource.query(
       `SELECT booking_id FROM rates.prebooks
-        WHERE client_id = $1 AND hotel_id = $2 AND rate_id = $3 AND payment_method = $4 AND booking_id IS NOT NULL
+        WHERE client_id = $1 AND hotel_id = $2 AND rate_id = $3 AND payment_method = $4 AND booking_processing
         ORDER BY created_at DESC LIMIT 1`,
       [clientId, hotelId, rateId, paymentMethod],
     );

@@ -141,8 +141,8 @@ export class PrebooksService {
     };
   }
 
-  async attachBooking(prebookId: string, bookingId: number): Promise<void> {
-    await this.prebooks.attachBooking(prebookId, bookingId);
+  async attachBooking(prebookId: string, bookingId: number, processing: boolean): Promise<void> {
+    await this.prebooks.attachBooking(prebookId, bookingId, processing);
   }
 
   private async v1Offer(request: CreatePrebookRequest): Promise<Offer> {

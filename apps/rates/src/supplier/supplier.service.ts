@@ -21,6 +21,8 @@ export class SupplierService {
 
   async book(request: SupplierBookRequest): Promise<SupplierBooking> {
     return this.dataSource.transaction(async (manager) => {
+      // A retried step can race the first attempt (a timeout, then recovery): one at a time per booking.
+      await manager.query(`SELECT pg_advisory_xact_lock(hashtext('supplier-booking'), $1)`, [request.booking_id]);
       const existing = await this.find(manager, request.booking_id);
       if (existing) return existing;
       if (request.test_scenario === 'supplier_error') {

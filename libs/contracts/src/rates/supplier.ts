@@ -1,4 +1,4 @@
-import { IsIn, IsInt, IsOptional, IsPositive, IsString, IsUUID, Matches, Max, Min } from 'class-validator';
+import { IsBoolean, IsIn, IsInt, IsOptional, IsPositive, IsString, IsUUID, Matches, Max, Min } from 'class-validator';
 import { ActorScoped } from '../common/actor';
 
 import { STAY_LIMITS } from '../search/stay';
@@ -40,7 +40,7 @@ export interface StoredPrebook {
   expiresAt: string;
 }
 
-/** rates.prebook.attach.v1: marks the booking made from a prebook (is_booking_processing). */
+/** rates.prebook.attach.v1: marks the booking made from a prebook, and whether it is still under way (is_booking_processing). */
 export class AttachBookingRequest {
   @IsUUID()
   prebook_id: string;
@@ -48,6 +48,9 @@ export class AttachBookingRequest {
   @IsInt()
   @IsPositive()
   booking_id: number;
+
+  @IsBoolean()
+  processing: boolean;
 }
 
 /** rates.supplier.book.v1: books the room with its vendor, consuming allotment; idempotent by booking. */
