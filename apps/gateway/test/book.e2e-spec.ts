@@ -69,7 +69,10 @@ describe('book', () => {
       hotel: { id: hotelId },
       cancellation_policy: prebook.rate.cancellation_policy,
     });
-    expect(booking.hotel.description).toBe(booking.hotel.description); // localized below
+    // language=fr: the hotel's French description (or English where it has none).
+    const { hotelById } = await import('@hotel/inventory');
+    const catalogHotel = hotelById(hotelId)!;
+    expect(booking.hotel.description).toBe(catalogHotel.descriptions.fr ?? catalogHotel.descriptions.en);
     const entries = await system.request('GET', `/api/accounting/booking/${booking.id}`, { headers: { authorization: acme.backend_token } });
     expect(entries.body.data).toEqual([expect.objectContaining({ debit: prebook.rate.price_chargeable, credit: 0, bookingId: booking.id })]);
     const after = await balance();
