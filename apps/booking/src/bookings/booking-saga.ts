@@ -63,16 +63,18 @@ export class BookingSaga implements OnModuleInit, OnModuleDestroy {
   }
 
   /** Runs a booking's saga from its recorded step to done or failed. Card details exist only on the first run. */
-  async run(id: number, card?: CardDetails): Promise<BookingRow> {
+  async run(id: number, card?: CardDetails, current?: BookingRow): Promise<BookingRow> {
+    let booking = current ?? (await this.bookings.find(id))!;
     for (let guard = 0; guard < 12; guard++) {
-      const booking = (await this.bookings.find(id))!;
       if (booking.step === 'done' || booking.step === 'failed') return booking;
       try {
         if (booking.step === 'supplier_pending' && !(await this.supplierConfirmed(booking))) return booking;
-        await this.step(booking, card);
+        booking = (await this.step(booking, card)) ?? (await this.bookings.find(id))!;
       } catch (error) {
         if (error instanceof DomainError && BUSINESS_FAILURES.has(error.code) && booking.step !== 'compensating') {
-          await this.bookings.advance(id, booking.step, 'compensating', { failure_code: error.code, failure_reason: error.message });
+          booking =
+            (await this.bookings.advance(id, booking.step, 'compensating', { failure_code: error.code, failure_reason: error.message })) ??
+            (await this.bookings.find(id))!;
           continue;
         }
         throw error;
@@ -81,7 +83,8 @@ export class BookingSaga implements OnModuleInit, OnModuleDestroy {
     throw new Error(`booking ${id}: saga did not settle`);
   }
 
-  private async step(booking: BookingRow, card?: CardDetails): Promise<void> {
+  /** Runs the booking's next step; the booking as it then is (null when another worker moved it first). */
+  private async step(booking: BookingRow, card?: CardDetails): Promise<BookingRow | null> {
     const settle = (to: SagaStep, changes?: Parameters<BookingsRepository['advance']>[3]) => this.bookings.advance(booking.id, booking.step, to, changes);
     switch (booking.step) {
       case 'created':
@@ -97,12 +100,12 @@ export class BookingSaga implements OnModuleInit, OnModuleDestroy {
           rooms: booking.rooms.length,
           ...(booking.test_scenario === 'supplier_pending' || booking.test_scenario === 'supplier_error' ? { test_scenario: booking.test_scenario } : {}),
         });
-        await settle(supplier.status === 'pending' ? 'supplier_pending' : 'supplier_booked', { supplier_reference: supplier.reference });
-        return;
+        // Without a promo code there is nothing to redeem: straight to collecting the money.
+        const next = supplier.status === 'pending' ? 'supplier_pending' : booking.promo_code ? 'supplier_booked' : 'promo_redeemed';
+        return settle(next, { supplier_reference: supplier.reference });
       }
       case 'supplier_pending':
-        await settle('supplier_booked');
-        return;
+        return settle(booking.promo_code ? 'supplier_booked' : 'promo_redeemed');
       case 'supplier_booked':
         if (booking.promo_code) {
           await this.services.send(SUBJECTS.PROMO_CODE_REDEEM, {
@@ -113,16 +116,21 @@ export class BookingSaga implements OnModuleInit, OnModuleDestroy {
             bookingId: booking.id,
           });
         }
-        await settle('promo_redeemed');
-        return;
-      case 'promo_redeemed':
+        return settle('promo_redeemed');
+      case 'promo_redeemed': {
         await this.collect(booking);
-        if (await settle('done', { status: 'confirmed', booking_reference: [booking.supplier_reference!, `HB-${booking.id}`] })) await this.settledPrebook(booking);
-        return;
-      case 'compensating':
+        const confirmed = await settle('done', { status: 'confirmed', booking_reference: [booking.supplier_reference!, `HB-${booking.id}`] });
+        if (confirmed) await this.settledPrebook(confirmed);
+        return confirmed;
+      }
+      case 'compensating': {
         await this.compensate(booking);
-        if (await settle('failed', { status: 'failed' })) await this.settledPrebook(booking);
-        return;
+        const failed = await settle('failed', { status: 'failed' });
+        if (failed) await this.settledPrebook(failed);
+        return failed;
+      }
+      default:
+        return booking;
     }
   }
 
@@ -144,14 +152,17 @@ export class BookingSaga implements OnModuleInit, OnModuleDestroy {
     throw new DomainError('SUPPLIER_ERROR', `the supplier ${supplier.status} the booking`);
   }
 
-  private async secureFunds(booking: BookingRow, card: CardDetails | undefined, settle: (to: SagaStep, changes?: Parameters<BookingsRepository['advance']>[3]) => Promise<boolean>) {
+  private async secureFunds(
+    booking: BookingRow,
+    card: CardDetails | undefined,
+    settle: (to: SagaStep, changes?: Parameters<BookingsRepository['advance']>[3]) => Promise<BookingRow | null>,
+  ): Promise<BookingRow | null> {
     if (booking.payment_method === 'credit_card') {
       // Card details are never stored: a card saga interrupted before the charge cannot resume it.
       if (!card) throw new DomainError('PAYMENT_DECLINED', 'payment was not completed; book again');
       if (booking.test_scenario === 'card_declined') throw new DomainError('PAYMENT_DECLINED', 'card declined (sandbox scenario card_declined)');
       const { paymentId } = await this.payments.charge(booking.id, card, booking.price_chargeable);
-      await settle('funds_held', { cc_payment_id: paymentId });
-      return;
+      return settle('funds_held', { cc_payment_id: paymentId });
     }
     if (!booking.sandbox) {
       let userLimit: string | undefined;
@@ -166,7 +177,7 @@ export class BookingSaga implements OnModuleInit, OnModuleDestroy {
         ...(booking.user_id && { userId: booking.user_id, userLimit }),
       });
     }
-    await settle('funds_held');
+    return settle('funds_held');
   }
 
   /** Account: the hold becomes the debit. Card: a debit and the card's matching credit. Sandbox: no money moves. */

@@ -138,16 +138,21 @@ export class BookingsRepository {
     return rows[0] ?? null;
   }
 
-  /** Records a saga step (only from the step the caller saw, so two workers never both advance it). */
-  async advance(id: number, from: SagaStep, to: SagaStep, changes: Partial<Pick<BookingRow, 'status' | 'cc_payment_id' | 'supplier_reference' | 'booking_reference' | 'failure_code' | 'failure_reason'>> = {}): Promise<boolean> {
+  /**
+   * Records a saga step, only from the step the caller saw (so two workers never
+   * both advance it); the updated booking, or null when another worker moved it.
+   */
+  async advance(id: number, from: SagaStep, to: SagaStep, changes: Partial<Pick<BookingRow, 'status' | 'cc_payment_id' | 'supplier_reference' | 'booking_reference' | 'failure_code' | 'failure_reason'>> = {}): Promise<BookingRow | null> {
     const sets = ['step = $3', 'updated_at = now()', `lease_until = now() + make_interval(secs => ${this.leaseSeconds})`];
     const values: unknown[] = [id, from, to];
     for (const [column, value] of Object.entries(changes)) {
       values.push(value);
       sets.push(`${column} = $${values.length}`);
     }
-    const rows = rowsOf(await this.dataSource.query(`UPDATE booking.bookings SET ${sets.join(', ')} WHERE id = $1 AND step = $2 RETURNING id`, values));
-    return rows.length === 1;
+    const rows = rowsOf<BookingRow>(
+      await this.dataSource.query(`UPDATE booking.bookings SET ${sets.join(', ')} WHERE id = $1 AND step = $2 RETURNING ${COLUMNS}`, values),
+    );
+    return rows[0] ?? null;
   }
 
   /** One page of a client's (or one user's) bookings, filtered and sorted (decisions §7). */

@@ -79,7 +79,7 @@ export class BookingsService {
       throw error;
     }
     await this.services.send(SUBJECTS.RATES_PREBOOK_ATTACH, { prebook_id: prebook.prebookId, booking_id: booking.id, processing: true }).catch(() => undefined);
-    const settled = await this.saga.run(booking.id, card);
+    const settled = await this.saga.run(booking.id, card, booking);
     return { booking: this.outcome(settled), replayed: false };
   }
 
