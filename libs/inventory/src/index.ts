@@ -6,3 +6,4 @@ export * from './catalog';
 export * from './vendors';
 export * from './pricing';
 export * from './rate-ids';
+export * from './supplier-port';

@@ -21,14 +21,11 @@ import {
   OfferKey,
   PRICE_EPOCH_SECONDS,
   Stay,
-  VENDORS,
   decodeV2RateId,
   hotelById,
-  listOffers,
-  offerKeyString,
   priceEpoch,
-  priceOffer,
   soldOutKey,
+  supplier,
   toHotelDetails,
 } from '@hotel/inventory';
 import { DomainError, SERVICE_CLIENT, SERVICE_ENV, ServiceClient } from '@hotel/platform';
@@ -70,8 +67,9 @@ export class PrebooksService {
     await this.recheckAvailability(hotel, offer);
 
     const now = new Date();
-    const current = priceOffer(hotel, offer.key, offer.stay, { epoch: priceEpoch(now.getTime()), issuedAt: now });
-    const seen = priceOffer(hotel, offer.key, offer.stay, { epoch: offer.seenEpoch, issuedAt: offer.seenAt });
+    const vendor = supplier(offer.key.vendor)!;
+    const current = vendor.price(hotel, offer.key, offer.stay, { epoch: priceEpoch(now.getTime()), issuedAt: now });
+    const seen = vendor.price(hotel, offer.key, offer.stay, { epoch: offer.seenEpoch, issuedAt: offer.seenAt });
     if (request.test_scenario === 'price_changed' && actor.sandbox) {
       // The client "saw" 5% less than the vendor's current price.
       seen.price_chargeable = centsToNumber(Math.round(toCents(current.price_chargeable) * 0.95));
@@ -180,11 +178,8 @@ export class PrebooksService {
   private async recheckAvailability(hotel: Hotel, offer: Offer): Promise<void> {
     const soldOut = await this.allotments.soldOut([hotel.id], offer.stay.check_in, offer.stay.check_out, offer.stay.rooms.length);
     const soldOutKeys = new Set(soldOut.map(([vendor, hotelId, roomId]) => soldOutKey(vendor, hotelId, roomId)));
-    const vendor = VENDORS[offer.key.vendor];
-    if (!vendor) throw RATE_NOT_AVAILABLE();
-    const wanted = offerKeyString(offer.key);
-    const offered = listOffers(hotel, vendor, offer.stay, { soldOut: soldOutKeys, includeMemberRates: true });
-    if (!offered.some((candidate) => offerKeyString(candidate) === wanted)) throw RATE_NOT_AVAILABLE();
+    const vendor = supplier(offer.key.vendor);
+    if (!vendor || !vendor.recheck(hotel, offer.key, offer.stay, soldOutKeys)) throw RATE_NOT_AVAILABLE();
   }
 
   /** A valid code lowers the price; an invalid one leaves it and says why. */

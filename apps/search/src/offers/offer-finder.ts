@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { HotelRate, SUBJECTS } from '@hotel/contracts';
-import { Hotel, OfferKey, PricingContext, Stay, VENDORS, VendorCode, listOffers, priceOffer, soldOutKey } from '@hotel/inventory';
+import { Hotel, OfferKey, PricingContext, SUPPLIERS, Stay, VendorCode, soldOutKey } from '@hotel/inventory';
 import { SERVICE_CLIENT, ServiceClient } from '@hotel/platform';
 
 export interface PricedOffer {
@@ -37,8 +37,9 @@ export class OfferFinder {
     const offers: PricedOffer[] = [];
     for (const hotel of hotels) {
       for (const code of vendors) {
-        for (const key of listOffers(hotel, VENDORS[code], stay, options)) {
-          offers.push({ hotel, key, rate: priceOffer(hotel, key, stay, options.context) });
+        const supplier = SUPPLIERS[code];
+        for (const key of supplier.offers(hotel, stay, options)) {
+          offers.push({ hotel, key, rate: supplier.price(hotel, key, stay, options.context) });
         }
       }
     }

@@ -3,10 +3,9 @@ import { randomUUID } from 'node:crypto';
 import { Actor, HotelRate, HotelRatesData, ResolvedRate, SearchBody, SearchData, SearchResultHotel } from '@hotel/contracts';
 import {
   Hotel,
-  VENDORS,
+  SUPPLIERS,
   VENDOR_CODES,
   VendorCode,
-  listOffers,
   findPlace,
   hotelById,
   hotelsForPlace,
@@ -102,7 +101,7 @@ export class SessionsService implements OnModuleInit, OnModuleDestroy {
     const hotel = this.sessionHotels(session).find((candidate) => candidate.id === hotelId);
     const stay = { check_in: session.checkIn, check_out: session.checkOut, rooms: session.rooms };
     const key = hotel
-      ? VENDOR_CODES.flatMap((code) => listOffers(hotel, VENDORS[code], stay, { soldOut: new Set(), includeMemberRates: true })).find(
+      ? VENDOR_CODES.flatMap((code) => SUPPLIERS[code].offers(hotel, stay, { soldOut: new Set(), includeMemberRates: true })).find(
           (candidate) => v1RateId(session.id, candidate) === rateId,
         )
       : undefined;

@@ -1,5 +1,5 @@
 import { HotelRate } from '@hotel/contracts';
-import { Hotel, OfferKey, Stay, VENDORS, VendorCode, encodeV2RateId, listOffers, priceOffer, soldOutKey } from '@hotel/inventory';
+import { Hotel, OfferKey, SUPPLIERS, Stay, VendorCode, encodeV2RateId, soldOutKey } from '@hotel/inventory';
 
 /** One priced V2 offer, serialized once; the rest is what filters and sorting need. */
 export interface CachedRate {
@@ -31,7 +31,7 @@ export class V2RateCache {
     if (cached) return cached;
     const rates: CachedRate[] = [];
     for (const code of vendors) {
-      for (const offer of listOffers(hotel, VENDORS[code], stay, { soldOut: new Set(), includeMemberRates: true })) {
+      for (const offer of SUPPLIERS[code].offers(hotel, stay, { soldOut: new Set(), includeMemberRates: true })) {
         rates.push(this.serialize(hotel, offer, stay, epoch, issuedAt));
       }
     }
@@ -42,7 +42,7 @@ export class V2RateCache {
   }
 
   private serialize(hotel: Hotel, key: OfferKey, stay: Stay, epoch: number, issuedAt: Date): CachedRate {
-    const priced = priceOffer(hotel, key, stay, { epoch, issuedAt });
+    const priced = SUPPLIERS[key.vendor].price(hotel, key, stay, { epoch, issuedAt });
     const rate: HotelRate = { id: encodeV2RateId({ key, stay, epoch, issuedAt }, this.secret), ...priced };
     return {
       json: JSON.stringify(rate),
