@@ -21,6 +21,7 @@ import { TEST_SCENARIOS, TestScenario } from '../common/test-scenario';
 import { IsNonBlankString } from '../common/validators';
 import { CancellationPolicyData, HotelDetails, HotelRate } from '../search/hotel';
 import { PAYMENT_METHODS, PaymentMethod } from '../rates/prebook';
+import { PrebookSelector } from '../rates/supplier';
 import { STAY_LIMITS } from '../search/stay';
 
 export const BOOKING_LANGUAGES = ['en', 'fr', 'es', 'pt'] as const;
@@ -120,29 +121,7 @@ export class V2BookBody extends BookCreateBody {
 }
 
 /** booking.booking.create.v1 */
-export class CreateBookingRequest extends ActorScoped {
-  /** V2: the prebook; V1: the session's rate and payment method. */
-  @IsOptional()
-  @IsUUID()
-  prebook_id?: string;
-
-  @IsOptional()
-  @IsUUID()
-  session_id?: string;
-
-  @IsOptional()
-  @IsInt()
-  @IsPositive()
-  hotel_id?: number;
-
-  @IsOptional()
-  @IsUUID()
-  rate_id?: string;
-
-  @IsOptional()
-  @IsIn(PAYMENT_METHODS)
-  payment_method?: PaymentMethod;
-
+export class CreateBookingRequest extends PrebookSelector {
   @IsDefined()
   @ValidateNested()
   @Type(() => BookCreateBody)
@@ -165,8 +144,25 @@ export interface BookingRoom {
   children: (BookingGuest & { age: number })[];
 }
 
+/** The rate's price fields a Booking repeats as they were booked. */
+type BookedPrices = Pick<
+  HotelRate,
+  | 'price_per_night_avg'
+  | 'price_per_night'
+  | 'price_per_room'
+  | 'price_per_night_per_room'
+  | 'price_before_fees'
+  | 'price_fees'
+  | 'price_due_at_hotel'
+  | 'price_inclusive'
+  | 'price_retail'
+  | 'price_currency'
+  | 'price_commission'
+  | 'price_commission_currency'
+>;
+
 /** The Booking resource of the booking API. */
-export interface BookingView {
+export interface BookingView extends BookedPrices {
   id: number;
   status: BookingStatus;
   booking_reference: string[];
@@ -179,17 +175,8 @@ export interface BookingView {
   last_name: string;
   email: string;
   phone: string;
-  price_per_night_avg: number;
-  price_per_night: number[];
+  /** What was charged, after any promo code. */
   price_chargeable: number;
-  price_per_room: number[];
-  price_per_night_per_room: number[][];
-  price_before_fees: number;
-  price_fees: number;
-  price_due_at_hotel: number;
-  price_inclusive: number;
-  price_retail: number;
-  price_currency: string;
   cancellation_policy: string;
   cancellation_policy_date: string;
   cancellation_policy_data: CancellationPolicyData[];
@@ -202,9 +189,7 @@ export interface BookingView {
   loyalty_number: string | null;
   special_request: string | null;
   client_reference: string | null;
-  price_commission: number;
   price_commission_paid: number | null;
-  price_commission_currency: string;
   created_at: string;
   updated_at: string;
   /** Why a failed booking failed (an addition). */

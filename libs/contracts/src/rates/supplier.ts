@@ -1,11 +1,10 @@
 import { IsBoolean, IsIn, IsInt, IsOptional, IsPositive, IsString, IsUUID, Matches, Max, Min } from 'class-validator';
 import { ActorScoped } from '../common/actor';
-
 import { STAY_LIMITS } from '../search/stay';
 import { OfferKeyWire, PAYMENT_METHODS, PaymentMethod, PrebookData } from './prebook';
 
-/** rates.prebook.find.v1: the prebook a booking relies on (by id, or the latest for a V1 rate). */
-export class FindPrebookRequest extends ActorScoped {
+/** Which prebook a booking relies on: V2 names it; V1 names the session's rate and payment method. */
+export class PrebookSelector extends ActorScoped {
   @IsOptional()
   @IsUUID()
   prebook_id?: string;
@@ -20,13 +19,16 @@ export class FindPrebookRequest extends ActorScoped {
   hotel_id?: number;
 
   @IsOptional()
-  @IsString()
+  @IsUUID()
   rate_id?: string;
 
   @IsOptional()
   @IsIn(PAYMENT_METHODS)
   payment_method?: PaymentMethod;
 }
+
+/** rates.prebook.find.v1: the prebook a booking relies on (by id, or the latest for a V1 rate). */
+export class FindPrebookRequest extends PrebookSelector {}
 
 export interface StoredPrebook {
   prebookId: string;
