@@ -321,4 +321,3 @@ export function priceOffer(hotel: Hotel, key: OfferKey, stay: Stay, context: Pri
   };
 }
 
-export { VENDOR_CODES };

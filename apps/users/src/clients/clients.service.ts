@@ -17,7 +17,7 @@ import { UsersRepository } from '../users/users.repository';
 import { ClientsRepository } from './clients.repository';
 import { SECRET_PREFIX, hashSecret, newSecret } from './credential-secrets';
 
-const CREDENTIAL_FIELD: Record<CredentialKind, keyof ClientCredentials> = {
+const CREDENTIAL_FIELD: Record<CredentialKind, 'apiKey' | 'sandboxApiKey' | 'backendToken'> = {
   live: 'apiKey',
   sandbox: 'sandboxApiKey',
   backend: 'backendToken',
@@ -106,7 +106,7 @@ export class ClientsService {
     for (const kind of kinds) {
       const secret = newSecret(kind);
       await this.clients.insertCredential(manager, clientId, kind, hashSecret(secret));
-      (credentials as unknown as Record<string, unknown>)[CREDENTIAL_FIELD[kind]] = secret;
+      credentials[CREDENTIAL_FIELD[kind]] = secret;
     }
     return credentials;
   }
