@@ -1,5 +1,5 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
+import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
 import { ServiceClient, createValidationPipe } from '@hotel/platform';
 import { AuthGuard } from './auth/auth.guard';
 import { AccountingController } from './backend/accounting.controller';
@@ -14,7 +14,6 @@ import { SearchController } from './booking/search.controller';
 import { GatewayEnv } from './gateway.env';
 import { GATEWAY_ENV, SERVICE_CLIENT } from './gateway.tokens';
 import { HealthController } from './health/health.controller';
-import { EnvelopeInterceptor } from './http/envelope.interceptor';
 import { HttpErrorFilter } from './http/http-error.filter';
 
 @Module({})
@@ -28,7 +27,6 @@ export class GatewayAppModule {
         { provide: SERVICE_CLIENT, useValue: services },
         { provide: APP_FILTER, useClass: HttpErrorFilter },
         { provide: APP_GUARD, useClass: AuthGuard },
-        { provide: APP_INTERCEPTOR, useClass: EnvelopeInterceptor },
         { provide: APP_PIPE, useFactory: createValidationPipe },
       ],
     };

@@ -8,6 +8,7 @@ import { TLSSocket } from 'node:tls';
 import { JsonLogger, ServiceClient, acceptRequestId } from '@hotel/platform';
 import { GatewayAppModule } from './gateway-app.module';
 import { GatewayEnv } from './gateway.env';
+import { installEnvelope } from './http/envelope';
 import { ErrorEnvelope } from './http/http-error.filter';
 import { loadTlsMaterial } from './tls/certificate';
 
@@ -66,15 +67,16 @@ export async function startGateway(env: GatewayEnv): Promise<RunningGateway> {
     logger,
   });
   const fastify = app.getHttpAdapter().getInstance();
+  installEnvelope(fastify);
   fastify.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
     const encrypted = (request.raw.socket as TLSSocket).encrypted === true;
     if (!encrypted && request.headers['x-forwarded-proto'] !== 'https') {
-      reply.code(403).send(PLAIN_HTTP_REFUSED);
+      reply.code(403).type('application/json; charset=utf-8').send(JSON.stringify(PLAIN_HTTP_REFUSED));
       return;
     }
     if (hasBody(request.headers) && !isJson(request.headers['content-type'])) {
-      reply.code(415).send(NOT_JSON);
+      reply.code(415).type('application/json; charset=utf-8').send(JSON.stringify(NOT_JSON));
       return;
     }
     done();

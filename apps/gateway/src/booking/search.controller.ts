@@ -3,7 +3,6 @@ import { Actor, HotelRatesData, PlacesQuery, PlacesReply, SUBJECTS, SearchBody, 
 import { ServiceClient } from '@hotel/platform';
 import { BookingApi, CurrentActor } from '../auth/api-family';
 import { SERVICE_CLIENT } from '../gateway.tokens';
-import { NoEnvelope } from '../http/envelope.interceptor';
 import { PlacesCache } from './places-cache';
 import { HotelSessionParams, SessionParams } from './search.params';
 
@@ -42,13 +41,12 @@ export class SearchController {
   }
 
   /**
-   * The specification gives this response without an envelope. The search
-   * service sends the rates already serialized, in chunks; they are joined here
-   * into the body without being parsed again.
+   * The specification gives this response without an envelope: it is returned
+   * as a string, which the envelope hook leaves alone. The search service sends
+   * the rates already serialized, in chunks, joined here without being parsed again.
    */
   @Post('v2/rates')
   @HttpCode(200)
-  @NoEnvelope()
   @Header('content-type', 'application/json; charset=utf-8')
   async v2Rates(@CurrentActor() actor: Actor, @Body() body: V2RatesBody): Promise<string> {
     const chunks = await this.services.sendForAll(SUBJECTS.SEARCH_V2_RATES_SEARCH, { actor, search: body });

@@ -3,7 +3,6 @@ import { IsOptional, IsString } from 'class-validator';
 import { IsIdString, SUBJECTS } from '@hotel/contracts';
 import { DomainError, ServiceClient } from '@hotel/platform';
 import { SERVICE_CLIENT } from '../gateway.tokens';
-import { NoEnvelope } from '../http/envelope.interceptor';
 
 export class VoucherParams {
   @IsIdString()
@@ -26,7 +25,6 @@ export class VoucherController {
   constructor(@Inject(SERVICE_CLIENT) private readonly services: ServiceClient) {}
 
   @Get(':booking_id')
-  @NoEnvelope()
   @Header('content-type', 'application/pdf')
   @Header('cache-control', 'private, max-age=3600')
   async voucher(@Param() params: VoucherParams, @Query() query: VoucherQuery): Promise<Buffer> {

@@ -87,6 +87,7 @@ export class HttpErrorFilter implements ExceptionFilter {
     if (error.retryAfterSeconds !== undefined) reply.header('retry-after', String(error.retryAfterSeconds));
     // A route that answers PDF or raw JSON may have set its own content type already.
     reply.header('content-type', 'application/json; charset=utf-8').removeHeader('cache-control');
-    reply.status(HTTP_STATUS_BY_CODE[error.code]).send(body);
+    // Serialized here, so the envelope hook does not wrap the error envelope again.
+    reply.status(HTTP_STATUS_BY_CODE[error.code]).send(JSON.stringify(body));
   }
 }
