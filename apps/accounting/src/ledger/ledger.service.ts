@@ -30,6 +30,12 @@ const INSUFFICIENT = () => new DomainError('INSUFFICIENT_FUNDS', 'insufficient f
  */
 @Injectable()
 export class LedgerService {
+  /**
+   * Accounts known to exist. Accounts are opened and never removed, so
+   * remembering that one exists is safe in every replica; it saves a query per call.
+   */
+  private readonly openAccounts = new Set<number>();
+
   constructor(
     private readonly ledger: LedgerRepository,
     @Inject(SERVICE_CLIENT) private readonly services: ServiceClient,
@@ -183,9 +189,12 @@ export class LedgerService {
 
   /** Accounts open on first use with the client's credit terms from the users service. */
   private async ensureAccount(clientId: number): Promise<void> {
-    if (await this.ledger.hasAccount(clientId)) return;
-    const terms = await this.services.send(SUBJECTS.USERS_CLIENT_GET, { clientId });
-    await this.ledger.openAccount(terms);
+    if (this.openAccounts.has(clientId)) return;
+    if (!(await this.ledger.hasAccount(clientId))) {
+      const terms = await this.services.send(SUBJECTS.USERS_CLIENT_GET, { clientId });
+      await this.ledger.openAccount(terms);
+    }
+    this.openAccounts.add(clientId);
   }
 }
 

@@ -76,12 +76,9 @@ export class SessionRepository {
     return rows.length ? toSession(rows[0]) : null;
   }
 
-  /** Marks a session used; writes at most once a minute per session. */
+  /** Marks a session used. */
   async touch(id: string): Promise<void> {
-    await this.dataSource.query(
-      `UPDATE search.sessions SET last_used_at = now() WHERE id = $1 AND last_used_at < now() - interval '1 minute'`,
-      [id],
-    );
+    await this.dataSource.query(`UPDATE search.sessions SET last_used_at = now() WHERE id = $1`, [id]);
   }
 
   /** Milliseconds since this session first asked for this hotel's rates (0 on the first ask). */

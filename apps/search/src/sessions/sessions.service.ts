@@ -120,7 +120,8 @@ export class SessionsService implements OnModuleInit, OnModuleDestroy {
     const session = await this.sessions.find(sessionId);
     if (!session || session.clientId !== actor.clientId) throw DomainError.notFound(`session ${sessionId}`);
     if (session.idleSeconds > this.env.SESSION_TTL_S) throw new DomainError('SESSION_EXPIRED', 'session expired; start a new search');
-    await this.sessions.touch(session.id);
+    // Refreshing last use at most once a minute is enough for a 30-minute lifetime.
+    if (session.idleSeconds > 60) await this.sessions.touch(session.id);
     return session;
   }
 
