@@ -1,6 +1,7 @@
 import { DynamicModule, INestMicroservice } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { createServer, Server } from 'node:http';
+import { NatsConnection } from 'nats';
 import { DataSource } from 'typeorm';
 import { ConfigError, ServiceEnv, loadEnv } from '../config/env';
 import { isDatabaseUp } from '../database/service-data-source';
@@ -24,6 +25,9 @@ export async function startService(name: string, rootModule: DynamicModule, env:
     logger,
   });
   await app.listen();
+  // The subscriptions are on the broker once this round trip returns: the replica is
+  // really in its queue group when startService resolves (not a moment later).
+  await app.unwrap<NatsConnection>().flush();
   let probe: Server | undefined;
   if (env.HEALTH_PORT !== undefined) probe = await listenForProbes(app, env.HEALTH_PORT, env.HEALTH_HOST);
   return {
