@@ -88,7 +88,7 @@ async function execute(services: ServiceClient, command: string | undefined, val
     case 'create-client': {
       if (!values.name?.trim()) throw new UsageError('create-client needs --name');
       const creditLimit = values['credit-limit'];
-      if (creditLimit !== undefined && !/^\d{1,12}(\.\d{1,2})?$/.test(creditLimit)) {
+      if (creditLimit !== undefined && !AMOUNT.test(creditLimit)) {
         throw new UsageError('--credit-limit must be a non-negative amount such as 10000 or 2500.50');
       }
       if (values.currency !== undefined && !/^[A-Z]{3}$/.test(values.currency)) {

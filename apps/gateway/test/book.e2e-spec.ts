@@ -30,11 +30,7 @@ describe('book', () => {
 
   /** A prebooked rate; `hotelIndex` picks another hotel, so bookings do not compete for one allotment. */
   async function prebooked(method: 'account' | 'credit_card' = 'account', headers = auth, hotelIndex = 0) {
-    const search = await system.request('POST', '/search', { headers, json: { place_id: 'gn:2988507', ...freshStay() } });
-    const sessionId = search.body.data.session_id;
-    const results = search.body.data.results;
-    const hotelId = results[hotelIndex % results.length].hotel.id;
-    const rates = (await system.request('GET', `/hotel/${hotelId}/${sessionId}`, { headers })).body.data.rates;
+    const { sessionId, hotelId, rates } = await system.hotelRates(headers, freshStay(), hotelIndex);
     const rate = rates[0];
     const prebook = await system.request('GET', `/prebook/${hotelId}/${sessionId}/${rate.id}/${method}`, { headers });
     expect(prebook.status).toBe(200);
@@ -224,10 +220,8 @@ describe('vouchers', () => {
   });
 
   it('links a confirmed booking to a signed, expiring PDF voucher; tampered or expired links are 404', async () => {
-    const search = await system.request('POST', '/search', { headers: auth, json: { place_id: 'gn:2988507', ...STAY } });
-    const sessionId = search.body.data.session_id;
-    const hotelId = search.body.data.results[0].hotel.id;
-    const rate = (await system.request('GET', `/hotel/${hotelId}/${sessionId}`, { headers: auth })).body.data.rates[0];
+    const { sessionId, hotelId, rates } = await system.hotelRates(auth, STAY);
+    const rate = rates[0];
     await system.request('GET', `/prebook/${hotelId}/${sessionId}/${rate.id}/account`, { headers: auth });
     const booking = (await system.request('POST', `/book/${hotelId}/${sessionId}/${rate.id}/account`, { headers: auth, json: GUEST })).body.data;
     const url = new URL(booking.voucher_url);

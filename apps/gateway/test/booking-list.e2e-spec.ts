@@ -25,10 +25,8 @@ describe('booking list and cancellation', () => {
   async function book(options: { offset: number; first: string; last: string; reference?: string; rateIndex?: number; headers?: Record<string, string>; place?: string }) {
     const headers = options.headers ?? auth;
     const stay = { check_in: day(options.offset), check_out: day(options.offset + 2), rooms: [{ adults: 2, children: 0, children_ages: [] }] };
-    const search = await system.request('POST', '/search', { headers, json: { place_id: options.place ?? 'gn:2988507', ...stay } });
-    const sessionId = search.body.data.session_id;
-    const hotelId = search.body.data.results[(options.rateIndex ?? 0) % search.body.data.results.length].hotel.id;
-    const rate = (await system.request('GET', `/hotel/${hotelId}/${sessionId}`, { headers })).body.data.rates[0];
+    const { sessionId, hotelId, rates } = await system.hotelRates(headers, stay, options.rateIndex ?? 0, options.place);
+    const rate = rates[0];
     await system.request('GET', `/prebook/${hotelId}/${sessionId}/${rate.id}/account`, { headers });
     const response = await system.request('POST', `/book/${hotelId}/${sessionId}/${rate.id}/account`, {
       headers,

@@ -23,11 +23,8 @@ describe('prebook', () => {
 
   /** A fresh V1 session and one hotel's rates in it. */
   async function hotelRates(headers = auth) {
-    const search = await system.request('POST', '/search', { headers, json: { place_id: 'gn:2988507', ...STAY } });
-    const sessionId = search.body.data.session_id;
-    const hotelId = search.body.data.results[0].hotel.id;
-    const hotel = await system.request('GET', `/hotel/${hotelId}/${sessionId}`, { headers });
-    return { sessionId, hotelId, rates: hotel.body.data.rates as any[] };
+    const { sessionId, hotelId, rates } = await system.hotelRates(headers, STAY);
+    return { sessionId, hotelId, rates };
   }
 
   it('V1 account: the validated rate, search, hotel and no payment session token', async () => {

@@ -33,10 +33,8 @@ describe('booking saga recovery', () => {
   });
 
   async function prebooked(query = '') {
-    const search = await system.request('POST', '/search', { headers: auth, json: { place_id: 'gn:2988507', ...freshStay() } });
-    const sessionId = search.body.data.session_id;
-    const hotelId = search.body.data.results[0].hotel.id;
-    const rate = (await system.request('GET', `/hotel/${hotelId}/${sessionId}`, { headers: auth })).body.data.rates[0];
+    const { sessionId, hotelId, rates } = await system.hotelRates(auth, freshStay());
+    const rate = rates[0];
     const prebook = await system.request('GET', `/prebook/${hotelId}/${sessionId}/${rate.id}/account${query}`, { headers: auth });
     return { path: `/book/${hotelId}/${sessionId}/${rate.id}/account`, price: prebook.body.data.rate.price_chargeable as number };
   }

@@ -29,11 +29,8 @@ describe('sandbox test scenarios', () => {
   async function rate(headers: Record<string, string>) {
     nextOffset += 3;
     const stay = { check_in: day(nextOffset), check_out: day(nextOffset + 2), rooms: [{ adults: 2, children: 0, children_ages: [] }] };
-    const search = await system.request('POST', '/search', { headers, json: { place_id: 'gn:2988507', ...stay } });
-    const sessionId = search.body.data.session_id;
-    const hotelId = search.body.data.results[0].hotel.id;
-    const rateId = (await system.request('GET', `/hotel/${hotelId}/${sessionId}`, { headers })).body.data.rates[0].id;
-    return `${hotelId}/${sessionId}/${rateId}`;
+    const { sessionId, hotelId, rates } = await system.hotelRates(headers, stay);
+    return `${hotelId}/${sessionId}/${rates[0].id}`;
   }
 
   const withScenario = (headers: Record<string, string>, scenario: string) => ({ ...headers, 'x-test-scenario': scenario });

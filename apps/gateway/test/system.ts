@@ -134,6 +134,24 @@ export class TestSystem {
     return result.json;
   }
 
+  /**
+   * Starts a V1 search and reads one of its hotels' rates (tests run the vendors
+   * with no latency, so the first answer has results).
+   */
+  async hotelRates(
+    headers: Record<string, string>,
+    stay: { check_in: string; check_out: string; rooms: unknown[] },
+    hotelIndex = 0,
+    placeId = 'gn:2988507',
+  ): Promise<{ sessionId: string; hotelId: number; rates: any[]; results: any[] }> {
+    const search = await this.request('POST', '/search', { headers, json: { place_id: placeId, ...stay } });
+    const sessionId = search.body.data.session_id;
+    const results = search.body.data.results;
+    const hotelId = results[hotelIndex % results.length].hotel.id;
+    const rates = (await this.request('GET', `/hotel/${hotelId}/${sessionId}`, { headers })).body.data.rates;
+    return { sessionId, hotelId, rates, results };
+  }
+
   async stopAll(): Promise<void> {
     await this.gateway?.close();
     for (const name of [...this.replicas.keys()]) await this.stopService(name);

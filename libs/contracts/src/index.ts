@@ -13,6 +13,7 @@ export * from './search/search-session';
 export * from './search/v2-rates';
 export * from './search/inventory';
 export * from './common/money';
+export * from './common/page-query';
 export * from './common/test-scenario';
 export * from './accounting/accounting';
 export * from './promo/promo';

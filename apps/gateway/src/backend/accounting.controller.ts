@@ -1,26 +1,9 @@
 import { Body, Controller, Get, HttpCode, Inject, Param, Post, Query } from '@nestjs/common';
-import { Type } from 'class-transformer';
-import { IsInt, IsOptional, Max, Min } from 'class-validator';
-import { AccountingEntryView, Actor, BalanceView, IsIdString, NewAccountingEntry, SUBJECTS } from '@hotel/contracts';
+import { AccountingEntryView, Actor, BalanceView, IsIdString, NewAccountingEntry, PageQuery, SUBJECTS } from '@hotel/contracts';
 import { ServiceClient } from '@hotel/platform';
 import { BackendApi, CurrentActor } from '../auth/api-family';
 import { SERVICE_CLIENT } from '../gateway.tokens';
 import { Paginated } from '../http/paginated';
-
-export class EntryListQuery {
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  page = 1;
-
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(500)
-  limit = 50;
-}
 
 export class EntryIdParams {
   @IsIdString()
@@ -46,8 +29,8 @@ export class AccountingController {
 
   /** Newest first; `page` and `limit` (default 50, at most 500); `total` counts every entry. */
   @Get()
-  async list(@CurrentActor() actor: Actor, @Query() query: EntryListQuery): Promise<Paginated<AccountingEntryView>> {
-    const page = await this.services.send(SUBJECTS.ACCOUNTING_ENTRY_LIST, { actor, page: query.page, limit: query.limit });
+  async list(@CurrentActor() actor: Actor, @Query() query: PageQuery): Promise<Paginated<AccountingEntryView>> {
+    const page = await this.services.send(SUBJECTS.ACCOUNTING_ENTRY_LIST, { actor, page: query.page ?? 1, limit: query.limit ?? 50 });
     return new Paginated(page.entries, page.total);
   }
 

@@ -152,8 +152,8 @@ export class PlaceHoldRequest extends FundsCheckRequest {
   bookingId: number;
 }
 
-/** accounting.hold.capture.v1 / release.v1 */
-export class HoldRequest {
+/** One client's booking, as the saga's accounting calls name it. */
+class BookingRef {
   @IsInt()
   @IsPositive()
   clientId: number;
@@ -161,7 +161,10 @@ export class HoldRequest {
   @IsInt()
   @IsPositive()
   bookingId: number;
+}
 
+/** accounting.hold.capture.v1 / release.v1 */
+export class HoldRequest extends BookingRef {
   /** The ledger entry's name when a hold is captured. */
   @IsOptional()
   @IsString()
@@ -178,15 +181,7 @@ export interface HoldView {
 }
 
 /** An amount written to the ledger for one booking, with the entry's name. */
-class BookingLedgerRequest {
-  @IsInt()
-  @IsPositive()
-  clientId: number;
-
-  @IsInt()
-  @IsPositive()
-  bookingId: number;
-
+class BookingLedgerRequest extends BookingRef {
   @IsOptional()
   @IsInt()
   @IsPositive()

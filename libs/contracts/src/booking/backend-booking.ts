@@ -1,6 +1,7 @@
 import { Type } from 'class-transformer';
-import { IsDefined, IsInt, IsOptional, IsPositive, Max, ValidateNested } from 'class-validator';
+import { IsDefined, IsInt, IsOptional, IsPositive, ValidateNested } from 'class-validator';
 import { ActorScoped } from '../common/actor';
+import { PageQuery } from '../common/page-query';
 
 /** The backend API's booking (camelCase, money as strings), a different shape from the booking API's. */
 export interface BackendBooking {
@@ -51,20 +52,7 @@ export interface BackendBooking {
 }
 
 /** Query of `GET /api/booking` and `GET /api/booking/user/{userId}`: newest first, paged. */
-export class BackendBookingQuery {
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @IsPositive()
-  page?: number;
-
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @IsPositive()
-  @Max(500)
-  limit?: number;
-}
+export class BackendBookingQuery extends PageQuery {}
 
 /** booking.backend-booking.list.v1 */
 export class ListBackendBookingsRequest extends ActorScoped {
