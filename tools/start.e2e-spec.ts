@@ -31,7 +31,7 @@ describe('npm start (embedded PostgreSQL)', () => {
   function start(): { child: ChildProcess; ready: Promise<string> } {
     const child = spawn(process.execPath, [join(ROOT, 'tools/start.js')], {
       cwd: ROOT,
-      env: { ...process.env, EMBEDDED_PG: '1', EMBEDDED_PG_PORT: '0', NATS_URL: nats.url, PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
+      env: { ...process.env, START_SKIP_BUILD: '1', EMBEDDED_PG: '1', EMBEDDED_PG_PORT: '0', NATS_URL: nats.url, PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';

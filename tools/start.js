@@ -20,7 +20,10 @@ let stopping = false;
 
 function startApp(name, env, logDir) {
   const logFile = fs.createWriteStream(path.join(logDir, `${name}.log`), { flags: 'a' });
-  const child = spawn(process.execPath, [path.join(ROOT, 'dist/apps', name, 'src/main.js')], {
+  // APP_NODE_FLAGS passes Node flags to every app, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" or
+  // "--trace-gc" (Node refuses both in NODE_OPTIONS).
+  const nodeFlags = (process.env.APP_NODE_FLAGS ?? '').split(' ').filter(Boolean);
+  const child = spawn(process.execPath, [...nodeFlags, path.join(ROOT, 'dist/apps', name, 'src/main.js')], {
     cwd: ROOT,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -109,7 +112,9 @@ async function shutdown(code) {
 
 async function main() {
   ensureDependencies();
-  build({ quiet: false });
+  // START_SKIP_BUILD=1: the caller (the test runner, the benchmark) has just built, and other
+  // processes may be running the built apps; a rebuild would rewrite files under them.
+  if (process.env.START_SKIP_BUILD !== '1') build({ quiet: false });
   fs.mkdirSync(DATA_DIR, { recursive: true });
   const logDir = path.join(DATA_DIR, 'logs');
   fs.mkdirSync(logDir, { recursive: true });

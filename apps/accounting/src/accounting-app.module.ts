@@ -5,6 +5,7 @@ import { LedgerController } from './ledger/ledger.controller';
 import { LedgerRepository } from './ledger/ledger.repository';
 import { LedgerService } from './ledger/ledger.service';
 import { CreateLedger1763930000000 } from './migrations/1763930000000-create-ledger';
+import { HoldFunctions1764000000000 } from './migrations/1764000000000-hold-functions';
 
 @Module({})
 export class AccountingAppModule {
@@ -17,7 +18,7 @@ export class AccountingAppModule {
           env,
           healthSubject: SUBJECTS.ACCOUNTING_HEALTH_CHECK,
           entities: [],
-          migrations: [CreateLedger1763930000000],
+          migrations: [CreateLedger1763930000000, HoldFunctions1764000000000],
         }),
       ],
       controllers: [LedgerController],

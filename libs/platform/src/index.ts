@@ -4,7 +4,7 @@ export * from './logging/json-logger';
 export * from './errors/domain-error';
 export * from './errors/validation';
 export * from './rpc/rpc-error.filter';
-export * from './rpc/rpc-context.interceptor';
+export * from './nats/platform-nats-server';
 export * from './nats/nats-options';
 export * from './nats/service-client';
 export * from './database/service-data-source';

@@ -70,6 +70,15 @@ export function toEntryView(row: EntryRow): AccountingEntryView {
   };
 }
 
+export interface HoldOutcome {
+  outcome: 'placed' | 'captured' | 'existing' | 'insufficient' | 'no_account' | 'not_found';
+  hold: HoldRow | null;
+}
+
+function toHoldOutcome({ outcome, ...hold }: HoldRow & { outcome: HoldOutcome['outcome'] }): HoldOutcome {
+  return { outcome, hold: hold.status ? hold : null };
+}
+
 export function toHoldView(row: HoldRow): HoldView {
   return { bookingId: row.booking_id, amount: row.amount, status: row.status, entryId: row.entry_id };
 }
@@ -201,14 +210,22 @@ export class LedgerRepository {
     return rows[0] ?? null;
   }
 
-  async insertHold(manager: EntityManager, clientId: number, bookingId: number, userId: number | null, amount: string): Promise<HoldRow> {
-    const rows: HoldRow[] = await manager.query(
-      `INSERT INTO accounting.holds (client_id, booking_id, user_id, amount, status) VALUES ($1, $2, $3, $4, 'active')
-       RETURNING booking_id, user_id, amount, status, entry_id`,
-      [clientId, bookingId, userId, amount],
+  /** See the migration HoldFunctions: the whole check-and-reserve under the account lock in one call. */
+  async placeHold(clientId: number, bookingId: number, userId: number | null, amount: string, userLimit: string | number | null): Promise<HoldOutcome> {
+    const rows: (HoldRow & { outcome: HoldOutcome['outcome'] })[] = await this.dataSource.query(
+      `SELECT * FROM accounting.place_hold($1, $2, $3, $4, $5)`,
+      [clientId, bookingId, userId, amount, userLimit],
     );
-    await manager.query(`UPDATE accounting.accounts SET total_held = total_held + $2, updated_at = now() WHERE client_id = $1`, [clientId, amount]);
-    return rows[0];
+    return toHoldOutcome(rows[0]);
+  }
+
+  /** See the migration HoldFunctions: the debit entry, the account's totals and the hold's status in one call. */
+  async captureHold(clientId: number, bookingId: number, name: string): Promise<HoldOutcome> {
+    const rows: (HoldRow & { outcome: HoldOutcome['outcome'] })[] = await this.dataSource.query(
+      `SELECT * FROM accounting.capture_hold($1, $2, $3)`,
+      [clientId, bookingId, name],
+    );
+    return toHoldOutcome(rows[0]);
   }
 
   async settleHold(manager: EntityManager, clientId: number, bookingId: number, status: 'captured' | 'released', entryId: number | null): Promise<HoldRow> {

@@ -18,7 +18,7 @@ import {
   toDecimalString,
 } from '@hotel/contracts';
 import { DomainError, SERVICE_CLIENT, ServiceClient } from '@hotel/platform';
-import { LedgerRepository, availableCents, toHoldView } from './ledger.repository';
+import { LedgerRepository, toHoldView } from './ledger.repository';
 
 const INSUFFICIENT = () => new DomainError('INSUFFICIENT_FUNDS', 'insufficient funds');
 
@@ -101,45 +101,22 @@ export class LedgerService {
   /** Reserves an account booking's price; a repeat for the same booking returns the same hold. */
   async placeHold(request: PlaceHoldRequest): Promise<HoldView> {
     await this.ensureAccount(request.clientId);
-    return this.ledger.transaction(async (manager) => {
-      const account = await this.ledger.lockAccount(manager, request.clientId);
-      const existing = await this.ledger.findHold(manager, request.clientId, request.bookingId);
-      if (existing) {
-        if (toCents(existing.amount) !== toCents(request.amount)) {
-          throw new DomainError('CONFLICT', `booking ${request.bookingId} already holds ${existing.amount}`);
-        }
-        return toHoldView(existing);
-      }
-      const amount = toCents(request.amount);
-      if (availableCents(account) < amount) throw INSUFFICIENT();
-      if (request.userId && request.userLimit !== undefined) {
-        const outstanding = await this.ledger.userOutstandingCents(request.clientId, request.userId, manager);
-        if (outstanding + amount > toCents(request.userLimit)) throw INSUFFICIENT();
-      }
-      return toHoldView(await this.ledger.insertHold(manager, request.clientId, request.bookingId, request.userId ?? null, centsToDecimal(amount)));
-    });
+    const amount = centsToDecimal(toCents(request.amount));
+    const { outcome, hold } = await this.ledger.placeHold(request.clientId, request.bookingId, request.userId ?? null, amount, request.userLimit ?? null);
+    if (outcome === 'insufficient') throw INSUFFICIENT();
+    if (outcome === 'no_account') throw DomainError.notFound(`account of client ${request.clientId}`);
+    if (outcome === 'existing' && toCents(hold!.amount) !== toCents(amount)) {
+      throw new DomainError('CONFLICT', `booking ${request.bookingId} already holds ${hold!.amount}`);
+    }
+    return toHoldView(hold!);
   }
 
   /** Turns a booking's hold into its debit entry (once). */
   async captureHold(request: HoldRequest): Promise<HoldView> {
-    return this.ledger.transaction(async (manager) => {
-      await this.ledger.lockAccount(manager, request.clientId);
-      const hold = await this.ledger.findHold(manager, request.clientId, request.bookingId);
-      if (!hold) throw DomainError.notFound(`hold for booking ${request.bookingId}`);
-      if (hold.status === 'captured') return toHoldView(hold);
-      if (hold.status === 'released') throw new DomainError('CONFLICT', `the hold for booking ${request.bookingId} was released`);
-      const entry = await this.ledger.appendEntry(manager, {
-        clientId: request.clientId,
-        kind: 'booking_debit',
-        debit: hold.amount,
-        credit: '0',
-        name: request.name ?? `Booking ${request.bookingId}`,
-        bookingId: request.bookingId,
-        userId: hold.user_id,
-      });
-      const entryId = entry?.id ?? (await this.ledger.findAutomaticEntry(manager, request.clientId, request.bookingId, 'booking_debit'))!.id;
-      return toHoldView(await this.ledger.settleHold(manager, request.clientId, request.bookingId, 'captured', entryId));
-    });
+    const { outcome, hold } = await this.ledger.captureHold(request.clientId, request.bookingId, request.name ?? `Booking ${request.bookingId}`);
+    if (outcome === 'not_found') throw DomainError.notFound(`hold for booking ${request.bookingId}`);
+    if (hold!.status === 'released') throw new DomainError('CONFLICT', `the hold for booking ${request.bookingId} was released`);
+    return toHoldView(hold!);
   }
 
   /** Gives a booking's held amount back (a failed booking); releasing twice is harmless. */

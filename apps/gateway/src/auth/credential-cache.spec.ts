@@ -31,6 +31,34 @@ describe('CredentialCache', () => {
     await expect(cache.resolve('good', outage)).resolves.toEqual(actor);
   });
 
+  it('shares one lookup among concurrent misses', async () => {
+    let answer!: (value: Actor) => void;
+    const lookup = jest.fn().mockReturnValue(new Promise<Actor>((resolve) => (answer = resolve)));
+    const cache = new CredentialCache(5000);
+    const callers = Array.from({ length: 10 }, () => cache.resolve('key', lookup));
+    answer(actor);
+    await expect(Promise.all(callers)).resolves.toEqual(Array(10).fill(actor));
+    expect(lookup).toHaveBeenCalledTimes(1);
+  });
+
+  it('refreshes a key in use past half its lifetime, answering from the entry meanwhile', async () => {
+    jest.useFakeTimers({ now: 1_000 });
+    const revoked = new DomainError('UNAUTHORIZED', 'revoked');
+    const lookup = jest.fn().mockResolvedValueOnce(actor).mockRejectedValue(revoked);
+    const cache = new CredentialCache(5000);
+    await cache.resolve('key', lookup);
+    jest.setSystemTime(3_000);
+    await expect(cache.resolve('key', lookup)).resolves.toEqual(actor);
+    expect(lookup).toHaveBeenCalledTimes(1);
+    jest.setSystemTime(4_000);
+    // Past half its life: still answered from the entry, and looked up again behind it.
+    await expect(cache.resolve('key', lookup)).resolves.toEqual(actor);
+    expect(lookup).toHaveBeenCalledTimes(2);
+    await Promise.resolve();
+    // The refresh learnt of the revocation before the old entry ran out.
+    await expect(cache.resolve('key', lookup)).rejects.toBe(revoked);
+  });
+
   it('with a lifetime of 0 always asks', async () => {
     const lookup = jest.fn().mockResolvedValue(actor);
     const cache = new CredentialCache(0);

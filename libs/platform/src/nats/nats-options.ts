@@ -1,4 +1,4 @@
-import { NatsOptions, Transport } from '@nestjs/microservices';
+import { PlatformNatsServer } from './platform-nats-server';
 
 /** Connection options every NATS connection of the platform uses. */
 export function natsConnectionOptions(natsUrl: string) {
@@ -19,15 +19,15 @@ export function natsConnectionOptions(natsUrl: string) {
  * so each message reaches exactly one replica (without it every replica would
  * handle every request, e.g. a double debit).
  */
-export function natsServerOptions(service: string, natsUrl: string, gracePeriodMs: number): NatsOptions {
-  return {
-    transport: Transport.NATS,
-    options: {
+export function natsServer(service: string, natsUrl: string, gracePeriodMs: number): PlatformNatsServer {
+  return new PlatformNatsServer(
+    {
       ...natsConnectionOptions(natsUrl),
       name: service,
       queue: service,
       gracefulShutdown: true,
       gracePeriod: gracePeriodMs,
     },
-  };
+    service,
+  );
 }

@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { ErrorCode as NatsErrorCode, JSONCodec, NatsConnection, NatsError, connect, createInbox, headers as natsHeaders } from 'nats';
+import { ErrorCode as NatsErrorCode, JSONCodec, Msg, NatsConnection, NatsError, connect, createInbox, headers as natsHeaders } from 'nats';
 import { ContractMap, HEADERS, ReplyOf, RequestOf, isRpcErrorPayload } from '@hotel/contracts';
 import { DomainError } from '../errors/domain-error';
 import { currentRequestId } from '../logging/request-context';
@@ -29,18 +29,30 @@ interface NestReplyPacket {
 
 const codec = JSONCodec<unknown>();
 
+interface PendingCall {
+  resolve(message: Msg): void;
+  reject(error: Error): void;
+  timer: NodeJS.Timeout;
+}
+
 /**
  * The typed way to call a service over NATS: the subject decides the request and
  * reply types. It speaks the packets of Nest's NATS transport (the services are
  * Nest microservices) over one nats.js connection with a shared reply inbox:
  * Nest's own ClientProxy opens and closes a subscription per request, which
- * costs about two thirds of the throughput. Every call has a timeout and carries
- * the request id in the NATS headers.
+ * costs about two thirds of the throughput. Replies are matched to calls here
+ * rather than by nats.js's request(), which builds and throws away an Error (with
+ * a stack) for every answered request. Every call has a timeout and carries the
+ * request id in the NATS headers.
  */
 export class ServiceClient {
   private readonly logger = new Logger('ServiceClient');
   private connection?: NatsConnection;
   private connected = false;
+  /** Calls waiting for their reply, by the token that ends their reply subject. */
+  private readonly pending = new Map<string, PendingCall>();
+  private replyPrefix = '';
+  private lastToken = 0;
 
   constructor(
     private readonly natsUrl: string,
@@ -53,6 +65,8 @@ export class ServiceClient {
   async connect(): Promise<void> {
     if (this.connection) return;
     this.connection = await connect({ ...natsConnectionOptions(this.natsUrl), name: this.name, waitOnFirstConnect: this.waitForBroker });
+    this.replyPrefix = `${createInbox()}.`;
+    this.connection.subscribe(`${this.replyPrefix}*`, { callback: (_error, message) => this.settle(message) });
     this.connected = true;
     void this.watch(this.connection);
   }
@@ -66,15 +80,17 @@ export class ServiceClient {
     this.connection = undefined;
     this.connected = false;
     if (connection && !connection.isClosed()) await connection.drain();
+    for (const [token, call] of this.pending) {
+      this.pending.delete(token);
+      clearTimeout(call.timer);
+      call.reject(NatsError.errorForCode(NatsErrorCode.ConnectionClosed));
+    }
   }
 
   async send<S extends keyof ContractMap>(subject: S, request: RequestOf<S>, options: SendOptions = {}): Promise<ReplyOf<S>> {
     const connection = this.requireConnection(subject);
     try {
-      const message = await connection.request(subject, this.encode(subject, request), {
-        timeout: options.timeoutMs ?? this.defaultTimeoutMs,
-        headers: this.headers(options),
-      });
+      const message = await this.request(connection, subject, this.encode(subject, request), options);
       return this.unwrap(subject, codec.decode(message.data) as NestReplyPacket) as ReplyOf<S>;
     } catch (error) {
       throw this.toDomainError(error, subject);
@@ -104,6 +120,29 @@ export class ServiceClient {
     } finally {
       subscription.unsubscribe();
     }
+  }
+
+  private request(connection: NatsConnection, subject: string, data: Uint8Array, options: SendOptions): Promise<Msg> {
+    const token = String(++this.lastToken);
+    return new Promise<Msg>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.pending.delete(token);
+        reject(NatsError.errorForCode(NatsErrorCode.Timeout));
+      }, options.timeoutMs ?? this.defaultTimeoutMs);
+      this.pending.set(token, { resolve, reject, timer });
+      connection.publish(subject, data, { reply: this.replyPrefix + token, headers: this.headers(options) });
+    });
+  }
+
+  private settle(message: Msg) {
+    const token = message.subject.slice(this.replyPrefix.length);
+    const call = this.pending.get(token);
+    if (!call) return; // answered after its timeout
+    this.pending.delete(token);
+    clearTimeout(call.timer);
+    // An empty message with status 503 is NATS's "no responders".
+    if (message.data.length === 0 && message.headers?.code === 503) call.reject(NatsError.errorForCode(NatsErrorCode.NoResponders));
+    else call.resolve(message);
   }
 
   private requireConnection(subject: string): NatsConnection {

@@ -1,5 +1,5 @@
 import { Controller, DynamicModule, Inject, Module, OnApplicationBootstrap, OnApplicationShutdown, Type } from '@nestjs/common';
-import { APP_FILTER, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
+import { APP_FILTER, APP_PIPE } from '@nestjs/core';
 import { MessagePattern } from '@nestjs/microservices';
 import { InjectDataSource, TypeOrmModule } from '@nestjs/typeorm';
 import { randomBytes } from 'node:crypto';
@@ -9,7 +9,6 @@ import { HealthCheckReply, Subject } from '@hotel/contracts';
 import { ServiceEnv } from '../config/env';
 import { ServiceDatabaseOptions, isDatabaseUp, openServiceDataSource, serviceDataSourceOptions } from '../database/service-data-source';
 import { createValidationPipe } from '../errors/validation';
-import { RpcContextInterceptor } from '../rpc/rpc-context.interceptor';
 import { RpcErrorFilter } from '../rpc/rpc-error.filter';
 import { ServiceClient } from '../nats/service-client';
 
@@ -94,7 +93,6 @@ export class ServicePlatformModule {
         ServiceClientLifecycle,
         { provide: APP_FILTER, useClass: RpcErrorFilter },
         { provide: APP_PIPE, useFactory: createValidationPipe },
-        { provide: APP_INTERCEPTOR, useFactory: () => new RpcContextInterceptor(options.name, instance) },
       ],
       exports: [SERVICE_ENV, SERVICE_INSTANCE, SERVICE_CLIENT],
     };

@@ -6,7 +6,8 @@ import { DataSource } from 'typeorm';
 import { ConfigError, ServiceEnv, loadEnv } from '../config/env';
 import { isDatabaseUp } from '../database/service-data-source';
 import { JsonLogger } from '../logging/json-logger';
-import { natsServerOptions } from '../nats/nats-options';
+import { natsServer } from '../nats/nats-options';
+import { SERVICE_INSTANCE } from './service-platform.module';
 
 export interface RunningService {
   app: INestMicroservice;
@@ -20,10 +21,9 @@ export interface RunningService {
  */
 export async function startService(name: string, rootModule: DynamicModule, env: ServiceEnv): Promise<RunningService> {
   const logger = new JsonLogger(name, env.LOG_LEVEL);
-  const app = await NestFactory.createMicroservice(rootModule, {
-    ...natsServerOptions(name, env.NATS_URL, env.SHUTDOWN_GRACE_MS),
-    logger,
-  });
+  const server = natsServer(name, env.NATS_URL, env.SHUTDOWN_GRACE_MS);
+  const app = await NestFactory.createMicroservice(rootModule, { strategy: server, logger });
+  server.instance = app.get<string>(SERVICE_INSTANCE);
   await app.listen();
   // The subscriptions are on the broker once this round trip returns: the replica is
   // really in its queue group when startService resolves (not a moment later).

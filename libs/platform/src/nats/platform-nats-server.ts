@@ -1,0 +1,52 @@
+import { Logger } from '@nestjs/common';
+import { NatsContext, NatsOptions, ServerNats } from '@nestjs/microservices';
+import { Msg } from 'nats';
+import { HEADERS } from '@hotel/contracts';
+import { acceptRequestId, requestContext } from '../logging/request-context';
+
+/**
+ * Nest's NATS server with two changes for the platform's services:
+ * - each message is handled inside the request context its NATS headers carry,
+ *   so every log line of the handler names the caller's request id (a Nest
+ *   interceptor could do it, at the cost of an async resource per message);
+ * - subjects are plain strings, so a route is the subject itself: Nest first tries
+ *   JSON.parse on every incoming subject, and the exception it catches builds a
+ *   stack trace per message.
+ */
+export class PlatformNatsServer extends ServerNats {
+  private readonly rpcLogger = new Logger('Rpc');
+  private readonly received = new WeakMap<Msg, bigint>();
+  /** The replica's id, known once the service's module has been created. */
+  instance?: string;
+
+  constructor(
+    options: Required<NatsOptions>['options'],
+    private readonly service: string,
+  ) {
+    super(options);
+  }
+
+  protected override getRouteFromPattern(pattern: string): string {
+    return pattern.startsWith('{') ? super.getRouteFromPattern(pattern) : pattern;
+  }
+
+  override handleMessage(channel: string, message: Msg): Promise<unknown> {
+    const requestId = acceptRequestId(message.headers?.get(HEADERS.REQUEST_ID));
+    this.received.set(message, process.hrtime.bigint());
+    return requestContext.run({ requestId, service: this.service, instance: this.instance }, () => super.handleMessage(channel, message as never));
+  }
+
+  /** Logs each handled message (debug) with its outcome and time when its last reply goes out. */
+  override getPublisher(message: Msg, id: string, context: NatsContext) {
+    const publish = super.getPublisher(message as never, id, context);
+    return (packet: { err?: unknown; isDisposed?: boolean }) => {
+      const received = this.received.get(message);
+      if (received !== undefined && (packet.isDisposed || packet.err !== undefined)) {
+        this.received.delete(message);
+        const ms = Number(process.hrtime.bigint() - received) / 1e6;
+        this.rpcLogger.debug({ msg: 'handled', subject: message.subject, outcome: packet.err === undefined ? 'ok' : 'error', ms: Math.round(ms * 100) / 100 });
+      }
+      return publish(packet);
+    };
+  }
+}
