@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // `npm run bench [-- --duration S --connections N --only TEXT]`: starts the whole
 // platform (npm start on a private NATS server and a scratch database), measures
-// named scenarios with autocannon on loopback, and prints requests per second,
+// named scenarios on loopback (autocannon, or an open-loop generator for fixed
+// rates), and prints requests per second,
 // p50/p99 latency and each scenario's throughput as a ratio of the one-NATS-hop
 // baseline measured in the same run, so figures compare across noisy machines.
 const { fork, spawn } = require('node:child_process');

@@ -1,4 +1,5 @@
 import { DataSource, DataSourceOptions, MixedList, EntitySchema } from 'typeorm';
+import { PreparingClient } from './preparing-client';
 
 export interface ServiceDatabaseOptions {
   /** The PostgreSQL schema the service owns; nothing else writes to it. */
@@ -22,7 +23,7 @@ export function serviceDataSourceOptions(options: ServiceDatabaseOptions): DataS
     synchronize: false,
     migrationsRun: false,
     migrationsTableName: 'migrations',
-    extra: { max: options.poolSize, application_name: options.schema },
+    extra: { max: options.poolSize, application_name: options.schema, Client: PreparingClient },
   };
 }
 
