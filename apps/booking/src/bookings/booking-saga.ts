@@ -3,7 +3,7 @@ import { SUBJECTS, centsToDecimal, toCents } from '@hotel/contracts';
 import { DomainError, SERVICE_CLIENT, SERVICE_ENV, ServiceClient } from '@hotel/platform';
 import { BookingEnv } from '../booking.env';
 import { CardDetails, PAYMENT_PROCESSOR, PaymentProcessor } from '../payments/payment-processor';
-import { BookingRow, BookingsRepository, SagaStep } from './bookings.repository';
+import { BookingChanges, BookingRow, BookingsRepository, SagaStep } from './bookings.repository';
 
 /** Outcomes that fail a booking (compensated); anything else is retried later. */
 const BUSINESS_FAILURES = new Set(['INSUFFICIENT_FUNDS', 'PAYMENT_DECLINED', 'RATE_NOT_AVAILABLE', 'PROMO_CODE_INVALID', 'SUPPLIER_ERROR']);
@@ -73,7 +73,7 @@ export class BookingSaga implements OnModuleInit, OnModuleDestroy {
       } catch (error) {
         if (error instanceof DomainError && BUSINESS_FAILURES.has(error.code) && booking.step !== 'compensating') {
           booking =
-            (await this.bookings.advance(id, booking.step, 'compensating', { failure_code: error.code, failure_reason: error.message })) ??
+            (await this.bookings.advance(booking, 'compensating', { failure_code: error.code, failure_reason: error.message })) ??
             (await this.bookings.find(id))!;
           continue;
         }
@@ -85,7 +85,7 @@ export class BookingSaga implements OnModuleInit, OnModuleDestroy {
 
   /** Runs the booking's next step; the booking as it then is (null when another worker moved it first). */
   private async step(booking: BookingRow, card?: CardDetails): Promise<BookingRow | null> {
-    const settle = (to: SagaStep, changes?: Parameters<BookingsRepository['advance']>[3]) => this.bookings.advance(booking.id, booking.step, to, changes);
+    const settle = (to: SagaStep, changes?: BookingChanges) => this.bookings.advance(booking, to, changes);
     switch (booking.step) {
       case 'created':
         return this.secureFunds(booking, card, settle);
@@ -155,7 +155,7 @@ export class BookingSaga implements OnModuleInit, OnModuleDestroy {
   private async secureFunds(
     booking: BookingRow,
     card: CardDetails | undefined,
-    settle: (to: SagaStep, changes?: Parameters<BookingsRepository['advance']>[3]) => Promise<BookingRow | null>,
+    settle: (to: SagaStep, changes?: BookingChanges) => Promise<BookingRow | null>,
   ): Promise<BookingRow | null> {
     if (booking.payment_method === 'credit_card') {
       // Card details are never stored: a card saga interrupted before the charge cannot resume it.

@@ -51,6 +51,8 @@ export interface BookingRow {
   updated_at: Date;
 }
 
+export type BookingChanges = Partial<Pick<BookingRow, 'status' | 'cc_payment_id' | 'supplier_reference' | 'booking_reference' | 'failure_code' | 'failure_reason'>>;
+
 export type NewBooking = Omit<
   BookingRow,
   | 'id'
@@ -141,18 +143,20 @@ export class BookingsRepository {
   /**
    * Records a saga step, only from the step the caller saw (so two workers never
    * both advance it); the updated booking, or null when another worker moved it.
+   * Only what changed comes back from the database: the rest of the row (hotel,
+   * rate, rooms: most of its bytes) is the caller's copy.
    */
-  async advance(id: number, from: SagaStep, to: SagaStep, changes: Partial<Pick<BookingRow, 'status' | 'cc_payment_id' | 'supplier_reference' | 'booking_reference' | 'failure_code' | 'failure_reason'>> = {}): Promise<BookingRow | null> {
+  async advance(booking: BookingRow, to: SagaStep, changes: BookingChanges = {}): Promise<BookingRow | null> {
     const sets = ['step = $3', 'updated_at = now()', `lease_until = now() + make_interval(secs => ${this.leaseSeconds})`];
-    const values: unknown[] = [id, from, to];
+    const values: unknown[] = [booking.id, booking.step, to];
     for (const [column, value] of Object.entries(changes)) {
       values.push(value);
       sets.push(`${column} = $${values.length}`);
     }
-    const rows = rowsOf<BookingRow>(
-      await this.dataSource.query(`UPDATE booking.bookings SET ${sets.join(', ')} WHERE id = $1 AND step = $2 RETURNING ${COLUMNS}`, values),
+    const rows = rowsOf<Pick<BookingRow, 'step' | 'updated_at'>>(
+      await this.dataSource.query(`UPDATE booking.bookings SET ${sets.join(', ')} WHERE id = $1 AND step = $2 RETURNING step, updated_at`, values),
     );
-    return rows[0] ?? null;
+    return rows.length ? { ...booking, ...changes, ...rows[0] } : null;
   }
 
   /** One page of a client's (or one user's) bookings, filtered and sorted (decisions §7). */
