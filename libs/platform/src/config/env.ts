@@ -48,6 +48,11 @@ export class ServiceEnv extends PlatformEnv {
   @Max(200)
   DB_POOL_SIZE = 10;
 
+  /** `off` sends every statement unnamed: for a transaction-pooling PgBouncer before 1.21, which cannot keep prepared statements. */
+  @IsOptional()
+  @IsIn(['on', 'off'])
+  DB_PREPARED_STATEMENTS: 'on' | 'off' = 'on';
+
   /** When set, a plain HTTP listener answers /health and /health/ready for probes. */
   @IsOptional()
   @Type(() => Number)

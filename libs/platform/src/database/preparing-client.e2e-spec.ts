@@ -26,6 +26,17 @@ describe('PreparingClient (a real PostgreSQL)', () => {
     expect(prepared).toEqual([{ name: expect.stringMatching(/^s_/), statement: 'SELECT $1::int + 1 AS answer' }]);
   });
 
+  it('sends statements unnamed when prepared statements are off', async () => {
+    const unnamed = new DataSource(serviceDataSourceOptions({ schema: 'unnamed', url: database.url, poolSize: 1, entities: [], migrations: [], preparedStatements: false }));
+    await unnamed.initialize();
+    try {
+      expect(await unnamed.query('SELECT $1::int * 2 AS doubled', [21])).toEqual([{ doubled: 42 }]);
+      expect(await unnamed.query('SELECT count(*)::int AS prepared FROM pg_prepared_statements')).toEqual([{ prepared: 0 }]);
+    } finally {
+      await unnamed.destroy();
+    }
+  });
+
   it('keeps transactions and errors as they were', async () => {
     await expect(dataSource.query('SELECT $1::int AS broken', ['not a number'])).rejects.toThrow(/invalid input syntax/);
     const inserted = await dataSource.transaction(async (manager) => {

@@ -6,6 +6,8 @@ export interface ServiceDatabaseOptions {
   schema: string;
   url: string;
   poolSize: number;
+  /** Off: statements go unnamed (see PreparingClient). On unless said otherwise. */
+  preparedStatements?: boolean;
   // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
   entities: MixedList<Function | string | EntitySchema>;
   // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
@@ -23,7 +25,7 @@ export function serviceDataSourceOptions(options: ServiceDatabaseOptions): DataS
     synchronize: false,
     migrationsRun: false,
     migrationsTableName: 'migrations',
-    extra: { max: options.poolSize, application_name: options.schema, Client: PreparingClient },
+    extra: { max: options.poolSize, application_name: options.schema, ...(options.preparedStatements !== false && { Client: PreparingClient }) },
   };
 }
 

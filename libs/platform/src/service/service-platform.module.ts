@@ -76,6 +76,7 @@ export class ServicePlatformModule {
               schema: options.name,
               url: options.env.DATABASE_URL,
               poolSize: options.env.DB_POOL_SIZE,
+              preparedStatements: options.env.DB_PREPARED_STATEMENTS === 'on',
               entities: options.entities,
               migrations: options.migrations,
             }),
