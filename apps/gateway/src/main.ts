@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { JsonLogger, closeOnSignal, exitOnStartFailure, loadEnvOrExit } from '@hotel/platform';
+import { JsonLogger, closeOnSignal, exitOnStartFailure, loadEnvOrExit, logLongGarbageCollections } from '@hotel/platform';
 import { GatewayEnv } from './gateway.env';
 import { startGateway } from './start-gateway';
 
@@ -7,5 +7,6 @@ const env = loadEnvOrExit('gateway', GatewayEnv);
 startGateway(env).then((gateway) => {
   const logger = new JsonLogger('gateway', env.LOG_LEVEL);
   logger.log({ msg: 'gateway listening', url: gateway.url, plainUrl: gateway.plainUrl });
+  logLongGarbageCollections(logger);
   closeOnSignal(logger, () => gateway.close());
 }, exitOnStartFailure('gateway'));

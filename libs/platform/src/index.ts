@@ -1,6 +1,7 @@
 export * from './config/env';
 export * from './logging/request-context';
 export * from './logging/json-logger';
+export * from './logging/long-pauses';
 export * from './errors/domain-error';
 export * from './errors/validation';
 export * from './rpc/rpc-error.filter';

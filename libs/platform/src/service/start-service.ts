@@ -6,6 +6,7 @@ import { DataSource } from 'typeorm';
 import { ConfigError, ServiceEnv, loadEnv } from '../config/env';
 import { isDatabaseUp } from '../database/service-data-source';
 import { JsonLogger } from '../logging/json-logger';
+import { logLongGarbageCollections } from '../logging/long-pauses';
 import { natsServer } from '../nats/nats-options';
 import { SERVICE_INSTANCE } from './service-platform.module';
 
@@ -107,6 +108,7 @@ export function runServiceProcess<E extends ServiceEnv>(
   startService(name, moduleFor(env), env).then((running) => {
     const logger = new JsonLogger(name, env.LOG_LEVEL);
     logger.log({ msg: `${name} service listening on NATS`, queue: name });
+    logLongGarbageCollections(logger);
     closeOnSignal(logger, () => running.close());
   }, exitOnStartFailure(name));
 }
