@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm run bench [-- --duration S --connections N --only TEXT]`: starts the whole
+// `npm run bench [-- --duration S --connections N --only TEXT …]`: starts the whole
 // platform (npm start on a private NATS server and a scratch database), measures
 // named scenarios on loopback (autocannon, or an open-loop generator for fixed
 // rates), and prints requests per second,
@@ -19,12 +19,14 @@ const { values: options } = parseArgs({
     connections: { type: 'string', default: process.env.BENCH_CONNECTIONS || '50' },
     warmup: { type: 'string', default: process.env.BENCH_WARMUP_S || '3' },
     cooldown: { type: 'string', default: process.env.BENCH_COOLDOWN_S || '10' },
+    settle: { type: 'string', default: process.env.BENCH_SETTLE_S || '30' },
     only: { type: 'string' },
   },
 });
 const DURATION_S = Number(options.duration);
 const WARMUP_S = Number(options.warmup);
 const COOLDOWN_S = Number(options.cooldown);
+const SETTLE_S = Number(options.settle);
 const CONNECTIONS = Number(options.connections);
 
 const cleanups = [];
@@ -389,6 +391,10 @@ async function main() {
     },
   ].filter((scenario) => selected(scenario.name) || scenario.isReference);
 
+  // The figures describe a running system, not one in its first minute: after start and
+  // setup (a 15 MB V2 answer, 100,000 seeded bookings) every process collects garbage for a while.
+  log(`letting the platform settle for ${SETTLE_S} s...`);
+  await new Promise((resolve) => setTimeout(resolve, SETTLE_S * 1000));
   log(`measuring ${scenarios.length} scenarios, ${DURATION_S} s each, ${CONNECTIONS} connections`);
   const results = [];
   for (const [index, scenario] of scenarios.entries()) {
