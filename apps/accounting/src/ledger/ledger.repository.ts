@@ -75,7 +75,10 @@ export interface HoldOutcome {
   hold: HoldRow | null;
 }
 
-function toHoldOutcome({ outcome, ...hold }: HoldRow & { outcome: HoldOutcome['outcome'] }): HoldOutcome {
+/** A row of accounting.place_hold or accounting.capture_hold. */
+type HoldOutcomeRow = HoldRow & { outcome: HoldOutcome['outcome'] };
+
+function toHoldOutcome({ outcome, ...hold }: HoldOutcomeRow): HoldOutcome {
   return { outcome, hold: hold.status ? hold : null };
 }
 
@@ -189,16 +192,9 @@ export class LedgerRepository {
     return rows.map(toEntryView);
   }
 
-  /** What a user owes on account bookings: captured debits less refunds, plus active holds. */
-  async userOutstandingCents(clientId: number, userId: number, manager: EntityManager | DataSource = this.dataSource): Promise<number> {
-    const rows: { outstanding: string }[] = await manager.query(
-      `SELECT (
-         coalesce((SELECT sum(debit - credit) FROM accounting.entries
-                    WHERE client_id = $1 AND user_id = $2 AND kind IN ('booking_debit', 'booking_refund')), 0)
-       + coalesce((SELECT sum(amount) FROM accounting.holds WHERE client_id = $1 AND user_id = $2 AND status = 'active'), 0)
-       )::text AS outstanding`,
-      [clientId, userId],
-    );
+  /** What a user owes on account bookings (the rule is the SQL function accounting.user_outstanding). */
+  async userOutstandingCents(clientId: number, userId: number): Promise<number> {
+    const rows: { outstanding: string }[] = await this.dataSource.query(`SELECT accounting.user_outstanding($1, $2)::text AS outstanding`, [clientId, userId]);
     return toCents(rows[0].outstanding);
   }
 
@@ -212,7 +208,7 @@ export class LedgerRepository {
 
   /** See the migration HoldFunctions: the whole check-and-reserve under the account lock in one call. */
   async placeHold(clientId: number, bookingId: number, userId: number | null, amount: string, userLimit: string | number | null): Promise<HoldOutcome> {
-    const rows: (HoldRow & { outcome: HoldOutcome['outcome'] })[] = await this.dataSource.query(
+    const rows: HoldOutcomeRow[] = await this.dataSource.query(
       `SELECT * FROM accounting.place_hold($1, $2, $3, $4, $5)`,
       [clientId, bookingId, userId, amount, userLimit],
     );
@@ -221,7 +217,7 @@ export class LedgerRepository {
 
   /** See the migration HoldFunctions: the debit entry, the account's totals and the hold's status in one call. */
   async captureHold(clientId: number, bookingId: number, name: string): Promise<HoldOutcome> {
-    const rows: (HoldRow & { outcome: HoldOutcome['outcome'] })[] = await this.dataSource.query(
+    const rows: HoldOutcomeRow[] = await this.dataSource.query(
       `SELECT * FROM accounting.capture_hold($1, $2, $3)`,
       [clientId, bookingId, name],
     );

@@ -14,6 +14,14 @@ export class HoldFunctions1764000000000 implements MigrationInterface {
   name = 'HoldFunctions1764000000000';
 
   async up(queryRunner: QueryRunner): Promise<void> {
+    // What a user owes on account bookings: captured debits less refunds, plus active holds.
+    await queryRunner.query(`
+      CREATE FUNCTION accounting.user_outstanding(p_client integer, p_user integer) RETURNS numeric
+      LANGUAGE sql STABLE AS $$
+        SELECT coalesce((SELECT sum(debit - credit) FROM accounting.entries
+                          WHERE client_id = p_client AND user_id = p_user AND kind IN ('booking_debit', 'booking_refund')), 0)
+             + coalesce((SELECT sum(amount) FROM accounting.holds WHERE client_id = p_client AND user_id = p_user AND status = 'active'), 0)
+      $$`);
     await queryRunner.query(`
       CREATE FUNCTION accounting.place_hold(p_client integer, p_booking integer, p_user integer, p_amount numeric, p_user_limit numeric)
       RETURNS TABLE (outcome text, booking_id integer, user_id integer, amount numeric, status text, entry_id integer)
@@ -22,7 +30,6 @@ export class HoldFunctions1764000000000 implements MigrationInterface {
       DECLARE
         account accounting.accounts;
         held accounting.holds;
-        outstanding numeric;
       BEGIN
         SELECT * INTO account FROM accounting.accounts WHERE client_id = p_client FOR UPDATE;
         IF NOT FOUND THEN
@@ -39,11 +46,7 @@ export class HoldFunctions1764000000000 implements MigrationInterface {
           RETURN;
         END IF;
         IF p_user IS NOT NULL AND p_user_limit IS NOT NULL THEN
-          outstanding :=
-              coalesce((SELECT sum(debit - credit) FROM accounting.entries
-                         WHERE client_id = p_client AND user_id = p_user AND kind IN ('booking_debit', 'booking_refund')), 0)
-            + coalesce((SELECT sum(amount) FROM accounting.holds WHERE client_id = p_client AND user_id = p_user AND status = 'active'), 0);
-          IF outstanding + p_amount > p_user_limit THEN
+          IF accounting.user_outstanding(p_client, p_user) + p_amount > p_user_limit THEN
             RETURN QUERY SELECT 'insufficient', NULL::integer, NULL::integer, NULL::numeric, NULL::text, NULL::integer;
             RETURN;
           END IF;
@@ -95,5 +98,6 @@ export class HoldFunctions1764000000000 implements MigrationInterface {
   async down(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query(`DROP FUNCTION accounting.capture_hold(integer, integer, text)`);
     await queryRunner.query(`DROP FUNCTION accounting.place_hold(integer, integer, integer, numeric, numeric)`);
+    await queryRunner.query(`DROP FUNCTION accounting.user_outstanding(integer, integer)`);
   }
 }

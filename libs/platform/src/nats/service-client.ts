@@ -29,6 +29,11 @@ interface NestReplyPacket {
 
 const codec = JSONCodec<unknown>();
 
+/** An empty message with status 503 is NATS's "no responders". */
+function isNoResponders(message: Msg): boolean {
+  return message.data.length === 0 && message.headers?.code === 503;
+}
+
 interface PendingCall {
   resolve(message: Msg): void;
   reject(error: Error): void;
@@ -107,8 +112,7 @@ export class ServiceClient {
     try {
       connection.publish(subject, this.encode(subject, request), { reply: inbox, headers: this.headers(options) });
       for await (const message of subscription) {
-        // An empty message with status 503 is NATS's "no responders".
-        if (message.data.length === 0) throw new NatsError('no responders', NatsErrorCode.NoResponders);
+        if (isNoResponders(message)) throw NatsError.errorForCode(NatsErrorCode.NoResponders);
         const packet = codec.decode(message.data) as NestReplyPacket;
         if (packet.response !== undefined) replies.push(packet.response as ReplyOf<S>);
         if (packet.err !== undefined) this.unwrap(subject, packet);
@@ -140,8 +144,7 @@ export class ServiceClient {
     if (!call) return; // answered after its timeout
     this.pending.delete(token);
     clearTimeout(call.timer);
-    // An empty message with status 503 is NATS's "no responders".
-    if (message.data.length === 0 && message.headers?.code === 503) call.reject(NatsError.errorForCode(NatsErrorCode.NoResponders));
+    if (isNoResponders(message)) call.reject(NatsError.errorForCode(NatsErrorCode.NoResponders));
     else call.resolve(message);
   }
 
