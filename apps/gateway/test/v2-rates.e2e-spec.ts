@@ -84,6 +84,16 @@ describe('V2 rates', () => {
     expect(response.text.length).toBeGreaterThan(1024 * 1024);
     expect(response.body.metadata.total_hotels).toBeGreaterThan(500);
     expect(hotelsOf(response.body.rates).length).toBe(response.body.metadata.total_hotels);
+    // Every rate once, none lost or repeated where the chunks were joined.
+    expect(new Set(response.body.rates.map((rate: { id: string }) => rate.id)).size).toBe(response.body.rates.length);
+    expect(Number(response.headers['content-length'])).toBe(Buffer.byteLength(response.text));
+  });
+
+  it('answers an empty rates array when nothing matches', async () => {
+    const response = await v2({ place_id: 'gn:2988507', filters: { price_range: [0, 1] } });
+    expect(response.status).toBe(200);
+    expect(response.body.rates).toEqual([]);
+    expect(response.body.metadata.total_hotels).toBe(0);
   });
 
   it.each([

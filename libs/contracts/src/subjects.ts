@@ -84,4 +84,9 @@ export const HEALTH_SUBJECT_BY_SERVICE = {
 export const HEADERS = {
   REQUEST_ID: 'x-request-id',
   IDEMPOTENCY_KEY: 'idempotency-key',
+  /**
+   * On a reply whose body is raw bytes rather than a JSON packet: `more`, or
+   * `last` on the final message of a multi-message reply.
+   */
+  RAW_REPLY: 'hotel-raw-reply',
 } as const;

@@ -42,18 +42,26 @@ export class SearchController {
 
   /**
    * The specification gives this response without an envelope: it is returned
-   * as a string, which the envelope hook leaves alone. The search service sends
-   * the rates already serialized, in chunks, joined here without being parsed again.
+   * as bytes, which the envelope hook leaves alone. The search service sends the
+   * rates already serialized, as raw JSON bytes in chunks, joined here without
+   * being decoded.
    */
   @Post('v2/rates')
   @HttpCode(200)
   @Header('content-type', 'application/json; charset=utf-8')
-  async v2Rates(@CurrentActor() actor: Actor, @Body() body: V2RatesBody): Promise<string> {
-    const chunks = await this.services.sendForAll(SUBJECTS.SEARCH_V2_RATES_SEARCH, { actor, search: body });
-    const [first, ...rest] = chunks;
+  async v2Rates(@CurrentActor() actor: Actor, @Body() body: V2RatesBody): Promise<Buffer> {
+    const [first, ...rateChunks] = await this.services.sendForAll(SUBJECTS.SEARCH_V2_RATES_SEARCH, { actor, search: body });
     if (!first || !('head' in first)) throw new Error('search.v2-rates answered without a head');
-    const head = JSON.stringify(first.head);
-    const rates = rest.map((chunk) => ('rates_json' in chunk ? chunk.rates_json : '')).filter(Boolean);
-    return `${head.slice(0, -1)},"rates":[${rates.join(',')}]}`;
+    const parts: Uint8Array[] = [Buffer.from(`${JSON.stringify(first.head).slice(0, -1)},"rates":[`)];
+    for (const chunk of rateChunks) {
+      if (!(chunk instanceof Uint8Array) || chunk.length === 0) continue;
+      if (parts.length > 1) parts.push(COMMA);
+      parts.push(chunk);
+    }
+    parts.push(CLOSING);
+    return Buffer.concat(parts);
   }
 }
+
+const COMMA = Buffer.from(',');
+const CLOSING = Buffer.from(']}');

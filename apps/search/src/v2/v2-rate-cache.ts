@@ -1,9 +1,9 @@
 import { HotelRate } from '@hotel/contracts';
 import { Hotel, OfferKey, SUPPLIERS, Stay, VendorCode, encodeV2RateId, soldOutKey } from '@hotel/inventory';
 
-/** One priced V2 offer, serialized once; the rest is what filters and sorting need. */
+/** One priced V2 offer, serialized once (UTF-8 JSON); the rest is what filters and sorting need. */
 export interface CachedRate {
-  json: string;
+  json: Buffer;
   soldOutKey: string;
   roomId: number;
   memberRate: boolean;
@@ -45,7 +45,7 @@ export class V2RateCache {
     const priced = SUPPLIERS[key.vendor].price(hotel, key, stay, { epoch, issuedAt });
     const rate: HotelRate = { id: encodeV2RateId({ key, stay, epoch, issuedAt }, this.secret), ...priced };
     return {
-      json: JSON.stringify(rate),
+      json: Buffer.from(JSON.stringify(rate)),
       soldOutKey: soldOutKey(key.vendor, hotel.id, key.roomId),
       roomId: key.roomId,
       memberRate: key.memberRate,

@@ -23,6 +23,7 @@ import { SearchEnv } from '../search.env';
 /** Keeps each NATS message well under the broker's 1 MB limit. */
 const CHUNK_BYTES = 800 * 1024;
 const PLACE_HOTEL_CAP = 2000;
+const COMMA = 0x2c;
 
 interface HotelResult {
   hotel: Hotel;
@@ -173,20 +174,25 @@ function round6(value: number): number {
   return Math.round(value * 1e6) / 1e6;
 }
 
-/** Joins serialized rates into comma-separated chunks small enough for one NATS message each. */
-function chunkRates(rates: CachedRate[]): V2RatesChunk[] {
-  const chunks: V2RatesChunk[] = [];
-  let parts: string[] = [];
-  let size = 0;
-  for (const { json } of rates) {
-    if (size + json.length > CHUNK_BYTES && parts.length > 0) {
-      chunks.push({ rates_json: parts.join(',') });
-      parts = [];
-      size = 0;
+/** Joins serialized rates into comma-separated chunks of bytes small enough for one NATS message each. */
+function chunkRates(rates: CachedRate[]): Uint8Array[] {
+  const chunks: Uint8Array[] = [];
+  let start = 0;
+  while (start < rates.length) {
+    let end = start;
+    let size = 0;
+    while (end < rates.length && (end === start || size + 1 + rates[end].json.length <= CHUNK_BYTES)) {
+      size += (end === start ? 0 : 1) + rates[end].json.length;
+      end++;
     }
-    parts.push(json);
-    size += json.length + 1;
+    const chunk = Buffer.allocUnsafe(size);
+    let offset = 0;
+    for (let i = start; i < end; i++) {
+      if (i > start) chunk[offset++] = COMMA;
+      offset += rates[i].json.copy(chunk, offset);
+    }
+    chunks.push(chunk);
+    start = end;
   }
-  if (parts.length > 0) chunks.push({ rates_json: parts.join(',') });
   return chunks;
 }

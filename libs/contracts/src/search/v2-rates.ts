@@ -194,7 +194,9 @@ export interface V2RatesResponse {
 /**
  * NATS carries at most 1 MB a message, and 2000 hotels' rates are more: the
  * search service answers with a head (everything but the rates), then the rates
- * as already-serialized JSON in chunks (`rates_json`: HotelRate objects joined by
- * commas, no brackets), which the gateway joins into the body without parsing.
+ * in chunks of raw UTF-8 JSON bytes (HotelRate objects joined by commas, no
+ * brackets; see HEADERS.RAW_REPLY), which the gateway joins into the body
+ * without decoding them. (As JSON strings inside JSON packets, the 15 MB of a
+ * 2000-hotel answer were escaped, copied and parsed again on the way.)
  */
-export type V2RatesChunk = { head: Omit<V2RatesResponse, 'rates'> } | { rates_json: string };
+export type V2RatesChunk = { head: Omit<V2RatesResponse, 'rates'> } | Uint8Array;

@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { NatsContext, NatsOptions, ServerNats } from '@nestjs/microservices';
-import { Msg } from 'nats';
+import { Msg, headers as natsHeaders } from 'nats';
 import { HEADERS } from '@hotel/contracts';
 import { acceptRequestId, requestContext } from '../logging/request-context';
 
@@ -11,7 +11,10 @@ import { acceptRequestId, requestContext } from '../logging/request-context';
  *   interceptor could do it, at the cost of an async resource per message);
  * - subjects are plain strings, so a route is the subject itself: Nest first tries
  *   JSON.parse on every incoming subject, and the exception it catches builds a
- *   stack trace per message.
+ *   stack trace per message;
+ * - a handler's reply that is bytes (a Uint8Array) goes out as those bytes, marked
+ *   by a header (HEADERS.RAW_REPLY), instead of as JSON in Nest's packet: large
+ *   pre-serialized answers are neither escaped here nor parsed by the caller.
  */
 export class PlatformNatsServer extends ServerNats {
   private readonly rpcLogger = new Logger('Rpc');
@@ -38,8 +41,14 @@ export class PlatformNatsServer extends ServerNats {
 
   /** Logs each handled message (debug) with its outcome and time when its last reply goes out. */
   override getPublisher(message: Msg, id: string, context: NatsContext) {
-    const publish = super.getPublisher(message as never, id, context);
-    return (packet: { err?: unknown; isDisposed?: boolean }) => {
+    const publishPacket = super.getPublisher(message as never, id, context);
+    const publish = (packet: { response?: unknown; err?: unknown; isDisposed?: boolean }) => {
+      if (!(packet.response instanceof Uint8Array) || !message.reply) return publishPacket(packet);
+      const headers = natsHeaders();
+      headers.set(HEADERS.RAW_REPLY, packet.isDisposed ? 'last' : 'more');
+      message.respond(packet.response, { headers });
+    };
+    return (packet: { response?: unknown; err?: unknown; isDisposed?: boolean }) => {
       const received = this.received.get(message);
       if (received !== undefined && (packet.isDisposed || packet.err !== undefined)) {
         this.received.delete(message);

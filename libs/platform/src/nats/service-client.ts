@@ -102,7 +102,10 @@ export class ServiceClient {
     }
   }
 
-  /** For subjects that answer in several messages (large replies): every message, in order. */
+  /**
+   * For subjects that answer in several messages (large replies): every message,
+   * in order; a message sent as raw bytes (HEADERS.RAW_REPLY) is its Uint8Array.
+   */
   async sendForAll<S extends keyof ContractMap>(subject: S, request: RequestOf<S>, options: SendOptions = {}): Promise<ReplyOf<S>[]> {
     const connection = this.requireConnection(subject);
     const timeoutMs = options.timeoutMs ?? this.defaultTimeoutMs;
@@ -113,6 +116,12 @@ export class ServiceClient {
       connection.publish(subject, this.encode(subject, request), { reply: inbox, headers: this.headers(options) });
       for await (const message of subscription) {
         if (isNoResponders(message)) throw NatsError.errorForCode(NatsErrorCode.NoResponders);
+        const raw = message.headers?.get(HEADERS.RAW_REPLY);
+        if (raw) {
+          replies.push(message.data as ReplyOf<S>);
+          if (raw === 'last') break;
+          continue;
+        }
         const packet = codec.decode(message.data) as NestReplyPacket;
         if (packet.response !== undefined) replies.push(packet.response as ReplyOf<S>);
         if (packet.err !== undefined) this.unwrap(subject, packet);
