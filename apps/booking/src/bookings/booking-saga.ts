@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { SUBJECTS, centsToDecimal, toCents } from '@hotel/contracts';
-import { DomainError, SERVICE_CLIENT, SERVICE_ENV, ServiceClient } from '@hotel/platform';
+import { BACKGROUND_JOBS, BackgroundJobs, DomainError, SERVICE_CLIENT, SERVICE_ENV, ServiceClient } from '@hotel/platform';
 import { BookingEnv } from '../booking.env';
 import { CardDetails, PAYMENT_PROCESSOR, PaymentProcessor } from '../payments/payment-processor';
 import { BookingChanges, BookingRow, BookingsRepository, SagaStep } from './bookings.repository';
@@ -28,12 +28,14 @@ export class BookingSaga implements OnModuleInit, OnModuleDestroy {
     @Inject(SERVICE_CLIENT) private readonly services: ServiceClient,
     @Inject(PAYMENT_PROCESSOR) private readonly payments: PaymentProcessor,
     @Inject(SERVICE_ENV) private readonly env: BookingEnv,
+    @Inject(BACKGROUND_JOBS) private readonly background: BackgroundJobs,
   ) {}
 
   onModuleInit() {
-    this.timer = setInterval(() => void this.recover(), this.env.RECOVERY_INTERVAL_MS);
+    const pass = () => void this.background.run('saga-recovery', () => this.recover());
+    this.timer = setInterval(pass, this.env.RECOVERY_INTERVAL_MS);
     this.timer.unref();
-    this.firstPass = setTimeout(() => void this.recover(), 1000);
+    this.firstPass = setTimeout(pass, 1000);
     this.firstPass.unref();
   }
 

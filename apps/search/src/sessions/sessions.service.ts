@@ -14,7 +14,7 @@ import {
   toHotelDetails,
   v1RateId,
 } from '@hotel/inventory';
-import { DomainError, SERVICE_ENV } from '@hotel/platform';
+import { BACKGROUND_JOBS, BackgroundJobs, DomainError, SERVICE_ENV } from '@hotel/platform';
 import { OfferFinder, PricedOffer } from '../offers/offer-finder';
 import { SearchEnv } from '../search.env';
 import { SearchSession, SessionRepository } from './session.repository';
@@ -38,6 +38,7 @@ export class SessionsService implements OnModuleInit, OnModuleDestroy {
     private readonly sessions: SessionRepository,
     private readonly offers: OfferFinder,
     @Inject(SERVICE_ENV) private readonly env: SearchEnv,
+    @Inject(BACKGROUND_JOBS) private readonly background: BackgroundJobs,
   ) {
     this.latencies = parseVendorLatencies(env.VENDOR_LATENCY_MS);
   }
@@ -45,7 +46,9 @@ export class SessionsService implements OnModuleInit, OnModuleDestroy {
   /** Expired sessions already answer 404; this removes their rows now and then (any replica may). */
   onModuleInit() {
     this.cleanup = setInterval(() => {
-      this.sessions.deleteIdle(this.env.SESSION_TTL_S * 2).catch((error) => this.logger.warn({ msg: 'session cleanup failed', error: String(error) }));
+      this.background.run('session-cleanup', () =>
+        this.sessions.deleteIdle(this.env.SESSION_TTL_S * 2).catch((error) => this.logger.warn({ msg: 'session cleanup failed', error: String(error) })),
+      );
     }, 5 * 60_000);
     this.cleanup.unref();
   }

@@ -21,3 +21,21 @@ const REQUEST_ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
 export function acceptRequestId(candidate: unknown): string {
   return typeof candidate === 'string' && REQUEST_ID_PATTERN.test(candidate) ? candidate : randomUUID();
 }
+
+/**
+ * Runs a service's own timed work (recovery passes, clean-ups) in a context of
+ * its own, as a request is: its log lines name the service and replica and share
+ * one id per pass. Outside any context a line would take the process's last
+ * registered Nest logger's name, which is another service's where several share
+ * a process (tests).
+ */
+export class BackgroundJobs {
+  constructor(
+    private readonly service: string,
+    private readonly instance?: string,
+  ) {}
+
+  run<T>(job: string, work: () => T): T {
+    return requestContext.run({ requestId: `${job}-${randomUUID()}`, service: this.service, instance: this.instance }, work);
+  }
+}

@@ -11,11 +11,14 @@ import { ServiceDatabaseOptions, isDatabaseUp, openServiceDataSource, serviceDat
 import { createValidationPipe } from '../errors/validation';
 import { RpcErrorFilter } from '../rpc/rpc-error.filter';
 import { ServiceClient } from '../nats/service-client';
+import { BackgroundJobs } from '../logging/request-context';
 
 export const SERVICE_ENV = Symbol('SERVICE_ENV');
 export const SERVICE_INSTANCE = Symbol('SERVICE_INSTANCE');
 /** The typed NATS client a service uses to call other services. */
 export const SERVICE_CLIENT = Symbol('SERVICE_CLIENT');
+/** BackgroundJobs naming this service, for work a timer starts. */
+export const BACKGROUND_JOBS = Symbol('BACKGROUND_JOBS');
 
 /** Connects the service's own NATS client at start and closes it at shutdown. */
 class ServiceClientLifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -87,6 +90,7 @@ export class ServicePlatformModule {
       providers: [
         { provide: SERVICE_ENV, useValue: options.env },
         { provide: SERVICE_INSTANCE, useValue: instance },
+        { provide: BACKGROUND_JOBS, useValue: new BackgroundJobs(options.name, instance) },
         {
           provide: SERVICE_CLIENT,
           useFactory: () => new ServiceClient(options.env.NATS_URL, options.env.RPC_TIMEOUT_MS, `${options.name}-client`),
@@ -95,7 +99,7 @@ export class ServicePlatformModule {
         { provide: APP_FILTER, useClass: RpcErrorFilter },
         { provide: APP_PIPE, useFactory: createValidationPipe },
       ],
-      exports: [SERVICE_ENV, SERVICE_INSTANCE, SERVICE_CLIENT],
+      exports: [SERVICE_ENV, SERVICE_INSTANCE, SERVICE_CLIENT, BACKGROUND_JOBS],
     };
   }
 }
