@@ -20,6 +20,8 @@ const { values: options } = parseArgs({
     warmup: { type: 'string', default: process.env.BENCH_WARMUP_S || '3' },
     cooldown: { type: 'string', default: process.env.BENCH_COOLDOWN_S || '10' },
     settle: { type: 'string', default: process.env.BENCH_SETTLE_S || '30' },
+    // Concurrent bookers in the full-flow scenario.
+    'flow-workers': { type: 'string', default: process.env.BENCH_FLOW_WORKERS || '8' },
     only: { type: 'string' },
   },
 });
@@ -28,6 +30,7 @@ const WARMUP_S = Number(options.warmup);
 const COOLDOWN_S = Number(options.cooldown);
 const SETTLE_S = Number(options.settle);
 const CONNECTIONS = Number(options.connections);
+const FLOW_WORKERS = Number(options['flow-workers']);
 
 const cleanups = [];
 async function cleanup() {
@@ -158,9 +161,9 @@ async function seedBookings(databaseUrl, clientId, templateId, count) {
   await client.end();
 }
 
-/** Workers each search, read a hotel's rates, prebook and book, over and over, for the scenario's duration. */
-async function fullFlow(gateway, headers, workers) {
-  const deadline = Date.now() + DURATION_S * 1000;
+/** Workers each search, read a hotel's rates, prebook and book, over and over, for durationS. */
+async function fullFlow(gateway, headers, workers, durationS) {
+  const deadline = Date.now() + durationS * 1000;
   const bookLatencies = [];
   let errors = 0;
   let bookings = 0;
@@ -198,7 +201,7 @@ async function fullFlow(gateway, headers, workers) {
   await Promise.all(Array.from({ length: workers }, (_, i) => worker(i)));
   bookLatencies.sort((a, b) => a - b);
   const at = (q) => Math.round(bookLatencies[Math.min(bookLatencies.length - 1, Math.floor(bookLatencies.length * q))] ?? 0);
-  return { requests: { average: bookings / DURATION_S }, latency: { p50: at(0.5), p99: at(0.99) }, errors, timeouts: 0, non2xx: 0 };
+  return { requests: { average: bookings / durationS }, latency: { p50: at(0.5), p99: at(0.99) }, errors, timeouts: 0, non2xx: 0 };
 }
 
 function runAutocannon(scenario, durationS) {
@@ -224,7 +227,10 @@ function runAutocannon(scenario, durationS) {
  * first calls of a code path (JIT, lazily built caches) are not what the figures describe.
  */
 async function measure(scenario) {
-  if (scenario.run) return scenario.run();
+  if (scenario.run) {
+    await scenario.run(WARMUP_S);
+    return scenario.run(DURATION_S);
+  }
   if (scenario.rate) {
     return openLoop({
       url: scenario.url,
@@ -381,7 +387,7 @@ async function main() {
     },
     {
       name: 'full flow: search, hotel rates, prebook, book (per booking)',
-      run: () => fullFlow(gateway, booking, 16),
+      run: (durationS) => fullFlow(gateway, booking, FLOW_WORKERS, durationS),
     },
     {
       name: 'prebook: GET /prebook/{hotel}/{session}/{rate}/account',
