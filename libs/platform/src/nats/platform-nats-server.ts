@@ -39,7 +39,10 @@ export class PlatformNatsServer extends ServerNats {
     return requestContext.run({ requestId, service: this.service, instance: this.instance }, () => super.handleMessage(channel, message as never));
   }
 
-  /** Logs each handled message (debug) with its outcome and time when its last reply goes out. */
+  /**
+   * Sends bytes replies raw (see above), and logs each handled message (debug) with its
+   * outcome and time when its last reply goes out.
+   */
   override getPublisher(message: Msg, id: string, context: NatsContext) {
     const publishPacket = super.getPublisher(message as never, id, context);
     const publish = (packet: { response?: unknown; err?: unknown; isDisposed?: boolean }) => {
