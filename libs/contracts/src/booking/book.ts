@@ -1,4 +1,5 @@
 import { Type } from 'class-transformer';
+import { PageLimit, PageNumber } from '../common/page-query';
 import {
   ArrayMaxSize,
   ArrayMinSize,
@@ -12,7 +13,6 @@ import {
   IsString,
   IsUUID,
   Matches,
-  Max,
   MaxLength,
   ValidateNested,
 } from 'class-validator';
@@ -207,17 +207,10 @@ const DATE_FILTER = /^\d{4}-\d{2}-\d{2}(\.\.\d{4}-\d{2}-\d{2})?$/;
 
 /** Query of `GET /book` (decisions §7). */
 export class BookingListQuery {
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @IsPositive()
+  @PageNumber()
   page?: number;
 
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @IsPositive()
-  @Max(200, { message: 'limit must be from 1 to 200' })
+  @PageLimit(200, 'limit must be from 1 to 200')
   limit?: number;
 
   @IsOptional()
