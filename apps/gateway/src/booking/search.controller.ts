@@ -1,5 +1,5 @@
 import { Body, Controller, Get, Header, HttpCode, Inject, Param, Post, Query } from '@nestjs/common';
-import { Actor, HotelRatesData, PlacesQuery, PlacesReply, SUBJECTS, SearchBody, SearchData, V2RatesBody } from '@hotel/contracts';
+import { Actor, HotelRatesData, PlacesQuery, PlacesReply, SUBJECTS, SearchBody, SearchData, V2RatesBody, commaSeparated } from '@hotel/contracts';
 import { ServiceClient } from '@hotel/platform';
 import { BookingApi, CurrentActor } from '../auth/api-family';
 import { SERVICE_CLIENT } from '../gateway.tokens';
@@ -52,16 +52,9 @@ export class SearchController {
   async v2Rates(@CurrentActor() actor: Actor, @Body() body: V2RatesBody): Promise<Buffer> {
     const [first, ...rateChunks] = await this.services.sendForAll(SUBJECTS.SEARCH_V2_RATES_SEARCH, { actor, search: body });
     if (!first || !('head' in first)) throw new Error('search.v2-rates answered without a head');
-    const parts: Uint8Array[] = [Buffer.from(`${JSON.stringify(first.head).slice(0, -1)},"rates":[`)];
-    for (const chunk of rateChunks) {
-      if (!(chunk instanceof Uint8Array) || chunk.length === 0) continue;
-      if (parts.length > 1) parts.push(COMMA);
-      parts.push(chunk);
-    }
-    parts.push(CLOSING);
-    return Buffer.concat(parts);
+    const rates = rateChunks.filter((chunk): chunk is Uint8Array => chunk instanceof Uint8Array && chunk.length > 0);
+    return Buffer.concat([Buffer.from(`${JSON.stringify(first.head).slice(0, -1)},"rates":[`), ...commaSeparated(rates), CLOSING]);
   }
 }
 
-const COMMA = Buffer.from(',');
 const CLOSING = Buffer.from(']}');

@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Coordinates, V2_LIMITS, V2RatesBody, V2RatesChunk, nightsBetween } from '@hotel/contracts';
+import { Coordinates, V2_LIMITS, V2RatesBody, V2RatesChunk, commaSeparated, nightsBetween } from '@hotel/contracts';
 import {
   Hotel,
   VENDOR_CODES,
@@ -23,7 +23,6 @@ import { SearchEnv } from '../search.env';
 /** Keeps each NATS message well under the broker's 1 MB limit. */
 const CHUNK_BYTES = 800 * 1024;
 const PLACE_HOTEL_CAP = 2000;
-const COMMA = 0x2c;
 
 interface HotelResult {
   hotel: Hotel;
@@ -177,22 +176,17 @@ function round6(value: number): number {
 /** Joins serialized rates into comma-separated chunks of bytes small enough for one NATS message each. */
 function chunkRates(rates: CachedRate[]): Uint8Array[] {
   const chunks: Uint8Array[] = [];
-  let start = 0;
-  while (start < rates.length) {
-    let end = start;
-    let size = 0;
-    while (end < rates.length && (end === start || size + 1 + rates[end].json.length <= CHUNK_BYTES)) {
-      size += (end === start ? 0 : 1) + rates[end].json.length;
-      end++;
+  let parts: Buffer[] = [];
+  let size = 0;
+  for (const { json } of rates) {
+    if (parts.length > 0 && size + 1 + json.length > CHUNK_BYTES) {
+      chunks.push(Buffer.concat(commaSeparated(parts)));
+      parts = [];
+      size = 0;
     }
-    const chunk = Buffer.allocUnsafe(size);
-    let offset = 0;
-    for (let i = start; i < end; i++) {
-      if (i > start) chunk[offset++] = COMMA;
-      offset += rates[i].json.copy(chunk, offset);
-    }
-    chunks.push(chunk);
-    start = end;
+    size += (parts.length > 0 ? 1 : 0) + json.length;
+    parts.push(json);
   }
+  if (parts.length > 0) chunks.push(Buffer.concat(commaSeparated(parts)));
   return chunks;
 }

@@ -200,3 +200,10 @@ export interface V2RatesResponse {
  * 2000-hotel answer were escaped, copied and parsed again on the way.)
  */
 export type V2RatesChunk = { head: Omit<V2RatesResponse, 'rates'> } | Uint8Array;
+
+const COMMA = new Uint8Array([0x2c]);
+
+/** The parts with a comma between each two, for Buffer.concat: JSON values joined into a list's body. */
+export function commaSeparated(parts: Uint8Array[]): Uint8Array[] {
+  return parts.flatMap((part, i) => (i === 0 ? [part] : [COMMA, part]));
+}
