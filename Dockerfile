@@ -13,5 +13,7 @@ ENV NODE_ENV=production
 COPY --from=build /app/package.json ./
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
+# Where the secrets volume is mounted: owned by the app's user, so `init-secrets` can write it.
+RUN mkdir -p /secrets && chown node:node /secrets && chmod 700 /secrets
 USER node
 CMD ["node", "dist/apps/gateway/src/main.js"]

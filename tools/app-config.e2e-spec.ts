@@ -26,4 +26,27 @@ describe('configuration at start', () => {
     expect(result.stderr).toContain('PORT');
     expect(result.stderr).toContain('NATS_URL');
   });
+
+  describe('NODE_ENV=production', () => {
+    const production = { NODE_ENV: 'production', DATABASE_URL: 'postgres://u@127.0.0.1:1/db' };
+
+    it.each([
+      ['booking', ['VOUCHER_SECRET', 'NATS_NKEY_SEED']],
+      ['search', ['RATE_ID_SECRET', 'NATS_NKEY_SEED']],
+      ['rates', ['RATE_ID_SECRET', 'NATS_NKEY_SEED']],
+      ['users', ['NATS_NKEY_SEED']],
+      ['gateway', ['NATS_NKEY_SEED']],
+    ])('%s refuses to start on development secrets', (app, missing) => {
+      const result = run(app, production);
+      expect(result.status).toBe(1);
+      for (const name of missing) expect(result.stderr).toContain(name);
+    });
+
+    it('refuses a secret left at its development value', () => {
+      const result = run('booking', { ...production, VOUCHER_SECRET: 'development-voucher-secret-change-me', NATS_NKEY_SEED_FILE: '/run/secrets/booking.nk' });
+      expect(result.status).toBe(1);
+      expect(result.stderr).toContain('VOUCHER_SECRET: must be set to a secret of your own');
+      expect(result.stderr).not.toContain('NATS_NKEY_SEED');
+    });
+  });
 });

@@ -11,6 +11,7 @@ const os = require('node:os');
 const path = require('node:path');
 const { parseArgs } = require('node:util');
 const { openLoop } = require('./bench/open-loop');
+const { fairness, VICTIM_RATE } = require('./bench/fairness');
 const { ROOT, log, ensureDependencies, build, freePort, findOnPath, portAnswers } = require('./lib/workspace');
 
 const { values: options } = parseArgs({
@@ -126,6 +127,7 @@ async function api(base, method, pathName, headers, body) {
 }
 
 const LIST_SCENARIO = 'list: GET /book filtered, 100,000 bookings';
+const FAIRNESS = 'fairness';
 
 const CITIES = [2988507, 2643743, 5128581, 1850147, 2950159, 3117735, 3169070, 3448439, 2267057, 2759794, 3128760, 2761369, 3067696, 2964574, 2147714, 6167865, 4887398, 5368361, 745044, 1609350, 1880252, 292223, 3530597, 3435910, 360630, 1275339, 1835848, 524901, 264371, 756135];
 
@@ -227,6 +229,7 @@ function runAutocannon(scenario, durationS) {
  * first calls of a code path (JIT, lazily built caches) are not what the figures describe.
  */
 async function measure(scenario) {
+  if (scenario.runWithWarmup) return scenario.runWithWarmup(DURATION_S, WARMUP_S);
   if (scenario.run) {
     await scenario.run(WARMUP_S);
     return scenario.run(DURATION_S);
@@ -283,13 +286,16 @@ async function main() {
   const baseline = `https://127.0.0.1:${baselinePort}`;
 
   // Arrange: a client and a user to read.
-  const admin = require('node:child_process').spawnSync(process.execPath, [path.join(ROOT, 'tools/admin.js'), 'create-client', '--name', 'Bench Travel', '--credit-limit', '999999999'], {
-    cwd: ROOT,
-    env: { ...process.env, NATS_URL: natsUrl },
-    encoding: 'utf8',
-  });
-  if (admin.status !== 0) throw new Error(`create-client failed: ${admin.stderr}`);
-  const keys = JSON.parse(admin.stdout);
+  const createClient = (name) => {
+    const admin = require('node:child_process').spawnSync(process.execPath, [path.join(ROOT, 'tools/admin.js'), 'create-client', '--name', name, '--credit-limit', '999999999'], {
+      cwd: ROOT,
+      env: { ...process.env, NATS_URL: natsUrl },
+      encoding: 'utf8',
+    });
+    if (admin.status !== 0) throw new Error(`create-client failed: ${admin.stderr}`);
+    return JSON.parse(admin.stdout);
+  };
+  const keys = createClient('Bench Travel');
   const backend = { authorization: keys.backend_token };
   const user = await api(gateway, 'POST', '/api/user', backend, {
     firstName: 'Bench',
@@ -324,11 +330,20 @@ async function main() {
 
   // 100,000 bookings for the list scenario, copied from one real booking (seeding through the API would take an hour).
   const selected = (name) => !options.only || name.includes(options.only);
-  if (selected(LIST_SCENARIO)) {
+  const fairnessSelected = selected(`${FAIRNESS}:`);
+  let fairClient;
+  if (selected(LIST_SCENARIO) || fairnessSelected) {
     const firstBooking = await bookOnce(gateway, booking, prebookPath);
     await seedBookings(databaseUrl, keys.client_id, firstBooking.id, 100_000);
+    if (fairnessSelected) {
+      // The fairness scenario's other client, with bookings of its own to list.
+      fairClient = createClient('Fair Travel');
+      await seedBookings(databaseUrl, fairClient.client_id, firstBooking.id, 1_000);
+    }
   }
   const today = daysAhead(0);
+  const fair = (floodConnections) =>
+    fairness({ gateway, floodHeaders: booking, victimHeaders: { authorization: `Bearer ${fairClient?.api_key}` }, floodConnections, runAutocannon });
 
   const scenarios = [
     { name: 'baseline: bare Fastify JSON route', url: `${baseline}/json` },
@@ -395,6 +410,10 @@ async function main() {
       headers: booking,
       connections: 20,
     },
+    // Another client's GET /book?limit=50 at a fixed rate, alone and while one client floods the same route.
+    { name: `${FAIRNESS}: other client's GET /book?limit=50 at ${VICTIM_RATE} req/s, alone`, runWithWarmup: fair(0) },
+    { name: `${FAIRNESS}: the same while one client floods GET /book?limit=50 from 64 connections`, runWithWarmup: fair(64) },
+    { name: `${FAIRNESS}: the same while one client floods GET /book?limit=50 from 256 connections`, runWithWarmup: fair(256) },
   ].filter((scenario) => selected(scenario.name) || scenario.isReference);
 
   // The figures describe a running system, not one in its first minute: after start and
@@ -423,6 +442,10 @@ async function main() {
   }));
   process.stdout.write(`\nnpm run bench — ${os.cpus().length} cores, ${DURATION_S} s per scenario, ${CONNECTIONS} connections\n`);
   console.table(rows);
+  for (const { scenario, result } of results.filter(({ result }) => result.flood)) {
+    const { admittedPerSecond, refusedPerSecond, otherNon2xx, errors } = result.flood;
+    process.stdout.write(`${scenario.name}: the flood got ${admittedPerSecond} req/s answered, ${refusedPerSecond} req/s refused with 429 (in flight), ${otherNon2xx} other non-2xx, ${errors} errors\n`);
+  }
 }
 
 process.on('SIGINT', () => cleanup().then(() => process.exit(130)));

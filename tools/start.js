@@ -1,104 +1,29 @@
 #!/usr/bin/env node
 // `npm start`: installs dependencies if missing, builds, finds or starts PostgreSQL
 // and NATS, starts the six services and the gateway, waits until the gateway is
-// ready and says how to make a first call. Ctrl-C stops everything it started.
-const { spawn } = require('node:child_process');
+// ready and says how to make a first call. An app that dies is restarted with
+// backoff (tools/lib/supervisor.js); its pid is in DATA_DIR/run/<app>.pid. Ctrl-C
+// stops everything it started.
 const fs = require('node:fs');
-const https = require('node:https');
 const path = require('node:path');
 const { ROOT, log, ensureDependencies, build } = require('./lib/workspace');
+const { Supervisor, SERVICES } = require('./lib/supervisor');
+const { waitUntil200 } = require('./lib/https');
 
-const SERVICES = ['users', 'accounting', 'promo', 'search', 'rates', 'booking'];
 const DATA_DIR = path.resolve(ROOT, process.env.DATA_DIR || '.data');
 const PORT = Number(process.env.PORT || 8443);
 const HOST = process.env.HOST || '127.0.0.1';
 const READY_TIMEOUT_MS = Number(process.env.START_READY_TIMEOUT_MS || 120_000);
 
-const children = new Map();
 const cleanups = [];
+let supervisor = null;
 let stopping = false;
-
-function startApp(name, env, logDir) {
-  const logFile = fs.createWriteStream(path.join(logDir, `${name}.log`), { flags: 'a' });
-  // APP_NODE_FLAGS passes Node flags to every app, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" or
-  // "--trace-gc" (Node refuses both in NODE_OPTIONS).
-  const nodeFlags = (process.env.APP_NODE_FLAGS ?? '').split(' ').filter(Boolean);
-  const child = spawn(process.execPath, [...nodeFlags, path.join(ROOT, 'dist/apps', name, 'src/main.js')], {
-    cwd: ROOT,
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const relay = (stream) => {
-    let buffered = '';
-    stream.on('data', (chunk) => {
-      logFile.write(chunk);
-      buffered += chunk.toString('utf8');
-      const lines = buffered.split('\n');
-      buffered = lines.pop();
-      for (const line of lines) {
-        // The console shows warnings and errors; every line is in the log file.
-        let level = 'error';
-        try {
-          level = JSON.parse(line).level;
-        } catch {
-          // not a JSON log line (e.g. a crash trace): show it
-        }
-        if (['warn', 'error', 'fatal'].includes(level)) process.stderr.write(`[${name}] ${line}\n`);
-      }
-    });
-  };
-  relay(child.stdout);
-  relay(child.stderr);
-  child.on('exit', (code, signal) => {
-    children.delete(name);
-    logFile.end();
-    if (!stopping) {
-      log(`${name} exited unexpectedly (${signal ?? `code ${code}`}); see ${path.join(logDir, `${name}.log`)}. Stopping.`);
-      shutdown(1);
-    }
-  });
-  children.set(name, child);
-}
-
-function checkReady(url) {
-  return new Promise((resolve) => {
-    const request = https.get(url, { rejectUnauthorized: false, timeout: 3000 }, (response) => {
-      response.resume();
-      resolve(response.statusCode === 200);
-    });
-    request.on('error', () => resolve(false));
-    request.on('timeout', () => {
-      request.destroy();
-      resolve(false);
-    });
-  });
-}
-
-async function waitUntilReady(url) {
-  const deadline = Date.now() + READY_TIMEOUT_MS;
-  while (Date.now() < deadline && !stopping) {
-    if (await checkReady(url)) return true;
-    await new Promise((resolve) => setTimeout(resolve, 300));
-  }
-  return false;
-}
 
 async function shutdown(code) {
   if (stopping) return;
   stopping = true;
   log('stopping...');
-  const exits = [...children.values()].map(
-    (child) =>
-      new Promise((resolve) => {
-        const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-        child.once('exit', () => {
-          clearTimeout(timer);
-          resolve();
-        });
-        child.kill('SIGTERM');
-      }),
-  );
-  await Promise.all(exits);
+  await supervisor?.stopAll(10_000);
   for (const cleanup of cleanups.reverse()) {
     try {
       await cleanup();
@@ -117,7 +42,6 @@ async function main() {
   if (process.env.START_SKIP_BUILD !== '1') build({ quiet: false });
   fs.mkdirSync(DATA_DIR, { recursive: true });
   const logDir = path.join(DATA_DIR, 'logs');
-  fs.mkdirSync(logDir, { recursive: true });
 
   process.on('SIGINT', () => shutdown(0));
   process.on('SIGTERM', () => shutdown(0));
@@ -131,13 +55,21 @@ async function main() {
   cleanups.push(nats.stop);
   log(`NATS: ${nats.kind} (${nats.url})`);
 
-  const common = { DATABASE_URL: postgres.url, NATS_URL: nats.url, LOG_LEVEL: process.env.LOG_LEVEL || 'info' };
-  for (const service of SERVICES) startApp(service, common, logDir);
-  startApp('gateway', { ...common, PORT: String(PORT), HOST, DATA_DIR }, logDir);
+  // APP_NODE_FLAGS passes Node flags to every app, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" or
+  // "--trace-gc" (Node refuses both in NODE_OPTIONS).
+  supervisor = new Supervisor({
+    logDir,
+    runDir: path.join(DATA_DIR, 'run'),
+    env: { DATABASE_URL: postgres.url, NATS_URL: nats.url, LOG_LEVEL: process.env.LOG_LEVEL || 'info' },
+    nodeFlags: (process.env.APP_NODE_FLAGS ?? '').split(' ').filter(Boolean),
+    echo: true,
+  });
+  for (const service of SERVICES) supervisor.start(service);
+  supervisor.start('gateway', { PORT: String(PORT), HOST, DATA_DIR });
 
   const base = `https://${['0.0.0.0', '127.0.0.1', '::', '::1'].includes(HOST) ? 'localhost' : HOST}:${PORT}`;
   log(`waiting for ${base}/health/ready ...`);
-  if (!(await waitUntilReady(`${base}/health/ready`))) {
+  if (!(await waitUntil200(`${base}/health/ready`, READY_TIMEOUT_MS, { stopped: () => stopping }))) {
     log(`the system did not become ready within ${READY_TIMEOUT_MS / 1000} s; logs are in ${logDir}`);
     return shutdown(1);
   }
@@ -158,7 +90,7 @@ Create a client (prints its API key, sandbox key and backend token once):
 First call (-k accepts the generated development certificate):
   curl -k -H "Authorization: Bearer <api_key>" ${base}/me
 
-Press Ctrl-C to stop.
+An app that stops is restarted (pids in ${path.join(DATA_DIR, 'run')}). Press Ctrl-C to stop.
 `);
 }
 

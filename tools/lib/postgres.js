@@ -110,4 +110,4 @@ async function resolvePostgres(dataDir) {
   return { url: withDatabase(embedded.serverUrl, DATABASE_NAME), kind: 'embedded', stop: embedded.stop };
 }
 
-module.exports = { resolvePostgres };
+module.exports = { resolvePostgres, startEmbedded, withDatabase };

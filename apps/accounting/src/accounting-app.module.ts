@@ -6,6 +6,7 @@ import { LedgerRepository } from './ledger/ledger.repository';
 import { LedgerService } from './ledger/ledger.service';
 import { CreateLedger1763930000000 } from './migrations/1763930000000-create-ledger';
 import { HoldFunctions1764000000000 } from './migrations/1764000000000-hold-functions';
+import { OneFundsRule1764100000000 } from './migrations/1764100000000-one-funds-rule';
 
 @Module({})
 export class AccountingAppModule {
@@ -18,7 +19,7 @@ export class AccountingAppModule {
           env,
           healthSubject: SUBJECTS.ACCOUNTING_HEALTH_CHECK,
           entities: [],
-          migrations: [CreateLedger1763930000000, HoldFunctions1764000000000],
+          migrations: [CreateLedger1763930000000, HoldFunctions1764000000000, OneFundsRule1764100000000],
         }),
       ],
       controllers: [LedgerController],

@@ -2,26 +2,35 @@ import { parseArgs } from 'node:util';
 import { CREDENTIAL_KINDS, ClientCredentials, CredentialKind, PROMO_CODE_PATTERN, SUBJECTS, parseDay } from '@hotel/contracts';
 
 const AMOUNT = /^\d{1,12}(\.\d{1,2})?$/;
-import { DomainError, ServiceClient } from '@hotel/platform';
+import { BusCredentials, DomainError, ServiceClient } from '@hotel/platform';
+import { initSecrets } from './init-secrets';
 
 export const USAGE = `usage: npm run --silent admin -- <command> [options]
 
 commands:
   create-client --name NAME [--credit-limit AMOUNT] [--currency USD]
       creates a client; prints {"client_id","api_key","sandbox_api_key","backend_token"}
-  rotate-key --client-id N [--kind live|sandbox|backend]
-      revokes the client's current key(s) of that kind (default: all three) and prints new ones
-  revoke-key --client-id N [--kind live|sandbox|backend]
-      revokes the client's key(s) of that kind (default: all three); prints {"client_id","revoked"}
+  rotate-key --client-id N [--kind live|sandbox|backend|keys|user-tokens|all]
+      revokes the client's current key(s) of that kind and prints new ones (default: keys, the three
+      keys; all: the keys and every token of the client's users, which cannot be reissued)
+  revoke-key --client-id N [--kind live|sandbox|backend|keys|user-tokens|all]
+      revokes the client's credentials of that kind (default: all, the three keys and every user token);
+      prints {"client_id","revoked","revoked_user_tokens"}
   set-rate-limit --client-id N (--rps R [--burst B] | --default)
       sets the client's requests per second per credential (burst default 2 x rps), or restores the default
   create-promo --code CODE (--percent P | --amount A) [--currency USD] [--min-amount M] [--max-uses N] [--expires YYYY-MM-DD]
       creates a promo code; prints it
   list-clients
       prints {"clients": [...]}
+  init-secrets --dir DIR [--nats-listen HOST:PORT] [--jetstream-dir DIR]
+      creates, where missing, every secret the platform needs as owner-only files under DIR: an NKEY
+      seed per app (nats/<app>.nk) and the signing secrets (voucher-secret, rate-id-secret); writes the
+      NATS broker's configuration (nats/nats.conf, listening on --nats-listen, default 127.0.0.1:4222);
+      prints {"dir","created"} (never a secret). Needs no running system.
 
 Every command prints exactly one JSON object on stdout. Secrets are shown once.
-NATS_URL (default nats://127.0.0.1:4222) names the running system's broker.`;
+The broker and the admin's NATS identity: NATS_URL and NATS_NKEY_SEED (or NATS_NKEY_SEED_FILE)
+if set; else what npm start wrote under DATA_DIR (default .data): nats.url and nats/admin.nk.`;
 
 export interface AdminIo {
   out(line: string): void;
@@ -49,6 +58,9 @@ function parse(argv: string[]) {
       expires: { type: 'string' },
       burst: { type: 'string' },
       default: { type: 'boolean' },
+      dir: { type: 'string' },
+      'nats-listen': { type: 'string' },
+      'jetstream-dir': { type: 'string' },
     },
     strict: true,
     allowPositionals: false,
@@ -66,10 +78,13 @@ function positiveInt(value: string | undefined, flag: string): number {
   return Number(value);
 }
 
-function kinds(value: string | undefined): CredentialKind[] {
-  if (value === undefined) return [...CREDENTIAL_KINDS];
-  if (!(CREDENTIAL_KINDS as readonly string[]).includes(value)) throw new UsageError('--kind must be live, sandbox or backend');
-  return [value as CredentialKind];
+/** What --kind names: key kinds, and whether the client's user tokens go too. */
+function credentialSelection(value: string): { kinds: CredentialKind[]; userTokens: boolean } {
+  if (value === 'all') return { kinds: [...CREDENTIAL_KINDS], userTokens: true };
+  if (value === 'keys') return { kinds: [...CREDENTIAL_KINDS], userTokens: false };
+  if (value === 'user-tokens') return { kinds: [], userTokens: true };
+  if (!(CREDENTIAL_KINDS as readonly string[]).includes(value)) throw new UsageError('--kind must be live, sandbox, backend, keys, user-tokens or all');
+  return { kinds: [value as CredentialKind], userTokens: false };
 }
 
 function snakeCredentials(credentials: ClientCredentials) {
@@ -104,16 +119,16 @@ async function execute(services: ServiceClient, command: string | undefined, val
     case 'rotate-key': {
       const rotated = await services.send(SUBJECTS.USERS_CLIENT_ROTATE_KEYS, {
         clientId: clientId(values['client-id']),
-        kinds: kinds(values.kind),
+        ...credentialSelection(values.kind ?? 'keys'),
       });
       return snakeCredentials(rotated);
     }
     case 'revoke-key': {
       const result = await services.send(SUBJECTS.USERS_CLIENT_REVOKE_KEYS, {
         clientId: clientId(values['client-id']),
-        kinds: kinds(values.kind),
+        ...credentialSelection(values.kind ?? 'all'),
       });
-      return { client_id: result.clientId, revoked: result.revoked };
+      return { client_id: result.clientId, revoked: result.revoked, revoked_user_tokens: result.revokedUserTokens };
     }
     case 'set-rate-limit': {
       const id = clientId(values['client-id']);
@@ -176,7 +191,7 @@ async function execute(services: ServiceClient, command: string | undefined, val
 }
 
 /** Runs one admin command; returns the process exit code (0 ok, 1 failed, 2 usage). */
-export async function runAdmin(argv: string[], natsUrl: string, io: AdminIo): Promise<number> {
+export async function runAdmin(argv: string[], bus: BusCredentials, io: AdminIo): Promise<number> {
   let parsed: ReturnType<typeof parse>;
   try {
     parsed = parse(argv);
@@ -188,11 +203,25 @@ export async function runAdmin(argv: string[], natsUrl: string, io: AdminIo): Pr
     io.out(USAGE);
     return 0;
   }
-  const services = new ServiceClient(natsUrl, 10_000, 'admin-cli', false);
+  if (parsed.command === 'init-secrets') {
+    const { dir, 'nats-listen': natsListen = '127.0.0.1:4222', 'jetstream-dir': jetstreamDir } = parsed.values;
+    if (!dir) {
+      io.err(`init-secrets needs --dir\n\n${USAGE}`);
+      return 2;
+    }
+    try {
+      io.out(JSON.stringify({ dir, created: initSecrets(dir, { natsListen, jetstreamDir }) }));
+      return 0;
+    } catch (error) {
+      io.err(error instanceof Error ? error.message : String(error));
+      return 1;
+    }
+  }
+  const services = new ServiceClient(bus, 10_000, false);
   try {
     await services.connect();
   } catch (error) {
-    io.err(`cannot reach NATS at ${natsUrl} (${error instanceof Error ? error.message : error}); is the system running? Start it with npm start.`);
+    io.err(`cannot reach NATS at ${bus.url} (${error instanceof Error ? error.message : error}); is the system running? Start it with npm start.`);
     return 1;
   }
   try {

@@ -8,8 +8,19 @@ import { BookingsRepository } from './bookings/bookings.repository';
 import { BookingsService } from './bookings/bookings.service';
 import { CreateBookings1763970000000 } from './migrations/1763970000000-create-bookings';
 import { IndexBookingList1763980000000 } from './migrations/1763980000000-index-booking-list';
+import { SingleUsePrebooksAndCancellationSaga1764100000000 } from './migrations/1764100000000-single-use-prebooks-and-cancellation-saga';
+import { FailPoints } from './bookings/fail-points';
+import { ScopedIdempotencyKeys1764200000000 } from './migrations/1764200000000-scoped-idempotency-keys';
 import { PAYMENT_PROCESSOR, SandboxPaymentProcessor } from './payments/payment-processor';
 import { Vouchers } from './vouchers/vouchers';
+
+/** The booking schema's migrations, in order. */
+export const BOOKING_MIGRATIONS = [
+  CreateBookings1763970000000,
+  IndexBookingList1763980000000,
+  SingleUsePrebooksAndCancellationSaga1764100000000,
+  ScopedIdempotencyKeys1764200000000,
+];
 
 @Module({})
 export class BookingAppModule {
@@ -22,11 +33,11 @@ export class BookingAppModule {
           env,
           healthSubject: SUBJECTS.BOOKING_HEALTH_CHECK,
           entities: [],
-          migrations: [CreateBookings1763970000000, IndexBookingList1763980000000],
+          migrations: BOOKING_MIGRATIONS,
         }),
       ],
       controllers: [BookingsController],
-      providers: [BookingsRepository, BookingSaga, BookingsService, Vouchers, { provide: PAYMENT_PROCESSOR, useClass: SandboxPaymentProcessor }],
+      providers: [BookingsRepository, BookingSaga, BookingsService, Vouchers, FailPoints, { provide: PAYMENT_PROCESSOR, useClass: SandboxPaymentProcessor }],
     };
   }
 }

@@ -1,6 +1,6 @@
 import { Type } from 'class-transformer';
 import { IsInt, IsOptional, IsString, Matches, Max, Min, MinLength } from 'class-validator';
-import { ServiceEnv } from '@hotel/platform';
+import { DEVELOPMENT_SECRET_PREFIX, Secret, ServiceEnv } from '@hotel/platform';
 
 export class BookingEnv extends ServiceEnv {
   /** How often a replica looks for sagas whose worker died. */
@@ -17,13 +17,14 @@ export class BookingEnv extends ServiceEnv {
   @IsInt()
   @Min(1)
   @Max(3600)
-  SAGA_LEASE_S = 30;
+  SAGA_LEASE_S = 15;
 
   /** Signs voucher links; every booking replica must share it. */
   @IsOptional()
   @IsString()
   @MinLength(16)
-  VOUCHER_SECRET = 'development-voucher-secret-change-me';
+  @Secret()
+  VOUCHER_SECRET = `${DEVELOPMENT_SECRET_PREFIX}voucher-secret-change-me`;
 
   /** The gateway's public address, for voucher links. */
   @IsOptional()

@@ -48,7 +48,7 @@ export class GatewayEnv extends PlatformEnv {
   @Max(60_000)
   AUTH_CACHE_TTL_MS = 5000;
 
-  /** Requests per second per credential, and the burst above it (a client's own limit wins). */
+  /** Requests per second per credential, and the burst above it (a client's own limit, set with `set-rate-limit`, wins). */
   @IsOptional()
   @Type(() => Number)
   @IsInt()
@@ -60,6 +60,35 @@ export class GatewayEnv extends PlatformEnv {
   @IsInt()
   @Min(1)
   RATE_LIMIT_BURST = 500;
+
+  /**
+   * Requests per second, and burst, of a whole client: every key, backend token and
+   * user token of the client draws on it as well as on its own budget. Defaults to
+   * RATE_LIMIT_RPS / RATE_LIMIT_BURST; a client's own limit (`set-rate-limit`) replaces it.
+   */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  RATE_LIMIT_CLIENT_RPS?: number;
+
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  RATE_LIMIT_CLIENT_BURST?: number;
+
+  /**
+   * Expensive requests (lists, searches, hotel rates, V2 rates, prebook, book) one
+   * client may have in flight at once; more are answered 429 with Retry-After.
+   * Each gateway replica allows its share (at least 1).
+   */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(100_000)
+  CLIENT_MAX_IN_FLIGHT = 32;
 
   /** How many gateway replicas share the rate limit; each enforces its share. */
   @IsOptional()

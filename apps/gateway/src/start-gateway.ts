@@ -1,18 +1,25 @@
 import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
+import { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { createServer as createHttpServer, IncomingMessage, Server, ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
-import { AddressInfo } from 'node:net';
+import { AddressInfo, Socket } from 'node:net';
 import { TLSSocket } from 'node:tls';
-import { JsonLogger, ServiceClient, acceptRequestId } from '@hotel/platform';
+import { ErrorCode } from '@hotel/contracts';
+import { DomainError, JsonLogger, ServiceClient, acceptRequestId, busCredentials } from '@hotel/platform';
+import { AuthenticatedRequest } from './auth/api-family';
+import { Authenticator } from './auth/auth.guard';
 import { GatewayAppModule } from './gateway-app.module';
 import { GatewayEnv } from './gateway.env';
 import { installEnvelope } from './http/envelope';
-import { ErrorEnvelope } from './http/http-error.filter';
+import { errorEnvelope, sendError } from './http/http-error.filter';
+import { BODY_LIMIT_BYTES, bodyTooLarge, checkUrlInput, drainBounded, readJsonBody } from './http/request-input';
+import { SECURITY_HEADERS, installSecurityHeaders, secureReply } from './http/security-headers';
 import { loadTlsMaterial } from './tls/certificate';
+import { TLS_POLICY } from './tls/policy';
 
-export const BODY_LIMIT_BYTES = 1024 * 1024;
+export { BODY_LIMIT_BYTES };
 
 export interface RunningGateway {
   app: NestFastifyApplication;
@@ -26,20 +33,6 @@ export interface RunningGateway {
 
 type Handler = (request: IncomingMessage, response: ServerResponse) => void;
 
-const PLAIN_HTTP_REFUSED: ErrorEnvelope = {
-  data: null,
-  success: false,
-  code: 'FORBIDDEN',
-  message: 'plain HTTP is accepted only from a TLS-terminating proxy that sets X-Forwarded-Proto: https; use HTTPS',
-};
-
-const NOT_JSON: ErrorEnvelope = {
-  data: null,
-  success: false,
-  code: 'UNSUPPORTED_MEDIA_TYPE',
-  message: 'request bodies must be JSON with Content-Type: application/json',
-};
-
 function hasBody(headers: IncomingMessage['headers']): boolean {
   return (headers['content-length'] !== undefined && headers['content-length'] !== '0') || headers['transfer-encoding'] !== undefined;
 }
@@ -48,39 +41,116 @@ function isJson(contentType: string | undefined): boolean {
   return contentType !== undefined && /^application\/([\w.+-]+\+)?json\s*(;|$)/i.test(contentType);
 }
 
+/**
+ * Everything decided from a request's head, before its body is read, in this
+ * order: TLS (or a TLS-terminating proxy), the credential of a route that needs
+ * one (401/403, rate limits, the client's requests in flight: 429), JSON content
+ * type (415), declared size (413), then the query string and path parameters (400).
+ */
+async function checkRequestHead(request: AuthenticatedRequest, reply: FastifyReply, authenticator: Authenticator): Promise<void> {
+  const encrypted = (request.raw.socket as TLSSocket).encrypted === true;
+  if (!encrypted && request.headers['x-forwarded-proto'] !== 'https') {
+    throw new DomainError('FORBIDDEN', 'plain HTTP is accepted only from a TLS-terminating proxy that sets X-Forwarded-Proto: https; use HTTPS');
+  }
+  const family = Authenticator.familyOf(request);
+  if (family) await authenticator.authenticate(request, reply, family);
+  if (hasBody(request.headers) && !isJson(request.headers['content-type'])) {
+    throw new DomainError('UNSUPPORTED_MEDIA_TYPE', 'request bodies must be JSON with Content-Type: application/json');
+  }
+  if (Number(request.headers['content-length']) > BODY_LIMIT_BYTES) throw bodyTooLarge();
+  checkUrlInput(request);
+}
+
+/** The error envelope written on a raw Node response, for answers given before Fastify sees the request. */
+function rawError(res: ServerResponse, status: number, code: ErrorCode, message: string): void {
+  const body = JSON.stringify(errorEnvelope(new DomainError(code, message)));
+  res.writeHead(status, { ...SECURITY_HEADERS, 'cache-control': 'no-store', 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) });
+  res.end(body);
+}
+
+/** An `Expect` header other than 100-continue (Node would answer a bare 417). */
+function answerExpectation(_request: IncomingMessage, response: ServerResponse): void {
+  rawError(response, 417, 'VALIDATION_FAILED', 'the only Expect this server meets is 100-continue');
+}
+
+/** Malformed HTTP (Node's parser refused it): the error envelope, then the connection is closed. */
+function answerClientError(error: NodeJS.ErrnoException, socket: Socket): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const [status, reason, code, message]: [number, string, ErrorCode, string] =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, 'Request Header Fields Too Large', 'PAYLOAD_TOO_LARGE', 'request headers are too large']
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, 'Request Timeout', 'VALIDATION_FAILED', 'the request was not received in time']
+        : [400, 'Bad Request', 'VALIDATION_FAILED', 'the request is not valid HTTP'];
+  const body = JSON.stringify(errorEnvelope(new DomainError(code, message)));
+  const headers = Object.entries({ ...SECURITY_HEADERS, 'cache-control': 'no-store', connection: 'close' }).map(([name, value]) => `${name}: ${value}\r\n`);
+  if (socket.writable) {
+    socket.write(
+      `HTTP/1.1 ${status} ${reason}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\n${headers.join('')}\r\n${body}`,
+    );
+  }
+  socket.destroySoon();
+}
+
+/** A URL the router cannot decode (bad percent-encoding) or with a path parameter over its length. */
+function answerFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  reply.header('x-request-id', request.id);
+  secureReply(reply);
+  const message = error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'a path parameter is too long' : 'the URL is not valid: a part of its path does not decode';
+  sendError(reply, new DomainError('VALIDATION_FAILED', message));
+}
+
 export async function startGateway(env: GatewayEnv): Promise<RunningGateway> {
   const tls = await loadTlsMaterial({ certFile: env.TLS_CERT, keyFile: env.TLS_KEY, dataDir: env.DATA_DIR });
-  const services = new ServiceClient(env.NATS_URL, env.RPC_TIMEOUT_MS, 'gateway');
+  const services = new ServiceClient(busCredentials(env, 'gateway'), env.RPC_TIMEOUT_MS);
   let plainServer: Server | undefined;
   const adapter = new FastifyAdapter({
     bodyLimit: BODY_LIMIT_BYTES,
     requestIdHeader: false,
     genReqId: (request: IncomingMessage) => acceptRequestId(request.headers['x-request-id']),
+    frameworkErrors: answerFrameworkError,
+    clientErrorHandler: answerClientError,
     // One router behind two listeners: HTTPS, and plain HTTP for a TLS-terminating proxy.
     serverFactory: (handler: Handler) => {
-      if (env.HTTP_PORT !== undefined) plainServer = createHttpServer(handler);
-      return createHttpsServer({ key: tls.key, cert: tls.cert }, handler);
+      if (env.HTTP_PORT !== undefined) {
+        plainServer = createHttpServer(handler);
+        plainServer.on('clientError', answerClientError);
+      }
+      const server = createHttpsServer({ key: tls.key, cert: tls.cert, ...TLS_POLICY }, handler);
+      for (const listener of [server, plainServer]) {
+        // `Expect: 100-continue` is answered by the request hook, once the head is accepted.
+        listener?.on('checkContinue', handler).on('checkExpectation', answerExpectation);
+      }
+      return server;
     },
   });
   const logger = new JsonLogger('gateway', env.LOG_LEVEL);
-  const app = await NestFactory.create<NestFastifyApplication>(GatewayAppModule.register(env, services), adapter, {
-    logger,
-  });
+  // The body parser is the gateway's own (below), not Nest's.
+  const app = await NestFactory.create<NestFastifyApplication>(GatewayAppModule.register(env, services), adapter, { logger, bodyParser: false });
   const fastify = app.getHttpAdapter().getInstance();
   installEnvelope(fastify);
-  fastify.addHook('onRequest', (request, reply, done) => {
+  installSecurityHeaders(fastify);
+  const authenticator = new Authenticator(services, env);
+  fastify.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
-    const encrypted = (request.raw.socket as TLSSocket).encrypted === true;
-    if (!encrypted && request.headers['x-forwarded-proto'] !== 'https') {
-      reply.code(403).type('application/json; charset=utf-8').send(JSON.stringify(PLAIN_HTTP_REFUSED));
-      return;
+    try {
+      await checkRequestHead(request, reply, authenticator);
+    } catch (error) {
+      // Answered before the body was read: read what still comes, bounded, so the answer arrives.
+      if (hasBody(request.headers)) drainBounded(request.raw);
+      throw error;
     }
-    if (hasBody(request.headers) && !isJson(request.headers['content-type'])) {
-      reply.code(415).type('application/json; charset=utf-8').send(JSON.stringify(NOT_JSON));
-      return;
-    }
-    done();
+    // A client that waits for leave to send its body gets it only now (refused: the answer instead).
+    if (/^100-continue$/i.test(request.headers.expect ?? '')) reply.raw.writeContinue();
   });
+  // An expensive request stops counting against its client's bound once it is answered.
+  fastify.addHook('onSend', (request: AuthenticatedRequest, _reply, payload, done) => {
+    request.releaseInFlight?.();
+    done(null, payload);
+  });
+  // Every body is JSON (the hook above answered 415 otherwise), bounded in size, depth and count.
+  fastify.removeAllContentTypeParsers();
+  fastify.addContentTypeParser('*', (request, payload, done) => readJsonBody(request.raw, payload, done));
   const accessLog = new Logger('http');
   fastify.addHook('onResponse', (request, reply, done) => {
     if (logger.isEnabled('info')) {

@@ -5,22 +5,23 @@ import { ClientKeys, TestSystem, bearer } from './system';
 
 const ENTRY = { debit: 0, credit: 250.5, name: 'Bank transfer', clientId: 0 };
 
-/** The accounting service and /api/accounting (decisions §3, §10): ledger, balance, holds under concurrency. */
+/** The accounting service and /api/accounting: ledger, balance, holds under concurrency. */
 describe('accounting', () => {
   let system: TestSystem;
   let acme: ClientKeys;
   let auth: { authorization: string };
   let services: ServiceClient;
+  let rates: ServiceClient;
 
   beforeAll(async () => {
     system = await TestSystem.start({}, ['users', 'accounting']);
     acme = await system.createClient('Acme Travel', '10000');
     auth = { authorization: acme.backend_token };
-    services = new ServiceClient(system.nats.url, 10_000, 'test');
-    await services.connect();
+    // The saga's calls come from the booking service, the advisory funds check from rates.
+    services = await system.busClient('booking');
+    rates = await system.busClient('rates');
   });
   afterAll(async () => {
-    await services?.close();
     await system?.close();
   });
 
@@ -173,6 +174,21 @@ describe('accounting', () => {
       expect(after.body.data).toMatchObject({ credits: 100, available: 480 });
     });
 
+    it('the advisory funds check and the binding hold apply one rule, to the cent', async () => {
+      const client = await system.createClient('Edge Travel', '100');
+      const clientId = client.client_id;
+      await services.send(SUBJECTS.ACCOUNTING_HOLD_PLACE, { clientId, bookingId: 1, amount: '40.01' });
+      const available = '59.99';
+      const over = '60.00';
+      expect(await rates.send(SUBJECTS.ACCOUNTING_FUNDS_CHECK, { clientId, amount: available })).toEqual({ sufficient: true, available });
+      expect((await rates.send(SUBJECTS.ACCOUNTING_FUNDS_CHECK, { clientId, amount: over })).sufficient).toBe(false);
+      await expect(services.send(SUBJECTS.ACCOUNTING_HOLD_PLACE, { clientId, bookingId: 2, amount: over })).rejects.toMatchObject({ code: 'INSUFFICIENT_FUNDS' });
+      await services.send(SUBJECTS.ACCOUNTING_HOLD_PLACE, { clientId, bookingId: 3, amount: available });
+      expect(await rates.send(SUBJECTS.ACCOUNTING_FUNDS_CHECK, { clientId, amount: '0.01' })).toEqual({ sufficient: false, available: '0.00' });
+      const balance = await system.request('GET', '/api/accounting/balance', { headers: { authorization: client.backend_token } });
+      expect(balance.body.data).toMatchObject({ holds: 100, available: 0 });
+    });
+
     it("caps a user's outstanding account bookings at the user's clientAccountLimit", async () => {
       const client = await system.createClient('Limited Travel', '10000');
       const clientId = client.client_id;
@@ -181,7 +197,7 @@ describe('accounting', () => {
       await hold(1, '200.00');
       await expect(hold(2, '150.00')).rejects.toMatchObject({ code: 'INSUFFICIENT_FUNDS' });
       await hold(3, '100.00');
-      const check = await services.send(SUBJECTS.ACCOUNTING_FUNDS_CHECK, { clientId, amount: '1.00', userId: 5, userLimit: '300.00' });
+      const check = await rates.send(SUBJECTS.ACCOUNTING_FUNDS_CHECK, { clientId, amount: '1.00', userId: 5, userLimit: '300.00' });
       expect(check.sufficient).toBe(false);
       // Another user of the client is not affected.
       await services.send(SUBJECTS.ACCOUNTING_HOLD_PLACE, { clientId, bookingId: 4, amount: '250.00', userId: 6, userLimit: '300.00' });

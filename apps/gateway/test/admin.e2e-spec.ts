@@ -1,6 +1,6 @@
 import { TestSystem, bearer } from './system';
 
-/** The operators' command line (decisions §2): one JSON object on stdout, usage and non-zero exit on bad input. */
+/** The operators' command line: one JSON object on stdout, usage and non-zero exit on bad input. */
 describe('admin command line', () => {
   let system: TestSystem;
 
@@ -85,7 +85,7 @@ describe('admin command line', () => {
   it('says when the system is not running', async () => {
     const { runAdmin } = await import('../../admin/src/admin-cli');
     const errors: string[] = [];
-    const code = await runAdmin(['list-clients'], 'nats://127.0.0.1:1', { out: () => undefined, err: (line) => errors.push(line) });
+    const code = await runAdmin(['list-clients'], { url: 'nats://127.0.0.1:1', identity: 'admin' }, { out: () => undefined, err: (line) => errors.push(line) });
     expect(code).toBe(1);
     expect(errors.join('\n')).toMatch(/npm start/);
   });

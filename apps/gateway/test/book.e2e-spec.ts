@@ -1,19 +1,12 @@
 import { queryTestDatabase } from '@hotel/testing';
+import { CARD, GUEST, TWO_ADULTS, day, staySequence } from './booking-fixtures';
 import { ClientKeys, TestSystem, bearer } from './system';
 
-const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
-const TWO_ADULTS = [{ adults: 2, children: 0, children_ages: [] }];
 const STAY = { check_in: day(30), check_out: day(33), rooms: TWO_ADULTS };
-let nextOffset = 40;
 /** Each booking its own dates, so tests never compete for one night's allotment. */
-const freshStay = () => {
-  nextOffset += 3;
-  return { check_in: day(nextOffset), check_out: day(nextOffset + 3), rooms: TWO_ADULTS };
-};
-const GUEST = { rooms: [{ lead_first_name: 'Ada', lead_last_name: 'Lovelace' }], email: 'ada@example.com', phone: '+44 20 7946 0000' };
-const CARD = { payment_token: 'tok_visa', payment_first_name: 'Ada', payment_last_name: 'Lovelace', payment_postal_code: 'N1 9GU', payment_expiration: '12/30' };
+const freshStay = staySequence(40, 3);
 
-/** Book (V1 and V2) through the booking saga (decisions §3, §5). */
+/** Book (V1 and V2) through the booking saga. */
 describe('book', () => {
   let system: TestSystem;
   let acme: ClientKeys;

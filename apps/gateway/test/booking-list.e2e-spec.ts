@@ -4,7 +4,7 @@ import { ClientKeys, TestSystem, bearer } from './system';
 const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
 const GUEST = { email: 'ada@example.com', phone: '+44 20 7946 0000' };
 
-/** GET /book (decisions §7), precancel and cancel (decisions §6). */
+/** GET /book, precancel and cancel. */
 describe('booking list and cancellation', () => {
   let system: TestSystem;
   let acme: ClientKeys;

@@ -153,7 +153,7 @@ describe('credentials and roles', () => {
       expect((await system.request('GET', '/me', { headers: bearer(client.sandbox_api_key) })).status).toBe(200);
 
       const revoked = await system.admin('revoke-key', '--client-id', String(client.client_id));
-      expect(revoked.json).toEqual({ client_id: client.client_id, revoked: 3 });
+      expect(revoked.json).toEqual({ client_id: client.client_id, revoked: 3, revoked_user_tokens: 0 });
       await sleep(300);
       expectError(await system.request('GET', '/me', { headers: bearer(rotated.json.api_key) }), 401, 'UNAUTHORIZED');
       expectError(await system.request('GET', '/me', { headers: bearer(client.sandbox_api_key) }), 401, 'UNAUTHORIZED');

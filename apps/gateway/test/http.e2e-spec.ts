@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect } from 'nats';
 import { SUBJECTS } from '@hotel/contracts';
+import { natsConnectionOptions } from '@hotel/platform';
 import { CapturedLogs, call, captureLogs } from '@hotel/testing';
 import { ClientKeys, TestSystem, bearer } from './system';
 
@@ -119,7 +120,7 @@ describe('gateway HTTP behaviour', () => {
         const { startGateway } = await import('../src/start-gateway');
         const { GatewayEnv } = await import('../src/gateway.env');
         const { loadEnv } = await import('@hotel/platform');
-        return startGateway(loadEnv(GatewayEnv, { ...system.env, HTTP_PORT: '0', DATA_DIR: mkdtempSync(join(tmpdir(), 'gw-')) }));
+        return startGateway(loadEnv(GatewayEnv, { ...system.env, ...system.identityEnv('gateway'), HTTP_PORT: '0', DATA_DIR: mkdtempSync(join(tmpdir(), 'gw-')) }));
       })();
       try {
         expect(second.plainUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
@@ -140,7 +141,7 @@ describe('gateway HTTP behaviour', () => {
       const created = await system.request('POST', '/api/user', { headers: auth, json: NEW_USER });
       expect(created.status).toBe(201);
       // A replica that takes the message but never answers (hung process).
-      const hung = await connect({ servers: system.nats.url });
+      const hung = await connect(natsConnectionOptions(system.nats.bus('users')));
       hung.subscribe(SUBJECTS.USERS_USER_GET, { queue: 'users' });
       await system.stopService('users');
       try {

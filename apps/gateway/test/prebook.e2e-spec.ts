@@ -5,7 +5,7 @@ const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISO
 const TWO_ADULTS = [{ adults: 2, children: 0, children_ages: [] }];
 const STAY = { check_in: day(30), check_out: day(33), rooms: TWO_ADULTS };
 
-/** Prebook, V1 and V2 (decisions §3, §5, §9): recheck, funds, promo codes, stored for book. */
+/** Prebook, V1 and V2: recheck, funds, promo codes, stored for book. */
 describe('prebook', () => {
   let system: TestSystem;
   let acme: ClientKeys;

@@ -3,7 +3,7 @@ import { ServiceClient } from '@hotel/platform';
 import { queryTestDatabase } from '@hotel/testing';
 import { TestSystem, bearer } from './system';
 
-/** Promo codes (decisions §2, §8): created by operators, validated by POST /book/promocode, consumed atomically. */
+/** Promo codes: created by operators, validated by POST /book/promocode, consumed atomically. */
 describe('promo codes', () => {
   let system: TestSystem;
   let auth: { authorization: string };
@@ -12,11 +12,10 @@ describe('promo codes', () => {
   beforeAll(async () => {
     system = await TestSystem.start({}, ['users', 'promo']);
     auth = bearer((await system.createClient('Acme Travel')).api_key);
-    services = new ServiceClient(system.nats.url, 10_000, 'test');
-    await services.connect();
+    // The booking service is the one that redeems codes.
+    services = await system.busClient('booking');
   });
   afterAll(async () => {
-    await services?.close();
     await system?.close();
   });
 

@@ -19,7 +19,7 @@ describe('replicas and restarts', () => {
 
   it('two replicas of the users service share requests, each request handled once', async () => {
     await system.startReplica('users');
-    const client = new ServiceClient(system.nats.url, 3000, 'test');
+    const client = new ServiceClient(system.nats.bus('gateway'), 3000);
     await client.connect();
     try {
       const replies = await Promise.all(Array.from({ length: 60 }, () => client.send(SUBJECTS.USERS_HEALTH_CHECK, {})));

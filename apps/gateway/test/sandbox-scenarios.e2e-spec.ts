@@ -1,12 +1,10 @@
+import { CARD, GUEST, day } from './booking-fixtures';
 import { ClientKeys, TestSystem, bearer } from './system';
 
-const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
-const GUEST = { rooms: [{ lead_first_name: 'Ada', lead_last_name: 'Lovelace' }], email: 'ada@example.com', phone: '+44 20 7946 0000' };
-const CARD = { payment_token: 'tok_visa', payment_first_name: 'Ada', payment_last_name: 'Lovelace', payment_postal_code: 'N1 9GU', payment_expiration: '12/30' };
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 let nextOffset = 30;
 
-/** Sandbox test scenarios (decisions §14) forced with X-Test-Scenario; live keys ignore the header. */
+/** Sandbox test scenarios forced with X-Test-Scenario; live keys ignore the header. */
 describe('sandbox test scenarios', () => {
   let system: TestSystem;
   let acme: ClientKeys;

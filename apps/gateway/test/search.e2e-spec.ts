@@ -7,7 +7,7 @@ const TWO_ADULTS = [{ adults: 2, children: 0, children_ages: [] }];
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
-/** Places, V1 search with polling (decisions §4), one hotel's rates, and the validation limits. */
+/** Places, V1 search with polling, one hotel's rates, and the validation limits. */
 describe('places and V1 search', () => {
   let system: TestSystem;
   let acme: ClientKeys;

@@ -2,8 +2,8 @@ import { DynamicModule } from '@nestjs/common';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ServiceName, SERVICE_NAMES } from '@hotel/contracts';
-import { RunningService, ServiceEnv, loadEnv, startService } from '@hotel/platform';
+import { BusIdentity, ServiceName, SERVICE_NAMES } from '@hotel/contracts';
+import { RunningService, ServiceClient, ServiceEnv, loadEnv, startService } from '@hotel/platform';
 import { TestDatabase, TestNats, TestRequest, TestResponse, call, createTestDatabase, startTestNats } from '@hotel/testing';
 import { AccountingAppModule } from '../../accounting/src/accounting-app.module';
 import { runAdmin } from '../../admin/src/admin-cli';
@@ -57,6 +57,7 @@ export interface ClientKeys {
  */
 export class TestSystem {
   readonly replicas = new Map<ServiceName, RunningService[]>();
+  private readonly busClients: ServiceClient[] = [];
   gateway!: RunningGateway;
   private dataDir!: string;
 
@@ -66,12 +67,20 @@ export class TestSystem {
     readonly env: Env,
   ) {}
 
-  static async start(overrides: Env = {}, services: readonly ServiceName[] = SERVICE_NAMES): Promise<TestSystem> {
+  /**
+   * `options.databaseUrl` changes the address the services use (a proxy the test
+   * can cut); the test itself keeps `database.url`.
+   */
+  static async start(
+    overrides: Env = {},
+    services: readonly ServiceName[] = SERVICE_NAMES,
+    options: { databaseUrl?: (url: string) => string } = {},
+  ): Promise<TestSystem> {
     const nats = await startTestNats();
     const database = await createTestDatabase();
     const env: Env = {
       NATS_URL: nats.url,
-      DATABASE_URL: database.url,
+      DATABASE_URL: options.databaseUrl ? options.databaseUrl(database.url) : database.url,
       LOG_LEVEL: 'warn',
       RPC_TIMEOUT_MS: '3000',
       SHUTDOWN_GRACE_MS: '0',
@@ -92,13 +101,26 @@ export class TestSystem {
   }
 
   async startGateway(extra: Env = {}): Promise<RunningGateway> {
-    this.gateway = await startGateway(loadEnv(GatewayEnv, { ...this.env, DATA_DIR: this.dataDir, ...extra }));
+    this.gateway = await startGateway(loadEnv(GatewayEnv, { ...this.env, ...this.identityEnv('gateway'), DATA_DIR: this.dataDir, ...extra }));
     return this.gateway;
+  }
+
+  /** The variables that give an app its own identity on the bus. */
+  identityEnv(identity: BusIdentity): Env {
+    return { NATS_NKEY_SEED: this.nats.keys[identity].seed };
+  }
+
+  /** A bus client speaking as `identity` (closed with the system): for tests that call a service directly. */
+  async busClient(identity: BusIdentity): Promise<ServiceClient> {
+    const client = new ServiceClient(this.nats.bus(identity), 10_000);
+    await client.connect();
+    this.busClients.push(client);
+    return client;
   }
 
   /** Starts one more replica of a service (in its queue group). */
   async startReplica(name: ServiceName, extra: Env = {}): Promise<RunningService> {
-    const { module, env } = SERVICE_FACTORIES[name]({ ...this.env, ...extra });
+    const { module, env } = SERVICE_FACTORIES[name]({ ...this.env, ...this.identityEnv(name), ...extra });
     const running = await startService(name, module, env);
     this.replicas.set(name, [...(this.replicas.get(name) ?? []), running]);
     return running;
@@ -117,7 +139,7 @@ export class TestSystem {
   async admin(...argv: string[]): Promise<AdminResult> {
     const out: string[] = [];
     const err: string[] = [];
-    const code = await runAdmin(argv, this.nats.url, { out: (line) => out.push(line), err: (line) => err.push(line) });
+    const code = await runAdmin(argv, this.nats.bus('admin'), { out: (line) => out.push(line), err: (line) => err.push(line) });
     const stdout = out.join('\n');
     let json: any;
     try {
@@ -158,6 +180,7 @@ export class TestSystem {
   }
 
   async close(): Promise<void> {
+    for (const client of this.busClients) await client.close();
     await this.stopAll();
     await this.database.drop();
     await this.nats.stop();

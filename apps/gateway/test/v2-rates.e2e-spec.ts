@@ -5,7 +5,7 @@ const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISO
 const PARIS = { lat: 48.85341, long: 2.3488 };
 const TWO_ADULTS = [{ adults: 2, children: 0, children_ages: [] }];
 
-/** POST /v2/rates (decisions §9): one call, every rate, no session. */
+/** POST /v2/rates: one call, every rate, no session. */
 describe('V2 rates', () => {
   let system: TestSystem;
   let auth: { authorization: string };

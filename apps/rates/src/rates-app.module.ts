@@ -6,6 +6,7 @@ import { InventoryController } from './inventory/inventory.controller';
 import { CreateAllotments1763920000000 } from './migrations/1763920000000-create-allotments';
 import { CreatePrebooks1763950000000 } from './migrations/1763950000000-create-prebooks';
 import { CreateSupplierBookings1763960000000 } from './migrations/1763960000000-create-supplier-bookings';
+import { SandboxSupplierBookings1764200000000 } from './migrations/1764200000000-sandbox-supplier-bookings';
 import { SupplierController } from './supplier/supplier.controller';
 import { SupplierService } from './supplier/supplier.service';
 import { PrebooksController } from './prebooks/prebooks.controller';
@@ -24,7 +25,7 @@ export class RatesAppModule {
           env,
           healthSubject: SUBJECTS.RATES_HEALTH_CHECK,
           entities: [],
-          migrations: [CreateAllotments1763920000000, CreatePrebooks1763950000000, CreateSupplierBookings1763960000000],
+          migrations: [CreateAllotments1763920000000, CreatePrebooks1763950000000, CreateSupplierBookings1763960000000, SandboxSupplierBookings1764200000000],
         }),
       ],
       controllers: [InventoryController, PrebooksController, SupplierController],

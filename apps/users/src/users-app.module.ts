@@ -6,6 +6,8 @@ import { ClientsRepository } from './clients/clients.repository';
 import { ClientsService } from './clients/clients.service';
 import { CreateClientsAndUsers1763900000000 } from './migrations/1763900000000-create-clients-and-users';
 import { AddClientRateLimits1763910000000 } from './migrations/1763910000000-add-client-rate-limits';
+import { RevocableUserTokens1764100000000 } from './migrations/1764100000000-revocable-user-tokens';
+import { CredentialEvents } from './clients/credential-events';
 import { UsersEnv } from './users.env';
 import { UsersController } from './users/users.controller';
 import { UsersRepository } from './users/users.repository';
@@ -22,11 +24,11 @@ export class UsersAppModule {
           env,
           healthSubject: SUBJECTS.USERS_HEALTH_CHECK,
           entities: [],
-          migrations: [CreateClientsAndUsers1763900000000, AddClientRateLimits1763910000000],
+          migrations: [CreateClientsAndUsers1763900000000, AddClientRateLimits1763910000000, RevocableUserTokens1764100000000],
         }),
       ],
       controllers: [ClientsController, UsersController],
-      providers: [ClientsRepository, ClientsService, UsersRepository, UsersService],
+      providers: [ClientsRepository, ClientsService, UsersRepository, UsersService, CredentialEvents],
     };
   }
 }

@@ -22,3 +22,4 @@ export * from './rates/supplier';
 export * from './booking/book';
 export * from './booking/backend-booking';
 export * from './booking/voucher';
+export * from './bus';

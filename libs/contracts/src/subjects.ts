@@ -14,8 +14,8 @@ export const SUBJECTS = {
   USERS_CREDENTIAL_RESOLVE: 'users.credential.resolve.v1',
   USERS_CLIENT_CREATE: 'users.client.create.v1',
   USERS_CLIENT_LIST: 'users.client.list.v1',
-  USERS_CLIENT_ROTATE_KEYS: 'users.client.rotate-keys.v1',
-  USERS_CLIENT_REVOKE_KEYS: 'users.client.revoke-keys.v1',
+  USERS_CLIENT_ROTATE_KEYS: 'users.client.rotate-keys.v2',
+  USERS_CLIENT_REVOKE_KEYS: 'users.client.revoke-keys.v2',
   USERS_CLIENT_SET_RATE_LIMIT: 'users.client.set-rate-limit.v1',
   USERS_USER_CREATE: 'users.user.create.v1',
   USERS_USER_GET: 'users.user.get.v1',
@@ -34,7 +34,7 @@ export const SUBJECTS = {
   RATES_PREBOOK_CREATE: 'rates.prebook.create.v1',
   RATES_PREBOOK_FIND: 'rates.prebook.find.v1',
   RATES_PREBOOK_ATTACH: 'rates.prebook.attach.v1',
-  RATES_SUPPLIER_BOOK: 'rates.supplier.book.v1',
+  RATES_SUPPLIER_BOOK: 'rates.supplier.book.v2',
   RATES_SUPPLIER_CANCEL: 'rates.supplier.cancel.v1',
   RATES_SUPPLIER_STATUS: 'rates.supplier.status.v1',
 
@@ -84,6 +84,12 @@ export const HEALTH_SUBJECT_BY_SERVICE = {
 export const HEADERS = {
   REQUEST_ID: 'x-request-id',
   IDEMPOTENCY_KEY: 'idempotency-key',
+  /**
+   * How long the caller waits for the answer (ms): a service that cannot finish in
+   * time answers with what it has (a booking still pending) instead of leaving the
+   * caller to time out.
+   */
+  TIMEOUT_MS: 'hotel-timeout-ms',
   /**
    * On a reply whose body is raw bytes rather than a JSON packet: `more`, or
    * `last` on the final message of a multi-message reply.

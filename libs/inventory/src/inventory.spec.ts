@@ -121,7 +121,8 @@ describe('pricing', () => {
 describe('rate ids', () => {
   const { v1RateId, encodeV2RateId, decodeV2RateId } = jest.requireActual('./rate-ids');
   const key = { vendor: 'atlas', hotelId: 298850701, roomId: 2, board: 'BB', refundable: true, memberRate: false };
-  const stay = { check_in: '2027-03-01', check_out: '2027-03-04', rooms: [{ adults: 2, children: 2, children_ages: [4, 9] }, { adults: 1, children: 0, children_ages: [] }] };
+  const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+  const stay = { check_in: day(100), check_out: day(103), rooms: [{ adults: 2, children: 2, children_ages: [4, 9] }, { adults: 1, children: 0, children_ages: [] }] };
 
   it('gives V1 offers stable UUIDs, unique per session', () => {
     const id = v1RateId('s-1', key);
@@ -141,5 +142,23 @@ describe('rate ids', () => {
     expect(decodeV2RateId(`${tampered}.${signature}`, 'secret-secret-secret', 1800)).toBeNull();
     expect(decodeV2RateId(token, 'secret-secret-secret', 1800, Date.now() + 1801_000)).toBeNull();
     expect(decodeV2RateId('garbage', 'secret-secret-secret', 1800)).toBeNull();
+  });
+
+  it.each([
+    ['0 nights', { ...stay, check_out: stay.check_in }],
+    ['negative nights', { ...stay, check_out: day(99) }],
+    ['31 nights', { ...stay, check_out: day(131) }],
+    ['a check-in in the past', { ...stay, check_in: day(-2), check_out: day(1) }],
+    ['a check-in beyond 500 days', { ...stay, check_in: day(501), check_out: day(503) }],
+    ['an impossible date', { ...stay, check_in: '2027-02-30' }],
+    ['no adults in a room', { ...stay, rooms: [{ adults: 0, children: 0, children_ages: [] }] }],
+  ])('refuses a correctly signed rate id with %s', (_what, badStay) => {
+    const token = encodeV2RateId({ key, stay: badStay, epoch: 42, issuedAt: new Date() }, 'secret-secret-secret');
+    expect(decodeV2RateId(token, 'secret-secret-secret', 1800)).toBeNull();
+  });
+
+  it('refuses a rate id issued in the future', () => {
+    const token = encodeV2RateId({ key, stay, epoch: 42, issuedAt: new Date(Date.now() + 10 * 365 * 86_400_000) }, 'secret-secret-secret');
+    expect(decodeV2RateId(token, 'secret-secret-secret', 1800)).toBeNull();
   });
 });

@@ -1,5 +1,7 @@
+import { plainToInstance } from 'class-transformer';
+import { validateSync } from 'class-validator';
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
-import { Board, RoomRequest } from '@hotel/contracts';
+import { Board, RoomRequest, StayRequest } from '@hotel/contracts';
 import { OfferKey, Stay, offerKeyString } from './pricing';
 import { VENDOR_CODES, VendorCode } from './vendors';
 
@@ -58,10 +60,18 @@ export function encodeV2RateId(payload: V2RatePayload, secret: string): string {
   return `${Buffer.from(body).toString('base64url')}.${sign(body, secret)}`;
 }
 
+/** How far a rate id's issue time may be ahead of this clock (clock skew between replicas). */
+const MAX_CLOCK_SKEW_MS = 60_000;
+
 /**
  * The payload of a V2 rate id, or null when it is forged, malformed or older than
  * ttlSeconds. V2 issues ids at the start of a price step, so a caller promising
  * "valid N seconds after the answer" passes N + PRICE_EPOCH_SECONDS.
+ *
+ * The stay inside is checked again as a search request is (1–30 nights, check-in
+ * from today to 500 days ahead, sane rooms), and the issue time must not be in the
+ * future: even with a leaked signing secret no id buys a stay of 0 nights, or one
+ * that never expires.
  */
 export function decodeV2RateId(token: string, secret: string, ttlSeconds: number, now = Date.now()): V2RatePayload | null {
   const [encoded, signature, extra] = token.split('.');
@@ -75,7 +85,9 @@ export function decodeV2RateId(token: string, secret: string, ttlSeconds: number
   const [, vendor, hotelId, roomId, board, refundable, member, checkIn, checkOut, roomText, epoch, issuedAt] = parts;
   if (!(VENDOR_CODES as readonly string[]).includes(vendor)) return null;
   const issued = new Date(Number(issuedAt) * 1000);
-  if (now - issued.getTime() > ttlSeconds * 1000) return null;
+  if (!Number.isFinite(issued.getTime()) || now - issued.getTime() > ttlSeconds * 1000 || issued.getTime() - now > MAX_CLOCK_SKEW_MS) return null;
+  const stay = { check_in: checkIn, check_out: checkOut, rooms: parseRooms(roomText) };
+  if (validateSync(plainToInstance(StayRequest, stay)).length > 0) return null;
   return {
     key: {
       vendor: vendor as VendorCode,
@@ -85,7 +97,7 @@ export function decodeV2RateId(token: string, secret: string, ttlSeconds: number
       refundable: refundable === 'R',
       memberRate: member === 'M',
     },
-    stay: { check_in: checkIn, check_out: checkOut, rooms: parseRooms(roomText) },
+    stay,
     epoch: Number(epoch),
     issuedAt: issued,
   };

@@ -2,3 +2,4 @@ export * from './test-nats';
 export * from './test-database';
 export * from './https-client';
 export * from './log-capture';
+export * from './tcp-proxy';

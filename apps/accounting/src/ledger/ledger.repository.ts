@@ -41,6 +41,8 @@ interface AccountRow {
   total_credit: string;
   total_held: string;
   entry_count: number;
+  /** accounting.available_funds: the one place the rule is written. */
+  available: string;
 }
 
 interface HoldRow {
@@ -86,10 +88,7 @@ export function toHoldView(row: HoldRow): HoldView {
   return { bookingId: row.booking_id, amount: row.amount, status: row.status, entryId: row.entry_id };
 }
 
-/** Available funds of an account row, in cents: credit limit + credits − debits − holds. */
-export function availableCents(account: AccountRow): number {
-  return toCents(account.credit_limit) + toCents(account.total_credit) - toCents(account.total_debit) - toCents(account.total_held);
-}
+const ACCOUNT_COLUMNS = `client_id, currency, credit_limit, total_debit, total_credit, total_held, entry_count, accounting.available_funds(a)::text AS available`;
 
 @Injectable()
 export class LedgerRepository {
@@ -112,13 +111,12 @@ export class LedgerRepository {
   }
 
   /** The account row, locked until the transaction ends: every change to a client's money goes through it. */
-  async lockAccount(manager: EntityManager, clientId: number): Promise<AccountRow> {
-    const rows: AccountRow[] = await manager.query(`SELECT * FROM accounting.accounts WHERE client_id = $1 FOR UPDATE`, [clientId]);
-    return rows[0];
+  async lockAccount(manager: EntityManager, clientId: number): Promise<void> {
+    await manager.query(`SELECT 1 FROM accounting.accounts WHERE client_id = $1 FOR UPDATE`, [clientId]);
   }
 
   async balance(clientId: number): Promise<BalanceView | null> {
-    const rows: AccountRow[] = await this.dataSource.query(`SELECT * FROM accounting.accounts WHERE client_id = $1`, [clientId]);
+    const rows: AccountRow[] = await this.dataSource.query(`SELECT ${ACCOUNT_COLUMNS} FROM accounting.accounts a WHERE client_id = $1`, [clientId]);
     if (!rows.length) return null;
     const account = rows[0];
     return {
@@ -128,13 +126,18 @@ export class LedgerRepository {
       credits: centsToNumber(toCents(account.total_credit)),
       debits: centsToNumber(toCents(account.total_debit)),
       holds: centsToNumber(toCents(account.total_held)),
-      available: centsToNumber(availableCents(account)),
+      available: centsToNumber(toCents(account.available)),
     };
   }
 
-  async availableCents(clientId: number): Promise<number | null> {
-    const rows: AccountRow[] = await this.dataSource.query(`SELECT * FROM accounting.accounts WHERE client_id = $1`, [clientId]);
-    return rows.length ? availableCents(rows[0]) : null;
+  /** Prebook's advisory check, by the same rule as the hold (accounting.funds_cover). */
+  async checkFunds(clientId: number, userId: number | null, amount: string, userLimit: string | null): Promise<{ sufficient: boolean; available: string } | null> {
+    const rows: { sufficient: boolean; available: string }[] = await this.dataSource.query(
+      `SELECT accounting.funds_cover(a, $2, $3, $4) AS sufficient, accounting.available_funds(a)::text AS available
+         FROM accounting.accounts a WHERE client_id = $1`,
+      [clientId, userId, amount, userLimit],
+    );
+    return rows[0] ?? null;
   }
 
   /**
@@ -190,12 +193,6 @@ export class LedgerRepository {
       [clientId, bookingId],
     );
     return rows.map(toEntryView);
-  }
-
-  /** What a user owes on account bookings (the rule is the SQL function accounting.user_outstanding). */
-  async userOutstandingCents(clientId: number, userId: number): Promise<number> {
-    const rows: { outstanding: string }[] = await this.dataSource.query(`SELECT accounting.user_outstanding($1, $2)::text AS outstanding`, [clientId, userId]);
-    return toCents(rows[0].outstanding);
   }
 
   async findHold(manager: EntityManager, clientId: number, bookingId: number): Promise<HoldRow | null> {

@@ -24,9 +24,10 @@ const INSUFFICIENT = () => new DomainError('INSUFFICIENT_FUNDS', 'insufficient f
 
 /**
  * The finance team's system of record. Available funds = credit limit + credits
- * − debits − active holds. Every change to a client's money locks that client's
- * account row first, so concurrent holds are checked one after another and can
- * never take available funds below zero.
+ * − debits − active holds, written once, as the SQL function
+ * accounting.available_funds. Every change to a client's money locks that
+ * client's account row first, so concurrent holds are checked one after another
+ * and can never take available funds below zero.
  */
 @Injectable()
 export class LedgerService {
@@ -86,16 +87,11 @@ export class LedgerService {
     return (await this.ledger.balance(actor.clientId))!;
   }
 
-  /** Advisory (prebook): would the client, and the user within their limit, cover this amount now? */
+  /** Advisory (prebook): would the client, and the user within their limit, cover this amount now? Same rule as the hold. */
   async checkFunds(request: FundsCheckRequest): Promise<FundsCheckReply> {
     await this.ensureAccount(request.clientId);
-    const available = (await this.ledger.availableCents(request.clientId))!;
-    let sufficient = available >= toCents(request.amount);
-    if (sufficient && request.userId && request.userLimit !== undefined) {
-      const outstanding = await this.ledger.userOutstandingCents(request.clientId, request.userId);
-      sufficient = outstanding + toCents(request.amount) <= toCents(request.userLimit);
-    }
-    return { sufficient, available: centsToDecimal(available) };
+    const check = (await this.ledger.checkFunds(request.clientId, request.userId ?? null, request.amount, request.userLimit ?? null))!;
+    return { sufficient: check.sufficient, available: centsToDecimal(toCents(check.available)) };
   }
 
   /** Reserves an account booking's price; a repeat for the same booking returns the same hold. */

@@ -1,20 +1,49 @@
 import { Inject, Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { SUBJECTS, centsToDecimal, toCents } from '@hotel/contracts';
 import { BACKGROUND_JOBS, BackgroundJobs, DomainError, SERVICE_CLIENT, SERVICE_ENV, ServiceClient } from '@hotel/platform';
 import { BookingEnv } from '../booking.env';
 import { CardDetails, PAYMENT_PROCESSOR, PaymentProcessor } from '../payments/payment-processor';
-import { BookingChanges, BookingRow, BookingsRepository, SagaStep } from './bookings.repository';
+import { BookingChanges, BookingRow, BookingsRepository, FINAL_STEPS, SagaStep } from './bookings.repository';
+import { FailPoints, SimulatedCrash } from './fail-points';
 
 /** Outcomes that fail a booking (compensated); anything else is retried later. */
-const BUSINESS_FAILURES = new Set(['INSUFFICIENT_FUNDS', 'PAYMENT_DECLINED', 'RATE_NOT_AVAILABLE', 'PROMO_CODE_INVALID', 'SUPPLIER_ERROR']);
+const BUSINESS_FAILURES = new Set(['INSUFFICIENT_FUNDS', 'PAYMENT_DECLINED', 'PAYMENT_INCOMPLETE', 'RATE_NOT_AVAILABLE', 'PROMO_CODE_INVALID', 'SUPPLIER_ERROR']);
+/** How often a request waiting for another worker's saga looks at it again. */
+const POLL_MS = 100;
+
+/** The processor's idempotency keys of a booking's card payment and of its refunds. */
+export const paymentKeys = (bookingId: number) => ({
+  charge: `booking-${bookingId}-charge`,
+  compensation: `booking-${bookingId}-compensation`,
+  cancellation: `booking-${bookingId}-cancellation`,
+});
+
+export interface SettleOptions {
+  /** The caller holds the saga's lease (it just created or started it) and runs it. */
+  owned: boolean;
+  /** Answer by then with the booking as it stands; the saga goes on without the caller. */
+  deadline: number;
+  /** Card details exist only in a request: the first run, or a repeat with the same key. */
+  card?: CardDetails;
+  /** When the caller's wait is over. */
+  settled: (booking: BookingRow) => boolean;
+}
 
 /**
  * The booking saga: hold funds (account) or charge the card, book with the
  * supplier, consume the promo code, then confirm and capture — or, when a step
- * fails for good, undo what was done and record the booking as failed. Every
- * step is idempotent and recorded before the next, so the recovery loop (at
- * start and on a timer, on whichever replica) finishes or undoes a saga whose
- * worker crashed: no hold without a booking, no debit without a confirmed booking.
+ * fails for good, undo what was done and record the booking as failed. A
+ * cancellation is the same kind of saga: the penalty fixed first, then the
+ * supplier cancellation, the refund, and the cancelled status.
+ *
+ * Every step is idempotent and recorded before the next; a step that moves money
+ * outside the platform (a card charge) records its idempotency key before it
+ * runs. Whoever holds a booking's lease runs its saga; the recovery loop (at
+ * start and on a timer, on whichever replica) takes over a saga whose lease ran
+ * out, so a worker that dies at any line leaves work that is finished or undone:
+ * no hold without a booking, no debit or card charge without a confirmed booking,
+ * no cancellation without its refund.
  */
 @Injectable()
 export class BookingSaga implements OnModuleInit, OnModuleDestroy {
@@ -29,6 +58,7 @@ export class BookingSaga implements OnModuleInit, OnModuleDestroy {
     @Inject(PAYMENT_PROCESSOR) private readonly payments: PaymentProcessor,
     @Inject(SERVICE_ENV) private readonly env: BookingEnv,
     @Inject(BACKGROUND_JOBS) private readonly background: BackgroundJobs,
+    private readonly failPoints: FailPoints,
   ) {}
 
   onModuleInit() {
@@ -51,29 +81,71 @@ export class BookingSaga implements OnModuleInit, OnModuleDestroy {
     let finished = 0;
     try {
       for (const id of await this.bookings.claimAbandoned(20)) {
-        try {
-          await this.run(id);
-          finished++;
-        } catch (error) {
-          this.logger.warn({ msg: 'saga step failed; retried later', bookingId: id, error: error instanceof Error ? error.message : String(error) });
-        }
+        if (await this.runOwned(id)) finished++;
       }
     } catch (error) {
-      this.logger.warn({ msg: 'recovery pass failed', error: error instanceof Error ? error.message : String(error) });
+      this.logger.warn({ msg: 'recovery pass failed', error: describe(error) });
     }
     return finished;
   }
 
-  /** Runs a booking's saga from its recorded step to done or failed. Card details exist only on the first run. */
+  /**
+   * Brings a booking as far as it gets by the deadline: runs its saga when the
+   * caller owns it, else waits for the worker that does, taking the saga over if
+   * that worker's lease runs out meanwhile. The booking as it then stands.
+   */
+  async settle(booking: BookingRow, options: SettleOptions): Promise<BookingRow> {
+    let owned = options.owned;
+    let current = booking;
+    let running: Promise<BookingRow | null> | undefined;
+    while (!options.settled(current) && !FINAL_STEPS.includes(current.step)) {
+      const left = options.deadline - Date.now();
+      if (left <= 0) break;
+      if (owned && !running) running = this.runOwned(current.id, options.card, current);
+      if (running) {
+        const outcome = await within(running, left);
+        if (outcome === undefined) break; // still running: it goes on without this caller
+        if (outcome !== null) return outcome;
+        // The saga stopped early (a step failed for now, or the worker "crashed"): as it stands.
+        return (await this.bookings.find(current.id))!;
+      }
+      await sleep(Math.min(POLL_MS, left));
+      current = (await this.bookings.find(current.id))!;
+      const claimed = !FINAL_STEPS.includes(current.step) ? await this.bookings.claim(current.id) : null;
+      if (claimed) {
+        current = claimed;
+        owned = true;
+      }
+    }
+    return running ? (await this.bookings.find(current.id))! : current;
+  }
+
+  /**
+   * Runs a saga whose lease the caller holds, to its end or until a step fails for
+   * now; then the lease is given back so the next recovery pass retries at once.
+   * Null when it stopped early.
+   */
+  private async runOwned(id: number, card?: CardDetails, current?: BookingRow): Promise<BookingRow | null> {
+    try {
+      return await this.run(id, card, current);
+    } catch (error) {
+      if (error instanceof SimulatedCrash) return null; // a dead worker gives nothing back: its lease runs out
+      this.logger.warn({ msg: 'saga step failed; retried later', bookingId: id, error: describe(error) });
+      await this.bookings.releaseLease(id).catch(() => undefined);
+      return null;
+    }
+  }
+
+  /** Runs a booking's saga from its recorded step to a final step. */
   async run(id: number, card?: CardDetails, current?: BookingRow): Promise<BookingRow> {
     let booking = current ?? (await this.bookings.find(id))!;
-    for (let guard = 0; guard < 12; guard++) {
-      if (booking.step === 'done' || booking.step === 'failed') return booking;
+    for (let guard = 0; guard < 16; guard++) {
+      if (FINAL_STEPS.includes(booking.step)) return booking;
       try {
         if (booking.step === 'supplier_pending' && !(await this.supplierConfirmed(booking))) return booking;
         booking = (await this.step(booking, card)) ?? (await this.bookings.find(id))!;
       } catch (error) {
-        if (error instanceof DomainError && BUSINESS_FAILURES.has(error.code) && booking.step !== 'compensating') {
+        if (error instanceof DomainError && BUSINESS_FAILURES.has(error.code) && isBookingStep(booking.step) && booking.step !== 'compensating') {
           booking =
             (await this.bookings.advance(booking, 'compensating', { failure_code: error.code, failure_reason: error.message })) ??
             (await this.bookings.find(id))!;
@@ -90,7 +162,9 @@ export class BookingSaga implements OnModuleInit, OnModuleDestroy {
     const settle = (to: SagaStep, changes?: BookingChanges) => this.bookings.advance(booking, to, changes);
     switch (booking.step) {
       case 'created':
-        return this.secureFunds(booking, card, settle);
+        return booking.payment_method === 'credit_card' ? this.startCardPayment(booking, card, settle) : this.holdFunds(booking, settle);
+      case 'charging':
+        return this.chargeCard(booking, card, settle);
       case 'funds_held': {
         const supplier = await this.services.send(SUBJECTS.RATES_SUPPLIER_BOOK, {
           booking_id: booking.id,
@@ -100,8 +174,10 @@ export class BookingSaga implements OnModuleInit, OnModuleDestroy {
           check_in: booking.check_in,
           check_out: booking.check_out,
           rooms: booking.rooms.length,
+          sandbox: booking.sandbox,
           ...(booking.test_scenario === 'supplier_pending' || booking.test_scenario === 'supplier_error' ? { test_scenario: booking.test_scenario } : {}),
         });
+        this.failPoints.pass('after-supplier-book');
         // Without a promo code there is nothing to redeem: straight to collecting the money.
         const next = supplier.status === 'pending' ? 'supplier_pending' : booking.promo_code ? 'supplier_booked' : 'promo_redeemed';
         return settle(next, { supplier_reference: supplier.reference });
@@ -117,20 +193,31 @@ export class BookingSaga implements OnModuleInit, OnModuleDestroy {
             clientId: booking.client_id,
             bookingId: booking.id,
           });
+          this.failPoints.pass('after-promo-redeem');
         }
         return settle('promo_redeemed');
       case 'promo_redeemed': {
         await this.collect(booking);
+        this.failPoints.pass('after-collect');
         const confirmed = await settle('done', { status: 'confirmed', booking_reference: [booking.supplier_reference!, `HB-${booking.id}`] });
         if (confirmed) await this.settledPrebook(confirmed);
         return confirmed;
       }
       case 'compensating': {
         await this.compensate(booking);
+        this.failPoints.pass('after-compensate');
         const failed = await settle('failed', { status: 'failed' });
         if (failed) await this.settledPrebook(failed);
         return failed;
       }
+      case 'cancelling':
+        await this.services.send(SUBJECTS.RATES_SUPPLIER_CANCEL, { booking_id: booking.id });
+        this.failPoints.pass('after-supplier-cancel');
+        return settle('refunding');
+      case 'refunding':
+        await this.refundCancellation(booking);
+        this.failPoints.pass('after-refund');
+        return settle('cancelled', { status: 'cancelled', cancellation_reference: `CXL-${booking.supplier_reference}`, cancelled_at: new Date() });
       default:
         return booking;
     }
@@ -154,19 +241,9 @@ export class BookingSaga implements OnModuleInit, OnModuleDestroy {
     throw new DomainError('SUPPLIER_ERROR', `the supplier ${supplier.status} the booking`);
   }
 
-  private async secureFunds(
-    booking: BookingRow,
-    card: CardDetails | undefined,
-    settle: (to: SagaStep, changes?: BookingChanges) => Promise<BookingRow | null>,
-  ): Promise<BookingRow | null> {
-    if (booking.payment_method === 'credit_card') {
-      // Card details are never stored: a card saga interrupted before the charge cannot resume it.
-      if (!card) throw new DomainError('PAYMENT_DECLINED', 'payment was not completed; book again');
-      if (booking.test_scenario === 'card_declined') throw new DomainError('PAYMENT_DECLINED', 'card declined (sandbox scenario card_declined)');
-      const { paymentId } = await this.payments.charge(booking.id, card, booking.price_chargeable);
-      return settle('funds_held', { cc_payment_id: paymentId });
-    }
-    if (!booking.sandbox) {
+  /** Account payment: the binding funds check is a hold (nothing to hold for a sandbox or a free booking). */
+  private async holdFunds(booking: BookingRow, settle: (to: SagaStep, changes?: BookingChanges) => Promise<BookingRow | null>) {
+    if (!booking.sandbox && toCents(booking.price_chargeable) > 0) {
       let userLimit: string | undefined;
       if (booking.user_id) {
         const actor = { clientId: booking.client_id, userId: booking.user_id, role: 'user' as const, sandbox: false };
@@ -178,13 +255,45 @@ export class BookingSaga implements OnModuleInit, OnModuleDestroy {
         amount: centsToDecimal(toCents(booking.price_chargeable)),
         ...(booking.user_id && { userId: booking.user_id, userLimit }),
       });
+      this.failPoints.pass('after-hold');
     }
     return settle('funds_held');
   }
 
-  /** Account: the hold becomes the debit. Card: a debit and the card's matching credit. Sandbox: no money moves. */
+  /** Card payment, first half: the charge's idempotency key is recorded before anything is charged. */
+  private async startCardPayment(
+    booking: BookingRow,
+    card: CardDetails | undefined,
+    settle: (to: SagaStep, changes?: BookingChanges) => Promise<BookingRow | null>,
+  ) {
+    if (toCents(booking.price_chargeable) === 0) return settle('funds_held');
+    if (booking.test_scenario === 'card_declined') throw new DomainError('PAYMENT_DECLINED', 'card declined (sandbox scenario card_declined)');
+    // Card details are never stored: without them (recovery) nothing was charged and nothing can be.
+    if (!card) throw paymentIncomplete();
+    return settle('charging', { payment_key: paymentKeys(booking.id).charge });
+  }
+
+  /**
+   * Card payment, second half: charge under the recorded key. Without the card
+   * (recovery after a crash) the processor says what the key did: charged, and
+   * the saga goes on; nothing, and the key is closed and the booking fails.
+   */
+  private async chargeCard(
+    booking: BookingRow,
+    card: CardDetails | undefined,
+    settle: (to: SagaStep, changes?: BookingChanges) => Promise<BookingRow | null>,
+  ) {
+    const key = booking.payment_key!;
+    this.failPoints.pass('before-charge');
+    const charge = card ? await this.payments.charge(key, card, booking.price_chargeable) : await this.payments.closeKey(key);
+    if (!charge) throw paymentIncomplete();
+    this.failPoints.pass('after-charge');
+    return settle('funds_held', { cc_payment_id: charge.paymentId });
+  }
+
+  /** Account: the hold becomes the debit. Card: a debit and the card's matching credit. Sandbox or free: no money moves. */
   private async collect(booking: BookingRow) {
-    if (booking.sandbox) return;
+    if (booking.sandbox || toCents(booking.price_chargeable) === 0) return;
     const name = `Booking ${booking.id} · ${booking.hotel_name} · ${booking.check_in}–${booking.check_out}`;
     if (booking.payment_method === 'account') {
       await this.services.send(SUBJECTS.ACCOUNTING_HOLD_CAPTURE, { clientId: booking.client_id, bookingId: booking.id, name });
@@ -203,9 +312,58 @@ export class BookingSaga implements OnModuleInit, OnModuleDestroy {
   /** Undoes what a failed saga did; each undo is idempotent. */
   private async compensate(booking: BookingRow) {
     if (booking.supplier_reference) await this.services.send(SUBJECTS.RATES_SUPPLIER_CANCEL, { booking_id: booking.id });
-    if (booking.payment_method === 'account' && !booking.sandbox) {
+    if (booking.payment_method === 'account' && !booking.sandbox && toCents(booking.price_chargeable) > 0) {
       await this.services.send(SUBJECTS.ACCOUNTING_HOLD_RELEASE, { clientId: booking.client_id, bookingId: booking.id });
     }
-    if (booking.cc_payment_id) await this.payments.refund(booking.cc_payment_id, booking.price_chargeable);
+    if (booking.payment_key) {
+      // The charge may have happened without being recorded (a crash, a timeout): the processor knows.
+      const charge = booking.cc_payment_id ? { paymentId: booking.cc_payment_id } : await this.payments.closeKey(booking.payment_key);
+      if (charge) await this.payments.refund(charge.paymentId, booking.price_chargeable, paymentKeys(booking.id).compensation);
+    }
   }
+
+  /**
+   * The price less the penalty fixed when the cancellation started: a ledger credit
+   * (account; none for sandbox bookings), or back to the card under the booking's
+   * refund key, so a repeated step never refunds twice.
+   */
+  private async refundCancellation(booking: BookingRow) {
+    const penalty = toCents(booking.cancellation_penalty ?? '0');
+    const refund = toCents(booking.price_chargeable) - penalty;
+    if (refund <= 0) return;
+    if (booking.payment_method === 'credit_card') {
+      if (booking.cc_payment_id) await this.payments.refund(booking.cc_payment_id, centsToDecimal(refund), paymentKeys(booking.id).cancellation);
+      return;
+    }
+    if (booking.sandbox) return;
+    await this.services.send(SUBJECTS.ACCOUNTING_REFUND_CREATE, {
+      clientId: booking.client_id,
+      bookingId: booking.id,
+      amount: centsToDecimal(refund),
+      name: `Cancellation of booking ${booking.id} (penalty ${centsToDecimal(penalty)})`,
+      ...(booking.user_id && { userId: booking.user_id }),
+    });
+  }
+}
+
+/** The promise's value, or undefined if it takes longer than `ms` (the promise goes on). */
+async function within<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([promise, new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), ms)))]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function isBookingStep(step: SagaStep): boolean {
+  return step !== 'cancelling' && step !== 'refunding';
+}
+
+function paymentIncomplete(): DomainError {
+  return new DomainError('PAYMENT_INCOMPLETE', 'the booking was interrupted before the card was charged; nothing was charged: book again');
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }

@@ -5,7 +5,28 @@ import { BookingListQuery, BookingRoom, HotelDetails, HotelRate, OfferKeyWire, P
 import { DomainError, SERVICE_ENV, rowsOf } from '@hotel/platform';
 import { BookingEnv } from '../booking.env';
 
-export type SagaStep = 'created' | 'funds_held' | 'supplier_pending' | 'supplier_booked' | 'promo_redeemed' | 'done' | 'compensating' | 'failed';
+/**
+ * A booking's saga, step by step. Booking: created → (charging →) funds_held →
+ * (supplier_pending →) supplier_booked → promo_redeemed → done, or on a failure
+ * compensating → failed. Cancellation of a done booking: cancelling (penalty
+ * fixed) → refunding → cancelled. done, failed and cancelled are final.
+ */
+export type SagaStep =
+  | 'created'
+  | 'charging'
+  | 'funds_held'
+  | 'supplier_pending'
+  | 'supplier_booked'
+  | 'promo_redeemed'
+  | 'done'
+  | 'compensating'
+  | 'failed'
+  | 'cancelling'
+  | 'refunding'
+  | 'cancelled';
+
+export const FINAL_STEPS: readonly SagaStep[] = ['done', 'failed', 'cancelled'];
+export const CANCELLATION_STEPS: readonly SagaStep[] = ['cancelling', 'refunding', 'cancelled'];
 
 export interface BookingRow {
   id: number;
@@ -41,6 +62,8 @@ export interface BookingRow {
   promo_discount: string;
   test_scenario: TestScenario | null;
   cc_payment_id: string | null;
+  /** The card payment's idempotency key, recorded before the card is charged. */
+  payment_key: string | null;
   supplier_reference: string | null;
   booking_reference: string[];
   failure_code: string | null;
@@ -51,7 +74,12 @@ export interface BookingRow {
   updated_at: Date;
 }
 
-export type BookingChanges = Partial<Pick<BookingRow, 'status' | 'cc_payment_id' | 'supplier_reference' | 'booking_reference' | 'failure_code' | 'failure_reason'>>;
+export type BookingChanges = Partial<
+  Pick<
+    BookingRow,
+    'status' | 'cc_payment_id' | 'payment_key' | 'supplier_reference' | 'booking_reference' | 'failure_code' | 'failure_reason' | 'cancellation_reference'
+  > & { cancelled_at: Date }
+>;
 
 export type NewBooking = Omit<
   BookingRow,
@@ -59,6 +87,7 @@ export type NewBooking = Omit<
   | 'status'
   | 'step'
   | 'cc_payment_id'
+  | 'payment_key'
   | 'supplier_reference'
   | 'booking_reference'
   | 'failure_code'
@@ -68,6 +97,17 @@ export type NewBooking = Omit<
   | 'created_at'
   | 'updated_at'
 >;
+
+/**
+ * Which of a client's bookings a caller reaches: an API key its own world's
+ * (sandbox or live), a user token its user's, the backend token all of them.
+ * Null means "any".
+ */
+export interface BookingScope {
+  clientId: number;
+  sandbox: boolean | null;
+  userId: number | null;
+}
 
 const COLUMNS = `*, to_char(check_in, 'YYYY-MM-DD') AS check_in, to_char(check_out, 'YYYY-MM-DD') AS check_out`;
 
@@ -85,14 +125,16 @@ export class BookingsRepository {
 
   /**
    * Inserts a pending booking, leased to the caller. The unique indexes decide
-   * races: a second booking with the client's client_reference or idempotency_key fails.
+   * races: a second booking with the client's client_reference or idempotency_key,
+   * or a second live booking of one prebook, fails.
    */
   async insert(booking: NewBooking, idempotencyHours: number): Promise<BookingRow> {
     // An idempotency key is kept 24 hours; an older one is free again.
     if (booking.idempotency_key) {
       await this.dataSource.query(
-        `UPDATE booking.bookings SET idempotency_key = NULL WHERE client_id = $1 AND idempotency_key = $2 AND idempotency_expires_at < now()`,
-        [booking.client_id, booking.idempotency_key],
+        `UPDATE booking.bookings SET idempotency_key = NULL
+          WHERE client_id = $1 AND sandbox = $2 AND coalesce(user_id, 0) = coalesce($3::int, 0) AND idempotency_key = $4 AND idempotency_expires_at < now()`,
+        [booking.client_id, booking.sandbox, booking.user_id, booking.idempotency_key],
       );
     }
     try {
@@ -118,8 +160,21 @@ export class BookingsRepository {
       const constraint = (error as { driverError?: { constraint?: string } }).driverError?.constraint;
       if (constraint === 'bookings_client_reference') throw new DomainError('DUPLICATE_CLIENT_REFERENCE', 'duplicate client_reference');
       if (constraint === 'bookings_idempotency_key') throw new DomainError('CONFLICT', 'idempotency_key in use');
+      if (constraint === 'bookings_one_per_prebook') {
+        const existing = await this.liveBookingOfPrebook(booking.prebook_id);
+        throw new DomainError('PREBOOK_ALREADY_BOOKED', `prebook already booked: booking ${existing ?? 'unknown'}; prebook again for another booking`);
+      }
       throw error;
     }
+  }
+
+  /** The booking (not failed) that a prebook backs, if any. */
+  async liveBookingOfPrebook(prebookId: string): Promise<number | null> {
+    const rows: { id: number }[] = await this.dataSource.query(
+      `SELECT id FROM booking.bookings WHERE prebook_id = $1 AND status <> 'failed' AND NOT legacy_prebook_reuse`,
+      [prebookId],
+    );
+    return rows[0]?.id ?? null;
   }
 
   async find(id: number): Promise<BookingRow | null> {
@@ -127,15 +182,22 @@ export class BookingsRepository {
     return rows[0] ?? null;
   }
 
-  async findForClient(clientId: number, id: number): Promise<BookingRow | null> {
-    const rows: BookingRow[] = await this.dataSource.query(`SELECT ${COLUMNS} FROM booking.bookings WHERE client_id = $1 AND id = $2`, [clientId, id]);
+  /** A booking the caller may see (see {@link BookingScope}). */
+  async findInScope(scope: BookingScope, id: number): Promise<BookingRow | null> {
+    const rows: BookingRow[] = await this.dataSource.query(
+      `SELECT ${COLUMNS} FROM booking.bookings
+        WHERE client_id = $1 AND id = $2 AND ($3::boolean IS NULL OR sandbox = $3) AND ($4::int IS NULL OR user_id = $4)`,
+      [scope.clientId, id, scope.sandbox, scope.userId],
+    );
     return rows[0] ?? null;
   }
 
-  async findByIdempotencyKey(clientId: number, key: string): Promise<BookingRow | null> {
+  /** The booking an idempotency key made, within its owner's key space: client, sandbox or live, user. */
+  async findByIdempotencyKey(owner: { clientId: number; sandbox: boolean; userId: number | null }, key: string): Promise<BookingRow | null> {
     const rows: BookingRow[] = await this.dataSource.query(
-      `SELECT ${COLUMNS} FROM booking.bookings WHERE client_id = $1 AND idempotency_key = $2 AND idempotency_expires_at >= now()`,
-      [clientId, key],
+      `SELECT ${COLUMNS} FROM booking.bookings
+        WHERE client_id = $1 AND sandbox = $2 AND coalesce(user_id, 0) = coalesce($3::int, 0) AND idempotency_key = $4 AND idempotency_expires_at >= now()`,
+      [owner.clientId, owner.sandbox, owner.userId, key],
     );
     return rows[0] ?? null;
   }
@@ -159,16 +221,17 @@ export class BookingsRepository {
     return rows.length ? { ...booking, ...changes, ...rows[0] } : null;
   }
 
-  /** One page of a client's (or one user's) bookings, filtered and sorted (decisions §7). */
-  async list(clientId: number, userId: number | null, query: BookingListQuery, options: { excludeFailed?: boolean } = {}): Promise<{ rows: BookingRow[]; total: number }> {
+  /** One page of the bookings in a scope, filtered and sorted: by created_at (default), check-in, check-out, price, hotel name or status. */
+  async list(scope: BookingScope, query: BookingListQuery, options: { excludeFailed?: boolean } = {}): Promise<{ rows: BookingRow[]; total: number }> {
     const where = ['client_id = $1'];
     if (options.excludeFailed) where.push(`status <> 'failed'`);
-    const values: unknown[] = [clientId];
+    const values: unknown[] = [scope.clientId];
     const add = (clause: (placeholder: string) => string, value: unknown) => {
       values.push(value);
       where.push(clause(`$${values.length}`));
     };
-    if (userId !== null) add((p) => `user_id = ${p}`, userId);
+    if (scope.userId !== null) add((p) => `user_id = ${p}`, scope.userId);
+    if (scope.sandbox !== null) add((p) => `sandbox = ${p}`, scope.sandbox);
     if (query.id !== undefined) add((p) => `id = ${p}`, query.id);
     if (query.hotel_name) add((p) => `hotel_name ILIKE ${p}`, `%${query.hotel_name.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
     if (query.first_name) add((p) => `lower(first_name) = lower(${p})`, query.first_name);
@@ -204,16 +267,38 @@ export class BookingsRepository {
     return { rows, total: counts[0].total };
   }
 
-  /** Marks a confirmed booking cancelled (once): false when another request did it first. */
-  async markCancelled(id: number, reference: string, penalty: string): Promise<boolean> {
-    const rows = rowsOf(
+  /**
+   * Starts the cancellation of a confirmed booking, once: the penalty is fixed
+   * now and the caller holds the saga's lease. Null when another request started it first.
+   */
+  async startCancellation(booking: BookingRow, penalty: string): Promise<BookingRow | null> {
+    const rows = rowsOf<Pick<BookingRow, 'step' | 'updated_at' | 'cancellation_penalty'>>(
       await this.dataSource.query(
-        `UPDATE booking.bookings SET status = 'cancelled', cancellation_reference = $2, cancellation_penalty = $3, cancelled_at = now(), updated_at = now()
-          WHERE id = $1 AND status = 'confirmed' RETURNING id`,
-        [id, reference, penalty],
+        `UPDATE booking.bookings SET step = 'cancelling', cancellation_penalty = $2, updated_at = now(),
+                lease_until = now() + make_interval(secs => ${this.leaseSeconds})
+          WHERE id = $1 AND step = 'done' AND status = 'confirmed' RETURNING step, updated_at, cancellation_penalty`,
+        [booking.id, penalty],
       ),
     );
-    return rows.length === 1;
+    return rows.length ? { ...booking, ...rows[0] } : null;
+  }
+
+  /** Takes over one unfinished saga whose lease ran out (its worker died); null when it is leased or finished. */
+  async claim(id: number): Promise<BookingRow | null> {
+    const rows: BookingRow[] = rowsOf(
+      await this.dataSource.query(
+        `UPDATE booking.bookings SET lease_until = now() + make_interval(secs => ${this.leaseSeconds})
+          WHERE id = $1 AND step NOT IN ('done', 'failed', 'cancelled') AND lease_until < now()
+          RETURNING ${COLUMNS}`,
+        [id],
+      ),
+    );
+    return rows[0] ?? null;
+  }
+
+  /** Gives a saga back after a step failed for now: the next recovery pass retries it. */
+  async releaseLease(id: number): Promise<void> {
+    await this.dataSource.query(`UPDATE booking.bookings SET lease_until = now() WHERE id = $1 AND step NOT IN ('done', 'failed', 'cancelled')`, [id]);
   }
 
   /** Leaves a saga waiting (a pending supplier) until another worker may look again. */
@@ -227,7 +312,7 @@ export class BookingsRepository {
       await this.dataSource.query(
         `UPDATE booking.bookings SET lease_until = now() + make_interval(secs => ${this.leaseSeconds})
           WHERE id IN (SELECT id FROM booking.bookings
-                        WHERE step NOT IN ('done', 'failed') AND lease_until < now()
+                        WHERE step NOT IN ('done', 'failed', 'cancelled') AND lease_until < now()
                         ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED)
           RETURNING id`,
         [limit],

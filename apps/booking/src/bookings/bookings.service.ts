@@ -1,6 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { createHash } from 'node:crypto';
-import { setTimeout as sleep } from 'node:timers/promises';
 import {
   Actor,
   BackendBookingPage,
@@ -21,19 +20,26 @@ import {
   toCents,
 } from '@hotel/contracts';
 import { Language, hotelById, toHotelDetails } from '@hotel/inventory';
-import { DomainError, SERVICE_CLIENT, SERVICE_ENV, ServiceClient } from '@hotel/platform';
+import { DomainError, SERVICE_CLIENT, SERVICE_ENV, ServiceClient, currentDeadline } from '@hotel/platform';
 import { BookingEnv } from '../booking.env';
-import { CardDetails, PAYMENT_PROCESSOR, PaymentProcessor, expirationPassed } from '../payments/payment-processor';
+import { CardDetails, expirationPassed } from '../payments/payment-processor';
 import { Vouchers } from '../vouchers/vouchers';
 import { cancellationPenaltyCents } from './cancellation';
 import { toBackendBooking } from './backend-booking-view';
 import { toBookingView } from './booking-view';
 import { BookingSaga } from './booking-saga';
-import { BookingRow, BookingsRepository } from './bookings.repository';
+import { BookingRow, BookingScope, BookingsRepository, CANCELLATION_STEPS, FINAL_STEPS } from './bookings.repository';
 
 const CARD_FIELDS = ['payment_token', 'payment_first_name', 'payment_last_name', 'payment_postal_code', 'payment_expiration'] as const;
-/** How long a repeat with the same idempotency key waits for the first request to finish. */
-const REPLAY_WAIT_MS = 10_000;
+/**
+ * How long before its caller's deadline a request answers with what it has (a
+ * fifth of the time it was given, within these bounds): the answer must still
+ * travel back through NATS and the gateway before the caller gives up.
+ */
+const ANSWER_MARGIN_MS = { min: 100, max: 1000 };
+/** A booking request's wait is over once its saga has an outcome (or is being cancelled already). */
+const bookingSettled = (booking: BookingRow) => FINAL_STEPS.includes(booking.step) || CANCELLATION_STEPS.includes(booking.step);
+const cancellationSettled = (booking: BookingRow) => booking.step === 'cancelled';
 
 @Injectable()
 export class BookingsService {
@@ -42,7 +48,6 @@ export class BookingsService {
     private readonly saga: BookingSaga,
     @Inject(SERVICE_CLIENT) private readonly services: ServiceClient,
     @Inject(SERVICE_ENV) private readonly env: BookingEnv,
-    @Inject(PAYMENT_PROCESSOR) private readonly payments: PaymentProcessor,
     private readonly vouchers: Vouchers,
   ) {}
 
@@ -50,12 +55,19 @@ export class BookingsService {
     return toBookingView(row, this.vouchers.url(row.id));
   }
 
+  /**
+   * Books a prebook: one booking per idempotency key, one live booking per prebook.
+   * Answers by its caller's deadline: a saga that takes longer (a slow supplier, a
+   * service down) answers `pending` and goes on; the booking is finished or undone
+   * whatever happens to this process.
+   */
   async create(request: CreateBookingRequest): Promise<CreateBookingReply> {
     const { actor, body } = request;
     const fingerprint = fingerprintOf(request);
+    const card = cardOf(request);
     if (body.idempotency_key) {
-      const previous = await this.bookings.findByIdempotencyKey(actor.clientId, body.idempotency_key);
-      if (previous) return this.replay(previous, fingerprint);
+      const previous = await this.bookings.findByIdempotencyKey(keyOwner(actor), body.idempotency_key);
+      if (previous) return this.replay(previous, fingerprint, card);
     }
     const prebook = await this.services.send(SUBJECTS.RATES_PREBOOK_FIND, {
       actor,
@@ -63,29 +75,33 @@ export class BookingsService {
         ? { prebook_id: request.prebook_id }
         : { session_id: request.session_id, hotel_id: request.hotel_id, rate_id: request.rate_id, payment_method: request.payment_method }),
     });
-    const method = prebook.paymentMethod;
     this.validateAgainstPrebook(request, prebook);
-    const card = method === 'credit_card' ? cardOf(request) : undefined;
 
     let booking: BookingRow;
     try {
       booking = await this.bookings.insert(this.newBooking(request, prebook, fingerprint), this.env.IDEMPOTENCY_HOURS);
     } catch (error) {
-      // A concurrent request with the same idempotency key won the insert: answer as its repeat.
-      if (error instanceof DomainError && error.code === 'CONFLICT' && body.idempotency_key) {
-        const winner = await this.bookings.findByIdempotencyKey(actor.clientId, body.idempotency_key);
-        if (winner) return this.replay(winner, fingerprint);
+      // A concurrent request with the same idempotency key won the insert (whichever
+      // unique index it tripped first): answer as its repeat.
+      if (error instanceof DomainError && body.idempotency_key) {
+        const winner = await this.bookings.findByIdempotencyKey(keyOwner(actor), body.idempotency_key);
+        if (winner) return this.replay(winner, fingerprint, card);
       }
       throw error;
     }
     await this.services.send(SUBJECTS.RATES_PREBOOK_ATTACH, { prebook_id: prebook.prebookId, booking_id: booking.id, processing: true }).catch(() => undefined);
-    const settled = await this.saga.run(booking.id, card, booking);
+    const settled = await this.saga.settle(booking, {
+      owned: true,
+      deadline: this.answerBy(),
+      card: prebook.paymentMethod === 'credit_card' ? card : undefined,
+      settled: bookingSettled,
+    });
     return { booking: this.outcome(settled), replayed: false };
   }
 
   /** The caller's bookings (a user token sees that user's only). */
   async list(actor: Actor, query: BookingListQuery): Promise<BookingPage> {
-    const { rows, total } = await this.bookings.list(actor.clientId, actor.role === 'user' ? actor.userId : null, query);
+    const { rows, total } = await this.bookings.list(scopeOf(actor), query);
     return { bookings: rows.map((row) => this.view(row)), total };
   }
 
@@ -95,53 +111,49 @@ export class BookingsService {
       throw new DomainError('FORBIDDEN', "a user token reads that user's bookings only");
     }
     const forUser = actor.role === 'user' ? actor.userId : (userId ?? null);
-    const { rows, total } = await this.bookings.list(actor.clientId, forUser, { page: query.page, limit: query.limit ?? 100 }, { excludeFailed: true });
+    const { rows, total } = await this.bookings.list(
+      { clientId: actor.clientId, sandbox: null, userId: forUser },
+      { page: query.page, limit: query.limit ?? 100 },
+      { excludeFailed: true },
+    );
     return { bookings: rows.map(toBackendBooking), total };
   }
 
   async precancel(actor: Actor, bookingId: number): Promise<PrecancelView> {
     const booking = await this.cancellable(actor, bookingId);
-    if (booking.status === 'cancelled') {
-      return { price_cancellation_penalty: centsToNumber(toCents(booking.cancellation_penalty!)), price_currency: booking.price_currency };
-    }
-    return { price_cancellation_penalty: centsToNumber(this.penalty(booking)), price_currency: booking.price_currency };
+    // Once a cancellation has started its penalty is fixed.
+    const penalty = booking.cancellation_penalty !== null ? toCents(booking.cancellation_penalty) : this.penalty(booking);
+    return { price_cancellation_penalty: centsToNumber(penalty), price_currency: booking.price_currency };
   }
 
   /**
-   * Cancels with the supplier (rooms go back to the allotment), credits the price
-   * less the penalty to the account, then marks the booking cancelled. Each step
-   * is idempotent, so a repeated or concurrent cancel finishes the same way and
-   * a cancelled booking answers its reference again.
+   * Cancels a confirmed booking as a saga: the first request records the
+   * cancellation with the penalty of this moment, then the supplier cancels (the
+   * rooms go back), the price less the penalty is refunded, and the booking is
+   * cancelled. Concurrent and repeated cancels wait for that one saga and get its
+   * answer; one that cannot finish by the deadline (a service down) answers 503
+   * and the recovery loop finishes it.
    */
   async cancel(actor: Actor, bookingId: number): Promise<CancelView> {
-    const booking = await this.cancellable(actor, bookingId);
-    if (booking.status === 'cancelled') return { cancelled: true, cancellation_reference: booking.cancellation_reference! };
-    const penalty = this.penalty(booking);
-    const refund = toCents(booking.price_chargeable) - penalty;
-    await this.services.send(SUBJECTS.RATES_SUPPLIER_CANCEL, { booking_id: booking.id });
-    if (!booking.sandbox && refund > 0) {
-      if (booking.payment_method === 'account') {
-        await this.services.send(SUBJECTS.ACCOUNTING_REFUND_CREATE, {
-          clientId: booking.client_id,
-          bookingId: booking.id,
-          amount: centsToDecimal(refund),
-          name: `Cancellation of booking ${booking.id} (penalty ${centsToDecimal(penalty)})`,
-          ...(booking.user_id && { userId: booking.user_id }),
-        });
-      } else {
-        await this.payments.refund(booking.cc_payment_id!, centsToDecimal(refund));
-      }
+    let booking = await this.cancellable(actor, bookingId);
+    let owned = false;
+    if (booking.step === 'done') {
+      const started = await this.bookings.startCancellation(booking, centsToDecimal(this.penalty(booking)));
+      owned = started !== null;
+      booking = started ?? (await this.bookings.find(booking.id))!;
     }
-    const reference = `CXL-${booking.supplier_reference}`;
-    await this.bookings.markCancelled(booking.id, reference, centsToDecimal(penalty));
-    const settled = (await this.bookings.find(booking.id))!;
-    return { cancelled: true, cancellation_reference: settled.cancellation_reference ?? reference };
+    const settled = await this.saga.settle(booking, { owned, deadline: this.answerBy(), settled: cancellationSettled });
+    if (settled.step !== 'cancelled') {
+      throw new DomainError('SERVICE_UNAVAILABLE', 'the cancellation is recorded and under way; repeat the call for its reference', undefined, 2);
+    }
+    return { cancelled: true, cancellation_reference: settled.cancellation_reference! };
   }
 
+  /** A booking the caller may cancel (or whose cancellation is under way or done). */
   private async cancellable(actor: Actor, bookingId: number): Promise<BookingRow> {
-    const booking = await this.bookings.findForClient(actor.clientId, bookingId);
-    if (!booking || (actor.role === 'user' && booking.user_id !== actor.userId)) throw DomainError.notFound(`booking ${bookingId}`);
-    if (booking.status === 'cancelled') return booking;
+    const booking = await this.bookings.findInScope(scopeOf(actor), bookingId);
+    if (!booking) throw DomainError.notFound(`booking ${bookingId}`);
+    if (CANCELLATION_STEPS.includes(booking.step)) return booking;
     if (booking.status !== 'confirmed') throw DomainError.validation([{ field: 'booking_id', message: `a ${booking.status} booking cannot be cancelled` }]);
     if (booking.check_in < todayUtc().toISOString().slice(0, 10)) {
       throw DomainError.validation([{ field: 'booking_id', message: 'the check-in date has passed: the booking cannot be cancelled' }]);
@@ -153,17 +165,29 @@ export class BookingsService {
     return cancellationPenaltyCents(booking.rate.cancellation_policy_data, toCents(booking.price_chargeable));
   }
 
-  /** The first request's booking for a repeated idempotency key (after it settles), or 409 for a different body. */
-  private async replay(previous: BookingRow, fingerprint: string): Promise<CreateBookingReply> {
+  /** When to answer: a little before the caller stops waiting. */
+  private answerBy(): number {
+    const deadline = currentDeadline() ?? Date.now() + this.env.RPC_TIMEOUT_MS;
+    const margin = Math.min(ANSWER_MARGIN_MS.max, Math.max(ANSWER_MARGIN_MS.min, (deadline - Date.now()) / 5));
+    return deadline - margin;
+  }
+
+  /**
+   * The first request's booking for a repeated idempotency key, once it has an
+   * outcome (or as it stands at the deadline), or 409 for a different body. A
+   * repeat carries the card again, so it can take over a card booking whose
+   * worker died before charging.
+   */
+  private async replay(previous: BookingRow, fingerprint: string, card?: CardDetails): Promise<CreateBookingReply> {
     if (previous.request_fingerprint !== fingerprint) {
       throw new DomainError('IDEMPOTENCY_CONFLICT', 'idempotency_key was used with a different request');
     }
-    let current = previous;
-    const deadline = Date.now() + REPLAY_WAIT_MS;
-    while ((current.step !== 'done' && current.step !== 'failed') && Date.now() < deadline) {
-      await sleep(50);
-      current = (await this.bookings.find(previous.id))!;
-    }
+    const current = await this.saga.settle(previous, {
+      owned: false,
+      deadline: this.answerBy(),
+      card: previous.payment_method === 'credit_card' ? card : undefined,
+      settled: bookingSettled,
+    });
     return { booking: this.outcome(current), replayed: true };
   }
 
@@ -236,8 +260,27 @@ export class BookingsService {
   }
 }
 
-function cardOf(request: CreateBookingRequest): CardDetails {
-  return { token: request.body.payment_token!, expiration: request.body.payment_expiration! };
+/**
+ * The bookings a caller reaches through the booking API: an API key those of its
+ * own world (sandbox or live), a user token its user's, the backend token all.
+ * Anything else is reported as not found.
+ */
+function scopeOf(actor: Actor): BookingScope {
+  return {
+    clientId: actor.clientId,
+    sandbox: actor.role === 'backend' ? null : actor.sandbox,
+    userId: actor.role === 'user' ? actor.userId : null,
+  };
+}
+
+/** Whose key space an idempotency key lives in. */
+function keyOwner(actor: Actor) {
+  return { clientId: actor.clientId, sandbox: actor.sandbox, userId: actor.userId ?? null };
+}
+
+function cardOf(request: CreateBookingRequest): CardDetails | undefined {
+  const { payment_token: token, payment_expiration: expiration } = request.body;
+  return token && expiration ? { token, expiration } : undefined;
 }
 
 /** What makes two requests "the same": the rate they book and every body field, in a stable order. */

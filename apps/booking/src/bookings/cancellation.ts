@@ -1,7 +1,7 @@
 import { CancellationPolicyData, toCents } from '@hotel/contracts';
 
 /**
- * The penalty for cancelling now (decisions §6): the penalty of the latest
+ * The penalty for cancelling now: the penalty of the latest
  * period that has started; nothing before the first; never more than was paid.
  * A non-refundable rate's single period starts when it was sold, so it costs
  * the whole price.

@@ -1,31 +1,102 @@
-import { DomainError } from '@hotel/platform';
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { toCents } from '@hotel/contracts';
+import { DomainError, rowsOf } from '@hotel/platform';
 
 export interface CardDetails {
   token: string;
   expiration: string;
 }
 
-/** The payment-processor port; the built-in sandbox implements it (decisions §5). */
-export interface PaymentProcessor {
-  /** Charges a card; idempotent by booking id. */
-  charge(bookingId: number, card: CardDetails, amount: string): Promise<{ paymentId: string }>;
-  refund(paymentId: string, amount: string): Promise<void>;
+export interface CardCharge {
+  paymentId: string;
+  amount: string;
 }
+
+/**
+ * The payment-processor port; the built-in sandbox implements it. Every call that
+ * moves money takes an idempotency key, as real processors do: a repeated call
+ * with the key (a retry after a timeout or a crash) has the first call's effect
+ * and no other.
+ */
+export interface PaymentProcessor {
+  /** Charges a card once per key; a repeat with the key returns the first charge. */
+  charge(key: string, card: CardDetails, amount: string): Promise<CardCharge>;
+  /**
+   * What happened to a charge key: the charge it made, or null, in which case
+   * the key is closed and a late charge with it is refused (a charge call still
+   * in flight can no longer take money for a booking that has failed).
+   */
+  closeKey(key: string): Promise<CardCharge | null>;
+  /** Refunds (part of) a charge once per key. */
+  refund(paymentId: string, amount: string, key: string): Promise<void>;
+}
+
+export const PAYMENT_PROCESSOR = Symbol('PAYMENT_PROCESSOR');
 
 const DECLINES: Record<string, string> = {
   tok_declined: 'card declined',
   tok_insufficient_funds: 'card declined: insufficient funds',
 };
 
-/** Accepts tok_visa and tok_mastercard; declines tok_declined and tok_insufficient_funds with the reason. */
+/** The sandbox's answer to a card token: null to accept, else the decline reason. */
+export function sandboxDecline(token: string): string | null {
+  if (DECLINES[token]) return DECLINES[token];
+  return token === 'tok_visa' || token === 'tok_mastercard' ? null : 'card declined: unknown payment_token';
+}
+
+/**
+ * The sandbox processor: accepts tok_visa and tok_mastercard, declines
+ * tok_declined and tok_insufficient_funds with the reason. Its charges and
+ * refunds are kept in its own tables (booking.sandbox_card_*), standing in for
+ * the processor's records: they survive a crash of the booking service, so
+ * recovery can ask what a key did.
+ */
+@Injectable()
 export class SandboxPaymentProcessor implements PaymentProcessor {
-  async charge(bookingId: number, card: CardDetails, _amount: string): Promise<{ paymentId: string }> {
-    if (DECLINES[card.token]) throw new DomainError('PAYMENT_DECLINED', DECLINES[card.token]);
-    if (card.token !== 'tok_visa' && card.token !== 'tok_mastercard') throw new DomainError('PAYMENT_DECLINED', 'card declined: unknown payment_token');
-    return { paymentId: `ch_sandbox_${bookingId}` };
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  async charge(key: string, card: CardDetails, amount: string): Promise<CardCharge> {
+    const decline = sandboxDecline(card.token);
+    if (decline) throw new DomainError('PAYMENT_DECLINED', decline);
+    await this.dataSource.query(
+      `INSERT INTO booking.sandbox_card_charges (payment_key, payment_id, amount) VALUES ($1, $2, $3) ON CONFLICT (payment_key) DO NOTHING`,
+      [key, `ch_sandbox_${key}`, amount],
+    );
+    const charge = await this.find(key);
+    if (!charge) throw new DomainError('PAYMENT_DECLINED', 'card declined: the payment was cancelled');
+    if (toCents(charge.amount) !== toCents(amount)) throw new DomainError('CONFLICT', `payment key ${key} was used for another amount`);
+    return charge;
   }
 
-  async refund(_paymentId: string, _amount: string): Promise<void> {}
+  async closeKey(key: string): Promise<CardCharge | null> {
+    await this.dataSource.query(`INSERT INTO booking.sandbox_card_charges (payment_key) VALUES ($1) ON CONFLICT (payment_key) DO NOTHING`, [key]);
+    return this.find(key);
+  }
+
+  async refund(paymentId: string, amount: string, key: string): Promise<void> {
+    // Never more back than was charged; the key makes a repeat harmless.
+    const rows = rowsOf(
+      await this.dataSource.query(
+        `INSERT INTO booking.sandbox_card_refunds (refund_key, payment_id, amount)
+         SELECT $1, c.payment_id, $3 FROM booking.sandbox_card_charges c
+          WHERE c.payment_id = $2
+            AND c.amount >= $3 + (SELECT coalesce(sum(r.amount), 0) FROM booking.sandbox_card_refunds r WHERE r.payment_id = c.payment_id)
+         ON CONFLICT (refund_key) DO NOTHING RETURNING refund_key`,
+        [key, paymentId, amount],
+      ),
+    );
+    if (rows.length) return;
+    const [existing] = await this.dataSource.query(`SELECT payment_id, amount FROM booking.sandbox_card_refunds WHERE refund_key = $1`, [key]);
+    if (existing?.payment_id === paymentId && toCents(existing.amount) === toCents(amount)) return;
+    throw new DomainError('CONFLICT', `refund ${key} of ${amount} for ${paymentId} is not possible`);
+  }
+
+  private async find(key: string): Promise<CardCharge | null> {
+    const [row] = await this.dataSource.query(`SELECT payment_id, amount FROM booking.sandbox_card_charges WHERE payment_key = $1`, [key]);
+    return row?.payment_id ? { paymentId: row.payment_id, amount: row.amount } : null;
+  }
 }
 
 /** MM/YY that has not passed (a card is valid to the end of its month). */
@@ -34,5 +105,3 @@ export function expirationPassed(expiration: string, now = new Date()): boolean 
   const endOfMonth = Date.UTC(2000 + year, month, 1);
   return endOfMonth <= now.getTime();
 }
-
-export const PAYMENT_PROCESSOR = Symbol('PAYMENT_PROCESSOR');

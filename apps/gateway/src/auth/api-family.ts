@@ -1,14 +1,45 @@
 import { ExecutionContext, SetMetadata, createParamDecorator } from '@nestjs/common';
+import { FASTIFY_ROUTE_CONFIG_METADATA } from '@nestjs/platform-fastify/constants';
 import { FastifyRequest } from 'fastify';
 import { Actor, ActorRole } from '@hotel/contracts';
 
 export type ApiFamily = 'booking' | 'backend';
 export const API_FAMILY = 'api-family';
 
+/** What a route tells the authentication hook, through Fastify's route config. */
+export interface RouteAuthConfig {
+  apiFamily?: ApiFamily;
+}
+
+/**
+ * Marks a controller (every route of it) or one route as part of an API family:
+ * Nest metadata for the AuthGuard, and Fastify route config for the `onRequest`
+ * hook that authenticates before the body is read.
+ */
+function apiFamily(family: ApiFamily) {
+  const metadata = SetMetadata(API_FAMILY, family);
+  const tag = (handler: unknown) => {
+    if (typeof handler !== 'function') return;
+    const config = Reflect.getMetadata(FASTIFY_ROUTE_CONFIG_METADATA, handler) as RouteAuthConfig | undefined;
+    Reflect.defineMetadata(FASTIFY_ROUTE_CONFIG_METADATA, { ...config, apiFamily: family } satisfies RouteAuthConfig, handler);
+  };
+  const decorator = (target: object, key?: string | symbol, descriptor?: PropertyDescriptor): void => {
+    if (descriptor) {
+      metadata(target, key!, descriptor);
+      tag(descriptor.value);
+      return;
+    }
+    metadata(target as Function);
+    const prototype = (target as Function).prototype as Record<string, unknown>;
+    for (const name of Object.getOwnPropertyNames(prototype)) if (name !== 'constructor') tag(prototype[name]);
+  };
+  return decorator as ClassDecorator & MethodDecorator;
+}
+
 /** Routes of the booking API: `Authorization: Bearer <api key or user token>`. */
-export const BookingApi = () => SetMetadata(API_FAMILY, 'booking' satisfies ApiFamily);
+export const BookingApi = () => apiFamily('booking');
 /** Routes of the backend API under /api: `Authorization: <backend token or user token>`. */
-export const BackendApi = () => SetMetadata(API_FAMILY, 'backend' satisfies ApiFamily);
+export const BackendApi = () => apiFamily('backend');
 
 /** Which credential roles reach which API (decisions §2). */
 export const ROLES_BY_FAMILY: Record<ApiFamily, readonly ActorRole[]> = {
@@ -16,9 +47,33 @@ export const ROLES_BY_FAMILY: Record<ApiFamily, readonly ActorRole[]> = {
   backend: ['backend', 'user'],
 };
 
-export type AuthenticatedRequest = FastifyRequest & { actor?: Actor };
+/**
+ * Routes whose answer costs real work in the services (lists, searches, rates,
+ * prebook, book): a client may have only CLIENT_MAX_IN_FLIGHT of them in flight.
+ * As Fastify names them (`METHOD url`); HEAD counts as GET.
+ */
+export const EXPENSIVE_ROUTES: ReadonlySet<string> = new Set([
+  'GET /book',
+  'POST /search',
+  'GET /search/:session_id',
+  'GET /hotel/:hotel_id/:session_id',
+  'POST /v2/rates',
+  'GET /prebook/:hotel_id/:session_id/:rate_id/:payment_method',
+  'POST /v2/prebook',
+  'POST /book/:hotel_id/:session_id/:rate_id/:payment_method',
+  'POST /v2/book',
+  'GET /api/booking',
+  'GET /api/booking/user/:userId',
+  'GET /api/accounting',
+]);
 
-/** The authenticated caller, set by the AuthGuard. */
+export type AuthenticatedRequest = FastifyRequest & {
+  actor?: Actor;
+  /** Gives back the client's in-flight place of an expensive request, once it is answered. */
+  releaseInFlight?: () => void;
+};
+
+/** The authenticated caller, set by the authentication hook. */
 export const CurrentActor = createParamDecorator((_data: unknown, context: ExecutionContext): Actor => {
   const actor = context.switchToHttp().getRequest<AuthenticatedRequest>().actor;
   if (!actor) throw new Error('CurrentActor used on a route without an API family');

@@ -1,47 +1,54 @@
-import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
+import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { FastifyReply } from 'fastify';
 import { Actor, RateLimit, SUBJECTS } from '@hotel/contracts';
 import { DomainError, ServiceClient } from '@hotel/platform';
-import { GATEWAY_ENV, SERVICE_CLIENT } from '../gateway.tokens';
 import { GatewayEnv } from '../gateway.env';
-import { API_FAMILY, ApiFamily, AuthenticatedRequest, ROLES_BY_FAMILY } from './api-family';
+import { API_FAMILY, ApiFamily, AuthenticatedRequest, EXPENSIVE_ROUTES, ROLES_BY_FAMILY, RouteAuthConfig } from './api-family';
 import { CredentialCache } from './credential-cache';
-import { RateLimiter } from './rate-limiter';
+import { Budget, InFlightLimiter, RateLimiter } from './rate-limiter';
 
 /**
- * Authenticates every route that declares an API family and checks that the
- * credential's role reaches that API: unknown/revoked/expired is 401, a valid
- * credential on the wrong API is 403.
+ * Authenticates every request to a route that declares an API family, from a
+ * Fastify `onRequest` hook, before its body is read: unknown/revoked/expired is
+ * 401, a valid credential on the wrong API is 403. Then the rate limits (the
+ * credential's budget and its client's, shared by all of the client's keys and
+ * users) with the RateLimit-* headers, and for expensive routes the client's
+ * bound on requests in flight; past either, 429 with Retry-After.
  */
-@Injectable()
-export class AuthGuard implements CanActivate {
-  private readonly cache: CredentialCache;
+export class Authenticator {
+  readonly cache: CredentialCache;
   private readonly limiter: RateLimiter;
-  private readonly defaultRateLimit: RateLimit;
+  private readonly inFlight: InFlightLimiter;
+  private readonly credentialDefault: RateLimit;
+  private readonly clientDefault: RateLimit;
+  /** When a request whose client went away stops counting: its services have answered or been given up on by then. */
+  private readonly abandonedAfterMs: number;
 
   constructor(
-    private readonly reflector: Reflector,
-    @Inject(SERVICE_CLIENT) private readonly services: ServiceClient,
-    @Inject(GATEWAY_ENV) env: GatewayEnv,
+    private readonly services: ServiceClient,
+    env: GatewayEnv,
   ) {
     this.cache = new CredentialCache(env.AUTH_CACHE_TTL_MS);
     this.limiter = new RateLimiter(env.GATEWAY_REPLICAS);
-    this.defaultRateLimit = { rps: env.RATE_LIMIT_RPS, burst: env.RATE_LIMIT_BURST };
+    this.inFlight = new InFlightLimiter(Math.max(1, Math.floor(env.CLIENT_MAX_IN_FLIGHT / env.GATEWAY_REPLICAS)));
+    this.credentialDefault = { rps: env.RATE_LIMIT_RPS, burst: env.RATE_LIMIT_BURST };
+    this.clientDefault = { rps: env.RATE_LIMIT_CLIENT_RPS ?? env.RATE_LIMIT_RPS, burst: env.RATE_LIMIT_CLIENT_BURST ?? env.RATE_LIMIT_BURST };
+    this.abandonedAfterMs = env.RPC_TIMEOUT_MS + 1000;
   }
 
-  async canActivate(context: ExecutionContext): Promise<boolean> {
-    const family = this.reflector.getAllAndOverride<ApiFamily | undefined>(API_FAMILY, [
-      context.getHandler(),
-      context.getClass(),
-    ]);
-    if (!family) return true;
-    const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
+  /** The route's API family, if it has one (see BookingApi/BackendApi). */
+  static familyOf(request: AuthenticatedRequest): ApiFamily | undefined {
+    return (request.routeOptions.config as RouteAuthConfig | undefined)?.apiFamily;
+  }
+
+  /** Sets `request.actor`, or throws the DomainError to answer with. */
+  async authenticate(request: AuthenticatedRequest, reply: FastifyReply, family: ApiFamily): Promise<void> {
     const token = presentedToken(request.headers.authorization, family);
     const { rateLimit, ...actor } = await this.cache.resolve(token, (secret) =>
       this.services.send(SUBJECTS.USERS_CREDENTIAL_RESOLVE, { token: secret }, { requestId: request.id }),
     );
-    this.limit(actor, rateLimit ?? this.defaultRateLimit, context.switchToHttp().getResponse<FastifyReply>());
+    this.limit(actor, rateLimit ?? null, reply);
     if (!ROLES_BY_FAMILY[family].includes(actor.role)) {
       throw new DomainError(
         'FORBIDDEN',
@@ -50,21 +57,73 @@ export class AuthGuard implements CanActivate {
           : 'this credential is for the booking API; the backend API takes a backend token or a user token',
       );
     }
+    if (EXPENSIVE_ROUTES.has(`${request.method === 'HEAD' ? 'GET' : request.method} ${request.routeOptions.url}`)) this.admit(actor, request, reply);
     request.actor = actor;
-    return true;
   }
 
-  /** Per-credential rate limit, with the RateLimit-* headers on every authenticated answer. */
-  private limit(actor: Actor, rateLimit: RateLimit, reply: FastifyReply) {
-    // One bucket per credential: a client's live key, sandbox key and backend token, and each user's tokens.
-    const key = `${actor.clientId}:${actor.role}:${actor.sandbox ? 'sandbox' : 'live'}:${actor.userId ?? ''}`;
-    const decision = this.limiter.take(key, rateLimit);
+  /**
+   * The credential's bucket (a client's live key, sandbox key and backend token, and each
+   * user's tokens) and the client's (all of them together), with the RateLimit-* headers
+   * of the tighter one on every authenticated answer. A client's own limit (set-rate-limit)
+   * replaces both defaults.
+   */
+  private limit(actor: Actor, own: RateLimit | null, reply: FastifyReply) {
+    const budgets: Budget[] = [
+      { key: `${actor.clientId}:${actor.role}:${actor.sandbox ? 'sandbox' : 'live'}:${actor.userId ?? ''}`, limit: own ?? this.credentialDefault },
+      { key: `${actor.clientId}`, limit: own ?? this.clientDefault },
+    ];
+    const decision = this.limiter.takeAll(budgets);
     reply.header('ratelimit-limit', String(decision.limit));
     reply.header('ratelimit-remaining', String(decision.remaining));
     reply.header('ratelimit-reset', String(decision.resetSeconds));
     if (!decision.allowed) {
       throw new DomainError('RATE_LIMITED', 'rate limit exceeded for this credential; retry after Retry-After seconds', undefined, decision.retryAfterSeconds);
     }
+  }
+
+  /**
+   * Holds one of the client's in-flight places until the request is answered
+   * (`releaseInFlight`, called when the answer is sent): a client that goes away keeps
+   * the place while the services still work for it, at most until they would have been
+   * given up on, so opening and dropping connections does not get round the bound.
+   */
+  private admit(actor: Actor, request: AuthenticatedRequest, reply: FastifyReply) {
+    const release = this.inFlight.tryAcquire(actor.clientId);
+    if (!release) {
+      throw new DomainError(
+        'RATE_LIMITED',
+        `too many requests of this client in flight (at most ${this.inFlight.max} lists, searches, rates, prebooks and bookings at once); retry after Retry-After seconds`,
+        undefined,
+        1,
+      );
+    }
+    let released = false;
+    request.releaseInFlight = () => {
+      released = true;
+      release();
+    };
+    reply.raw.once('close', () => {
+      if (!released) setTimeout(release, this.abandonedAfterMs).unref();
+    });
+  }
+}
+
+/**
+ * The credential check itself runs in the `onRequest` hook ({@link Authenticator});
+ * this guard only makes sure it did for every route that declares an API family,
+ * so a route the hook missed fails loudly instead of running unauthenticated.
+ */
+@Injectable()
+export class AuthGuard implements CanActivate {
+  constructor(private readonly reflector: Reflector) {}
+
+  canActivate(context: ExecutionContext): boolean {
+    const family = this.reflector.getAllAndOverride<ApiFamily | undefined>(API_FAMILY, [context.getHandler(), context.getClass()]);
+    if (!family) return true;
+    if (!context.switchToHttp().getRequest<AuthenticatedRequest>().actor) {
+      throw new Error(`a route of the ${family} API was reached without the authentication hook`);
+    }
+    return true;
   }
 }
 

@@ -66,4 +66,38 @@ describe('CredentialCache', () => {
     await cache.resolve('key', lookup);
     expect(lookup).toHaveBeenCalledTimes(2);
   });
+
+  it('forgets a client (or one user) at once when told, and everything on clear', async () => {
+    const cache = new CredentialCache(60_000);
+    const user: Actor = { clientId: 1, userId: 7, role: 'user', sandbox: false };
+    const other: Actor = { clientId: 2, userId: null, role: 'api', sandbox: false };
+    const lookups = { key: jest.fn().mockResolvedValue(actor), user: jest.fn().mockResolvedValue(user), other: jest.fn().mockResolvedValue(other) };
+    const resolveAll = () => Promise.all([cache.resolve('key', lookups.key), cache.resolve('user', lookups.user), cache.resolve('other', lookups.other)]);
+    await resolveAll();
+    cache.forgetClient(1, 7);
+    await resolveAll();
+    expect([lookups.key, lookups.user, lookups.other].map((fn) => fn.mock.calls.length)).toEqual([1, 2, 1]);
+    cache.forgetClient(1);
+    await resolveAll();
+    expect([lookups.key, lookups.user, lookups.other].map((fn) => fn.mock.calls.length)).toEqual([2, 3, 1]);
+    cache.clear();
+    await resolveAll();
+    expect([lookups.key, lookups.user, lookups.other].map((fn) => fn.mock.calls.length)).toEqual([3, 4, 2]);
+  });
+
+  it('does not keep, or share, a lookup that was in flight when the client was forgotten', async () => {
+    const cache = new CredentialCache(60_000);
+    let answer!: (value: Actor) => void;
+    const slow = jest.fn().mockReturnValueOnce(new Promise<Actor>((resolve) => (answer = resolve)));
+    const inFlight = cache.resolve('key', slow);
+    cache.forgetClient(1);
+    const revoked = new DomainError('UNAUTHORIZED', 'revoked');
+    slow.mockRejectedValueOnce(revoked);
+    // A request after the revocation asks again instead of joining the old lookup.
+    await expect(cache.resolve('key', slow)).rejects.toBe(revoked);
+    answer(actor);
+    await expect(inFlight).resolves.toEqual(actor);
+    await expect(cache.resolve('key', slow)).rejects.toBe(revoked); // the refusal was kept, the old answer was not
+    expect(slow).toHaveBeenCalledTimes(2);
+  });
 });

@@ -3,6 +3,8 @@ import { RateLimit } from '@hotel/contracts';
 interface Bucket {
   tokens: number;
   updatedAt: number;
+  rps: number;
+  burst: number;
 }
 
 export interface RateDecision {
@@ -14,12 +16,20 @@ export interface RateDecision {
   retryAfterSeconds: number;
 }
 
+/** One budget a request draws on: a bucket's key and its limit. */
+export interface Budget {
+  key: string;
+  limit: RateLimit;
+}
+
 const MAX_BUCKETS = 100_000;
 
 /**
- * A token bucket per credential. Each gateway replica enforces its share of the
- * limit (limit / replicas), so replicas need none of each other's state; with
- * requests spread evenly by the load balancer the total matches the limit.
+ * Token buckets: a request draws one token from each budget it belongs to (its
+ * credential's and its client's), and only if every one of them has a token.
+ * Each gateway replica enforces its share of a limit (limit / replicas), so
+ * replicas need none of each other's state; with requests spread evenly by the
+ * load balancer the total matches the limit.
  */
 export class RateLimiter {
   private readonly buckets = new Map<string, Bucket>();
@@ -27,32 +37,79 @@ export class RateLimiter {
   constructor(private readonly replicas: number) {}
 
   take(key: string, limit: RateLimit, now = Date.now()): RateDecision {
+    return this.takeAll([{ key, limit }], now);
+  }
+
+  /**
+   * Takes a token from every budget, or from none. The decision reports the
+   * budget closest to empty (the one that binds), and, when refused, the wait
+   * until every budget has a token again.
+   */
+  takeAll(budgets: readonly Budget[], now = Date.now()): RateDecision {
+    const buckets = budgets.map(({ key, limit }) => this.refilled(key, limit, now));
+    const allowed = buckets.every((bucket) => bucket.tokens >= 1);
+    if (allowed) for (const bucket of buckets) bucket.tokens -= 1;
+    const binding = buckets.reduce((tightest, bucket) => (bucket.tokens / bucket.burst < tightest.tokens / tightest.burst ? bucket : tightest));
+    const wait = allowed ? 0 : Math.max(...buckets.map((bucket) => Math.ceil(Math.max(0, 1 - bucket.tokens) / bucket.rps)));
+    return {
+      allowed,
+      limit: Math.floor(binding.burst),
+      remaining: Math.max(0, Math.floor(binding.tokens)),
+      resetSeconds: Math.ceil((binding.burst - binding.tokens) / binding.rps),
+      retryAfterSeconds: allowed ? 0 : Math.max(1, wait),
+    };
+  }
+
+  private refilled(key: string, limit: RateLimit, now: number): Bucket {
     const rps = limit.rps / this.replicas;
     const burst = Math.max(1, limit.burst / this.replicas);
     let bucket = this.buckets.get(key);
     if (!bucket) {
-      if (this.buckets.size >= MAX_BUCKETS) this.evictFull(now, rps, burst);
-      bucket = { tokens: burst, updatedAt: now };
+      if (this.buckets.size >= MAX_BUCKETS) this.evictFull(now);
+      bucket = { tokens: burst, updatedAt: now, rps, burst };
       this.buckets.set(key, bucket);
     }
+    // A changed limit (an operator's set-rate-limit) applies from now on.
+    bucket.rps = rps;
+    bucket.burst = burst;
     bucket.tokens = Math.min(burst, bucket.tokens + ((now - bucket.updatedAt) / 1000) * rps);
     bucket.updatedAt = now;
-    const allowed = bucket.tokens >= 1;
-    if (allowed) bucket.tokens -= 1;
-    return {
-      allowed,
-      limit: Math.floor(burst),
-      remaining: Math.max(0, Math.floor(bucket.tokens)),
-      resetSeconds: Math.ceil((burst - bucket.tokens) / rps),
-      retryAfterSeconds: allowed ? 0 : Math.max(1, Math.ceil((1 - bucket.tokens) / rps)),
-    };
+    return bucket;
   }
 
   /** Forgets buckets that have refilled: they hold nothing a fresh bucket would not. */
-  private evictFull(now: number, rps: number, burst: number) {
+  private evictFull(now: number) {
     for (const [key, bucket] of this.buckets) {
-      if (bucket.tokens + ((now - bucket.updatedAt) / 1000) * rps >= burst) this.buckets.delete(key);
+      if (bucket.tokens + ((now - bucket.updatedAt) / 1000) * bucket.rps >= bucket.burst) this.buckets.delete(key);
     }
     if (this.buckets.size >= MAX_BUCKETS) this.buckets.clear();
+  }
+}
+
+/**
+ * At most `max` requests in flight per key (a client): a request is admitted
+ * with a release function to call once its answer is sent, or refused.
+ */
+export class InFlightLimiter {
+  private readonly counts = new Map<string | number, number>();
+
+  constructor(readonly max: number) {}
+
+  tryAcquire(key: string | number): (() => void) | null {
+    const inFlight = this.counts.get(key) ?? 0;
+    if (inFlight >= this.max) return null;
+    this.counts.set(key, inFlight + 1);
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      const left = (this.counts.get(key) ?? 1) - 1;
+      if (left > 0) this.counts.set(key, left);
+      else this.counts.delete(key);
+    };
+  }
+
+  inFlight(key: string | number): number {
+    return this.counts.get(key) ?? 0;
   }
 }

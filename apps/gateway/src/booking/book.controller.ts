@@ -20,9 +20,6 @@ import { SERVICE_CLIENT } from '../gateway.tokens';
 import { PrebookParams } from './prebook.controller';
 import { TestScenarioHeader } from './test-scenario';
 
-/** A booking can take a while (supplier, payment): its call waits longer than the default. */
-const BOOK_TIMEOUT_MS = 30_000;
-
 export class BookingIdParams {
   @IsIdString()
   booking_id: string;
@@ -33,7 +30,12 @@ export class BookingIdParams {
 export class BookController {
   constructor(@Inject(SERVICE_CLIENT) private readonly services: ServiceClient) {}
 
-  /** 201 with the Booking; a repeat with the same idempotency_key answers the original with 200. */
+  /**
+   * 201 with the Booking; a repeat with the same idempotency_key answers the original with 200.
+   * The booking service answers within this call's timeout (RPC_TIMEOUT_MS): a booking
+   * that needs longer (a slow supplier, a service down) answers with status `pending`
+   * and is confirmed or failed later.
+   */
   @Post('book/:hotel_id/:session_id/:rate_id/:payment_method')
   async v1(
     @CurrentActor() actor: Actor,
@@ -53,7 +55,7 @@ export class BookController {
         body,
         ...(scenario && { test_scenario: scenario }),
       },
-      { timeoutMs: BOOK_TIMEOUT_MS, idempotencyKey: body.idempotency_key },
+      { idempotencyKey: body.idempotency_key },
     );
     return answer(result, reply);
   }
@@ -73,7 +75,7 @@ export class BookController {
   @Post('book/cancel/:booking_id')
   @HttpCode(200)
   cancel(@CurrentActor() actor: Actor, @Param() params: BookingIdParams): Promise<CancelView> {
-    return this.services.send(SUBJECTS.BOOKING_BOOKING_CANCEL, { actor, booking_id: Number(params.booking_id) }, { timeoutMs: BOOK_TIMEOUT_MS });
+    return this.services.send(SUBJECTS.BOOKING_BOOKING_CANCEL, { actor, booking_id: Number(params.booking_id) });
   }
 
   @Post('v2/book')
@@ -87,7 +89,7 @@ export class BookController {
     const result = await this.services.send(
       SUBJECTS.BOOKING_BOOKING_CREATE,
       { actor, prebook_id, body, ...(scenario && { test_scenario: scenario }) },
-      { timeoutMs: BOOK_TIMEOUT_MS, idempotencyKey: body.idempotency_key },
+      { idempotencyKey: body.idempotency_key },
     );
     return answer(result, reply);
   }

@@ -4,7 +4,7 @@ import { DomainError } from '@hotel/platform';
 import { AuthenticatedRequest } from '../auth/api-family';
 
 /**
- * The `X-Test-Scenario` header (decisions §14): honoured for sandbox keys only,
+ * The `X-Test-Scenario` header: honoured for sandbox keys only,
  * ignored for live keys; an unknown scenario is a 400 either way.
  */
 export const TestScenarioHeader = createParamDecorator((_data: unknown, context: ExecutionContext): TestScenario | undefined => {

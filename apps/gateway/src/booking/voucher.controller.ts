@@ -19,7 +19,7 @@ export class VoucherQuery {
   signature?: string;
 }
 
-/** The voucher PDF behind a signed link; no credential (decisions §13). A bad or expired link is 404. */
+/** The voucher PDF behind a signed link; no credential. A bad or expired link is 404. */
 @Controller('vouchers')
 export class VoucherController {
   constructor(@Inject(SERVICE_CLIENT) private readonly services: ServiceClient) {}

@@ -4,7 +4,8 @@ import { DomainError, ServiceClient } from '@hotel/platform';
 import { GatewayEnv } from '../gateway.env';
 import { GATEWAY_ENV, SERVICE_CLIENT } from '../gateway.tokens';
 
-type ServiceStatus = { status: 'up'; database: 'up' | 'down'; instance: string } | { status: 'down'; reason: string };
+/** Public: says whether each service answers and reaches its database, never which host or process answered. */
+type ServiceStatus = { status: 'up'; database: 'up' | 'down' } | { status: 'down'; reason: string };
 
 @Controller('health')
 export class HealthController {
@@ -26,9 +27,10 @@ export class HealthController {
       SERVICE_NAMES.map(async (name): Promise<[ServiceName, ServiceStatus]> => {
         try {
           const reply = await this.services.send(HEALTH_SUBJECT_BY_SERVICE[name], {}, { timeoutMs: this.env.READY_TIMEOUT_MS });
-          return [name, { status: 'up', database: reply.database, instance: reply.instance }];
+          return [name, { status: 'up', database: reply.database }];
         } catch (error) {
-          return [name, { status: 'down', reason: error instanceof Error ? error.message : String(error) }];
+          // A DomainError says which service failed and how; anything else may name hosts.
+          return [name, { status: 'down', reason: error instanceof DomainError ? error.message : 'not answering' }];
         }
       }),
     );

@@ -82,12 +82,23 @@ export class HttpErrorFilter implements ExceptionFilter {
       });
       error = new DomainError('INTERNAL_ERROR', 'internal error; retry with exponential backoff');
     }
-    const body: ErrorEnvelope = { data: null, success: false, message: error.message, code: error.code };
-    if (error.errors?.length) body.errors = error.errors;
-    if (error.retryAfterSeconds !== undefined) reply.header('retry-after', String(error.retryAfterSeconds));
-    // A route that answers PDF or raw JSON may have set its own content type already.
-    reply.header('content-type', 'application/json; charset=utf-8').removeHeader('cache-control');
-    // Serialized here, so the envelope hook does not wrap the error envelope again.
-    reply.status(HTTP_STATUS_BY_CODE[error.code]).send(JSON.stringify(body));
+    sendError(reply, error);
   }
+}
+
+/** The error envelope of a DomainError. */
+export function errorEnvelope(error: DomainError): ErrorEnvelope {
+  const body: ErrorEnvelope = { data: null, success: false, message: error.message, code: error.code };
+  if (error.errors?.length) body.errors = error.errors;
+  return body;
+}
+
+/** Answers with the error envelope: status from the code, `Retry-After` when given, never cached. */
+export function sendError(reply: FastifyReply, error: DomainError): void {
+  const body = errorEnvelope(error);
+  if (error.retryAfterSeconds !== undefined) reply.header('retry-after', String(error.retryAfterSeconds));
+  // A route that answers PDF or raw JSON may have set its own content type and caching already.
+  reply.header('content-type', 'application/json; charset=utf-8').header('cache-control', 'no-store');
+  // Serialized here, so the envelope hook does not wrap the error envelope again.
+  reply.status(HTTP_STATUS_BY_CODE[error.code]).send(JSON.stringify(body));
 }

@@ -62,15 +62,23 @@ export class PrebooksRepository {
     );
   }
 
-  /** The prebook a booking may rely on: by id, or the client's latest for the rate and payment method. */
-  async findForBooking(clientId: number, criteria: { prebookId?: string; hotelId?: number; sessionId?: string; rateId?: string; paymentMethod?: PaymentMethod }): Promise<StoredPrebookRow | null> {
+  /**
+   * The prebook a booking may rely on: by id, or the latest for the rate and payment
+   * method, among those the caller reaches (its world, sandbox or live; a user's own).
+   */
+  async findForBooking(
+    owner: { clientId: number; sandbox: boolean; userId: number | null },
+    criteria: { prebookId?: string; hotelId?: number; sessionId?: string; rateId?: string; paymentMethod?: PaymentMethod },
+  ): Promise<StoredPrebookRow | null> {
+    const scope = [owner.clientId, owner.sandbox, owner.userId];
+    const inScope = `client_id = $1 AND sandbox = $2 AND ($3::int IS NULL OR user_id = $3)`;
     const rows: StoredPrebookRow[] = criteria.prebookId
-      ? await this.dataSource.query(`SELECT ${STORED} FROM rates.prebooks WHERE client_id = $1 AND id = $2`, [clientId, criteria.prebookId])
+      ? await this.dataSource.query(`SELECT ${STORED} FROM rates.prebooks WHERE ${inScope} AND id = $4`, [...scope, criteria.prebookId])
       : await this.dataSource.query(
           `SELECT ${STORED} FROM rates.prebooks
-            WHERE client_id = $1 AND hotel_id = $2 AND session_id = $3 AND rate_id = $4 AND payment_method = $5
+            WHERE ${inScope} AND hotel_id = $4 AND session_id = $5 AND rate_id = $6 AND payment_method = $7
             ORDER BY created_at DESC LIMIT 1`,
-          [clientId, criteria.hotelId, criteria.sessionId, criteria.rateId, criteria.paymentMethod],
+          [...scope, criteria.hotelId, criteria.sessionId, criteria.rateId, criteria.paymentMethod],
         );
     return rows[0] ?? null;
   }

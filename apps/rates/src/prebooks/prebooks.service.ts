@@ -117,9 +117,10 @@ export class PrebooksService {
     return data;
   }
 
-  /** The unexpired prebook a booking relies on (decisions §5): otherwise 400 prebook required. */
+  /** The unexpired prebook a booking relies on: otherwise 400 prebook required. */
   async findForBooking(request: FindPrebookRequest): Promise<StoredPrebook> {
-    const row = await this.prebooks.findForBooking(request.actor.clientId, {
+    const { actor } = request;
+    const row = await this.prebooks.findForBooking({ clientId: actor.clientId, sandbox: actor.sandbox, userId: actor.role === 'user' ? actor.userId : null }, {
       prebookId: request.prebook_id,
       hotelId: request.hotel_id,
       sessionId: request.session_id,

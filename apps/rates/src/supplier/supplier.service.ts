@@ -10,7 +10,9 @@ import { RatesEnv } from '../rates.env';
 /**
  * The supplier port's book and cancel, answered by the simulated vendors: a
  * booking takes rooms from the vendor's allotment for every night, all or
- * nothing; a cancellation gives them back. Both are idempotent by booking id.
+ * nothing; a cancellation gives them back. Both are idempotent by booking id. A
+ * sandbox booking checks that the room is there but takes nothing: test traffic
+ * never costs live clients a room.
  */
 @Injectable()
 export class SupplierService {
@@ -29,14 +31,15 @@ export class SupplierService {
         throw new DomainError('SUPPLIER_ERROR', 'the supplier could not confirm the booking (sandbox scenario supplier_error)');
       }
       for (const night of stayNights(request)) {
-        if (!(await this.take(manager, request, night))) throw new DomainError('RATE_NOT_AVAILABLE', 'rate not available: the room sold out');
+        const available = request.sandbox ? await this.hasRoom(manager, request, night) : await this.take(manager, request, night);
+        if (!available) throw new DomainError('RATE_NOT_AVAILABLE', 'rate not available: the room sold out');
       }
       const reference = `${request.vendor.slice(0, 3).toUpperCase()}-${request.booking_id}-${randomBytes(3).toString('hex').toUpperCase()}`;
       const pending = request.test_scenario === 'supplier_pending';
       await manager.query(
-        `INSERT INTO rates.supplier_bookings (booking_id, vendor, hotel_id, room_id, check_in, check_out, rooms, reference, status, confirm_after)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, CASE WHEN $9 = 'pending' THEN now() + make_interval(secs => $10) END)`,
-        [request.booking_id, request.vendor, request.hotel_id, request.room_id, request.check_in, request.check_out, request.rooms, reference, pending ? 'pending' : 'confirmed', this.env.SUPPLIER_PENDING_S],
+        `INSERT INTO rates.supplier_bookings (booking_id, vendor, hotel_id, room_id, check_in, check_out, rooms, reference, status, confirm_after, sandbox)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, CASE WHEN $9 = 'pending' THEN now() + make_interval(secs => $10) END, $11)`,
+        [request.booking_id, request.vendor, request.hotel_id, request.room_id, request.check_in, request.check_out, request.rooms, reference, pending ? 'pending' : 'confirmed', this.env.SUPPLIER_PENDING_S, request.sandbox],
       );
       return { reference, status: pending ? 'pending' : 'confirmed' };
     });
@@ -58,16 +61,16 @@ export class SupplierService {
 
   async cancel(bookingId: number): Promise<SupplierBooking> {
     return this.dataSource.transaction(async (manager) => {
-      const rows: { vendor: string; hotel_id: number; room_id: number; check_in: string; check_out: string; rooms: number; reference: string; status: string }[] =
+      const rows: { vendor: string; hotel_id: number; room_id: number; check_in: string; check_out: string; rooms: number; reference: string; status: string; sandbox: boolean }[] =
         await manager.query(
-          `SELECT vendor, hotel_id, room_id, to_char(check_in, 'YYYY-MM-DD') AS check_in, to_char(check_out, 'YYYY-MM-DD') AS check_out, rooms, reference, status
+          `SELECT vendor, hotel_id, room_id, to_char(check_in, 'YYYY-MM-DD') AS check_in, to_char(check_out, 'YYYY-MM-DD') AS check_out, rooms, reference, status, sandbox
              FROM rates.supplier_bookings WHERE booking_id = $1 FOR UPDATE`,
           [bookingId],
         );
       const booking = rows[0];
       if (!booking) throw DomainError.notFound(`supplier booking for booking ${bookingId}`);
       if (booking.status === 'cancelled') return { reference: booking.reference, status: 'cancelled' };
-      await manager.query(
+      if (!booking.sandbox) await manager.query(
         `UPDATE rates.allotments SET rooms_sold = rooms_sold - $5
           WHERE vendor = $1 AND hotel_id = $2 AND room_id = $3 AND night >= $4::date AND night < $6::date`,
         [booking.vendor, booking.hotel_id, booking.room_id, booking.check_in, booking.rooms, booking.check_out],
@@ -83,6 +86,16 @@ export class SupplierService {
       [bookingId],
     );
     return rows[0] ?? null;
+  }
+
+  /** Whether the rooms are there for one night (a sandbox booking: looked at, not taken). */
+  private async hasRoom(manager: EntityManager, request: SupplierBookRequest, night: string): Promise<boolean> {
+    const capacity = allotmentCapacity(request.vendor, request.hotel_id, request.room_id);
+    const rows: { rooms_sold: number }[] = await manager.query(
+      `SELECT rooms_sold FROM rates.allotments WHERE vendor = $1 AND hotel_id = $2 AND room_id = $3 AND night = $4`,
+      [request.vendor, request.hotel_id, request.room_id, night],
+    );
+    return (rows[0]?.rooms_sold ?? 0) + request.rooms <= capacity;
   }
 
   /** Takes rooms for one night in one statement: never more than the allotment, whoever races. */

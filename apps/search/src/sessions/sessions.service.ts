@@ -121,7 +121,10 @@ export class SessionsService implements OnModuleInit, OnModuleDestroy {
   /** The session if it exists, belongs to the caller's client and has not expired; marks it used. */
   private async use(actor: Actor, sessionId: string): Promise<SearchSession> {
     const session = await this.sessions.find(sessionId);
-    if (!session || session.clientId !== actor.clientId) throw DomainError.notFound(`session ${sessionId}`);
+    // A user token reaches its own user's sessions only; the client's keys reach all of the client's.
+    if (!session || session.clientId !== actor.clientId || (actor.role === 'user' && session.userId !== actor.userId)) {
+      throw DomainError.notFound(`session ${sessionId}`);
+    }
     if (session.idleSeconds > this.env.SESSION_TTL_S) throw new DomainError('SESSION_EXPIRED', 'session expired; start a new search');
     // Refreshing last use at most once a minute is enough for a 30-minute lifetime.
     if (session.idleSeconds > 60) await this.sessions.touch(session.id);

@@ -15,6 +15,7 @@ import {
 import { DomainError } from '@hotel/platform';
 import { UsersRepository } from '../users/users.repository';
 import { ClientsRepository } from './clients.repository';
+import { CredentialEvents } from './credential-events';
 import { SECRET_PREFIX, hashSecret, newSecret } from './credential-secrets';
 
 const CREDENTIAL_FIELD: Record<CredentialKind, 'apiKey' | 'sandboxApiKey' | 'backendToken'> = {
@@ -28,6 +29,7 @@ export class ClientsService {
   constructor(
     private readonly clients: ClientsRepository,
     private readonly users: UsersRepository,
+    private readonly events: CredentialEvents,
   ) {}
 
   async createClient(request: CreateClientRequest): Promise<Required<ClientCredentials>> {
@@ -43,21 +45,30 @@ export class ClientsService {
     });
   }
 
-  /** Revokes the client's active credentials of the given kinds and issues new ones. */
+  /** Revokes the client's active credentials of the given kinds (and its users' tokens, if asked) and issues new keys. */
   async rotateKeys(request: ClientKeysRequest): Promise<ClientCredentials> {
-    return this.clients.transaction(async (manager) => {
-      if (!(await this.clients.lockClient(manager, request.clientId))) throw DomainError.notFound(`client ${request.clientId}`);
-      await this.clients.revokeCredentials(manager, request.clientId, request.kinds);
+    const credentials = await this.clients.transaction(async (manager) => {
+      await this.revokeInTransaction(manager, request);
       return this.issueCredentials(manager, request.clientId, request.kinds);
     });
+    await this.events.revoked(request.clientId);
+    return credentials;
   }
 
   async revokeKeys(request: ClientKeysRequest): Promise<RevokeKeysReply> {
-    return this.clients.transaction(async (manager) => {
-      if (!(await this.clients.lockClient(manager, request.clientId))) throw DomainError.notFound(`client ${request.clientId}`);
-      const revoked = await this.clients.revokeCredentials(manager, request.clientId, request.kinds);
-      return { clientId: request.clientId, revoked };
-    });
+    const reply = await this.clients.transaction((manager) => this.revokeInTransaction(manager, request));
+    await this.events.revoked(request.clientId);
+    return reply;
+  }
+
+  private async revokeInTransaction(manager: Parameters<ClientsRepository['revokeCredentials']>[0], request: ClientKeysRequest): Promise<RevokeKeysReply> {
+    if (request.kinds.length === 0 && !request.userTokens) {
+      throw DomainError.validation([{ field: 'kinds', message: 'name at least one kind of key, or userTokens' }]);
+    }
+    if (!(await this.clients.lockClient(manager, request.clientId))) throw DomainError.notFound(`client ${request.clientId}`);
+    const revoked = request.kinds.length ? await this.clients.revokeCredentials(manager, request.clientId, request.kinds) : 0;
+    const revokedUserTokens = request.userTokens ? await this.users.revokeTokens(request.clientId, undefined, manager) : 0;
+    return { clientId: request.clientId, revoked, revokedUserTokens };
   }
 
   async terms(clientId: number): Promise<ClientAccountTerms> {
@@ -74,6 +85,8 @@ export class ClientsService {
   async setRateLimit(request: SetRateLimitRequest): Promise<ClientRateLimitReply> {
     const rateLimit = await this.clients.setRateLimit(request.clientId, request.rps ?? null, request.burst ?? null);
     if (rateLimit === undefined) throw DomainError.notFound(`client ${request.clientId}`);
+    // Gateways cache the limit with the credential: they look it up again.
+    await this.events.revoked(request.clientId);
     return { clientId: request.clientId, rateLimit };
   }
 

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { NewUser, RateLimit, UserView } from '@hotel/contracts';
 import { rowsOf } from '@hotel/platform';
 import { RateLimitColumns, rateLimitOf } from '../clients/rate-limit';
@@ -111,7 +111,21 @@ export class UsersRepository {
     return rows[0].expires_at;
   }
 
-  /** The user a token belongs to, if the token has not expired and the user is not deleted. */
+  /** Revokes every active token of the client's users (of one user, when given); how many. */
+  async revokeTokens(clientId: number, userId?: number, manager: EntityManager | DataSource = this.dataSource): Promise<number> {
+    const rows = rowsOf(
+      await manager.query(
+        `UPDATE users.user_tokens t SET revoked_at = now()
+           FROM users.users u
+          WHERE u.id = t.user_id AND u.client_id = $1 AND ($2::int IS NULL OR u.id = $2) AND t.revoked_at IS NULL AND t.expires_at > now()
+          RETURNING t.id`,
+        [clientId, userId ?? null],
+      ),
+    );
+    return rows.length;
+  }
+
+  /** The user a token belongs to, if the token has not expired or been revoked and the user is not deleted. */
   async findActiveTokenHolder(tokenHash: string): Promise<{ userId: number; clientId: number; rateLimit: RateLimit | null } | null> {
     const rows: ({ user_id: number; client_id: number } & RateLimitColumns)[] =
       await this.dataSource.query(
@@ -119,7 +133,7 @@ export class UsersRepository {
            FROM users.user_tokens t
            JOIN users.users u ON u.id = t.user_id
            JOIN users.clients c ON c.id = u.client_id
-          WHERE t.token_hash = $1 AND t.expires_at > now() AND u.deleted_at IS NULL`,
+          WHERE t.token_hash = $1 AND t.expires_at > now() AND t.revoked_at IS NULL AND u.deleted_at IS NULL`,
         [tokenHash],
       );
     if (!rows.length) return null;

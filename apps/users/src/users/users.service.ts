@@ -4,6 +4,7 @@ import { DomainError, SERVICE_ENV } from '@hotel/platform';
 import { hashSecret, newSecret } from '../clients/credential-secrets';
 import { UsersEnv } from '../users.env';
 import { UsersRepository } from './users.repository';
+import { CredentialEvents } from '../clients/credential-events';
 
 /**
  * Users of a client. The backend token may do everything; a user token may only
@@ -15,6 +16,7 @@ export class UsersService {
   constructor(
     private readonly users: UsersRepository,
     @Inject(SERVICE_ENV) private readonly env: UsersEnv,
+    private readonly events: CredentialEvents,
   ) {}
 
   async create(actor: Actor, user: NewUser): Promise<UserView> {
@@ -45,6 +47,7 @@ export class UsersService {
       clientAccountLimit: changes.clientAccountLimit === undefined ? undefined : toDecimalString(changes.clientAccountLimit),
     });
     if (!updated) throw DomainError.notFound(`user ${userId}`);
+    await this.events.revoked(actor.clientId, userId);
     return updated;
   }
 
@@ -53,6 +56,9 @@ export class UsersService {
     requireBackend(actor);
     const deleted = await this.users.softDelete(actor.clientId, userId);
     if (!deleted) throw DomainError.notFound(`user ${userId}`);
+    // A deleted user's tokens are refused from now on; say so to the gateways' caches.
+    await this.users.revokeTokens(actor.clientId, userId);
+    await this.events.revoked(actor.clientId, userId);
     return deleted;
   }
 

@@ -1,5 +1,5 @@
 import { Type } from 'class-transformer';
-import { PageLimit, PageNumber } from '../common/page-query';
+import { PageLimit, PageNumber, QueryId } from '../common/page-query';
 import {
   ArrayMaxSize,
   ArrayMinSize,
@@ -18,7 +18,7 @@ import {
 } from 'class-validator';
 import { ActorScoped } from '../common/actor';
 import { TEST_SCENARIOS, TestScenario } from '../common/test-scenario';
-import { IsNonBlankString } from '../common/validators';
+import { IsDayOrRange, IsNonBlankString } from '../common/validators';
 import { CancellationPolicyData, HotelDetails, HotelRate } from '../search/hotel';
 import { PAYMENT_METHODS, PaymentMethod } from '../rates/prebook';
 import { PrebookSelector } from '../rates/supplier';
@@ -203,9 +203,8 @@ export interface CreateBookingReply {
 }
 
 export const BOOKING_SORT_FIELDS = ['id', 'created_at', 'check_in', 'check_out', 'price_chargeable', 'hotel_name', 'status'] as const;
-const DATE_FILTER = /^\d{4}-\d{2}-\d{2}(\.\.\d{4}-\d{2}-\d{2})?$/;
 
-/** Query of `GET /book` (decisions §7). */
+/** Query of `GET /book`. */
 export class BookingListQuery {
   @PageNumber()
   page?: number;
@@ -221,10 +220,7 @@ export class BookingListQuery {
   @IsIn(['asc', 'desc'], { message: 'sort_order must be asc or desc' })
   sort_order?: 'asc' | 'desc';
 
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @IsPositive()
+  @QueryId()
   id?: number;
 
   @IsOptional()
@@ -233,15 +229,15 @@ export class BookingListQuery {
   hotel_name?: string;
 
   @IsOptional()
-  @Matches(DATE_FILTER, { message: 'created_at must be YYYY-MM-DD or YYYY-MM-DD..YYYY-MM-DD' })
+  @IsDayOrRange()
   created_at?: string;
 
   @IsOptional()
-  @Matches(DATE_FILTER, { message: 'check_in must be YYYY-MM-DD or YYYY-MM-DD..YYYY-MM-DD' })
+  @IsDayOrRange()
   check_in?: string;
 
   @IsOptional()
-  @Matches(DATE_FILTER, { message: 'check_out must be YYYY-MM-DD or YYYY-MM-DD..YYYY-MM-DD' })
+  @IsDayOrRange()
   check_out?: string;
 
   @IsOptional()

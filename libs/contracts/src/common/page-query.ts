@@ -1,5 +1,9 @@
-import { Type } from 'class-transformer';
+import { Transform } from 'class-transformer';
 import { IsInt, IsOptional, IsPositive, Max } from 'class-validator';
+import { MAX_INT_ID } from './validators';
+
+/** The last page any list serves: deeper pages are refused (400), not computed. */
+export const MAX_PAGE = 100_000;
 
 /** Applies decorators as if stacked in this order (the last one listed runs first, as stacked ones do). */
 function stacked(...decorators: PropertyDecorator[]): PropertyDecorator {
@@ -8,14 +12,28 @@ function stacked(...decorators: PropertyDecorator[]): PropertyDecorator {
   };
 }
 
-/** A query-string `page`: optional, a whole number from 1. */
+/**
+ * A whole number from the query string: only plain digits become a number, so
+ * `1e300`, `0x10`, `1.5`, ` 7` or a repeated parameter (an array) stay as given
+ * and the integer rule refuses them. Numbers (a request that crossed NATS) pass as they are.
+ */
+export function QueryInteger(): PropertyDecorator {
+  return Transform(({ value }) => (typeof value === 'string' && /^\d{1,16}$/.test(value) ? Number(value) : value));
+}
+
+/** A query-string `page`: optional, a whole number from 1 to {@link MAX_PAGE}. */
 export function PageNumber(): PropertyDecorator {
-  return stacked(IsOptional(), Type(() => Number), IsInt(), IsPositive());
+  return stacked(IsOptional(), QueryInteger(), IsInt(), IsPositive(), Max(MAX_PAGE, { message: `page must be from 1 to ${MAX_PAGE}` }));
 }
 
 /** A query-string `limit`: optional, a whole number from 1 to `max`. */
 export function PageLimit(max: number, message?: string): PropertyDecorator {
-  return stacked(IsOptional(), Type(() => Number), IsInt(), IsPositive(), Max(max, message ? { message } : undefined));
+  return stacked(IsOptional(), QueryInteger(), IsInt(), IsPositive(), Max(max, message ? { message } : undefined));
+}
+
+/** A query-string id filter: optional, a whole number that fits PostgreSQL's `integer`. */
+export function QueryId(): PropertyDecorator {
+  return stacked(IsOptional(), QueryInteger(), IsInt(), IsPositive(), Max(MAX_INT_ID, { message: `$property must be a positive integer up to ${MAX_INT_ID}` }));
 }
 
 /** `page` (from 1) and `limit` (at most 500) of a backend list; each list sets its own defaults. */

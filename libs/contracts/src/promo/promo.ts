@@ -1,4 +1,4 @@
-import { IsIn, IsInt, IsNumber, IsOptional, IsPositive, IsString, Matches, Max, MaxLength, Min, MinLength, registerDecorator } from 'class-validator';
+import { IsIn, IsInt, IsOptional, IsPositive, IsString, Matches, MaxLength, Min, MinLength, registerDecorator } from 'class-validator';
 import { IsMoneyAmount } from '../common/validators';
 import { parseDay, todayUtc } from '../search/stay';
 
@@ -65,9 +65,8 @@ export class PromoCodeBody {
   @MaxLength(64)
   code: string;
 
-  @IsNumber({ allowNaN: false, allowInfinity: false, maxDecimalPlaces: 2 }, { message: 'booking_amount must be a number with at most two decimals' })
+  @IsMoneyAmount({ allowString: false, message: 'booking_amount must be a number with at most two decimals' })
   @IsPositive()
-  @Max(999_999_999_999.99)
   booking_amount: number;
 }
 

@@ -55,7 +55,7 @@ export class AttachBookingRequest {
   processing: boolean;
 }
 
-/** rates.supplier.book.v1: books the room with its vendor, consuming allotment; idempotent by booking. */
+/** rates.supplier.book.v2: books the room with its vendor, consuming allotment (not for a sandbox booking); idempotent by booking. */
 export class SupplierBookRequest {
   @IsInt()
   @IsPositive()
@@ -82,6 +82,10 @@ export class SupplierBookRequest {
   @Min(1)
   @Max(STAY_LIMITS.maxRooms)
   rooms: number;
+
+  /** A sandbox booking: the vendor's answer is simulated and no real room is taken. */
+  @IsBoolean()
+  sandbox: boolean;
 
   /** Sandbox only: the vendor accepts without confirming, or refuses. */
   @IsOptional()

@@ -1,5 +1,5 @@
-import { Transform } from 'class-transformer';
 import { IsInt, IsOptional, Max, Min, MaxLength } from 'class-validator';
+import { QueryInteger } from '../common/page-query';
 import { IsNonBlankString } from '../common/validators';
 
 /** Query of `GET /places/search`, and the search.place.find.v1 request. */
@@ -9,7 +9,7 @@ export class PlacesQuery {
   text_query: string;
 
   @IsOptional()
-  @Transform(({ value }) => (typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value))
+  @QueryInteger()
   @IsInt()
   @Min(1)
   @Max(50)

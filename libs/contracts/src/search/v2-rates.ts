@@ -13,13 +13,15 @@ import {
   IsString,
   Matches,
   Max,
+  MaxLength,
   Min,
   ValidateNested,
   ValidationArguments,
   registerDecorator,
 } from 'class-validator';
 import { ActorScoped } from '../common/actor';
-import { MAX_INT_ID } from '../common/validators';
+import { MAX_PAGE } from '../common/page-query';
+import { MAX_INT_ID, MAX_MONEY_AMOUNT } from '../common/validators';
 import { Coordinates, HotelRate } from './hotel';
 import { DESTINATION_ID_PATTERN, PLACE_ID_PATTERN } from './search-session';
 import { StayRequest } from './stay';
@@ -48,12 +50,13 @@ function PriceRange() {
       name: 'priceRange',
       target: target.constructor,
       propertyName,
-      options: { message: 'price_range must be [min, max] with 0 <= min <= max' },
+      options: { message: `price_range must be [min, max] with 0 <= min <= max <= ${MAX_MONEY_AMOUNT}` },
       validator: {
+        // Bounds of a filter, compared with averages: any decimals, but amounts the platform can hold.
         validate: (value: unknown) =>
           Array.isArray(value) &&
           value.length === 2 &&
-          value.every((bound) => typeof bound === 'number' && Number.isFinite(bound) && bound >= 0) &&
+          value.every((bound) => typeof bound === 'number' && Number.isFinite(bound) && bound >= 0 && bound <= MAX_MONEY_AMOUNT) &&
           value[0] <= value[1],
       },
     });
@@ -76,12 +79,14 @@ export class AvailabilityFilter {
   @IsArray()
   @ArrayMaxSize(20)
   @IsString({ each: true })
+  @MaxLength(100, { each: true })
   property_types?: string[];
 
   @IsOptional()
   @IsArray()
   @ArrayMaxSize(20)
   @IsString({ each: true })
+  @MaxLength(100, { each: true })
   amenities?: string[];
 
   @IsOptional()
@@ -157,6 +162,7 @@ export class V2RatesBody extends StayRequest {
   @IsOptional()
   @IsInt()
   @Min(1)
+  @Max(MAX_PAGE, { message: `page must be from 1 to ${MAX_PAGE}` })
   page?: number;
 
   @IsOptional()

@@ -1,6 +1,6 @@
 import {
-  ArrayNotEmpty,
   IsArray,
+  IsBoolean,
   IsIn,
   IsInt,
   IsOptional,
@@ -108,20 +108,37 @@ export interface ListClientsReply {
   clients: ClientSummary[];
 }
 
-/** users.client.rotate-keys.v1 and users.client.revoke-keys.v1 (admin command line). */
+/**
+ * users.client.rotate-keys.v2 and users.client.revoke-keys.v2 (admin command line):
+ * the client's keys of these kinds, and with `userTokens` every token of its users.
+ */
 export class ClientKeysRequest {
   @IsInt()
   @IsPositive()
   clientId: number;
 
   @IsArray()
-  @ArrayNotEmpty()
   @IsIn(CREDENTIAL_KINDS, { each: true })
   kinds: CredentialKind[];
+
+  @IsOptional()
+  @IsBoolean()
+  userTokens?: boolean;
 }
 
 export interface RevokeKeysReply {
   clientId: number;
+  /** Keys revoked. */
   revoked: number;
+  revokedUserTokens: number;
+}
+
+/**
+ * events.users.credentials-revoked.v1: some credential of this client (of this
+ * user, when set) stopped working or changed; gateways forget what they cached of it.
+ */
+export interface CredentialsRevokedEvent {
+  clientId: number;
+  userId?: number;
 }
 

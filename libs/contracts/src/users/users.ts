@@ -4,13 +4,12 @@ import {
   IsEmail,
   IsInt,
   IsNotEmptyObject,
-  IsOptional,
   IsPositive,
   MaxLength,
   ValidateNested,
 } from 'class-validator';
 import { ActorScoped } from '../common/actor';
-import { IsMoneyAmount, IsNonBlankString } from '../common/validators';
+import { IsMoneyAmount, IsNonBlankString, IsOmittable } from '../common/validators';
 
 /** Body of `POST /api/user`, validated as the specification gives it. */
 export class NewUser {
@@ -37,27 +36,27 @@ export class NewUser {
 
 /** Body of `PUT /api/user/{id}`: every field optional, validated when present. */
 export class UserChanges {
-  @IsOptional()
+  @IsOmittable()
   @IsNonBlankString()
   @MaxLength(100)
   firstName?: string;
 
-  @IsOptional()
+  @IsOmittable()
   @IsNonBlankString()
   @MaxLength(100)
   lastName?: string;
 
-  @IsOptional()
+  @IsOmittable()
   @IsEmail({}, { message: 'email must be a valid e-mail address' })
   @MaxLength(254)
   email?: string;
 
-  @IsOptional()
+  @IsOmittable()
   @IsNonBlankString()
   @MaxLength(40)
   phone?: string;
 
-  @IsOptional()
+  @IsOmittable()
   @IsMoneyAmount()
   clientAccountLimit?: string | number;
 }

@@ -1,4 +1,4 @@
-import { ConfigError, PlatformEnv, ServiceEnv, loadEnv } from './env';
+import { ConfigError, PlatformEnv, RateIdEnv, ServiceEnv, loadEnv } from './env';
 
 describe('loadEnv', () => {
   it('applies defaults and converts numbers', () => {
@@ -28,5 +28,28 @@ describe('loadEnv', () => {
 
   it('treats an empty variable as unset', () => {
     expect(loadEnv(PlatformEnv, { LOG_LEVEL: '' }).LOG_LEVEL).toBe('info');
+  });
+});
+
+describe('secrets', () => {
+  const base = { DATABASE_URL: 'postgres://u@h/db' };
+
+  it('keeps development defaults outside production', () => {
+    expect(loadEnv(RateIdEnv, base).RATE_ID_SECRET).toMatch(/^development-/);
+  });
+
+  it('refuses development secrets and an anonymous bus identity in production', () => {
+    expect(() => loadEnv(RateIdEnv, { ...base, NODE_ENV: 'production' })).toThrow(/RATE_ID_SECRET.*NATS_NKEY_SEED/);
+    const env = loadEnv(RateIdEnv, { ...base, NODE_ENV: 'production', RATE_ID_SECRET: 'a-real-secret-of-32-characters!!', NATS_URL: 'nats://app:pw@nats:4222' });
+    expect(env.RATE_ID_SECRET).toBe('a-real-secret-of-32-characters!!');
+  });
+
+  it('reads a secret from <NAME>_FILE, and names a file it cannot read', () => {
+    const { mkdtempSync, writeFileSync } = jest.requireActual('node:fs');
+    const { join } = jest.requireActual('node:path');
+    const file = join(mkdtempSync(join(require('node:os').tmpdir(), 'secret-')), 'rate-id');
+    writeFileSync(file, 'from-a-mounted-secret-file\n');
+    expect(loadEnv(RateIdEnv, { ...base, RATE_ID_SECRET_FILE: file }).RATE_ID_SECRET).toBe('from-a-mounted-secret-file');
+    expect(() => loadEnv(RateIdEnv, { ...base, RATE_ID_SECRET_FILE: '/nonexistent/secret' })).toThrow(/RATE_ID_SECRET_FILE: cannot read/);
   });
 });

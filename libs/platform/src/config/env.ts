@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { Type, plainToInstance } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, Matches, Max, Min, MinLength, validateSync } from 'class-validator';
 
@@ -7,6 +8,38 @@ export class ConfigError extends Error {
   }
 }
 
+const SECRETS = Symbol('secrets');
+/** What development defaults of secrets start with: refused in production. */
+export const DEVELOPMENT_SECRET_PREFIX = 'development-';
+
+/**
+ * Marks a variable as a secret: with NODE_ENV=production the process refuses to
+ * start while it is unset or still a development value. A secret can also come
+ * from a file (a mounted Docker or Kubernetes secret): `<NAME>_FILE=/path`.
+ */
+export function Secret(): PropertyDecorator {
+  return (target, property) => {
+    const holder = target as { [SECRETS]?: string[] };
+    holder[SECRETS] = [...(holder[SECRETS] ?? []), String(property)];
+  };
+}
+
+/** The problems of a production configuration: secrets missing or left at development values. */
+function productionProblems(env: object): string[] {
+  const problems: string[] = [];
+  for (const name of (env as { [SECRETS]?: string[] })[SECRETS] ?? []) {
+    const value = (env as Record<string, unknown>)[name];
+    if (typeof value !== 'string' || value === '' || value.startsWith(DEVELOPMENT_SECRET_PREFIX)) {
+      problems.push(`${name}: must be set to a secret of your own when NODE_ENV=production`);
+    }
+  }
+  const bus = env as Partial<PlatformEnv>;
+  if (bus.NATS_URL !== undefined && !bus.NATS_NKEY_SEED && !bus.NATS_NKEY_SEED_FILE && !/\/\/[^/@]+@/.test(bus.NATS_URL)) {
+    problems.push('NATS_NKEY_SEED or NATS_NKEY_SEED_FILE: every app needs its own NATS identity when NODE_ENV=production');
+  }
+  return problems;
+}
+
 /** Variables every service and the gateway read. */
 export class PlatformEnv {
   @IsOptional()
@@ -14,6 +47,33 @@ export class PlatformEnv {
     message: 'NATS_URL must be one or more nats:// URLs separated by commas',
   })
   NATS_URL = 'nats://127.0.0.1:4222';
+
+  /** This app's NATS identity: an NKEY user seed (`SU…`), or a file holding one (a mounted secret). */
+  @IsOptional()
+  @Matches(/^SU[A-Z2-7]{56}$/, { message: 'NATS_NKEY_SEED must be an NKEY user seed (SU…)' })
+  NATS_NKEY_SEED?: string;
+
+  @IsOptional()
+  @IsString()
+  NATS_NKEY_SEED_FILE?: string;
+
+  /** TLS to NATS: the CA that signed the broker's certificate, and a client certificate if the broker asks for one. */
+  @IsOptional()
+  @IsString()
+  NATS_TLS_CA_FILE?: string;
+
+  @IsOptional()
+  @IsString()
+  NATS_TLS_CERT_FILE?: string;
+
+  @IsOptional()
+  @IsString()
+  NATS_TLS_KEY_FILE?: string;
+
+  /** `production` refuses development secrets and an anonymous bus identity. */
+  @IsOptional()
+  @IsString()
+  NODE_ENV?: string;
 
   @IsOptional()
   @IsIn(['fatal', 'error', 'warn', 'info', 'debug'])
@@ -72,7 +132,8 @@ export class RateIdEnv extends ServiceEnv {
   @IsOptional()
   @IsString()
   @MinLength(16)
-  RATE_ID_SECRET = 'development-rate-id-secret-change-me';
+  @Secret()
+  RATE_ID_SECRET = `${DEVELOPMENT_SECRET_PREFIX}rate-id-secret-change-me`;
 
   /** A V2 rate id stays valid this long. */
   @IsOptional()
@@ -93,12 +154,20 @@ export function loadEnv<T extends object>(
 ): T {
   // Empty variables count as unset, so `FOO=` falls back to the default.
   const present = Object.fromEntries(Object.entries(source).filter(([, value]) => value !== undefined && value !== ''));
+  const fileProblems: string[] = [];
+  for (const name of (EnvClass.prototype as { [SECRETS]?: string[] })[SECRETS] ?? []) {
+    const file = present[`${name}_FILE`];
+    if (present[name] !== undefined || file === undefined) continue;
+    try {
+      present[name] = readFileSync(file, 'utf8').trim();
+    } catch (error) {
+      fileProblems.push(`${name}_FILE: cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? error})`);
+    }
+  }
   const candidate = plainToInstance(EnvClass, present);
   const errors = validateSync(candidate as object);
-  if (errors.length > 0) {
-    throw new ConfigError(
-      errors.map((error) => `${error.property}: ${Object.values(error.constraints ?? {}).join(', ') || 'invalid value'}`),
-    );
-  }
+  const problems = [...fileProblems, ...errors.map((error) => `${error.property}: ${Object.values(error.constraints ?? {}).join(', ') || 'invalid value'}`)];
+  if ((candidate as Partial<PlatformEnv>).NODE_ENV === 'production') problems.push(...productionProblems(candidate));
+  if (problems.length > 0) throw new ConfigError(problems);
   return candidate;
 }

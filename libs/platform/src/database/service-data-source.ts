@@ -25,7 +25,14 @@ export function serviceDataSourceOptions(options: ServiceDatabaseOptions): DataS
     synchronize: false,
     migrationsRun: false,
     migrationsTableName: 'migrations',
-    extra: { max: options.poolSize, application_name: options.schema, ...(options.preparedStatements !== false && { Client: PreparingClient }) },
+    extra: {
+      max: options.poolSize,
+      application_name: options.schema,
+      // A database that does not answer fails the request (503) instead of queueing it forever.
+      connectionTimeoutMillis: 5000,
+      keepAlive: true,
+      ...(options.preparedStatements !== false && { Client: PreparingClient }),
+    },
   };
 }
 

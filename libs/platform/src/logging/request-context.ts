@@ -7,12 +7,19 @@ export interface RequestContext {
   service?: string;
   /** The replica handling it. */
   instance?: string;
+  /** When the caller stops waiting for the answer (epoch ms), if it said. */
+  deadline?: number;
 }
 
 export const requestContext = new AsyncLocalStorage<RequestContext>();
 
 export function currentRequestId(): string | undefined {
   return requestContext.getStore()?.requestId;
+}
+
+/** When the current request's caller stops waiting (epoch ms), if it said. */
+export function currentDeadline(): number | undefined {
+  return requestContext.getStore()?.deadline;
 }
 
 const REQUEST_ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;

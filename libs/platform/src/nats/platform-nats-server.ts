@@ -1,14 +1,15 @@
 import { Logger } from '@nestjs/common';
 import { NatsContext, NatsOptions, ServerNats } from '@nestjs/microservices';
 import { Msg, headers as natsHeaders } from 'nats';
-import { HEADERS } from '@hotel/contracts';
+import { HEADERS, RpcErrorPayload } from '@hotel/contracts';
 import { acceptRequestId, requestContext } from '../logging/request-context';
 
 /**
  * Nest's NATS server with two changes for the platform's services:
  * - each message is handled inside the request context its NATS headers carry,
  *   so every log line of the handler names the caller's request id (a Nest
- *   interceptor could do it, at the cost of an async resource per message);
+ *   interceptor could do it, at the cost of an async resource per message), and
+ *   a handler knows when its caller stops waiting (HEADERS.TIMEOUT_MS);
  * - subjects are plain strings, so a route is the subject itself: Nest first tries
  *   JSON.parse on every incoming subject, and the exception it catches builds a
  *   stack trace per message;
@@ -35,8 +36,22 @@ export class PlatformNatsServer extends ServerNats {
 
   override handleMessage(channel: string, message: Msg): Promise<unknown> {
     const requestId = acceptRequestId(message.headers?.get(HEADERS.REQUEST_ID));
+    const timeoutMs = Number(message.headers?.get(HEADERS.TIMEOUT_MS));
+    const deadline = timeoutMs > 0 ? Date.now() + timeoutMs : undefined;
     this.received.set(message, process.hrtime.bigint());
-    return requestContext.run({ requestId, service: this.service, instance: this.instance }, () => super.handleMessage(channel, message as never));
+    return requestContext.run({ requestId, service: this.service, instance: this.instance, deadline }, () =>
+      super.handleMessage(channel, message as never).catch((error: unknown) => this.refuseMalformed(message, error)),
+    );
+  }
+
+  /** A message that is not a request packet at all (not JSON): answered as invalid, never left to crash the process. */
+  private refuseMalformed(message: Msg, error: unknown) {
+    this.received.delete(message);
+    this.rpcLogger.warn({ msg: 'malformed message', subject: message.subject, error: error instanceof Error ? error.message : String(error) });
+    if (message.reply) {
+      const err: RpcErrorPayload = { code: 'VALIDATION_FAILED', message: 'malformed message: not a request packet' };
+      message.respond(new TextEncoder().encode(JSON.stringify({ err, isDisposed: true })));
+    }
   }
 
   /**

@@ -1,10 +1,10 @@
 import { Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { ErrorCode as NatsErrorCode, JSONCodec, Msg, NatsConnection, NatsError, connect, createInbox, headers as natsHeaders } from 'nats';
-import { ContractMap, HEADERS, ReplyOf, RequestOf, isRpcErrorPayload } from '@hotel/contracts';
+import { ContractMap, EventMap, EventSubject, HEADERS, ReplyOf, RequestOf, inboxPrefixOf, isRpcErrorPayload } from '@hotel/contracts';
 import { DomainError } from '../errors/domain-error';
 import { currentRequestId } from '../logging/request-context';
-import { natsConnectionOptions } from './nats-options';
+import { BusCredentials, natsConnectionOptions } from './nats-options';
 
 export interface SendOptions {
   /** Overrides the default timeout for this call. */
@@ -35,6 +35,7 @@ function isNoResponders(message: Msg): boolean {
 }
 
 interface PendingCall {
+  subject: string;
   resolve(message: Msg): void;
   reject(error: Error): void;
   timer: NodeJS.Timeout;
@@ -58,19 +59,19 @@ export class ServiceClient {
   private readonly pending = new Map<string, PendingCall>();
   private replyPrefix = '';
   private lastToken = 0;
+  private readonly reconnectHandlers: (() => void)[] = [];
 
   constructor(
-    private readonly natsUrl: string,
+    private readonly bus: BusCredentials,
     private readonly defaultTimeoutMs: number,
-    private readonly name = 'client',
     /** Long-running processes wait for the broker; a command-line tool fails fast instead. */
     private readonly waitForBroker = true,
   ) {}
 
   async connect(): Promise<void> {
     if (this.connection) return;
-    this.connection = await connect({ ...natsConnectionOptions(this.natsUrl), name: this.name, waitOnFirstConnect: this.waitForBroker });
-    this.replyPrefix = `${createInbox()}.`;
+    this.connection = await connect({ ...natsConnectionOptions(this.bus), name: `${this.bus.identity}-client`, waitOnFirstConnect: this.waitForBroker });
+    this.replyPrefix = `${createInbox(inboxPrefixOf(this.bus.identity))}.`;
     this.connection.subscribe(`${this.replyPrefix}*`, { callback: (_error, message) => this.settle(message) });
     this.connected = true;
     void this.watch(this.connection);
@@ -103,17 +104,46 @@ export class ServiceClient {
   }
 
   /**
+   * Publishes an event (no reply) and waits until the broker has it, so that
+   * whatever the caller answers next reaches listeners after the event.
+   */
+  async publishEvent<E extends EventSubject>(subject: E, event: EventMap[E]): Promise<void> {
+    const connection = this.requireConnection(subject);
+    connection.publish(subject, codec.encode(event), { headers: this.headers({}, this.defaultTimeoutMs) });
+    await connection.flush();
+  }
+
+  /** Every replica gets every event (no queue group): each keeps its own caches. */
+  onEvent<E extends EventSubject>(subject: E, handler: (event: EventMap[E]) => void): void {
+    if (!this.connection) throw new Error('connect() before onEvent()');
+    this.connection.subscribe(subject, {
+      callback: (_error, message) => {
+        try {
+          handler(codec.decode(message.data) as EventMap[E]);
+        } catch (error) {
+          this.logger.error({ msg: 'event handler failed', subject, error: error instanceof Error ? error.message : String(error) });
+        }
+      },
+    });
+  }
+
+  /** Called after the connection to the broker came back (events may have been missed meanwhile). */
+  onReconnect(handler: () => void): void {
+    this.reconnectHandlers.push(handler);
+  }
+
+  /**
    * For subjects that answer in several messages (large replies): every message,
    * in order; a message sent as raw bytes (HEADERS.RAW_REPLY) is its Uint8Array.
    */
   async sendForAll<S extends keyof ContractMap>(subject: S, request: RequestOf<S>, options: SendOptions = {}): Promise<ReplyOf<S>[]> {
     const connection = this.requireConnection(subject);
     const timeoutMs = options.timeoutMs ?? this.defaultTimeoutMs;
-    const inbox = createInbox();
+    const inbox = createInbox(inboxPrefixOf(this.bus.identity));
     const replies: ReplyOf<S>[] = [];
     const subscription = connection.subscribe(inbox, { timeout: timeoutMs });
     try {
-      connection.publish(subject, this.encode(subject, request), { reply: inbox, headers: this.headers(options) });
+      connection.publish(subject, this.encode(subject, request), { reply: inbox, headers: this.headers(options, timeoutMs) });
       for await (const message of subscription) {
         if (isNoResponders(message)) throw NatsError.errorForCode(NatsErrorCode.NoResponders);
         const raw = message.headers?.get(HEADERS.RAW_REPLY);
@@ -137,13 +167,14 @@ export class ServiceClient {
 
   private request(connection: NatsConnection, subject: string, data: Uint8Array, options: SendOptions): Promise<Msg> {
     const token = String(++this.lastToken);
+    const timeoutMs = options.timeoutMs ?? this.defaultTimeoutMs;
     return new Promise<Msg>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.pending.delete(token);
         reject(NatsError.errorForCode(NatsErrorCode.Timeout));
-      }, options.timeoutMs ?? this.defaultTimeoutMs);
-      this.pending.set(token, { resolve, reject, timer });
-      connection.publish(subject, data, { reply: this.replyPrefix + token, headers: this.headers(options) });
+      }, timeoutMs);
+      this.pending.set(token, { subject, resolve, reject, timer });
+      connection.publish(subject, data, { reply: this.replyPrefix + token, headers: this.headers(options, timeoutMs) });
     });
   }
 
@@ -158,7 +189,8 @@ export class ServiceClient {
   }
 
   private requireConnection(subject: string): NatsConnection {
-    if (!this.connection || this.connection.isClosed()) {
+    // While reconnecting nats.js would buffer the request and the caller wait out its timeout.
+    if (!this.connection || this.connection.isClosed() || !this.connected) {
       throw new DomainError('SERVICE_UNAVAILABLE', `cannot reach the ${subject.split('.')[0]} service: not connected to NATS`, undefined, 1);
     }
     return this.connection;
@@ -168,10 +200,11 @@ export class ServiceClient {
     return codec.encode({ pattern: subject, data, id: randomUUID() } satisfies NestRequestPacket);
   }
 
-  private headers(options: SendOptions) {
+  private headers(options: SendOptions, timeoutMs: number) {
     const headers = natsHeaders();
     const requestId = options.requestId ?? currentRequestId();
     if (requestId) headers.set(HEADERS.REQUEST_ID, requestId);
+    headers.set(HEADERS.TIMEOUT_MS, String(timeoutMs));
     if (options.idempotencyKey) headers.set(HEADERS.IDEMPOTENCY_KEY, options.idempotencyKey);
     return headers;
   }
@@ -194,14 +227,50 @@ export class ServiceClient {
     if (error instanceof NatsError && error.code === NatsErrorCode.NoResponders) {
       return new DomainError('SERVICE_UNAVAILABLE', `the ${service} service is not available`, undefined, 1);
     }
+    if (error instanceof NatsError && error.code === NatsErrorCode.Disconnect) {
+      return new DomainError('SERVICE_UNAVAILABLE', `the connection to the ${service} service was lost`, undefined, 1);
+    }
     this.logger.error({ msg: 'service call failed', subject, error: error instanceof Error ? `${error.name}: ${error.message}` : String(error) });
     return new DomainError('SERVICE_UNAVAILABLE', `the ${service} service could not be reached`, undefined, 1);
   }
 
   private async watch(connection: NatsConnection) {
     for await (const status of connection.status()) {
-      if (status.type === 'disconnect') this.connected = false;
-      if (status.type === 'reconnect') this.connected = true;
+      if (status.type === 'disconnect') {
+        this.connected = false;
+        this.failPending();
+      }
+      if (status.type === 'reconnect') {
+        this.connected = true;
+        for (const handler of this.reconnectHandlers) handler();
+      }
+      if (status.type === 'error' && status.permissionContext?.operation === 'publish') this.refused(status.permissionContext.subject);
+    }
+  }
+
+  /**
+   * The broker refused a publish: this identity may not send on that subject (a
+   * configuration error, never the caller's). Calls on it fail now, loudly.
+   */
+  private refused(subject: string) {
+    this.logger.error({ msg: 'the bus refused a message of this identity', identity: this.bus.identity, subject });
+    for (const [token, call] of this.pending) {
+      if (call.subject !== subject) continue;
+      this.pending.delete(token);
+      clearTimeout(call.timer);
+      call.reject(new DomainError('INTERNAL_ERROR', `${this.bus.identity} may not send ${subject}`));
+    }
+  }
+
+  /**
+   * The broker went away: no reply to a call in flight can arrive on this
+   * connection, so its caller learns it now (503) rather than at its timeout.
+   */
+  private failPending() {
+    for (const [token, call] of this.pending) {
+      this.pending.delete(token);
+      clearTimeout(call.timer);
+      call.reject(NatsError.errorForCode(NatsErrorCode.Disconnect));
     }
   }
 }

@@ -5,12 +5,13 @@ import { InjectDataSource, TypeOrmModule } from '@nestjs/typeorm';
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { DataSource } from 'typeorm';
-import { HealthCheckReply, Subject } from '@hotel/contracts';
+import { HealthCheckReply, ServiceName, Subject } from '@hotel/contracts';
 import { ServiceEnv } from '../config/env';
 import { ServiceDatabaseOptions, isDatabaseUp, openServiceDataSource, serviceDataSourceOptions } from '../database/service-data-source';
 import { createValidationPipe } from '../errors/validation';
 import { RpcErrorFilter } from '../rpc/rpc-error.filter';
 import { ServiceClient } from '../nats/service-client';
+import { busCredentials } from '../nats/nats-options';
 import { BackgroundJobs } from '../logging/request-context';
 
 export const SERVICE_ENV = Symbol('SERVICE_ENV');
@@ -34,8 +35,8 @@ class ServiceClientLifecycle implements OnApplicationBootstrap, OnApplicationShu
 }
 
 export interface ServicePlatformOptions {
-  /** Service name: its NATS queue group and its PostgreSQL schema. */
-  name: string;
+  /** Service name: its NATS identity and queue group, and its PostgreSQL schema. */
+  name: ServiceName;
   env: ServiceEnv;
   healthSubject: Subject;
   entities: ServiceDatabaseOptions['entities'];
@@ -93,7 +94,7 @@ export class ServicePlatformModule {
         { provide: BACKGROUND_JOBS, useValue: new BackgroundJobs(options.name, instance) },
         {
           provide: SERVICE_CLIENT,
-          useFactory: () => new ServiceClient(options.env.NATS_URL, options.env.RPC_TIMEOUT_MS, `${options.name}-client`),
+          useFactory: () => new ServiceClient(busCredentials(options.env, options.name), options.env.RPC_TIMEOUT_MS),
         },
         ServiceClientLifecycle,
         { provide: APP_FILTER, useClass: RpcErrorFilter },

@@ -7,7 +7,8 @@ import { ConfigError, ServiceEnv, loadEnv } from '../config/env';
 import { isDatabaseUp } from '../database/service-data-source';
 import { JsonLogger } from '../logging/json-logger';
 import { logLongGarbageCollections } from '../logging/long-pauses';
-import { natsServer } from '../nats/nats-options';
+import { BusIdentity } from '@hotel/contracts';
+import { busCredentials, natsServer } from '../nats/nats-options';
 import { SERVICE_INSTANCE } from './service-platform.module';
 
 export interface RunningService {
@@ -20,9 +21,9 @@ export interface RunningService {
  * group. With HEALTH_PORT set it also answers /health and /health/ready over
  * plain HTTP for orchestrator probes.
  */
-export async function startService(name: string, rootModule: DynamicModule, env: ServiceEnv): Promise<RunningService> {
+export async function startService(name: BusIdentity, rootModule: DynamicModule, env: ServiceEnv): Promise<RunningService> {
   const logger = new JsonLogger(name, env.LOG_LEVEL);
-  const server = natsServer(name, env.NATS_URL, env.SHUTDOWN_GRACE_MS);
+  const server = natsServer(name, busCredentials(env, name), env.SHUTDOWN_GRACE_MS);
   const app = await NestFactory.createMicroservice(rootModule, { strategy: server, logger });
   server.instance = app.get<string>(SERVICE_INSTANCE);
   await app.listen();
@@ -100,7 +101,7 @@ export function exitOnStartFailure(app: string) {
  * finish within SHUTDOWN_GRACE_MS, then the connection and the pool close.
  */
 export function runServiceProcess<E extends ServiceEnv>(
-  name: string,
+  name: BusIdentity,
   EnvClass: new () => E,
   moduleFor: (env: E) => DynamicModule,
 ): void {

@@ -1,0 +1,32 @@
+import { mkdtempSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { BUS_IDENTITIES } from '@hotel/contracts';
+import { publicKeyOf } from '@hotel/platform';
+import { brokerConfigFile, initSecrets, seedFile } from './init-secrets';
+
+describe('init-secrets', () => {
+  it('creates every secret once, owner-only, and a broker configuration that knows every identity', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'hotel-secrets-'));
+    const created = initSecrets(dir, { natsListen: '127.0.0.1:4333', jetstreamDir: '/var/lib/nats' });
+    expect(created.sort()).toEqual([...BUS_IDENTITIES.map((identity) => `nats/${identity}.nk`), 'rate-id-secret', 'voucher-secret'].sort());
+    const files = [...readdirSync(join(dir, 'nats')).map((file) => join(dir, 'nats', file)), join(dir, 'voucher-secret'), join(dir, 'rate-id-secret')];
+    for (const file of files) expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(statSync(dir).mode & 0o777).toBe(0o700);
+
+    const config = readFileSync(brokerConfigFile(dir), 'utf8');
+    expect(config).toContain('listen: "127.0.0.1:4333"');
+    expect(config).toContain('"store_dir":"/var/lib/nats"');
+    for (const identity of BUS_IDENTITIES) {
+      const seed = readFileSync(seedFile(dir, identity), 'utf8').trim();
+      expect(seed).toMatch(/^SU[A-Z2-7]{56}$/);
+      expect(config).toContain(publicKeyOf(seed));
+      expect(config).not.toContain(seed);
+    }
+
+    const seeds = BUS_IDENTITIES.map((identity) => readFileSync(seedFile(dir, identity), 'utf8'));
+    expect(initSecrets(dir, { natsListen: '0.0.0.0:4222' })).toEqual([]);
+    expect(BUS_IDENTITIES.map((identity) => readFileSync(seedFile(dir, identity), 'utf8'))).toEqual(seeds);
+    expect(readFileSync(brokerConfigFile(dir), 'utf8')).toContain('listen: "0.0.0.0:4222"');
+  });
+});

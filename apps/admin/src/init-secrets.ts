@@ -1,0 +1,64 @@
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import { BUS_IDENTITIES, BusIdentity } from '@hotel/contracts';
+import { brokerConfig, newBusKeys, publicKeyOf } from '@hotel/platform';
+
+export interface InitSecretsOptions {
+  /** host:port the broker listens on. */
+  natsListen: string;
+  /** JetStream's store, when the broker should run it. */
+  jetstreamDir?: string;
+}
+
+/** The secrets of the platform, each a file, and the environment variable that names it. */
+export const SECRET_FILES = {
+  VOUCHER_SECRET: 'voucher-secret',
+  RATE_ID_SECRET: 'rate-id-secret',
+} as const;
+
+export const seedFile = (dir: string, identity: BusIdentity) => join(dir, 'nats', `${identity}.nk`);
+export const brokerConfigFile = (dir: string) => join(dir, 'nats', 'nats.conf');
+
+function writeOwnerOnly(file: string, content: string) {
+  writeFileSync(file, content, { mode: 0o600 });
+  chmodSync(file, 0o600); // an existing file keeps its mode otherwise
+}
+
+/**
+ * Creates, where missing, every secret the platform needs, one owner-only file
+ * each: an NKEY seed per bus identity, the signing secrets; and (always, as it
+ * holds only public keys and follows the permissions of this version) the broker's
+ * configuration. Existing secrets are kept, so running it again changes nothing
+ * that apps already use. Returns what it created.
+ */
+export function initSecrets(dir: string, options: InitSecretsOptions): string[] {
+  const created: string[] = [];
+  mkdirSync(join(dir, 'nats'), { recursive: true, mode: 0o700 });
+  chmodSync(dir, 0o700);
+  const fresh = newBusKeys();
+  const publicKeys = {} as Record<BusIdentity, string>;
+  for (const identity of BUS_IDENTITIES) {
+    const file = seedFile(dir, identity);
+    if (!existsSync(file)) {
+      writeOwnerOnly(file, `${fresh[identity].seed}\n`);
+      created.push(`nats/${identity}.nk`);
+    }
+    publicKeys[identity] = publicKeyOf(readFileSync(file, 'utf8').trim());
+  }
+  for (const name of Object.values(SECRET_FILES)) {
+    const file = join(dir, name);
+    if (existsSync(file)) continue;
+    writeOwnerOnly(file, `${randomBytes(32).toString('base64url')}\n`);
+    created.push(name);
+  }
+  const [host, port] = splitListen(options.natsListen);
+  writeOwnerOnly(brokerConfigFile(dir), brokerConfig({ host, port, storeDir: options.jetstreamDir, publicKeys }));
+  return created;
+}
+
+function splitListen(listen: string): [string, number] {
+  const match = /^(.+):(\d{1,5})$/.exec(listen);
+  if (!match || Number(match[2]) > 65535) throw new Error(`--nats-listen must be host:port, not ${listen}`);
+  return [match[1], Number(match[2])];
+}

@@ -1,0 +1,107 @@
+import { NatsConnection, connect } from 'nats';
+import { BUS_IDENTITIES, BusIdentity, SERVICE_NAMES, SUBJECTS, busPermissions, inboxPrefixOf } from '@hotel/contracts';
+import { natsConnectionOptions } from '@hotel/platform';
+import { TestSystem } from './system';
+
+const REQUEST_SUBJECTS: string[] = Object.values(SUBJECTS);
+
+/** Connects as an identity and records every subject the broker refuses it. */
+async function connectAs(system: TestSystem, identity: BusIdentity) {
+  const connection = await connect({ ...natsConnectionOptions(system.nats.bus(identity)), waitOnFirstConnect: false, maxReconnectAttempts: 0, timeout: 60_000 });
+  const refused = { publish: new Set<string>(), subscribe: new Set<string>() };
+  void (async () => {
+    for await (const status of connection.status()) {
+      const context = status.permissionContext;
+      if (context) (context.operation === 'publish' ? refused.publish : refused.subscribe).add(context.subject);
+    }
+  })();
+  return { connection, refused };
+}
+
+/** Waits until the broker has answered everything sent so far (refusals arrive before the flush's answer). */
+async function settled(connection: NatsConnection) {
+  await connection.flush();
+  await new Promise((resolve) => setTimeout(resolve, 50));
+}
+
+/**
+ * The bus is a network like any other: no anonymous connection, and each app's
+ * identity may send only what the table of callers allows and read only its own
+ * subjects and replies, so a payload's actor cannot be forged from outside the gateway.
+ */
+describe('bus security', () => {
+  let system: TestSystem;
+
+  beforeAll(async () => {
+    system = await TestSystem.start();
+  });
+  afterAll(async () => {
+    await system?.close();
+  });
+
+  it('refuses a connection without credentials, or with an unknown key', async () => {
+    await expect(connect({ servers: system.nats.url, maxReconnectAttempts: 0 })).rejects.toMatchObject({ code: 'AUTHORIZATION_VIOLATION' });
+    const { newBusKeys } = await import('@hotel/platform');
+    const stranger = newBusKeys().gateway.seed;
+    await expect(connect({ ...natsConnectionOptions({ url: system.nats.url, identity: 'gateway', seed: stranger }), waitOnFirstConnect: false, maxReconnectAttempts: 0 })).rejects.toMatchObject({
+      code: 'AUTHORIZATION_VIOLATION',
+    });
+  });
+
+  it.each(BUS_IDENTITIES)('%s may send exactly the subjects the table gives it', async (identity) => {
+    const { connection, refused } = await connectAs(system, identity);
+    try {
+      for (const subject of REQUEST_SUBJECTS) connection.publish(subject, new Uint8Array(0));
+      await settled(connection);
+      const allowed = new Set(busPermissions(identity).publish);
+      expect([...refused.publish].sort()).toEqual(REQUEST_SUBJECTS.filter((subject) => !allowed.has(subject)).sort());
+    } finally {
+      await connection.close();
+    }
+  });
+
+  it('only the admin identity creates clients and promo codes, only booking moves holds, only the gateway speaks for a caller', () => {
+    const callers = (subject: string) => BUS_IDENTITIES.filter((identity) => busPermissions(identity).publish.includes(subject));
+    expect(callers(SUBJECTS.USERS_CLIENT_CREATE)).toEqual(['admin']);
+    expect(callers(SUBJECTS.PROMO_CODE_CREATE)).toEqual(['admin']);
+    expect(callers(SUBJECTS.ACCOUNTING_HOLD_PLACE)).toEqual(['booking']);
+    expect(callers(SUBJECTS.ACCOUNTING_HOLD_CAPTURE)).toEqual(['booking']);
+    expect(callers(SUBJECTS.ACCOUNTING_ENTRY_CREATE)).toEqual(['gateway']);
+    expect(callers(SUBJECTS.BOOKING_BOOKING_LIST)).toEqual(['gateway']);
+    expect(callers(SUBJECTS.USERS_CREDENTIAL_RESOLVE)).toEqual(['gateway']);
+  });
+
+  it.each(SERVICE_NAMES)('%s reads only its own subjects and replies', async (service) => {
+    const { connection, refused } = await connectAs(system, service);
+    try {
+      const others = ['>', 'users.>', 'accounting.>', `${inboxPrefixOf('gateway')}.>`, '_INBOX.>'].filter((subject) => !subject.startsWith(`${service}.`));
+      for (const subject of others) connection.subscribe(subject);
+      connection.subscribe(`${service}.>`);
+      await settled(connection);
+      expect([...refused.subscribe].sort()).toEqual(others.sort());
+    } finally {
+      await connection.close();
+    }
+  });
+
+  it('a service that tries to act for a caller on a gateway subject is refused by the broker, and no service sees it', async () => {
+    const search = await system.busClient('search');
+    const forged = { clientId: 1, userId: null, role: 'api' as const, sandbox: false };
+    await expect(search.send(SUBJECTS.BOOKING_BOOKING_LIST, { actor: forged, query: {} } as never)).rejects.toMatchObject({ code: 'INTERNAL_ERROR', message: 'search may not send booking.booking.list.v1' });
+    // The gateway's identity may: the same call answers.
+    const gateway = await system.busClient('gateway');
+    const page = await gateway.send(SUBJECTS.BOOKING_BOOKING_LIST, { actor: forged, query: {} } as never);
+    expect(page).toMatchObject({ bookings: [], total: 0 });
+  });
+
+  it('a message that is not a request packet is answered as invalid, and the service goes on', async () => {
+    const { connection } = await connectAs(system, 'gateway');
+    try {
+      const reply = await connection.request(SUBJECTS.USERS_HEALTH_CHECK, new TextEncoder().encode('{not json'), { timeout: 2000 });
+      expect(JSON.parse(new TextDecoder().decode(reply.data))).toMatchObject({ err: { code: 'VALIDATION_FAILED' } });
+      expect(await (await system.busClient('gateway')).send(SUBJECTS.USERS_HEALTH_CHECK, {})).toMatchObject({ service: 'users', database: 'up' });
+    } finally {
+      await connection.close();
+    }
+  });
+});

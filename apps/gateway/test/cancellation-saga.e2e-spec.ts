@@ -1,0 +1,97 @@
+import { queryTestDatabase } from '@hotel/testing';
+import { CARD, GUEST, PaymentMethod, prebookV1, settledBooking, staySequence } from './booking-fixtures';
+import { ClientKeys, TestSystem, bearer } from './system';
+
+const freshStay = staySequence(90);
+
+/**
+ * Cancellation is a saga: the first cancel fixes the penalty, then the supplier
+ * cancels, the refund is written, and the booking is cancelled; concurrent cancels
+ * share that one saga, and one cut off by an outage is finished by recovery.
+ */
+describe('cancellation saga', () => {
+  let system: TestSystem;
+  let acme: ClientKeys;
+  let auth: { authorization: string };
+
+  beforeAll(async () => {
+    system = await TestSystem.start({ VENDOR_LATENCY_MS: 'atlas=0,borealis=0,cobalt=0', SAGA_LEASE_S: '1', RECOVERY_INTERVAL_MS: '300' });
+    acme = await system.createClient('Acme Travel', '100000');
+    auth = bearer(acme.api_key);
+  });
+  afterAll(async () => {
+    await system?.close();
+  });
+
+  const sql = <T = any>(text: string, params: unknown[] = []) => queryTestDatabase<T>(system.database.url, text, params);
+
+  async function confirmedBooking(method: PaymentMethod) {
+    const { path } = await prebookV1(system, auth, freshStay(), { method });
+    const response = await system.request('POST', path, { headers: auth, json: method === 'account' ? GUEST : { ...GUEST, ...CARD } });
+    expect(response.body.data?.status).toBe('confirmed');
+    return response.body.data;
+  }
+
+  const roomsSold = async (bookingId: number) =>
+    (
+      await sql<{ sold: number }>(
+        `SELECT coalesce(sum(a.rooms_sold), 0)::int AS sold FROM rates.allotments a JOIN rates.supplier_bookings s
+           ON a.vendor = s.vendor AND a.hotel_id = s.hotel_id AND a.room_id = s.room_id AND a.night >= s.check_in AND a.night < s.check_out
+          WHERE s.booking_id = $1`,
+        [bookingId],
+      )
+    )[0].sold;
+
+  it.each(['account', 'credit_card'] as const)('20 concurrent cancels (%s): one answer, one supplier cancellation, one refund', async (method) => {
+    const booking = await confirmedBooking(method);
+    expect(await roomsSold(booking.id)).toBe(2); // one room, two nights
+    const responses = await Promise.all(Array.from({ length: 20 }, () => system.request('POST', `/book/cancel/${booking.id}`, { headers: auth })));
+    for (const response of responses) {
+      expect(response.status).toBe(200);
+      expect(response.body.data).toEqual({ cancelled: true, cancellation_reference: responses[0].body.data.cancellation_reference });
+    }
+    expect(await roomsSold(booking.id)).toBe(0);
+    const [row] = await sql(`SELECT status, step, cancellation_penalty FROM booking.bookings WHERE id = $1`, [booking.id]);
+    expect(row).toMatchObject({ status: 'cancelled', step: 'cancelled' });
+    const refund = (booking.price_chargeable * 100 - Number(row.cancellation_penalty) * 100) / 100;
+    if (method === 'account') {
+      const credits = await sql(`SELECT credit::float AS credit FROM accounting.entries WHERE booking_id = $1 AND kind = 'booking_refund'`, [booking.id]);
+      expect(credits).toEqual(refund > 0 ? [{ credit: refund }] : []);
+    } else {
+      const refunds = await sql(`SELECT amount::float AS amount FROM booking.sandbox_card_refunds WHERE refund_key = $1`, [`booking-${booking.id}-cancellation`]);
+      expect(refunds).toEqual(refund > 0 ? [{ amount: refund }] : []);
+      expect((await sql(`SELECT count(*)::int AS n FROM booking.sandbox_card_refunds r JOIN booking.sandbox_card_charges c USING (payment_id) WHERE c.payment_key = $1`, [`booking-${booking.id}-charge`]))[0].n).toBe(refund > 0 ? 1 : 0);
+    }
+    const again = await system.request('POST', `/book/cancel/${booking.id}`, { headers: auth });
+    expect(again.body.data).toEqual(responses[0].body.data);
+  });
+
+  it('an interrupted cancellation is finished by recovery, with the penalty fixed when it started', async () => {
+    const booking = await confirmedBooking('account');
+    const setPenaltyPeriods = (periods: unknown[]) =>
+      sql(`UPDATE booking.bookings SET rate = jsonb_set(rate, '{cancellation_policy_data}', $2::jsonb) WHERE id = $1`, [booking.id, JSON.stringify(periods)]);
+    await setPenaltyPeriods([]); // free cancellation: all of the price comes back
+    await system.stopService('accounting');
+    const cut = await system.request('POST', `/book/cancel/${booking.id}`, { headers: auth });
+    expect(cut.status).toBe(503);
+    expect(cut.body.code).toBe('SERVICE_UNAVAILABLE');
+    expect(cut.headers['retry-after']).toBeDefined();
+    const [started] = await sql(`SELECT status, step, cancellation_penalty FROM booking.bookings WHERE id = $1`, [booking.id]);
+    expect(started).toMatchObject({ status: 'confirmed', step: 'refunding' });
+    expect(await roomsSold(booking.id)).toBe(0);
+    // Meanwhile a penalty period starts: the cancellation keeps the penalty it began with.
+    await setPenaltyPeriods([{ from_datetime: '2000-01-01T00:00:00Z', price_cancellation_penalty: 1, price_currency: 'USD' }]);
+    expect(started.cancellation_penalty).toBe('0.00');
+    const preview = await system.request('GET', `/book/precancel/${booking.id}`, { headers: auth });
+    expect(preview.body.data.price_cancellation_penalty).toBe(0);
+
+    await system.startReplica('accounting');
+    expect((await settledBooking(system, booking.id)).status).toBe('cancelled');
+    const credits = await sql(`SELECT credit FROM accounting.entries WHERE booking_id = $1 AND kind = 'booking_refund'`, [booking.id]);
+    expect(credits.map((entry) => Number(entry.credit))).toEqual([booking.price_chargeable]);
+    const [done] = await sql(`SELECT cancellation_penalty FROM booking.bookings WHERE id = $1`, [booking.id]);
+    expect(done.cancellation_penalty).toBe(started.cancellation_penalty);
+    const answer = await system.request('POST', `/book/cancel/${booking.id}`, { headers: auth });
+    expect(answer.body.data).toEqual({ cancelled: true, cancellation_reference: expect.stringMatching(/^CXL-/) });
+  });
+});

@@ -1,0 +1,102 @@
+import { queryTestDatabase } from '@hotel/testing';
+import { GUEST, prebookV1, staySequence } from './booking-fixtures';
+import { ClientKeys, TestSystem, bearer } from './system';
+
+const freshStay = staySequence(250);
+const NEW_USER = { firstName: 'Ada', lastName: 'Lovelace', email: 'ada@example.com', phone: '+44 20 7946 0000', clientAccountLimit: 100000 };
+
+/**
+ * Sandbox and live are separate worlds, and a user token reaches its own user's
+ * sessions, prebooks, bookings and idempotency keys only; the client's keys and
+ * backend token reach all of the client's.
+ */
+describe('isolation of sandbox, live and users', () => {
+  let system: TestSystem;
+  let acme: ClientKeys;
+  let live: { authorization: string };
+  let sandbox: { authorization: string };
+  let ada: { authorization: string };
+  let bob: { authorization: string };
+
+  beforeAll(async () => {
+    system = await TestSystem.start({ VENDOR_LATENCY_MS: 'atlas=0,borealis=0,cobalt=0' });
+    acme = await system.createClient('Acme Travel', '100000');
+    live = bearer(acme.api_key);
+    sandbox = bearer(acme.sandbox_api_key);
+    const token = async () => {
+      const user = await system.request('POST', '/api/user', { headers: { authorization: acme.backend_token }, json: NEW_USER });
+      return bearer((await system.request('GET', `/api/user/${user.body.data.id}/token`, { headers: { authorization: acme.backend_token } })).body.data.token);
+    };
+    ada = await token();
+    bob = await token();
+  });
+  afterAll(async () => {
+    await system?.close();
+  });
+
+  const sql = <T = any>(text: string, params: unknown[] = []) => queryTestDatabase<T>(system.database.url, text, params);
+  async function book(headers: { authorization: string }, body: Record<string, unknown> = {}) {
+    const { path } = await prebookV1(system, headers, freshStay());
+    const response = await system.request('POST', path, { headers, json: { ...GUEST, ...body } });
+    expect(response.status).toBe(201);
+    return response.body.data;
+  }
+  const ids = async (headers: { authorization: string }, query = '') => (await system.request('GET', `/book${query}`, { headers })).body.data.map((b: any) => b.id).sort();
+
+  it('a sandbox key sees, cancels and replays only sandbox bookings; a live key only live ones', async () => {
+    const liveBooking = await book(live, { idempotency_key: 'shared-key', client_reference: 'SHARED-REF' });
+    const sandboxBooking = await book(sandbox, { idempotency_key: 'shared-key', client_reference: 'SHARED-REF' });
+    expect(sandboxBooking.id).not.toBe(liveBooking.id);
+    expect(sandboxBooking.is_sandbox).toBe(true);
+
+    expect(await ids(sandbox, `?id=${liveBooking.id}`)).toEqual([]);
+    expect(await ids(live, `?id=${sandboxBooking.id}`)).toEqual([]);
+    expect(await ids(sandbox)).not.toContain(liveBooking.id);
+    expect(await ids(live)).not.toContain(sandboxBooking.id);
+    for (const [headers, id] of [[sandbox, liveBooking.id], [live, sandboxBooking.id]] as const) {
+      expect((await system.request('GET', `/book/precancel/${id}`, { headers })).status).toBe(404);
+      expect((await system.request('POST', `/book/cancel/${id}`, { headers })).status).toBe(404);
+    }
+    const [row] = await sql(`SELECT status FROM booking.bookings WHERE id = $1`, [liveBooking.id]);
+    expect(row.status).toBe('confirmed');
+    // The backend token, the client's finance credential, sees both.
+    const backend = await system.request('GET', '/api/booking', { headers: { authorization: acme.backend_token } });
+    expect(backend.body.data.map((b: any) => b.id)).toEqual(expect.arrayContaining([liveBooking.id, sandboxBooking.id]));
+  });
+
+  it('a sandbox booking takes no real allotment', async () => {
+    const sold = async () => (await sql<{ n: number }>(`SELECT coalesce(sum(rooms_sold), 0)::int AS n FROM rates.allotments`))[0].n;
+    const before = await sold();
+    const booking = await book(sandbox);
+    expect(booking.status).toBe('confirmed');
+    expect(await sold()).toBe(before);
+    expect(await sql(`SELECT sandbox FROM rates.supplier_bookings WHERE booking_id = $1`, [booking.id])).toEqual([{ sandbox: true }]);
+    await system.request('POST', `/book/cancel/${booking.id}`, { headers: sandbox });
+    expect(await sold()).toBe(before);
+  });
+
+  it("a user token reaches only its own user's sessions, prebooks, bookings and idempotency keys", async () => {
+    const stay = freshStay();
+    const { sessionId, hotelId, rates } = await system.hotelRates(ada, stay);
+    // Ada's session is hers.
+    expect((await system.request('GET', `/search/${sessionId}`, { headers: bob })).status).toBe(404);
+    expect((await system.request('GET', `/hotel/${hotelId}/${sessionId}`, { headers: bob })).status).toBe(404);
+    expect((await system.request('GET', `/prebook/${hotelId}/${sessionId}/${rates[0].id}/account`, { headers: bob })).status).toBe(404);
+    // Ada's prebook is hers.
+    const rate = (await system.request('POST', '/v2/rates', { headers: ada, json: { place_id: 'gn:2988507', ...freshStay() } })).body.rates[0];
+    const prebook = (await system.request('POST', '/v2/prebook', { headers: ada, json: { rate_id: rate.id, payment_method: 'account' } })).body.data;
+    const stolen = await system.request('POST', '/v2/book', { headers: bob, json: { ...GUEST, prebook_id: prebook.prebook_id } });
+    expect(stolen.status).toBe(400);
+    expect(stolen.body.code).toBe('PREBOOK_REQUIRED');
+    // Ada's booking and idempotency key are hers.
+    const adas = await system.request('POST', '/v2/book', { headers: ada, json: { ...GUEST, prebook_id: prebook.prebook_id, idempotency_key: 'ada-key' } });
+    expect(adas.status).toBe(201);
+    expect(await ids(bob, `?id=${adas.body.data.id}`)).toEqual([]);
+    expect((await system.request('POST', `/book/cancel/${adas.body.data.id}`, { headers: bob })).status).toBe(404);
+    const bobs = await book(bob, { idempotency_key: 'ada-key' });
+    expect(bobs.id).not.toBe(adas.body.data.id);
+    expect(bobs.email).toBe(GUEST.email);
+    // The client's live key sees both users' bookings.
+    expect(await ids(live)).toEqual(expect.arrayContaining([adas.body.data.id, bobs.id]));
+  });
+});

@@ -1,0 +1,55 @@
+import { CapturedLogs, captureLogs } from '@hotel/testing';
+import { CARD, GUEST, prebookV1, staySequence } from './booking-fixtures';
+import { ClientKeys, TestSystem, bearer } from './system';
+
+const freshStay = staySequence(300);
+const PERSON = { ...GUEST, email: 'grace.hopper@navy.example', phone: '+1 202 555 0147' };
+
+/**
+ * Logs carry request ids, subjects, codes and timings, never a secret or a
+ * guest's details: every line of a run that books, cancels and fails requests
+ * (at debug level, the most talkative) is scanned for them.
+ */
+describe('log privacy', () => {
+  let system: TestSystem;
+  let logs: CapturedLogs;
+  let acme: ClientKeys;
+  const secrets: string[] = [];
+
+  beforeAll(async () => {
+    logs = captureLogs();
+    system = await TestSystem.start({ VENDOR_LATENCY_MS: 'atlas=0,borealis=0,cobalt=0', LOG_LEVEL: 'debug' });
+    acme = await system.createClient('Acme Travel', '100000');
+    secrets.push(acme.api_key, acme.sandbox_api_key, acme.backend_token);
+  });
+  afterAll(async () => {
+    await system?.close();
+    logs?.stop();
+  });
+
+  it('no key, token, card token, e-mail or phone number appears in any log line', async () => {
+    const auth = bearer(acme.api_key);
+    const backend = { authorization: acme.backend_token };
+    const user = await system.request('POST', '/api/user', { headers: backend, json: { firstName: 'Grace', lastName: 'Hopper', email: PERSON.email, phone: PERSON.phone, clientAccountLimit: 100 } });
+    const token = (await system.request('GET', `/api/user/${user.body.data.id}/token`, { headers: backend })).body.data.token;
+    secrets.push(token);
+
+    const account = await prebookV1(system, auth, freshStay());
+    const booked = await system.request('POST', account.path, { headers: auth, json: PERSON });
+    expect(booked.status).toBe(201);
+    await system.request('POST', `/book/cancel/${booked.body.data.id}`, { headers: auth });
+    const card = await prebookV1(system, auth, freshStay(), { method: 'credit_card' });
+    expect((await system.request('POST', card.path, { headers: auth, json: { ...PERSON, ...CARD, payment_token: 'tok_declined' } })).status).toBe(400);
+    await system.request('POST', card.path, { headers: auth, json: { ...PERSON, ...CARD } });
+    // Refused and malformed requests.
+    await system.request('GET', '/me', { headers: bearer(`${acme.api_key}x`) });
+    await system.request('GET', '/book', { headers: bearer(token) });
+    await system.request('POST', '/api/user', { headers: backend, json: { email: PERSON.email, phone: 42 } });
+    await system.request('GET', '/me', { headers: { authorization: acme.backend_token } });
+
+    const text = logs.lines.map((line) => JSON.stringify(line)).join('\n');
+    expect(logs.lines.length).toBeGreaterThan(50);
+    for (const secret of secrets) expect(text).not.toContain(secret);
+    for (const personal of [PERSON.email, PERSON.phone, 'tok_visa', 'tok_declined', CARD.payment_postal_code]) expect(text).not.toContain(personal);
+  });
+});

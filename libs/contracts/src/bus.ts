@@ -1,0 +1,120 @@
+import { SERVICE_NAMES, SUBJECTS, ServiceName } from './subjects';
+import { CredentialsRevokedEvent } from './users/credentials';
+
+/**
+ * Who is on the bus. Every app connects to NATS with an identity of its own; the
+ * broker lets an identity send a request only on the subjects listed for it
+ * below, and only the service a subject belongs to receives it. So the `actor`
+ * in a payload can only have been put there by the gateway (which authenticated
+ * the caller) or, on service-to-service calls, by the calling service itself.
+ */
+export const BUS_IDENTITIES = ['gateway', ...SERVICE_NAMES, 'admin'] as const;
+export type BusIdentity = (typeof BUS_IDENTITIES)[number];
+
+type SubjectKey = keyof typeof SUBJECTS;
+
+const HEALTH_CHECKS = ['SEARCH_HEALTH_CHECK', 'RATES_HEALTH_CHECK', 'BOOKING_HEALTH_CHECK', 'PROMO_HEALTH_CHECK', 'USERS_HEALTH_CHECK', 'ACCOUNTING_HEALTH_CHECK'] as const;
+
+/**
+ * The identities allowed to send each request subject. A subject missing here
+ * would be unreachable: the type makes the list complete. Changing a line changes
+ * the broker's permissions at the next start.
+ */
+export const SUBJECT_CALLERS: Record<SubjectKey, readonly BusIdentity[]> = {
+  ...(Object.fromEntries(HEALTH_CHECKS.map((key) => [key, ['gateway', 'admin']])) as Record<(typeof HEALTH_CHECKS)[number], BusIdentity[]>),
+
+  USERS_CREDENTIAL_RESOLVE: ['gateway'],
+  USERS_CLIENT_CREATE: ['admin'],
+  USERS_CLIENT_LIST: ['admin'],
+  USERS_CLIENT_ROTATE_KEYS: ['admin'],
+  USERS_CLIENT_REVOKE_KEYS: ['admin'],
+  USERS_CLIENT_SET_RATE_LIMIT: ['admin'],
+  USERS_CLIENT_GET: ['accounting'],
+  USERS_USER_CREATE: ['gateway'],
+  USERS_USER_GET: ['gateway', 'rates', 'booking'],
+  USERS_USER_UPDATE: ['gateway'],
+  USERS_USER_DELETE: ['gateway'],
+  USERS_USER_TOKEN_ISSUE: ['gateway'],
+
+  SEARCH_PLACE_FIND: ['gateway'],
+  SEARCH_SESSION_CREATE: ['gateway'],
+  SEARCH_SESSION_POLL: ['gateway'],
+  SEARCH_HOTEL_RATES_GET: ['gateway'],
+  SEARCH_V2_RATES_SEARCH: ['gateway'],
+  SEARCH_RATE_RESOLVE: ['rates'],
+
+  RATES_INVENTORY_SOLD_OUT: ['search'],
+  RATES_PREBOOK_CREATE: ['gateway'],
+  RATES_PREBOOK_FIND: ['booking'],
+  RATES_PREBOOK_ATTACH: ['booking'],
+  RATES_SUPPLIER_BOOK: ['booking'],
+  RATES_SUPPLIER_CANCEL: ['booking'],
+  RATES_SUPPLIER_STATUS: ['booking'],
+
+  BOOKING_BOOKING_CREATE: ['gateway'],
+  BOOKING_BOOKING_LIST: ['gateway'],
+  BOOKING_BOOKING_PRECANCEL: ['gateway'],
+  BOOKING_BOOKING_CANCEL: ['gateway'],
+  BOOKING_BACKEND_BOOKING_LIST: ['gateway'],
+  BOOKING_VOUCHER_RENDER: ['gateway'],
+
+  ACCOUNTING_ENTRY_CREATE: ['gateway'],
+  ACCOUNTING_ENTRY_LIST: ['gateway'],
+  ACCOUNTING_ENTRY_GET: ['gateway'],
+  ACCOUNTING_ENTRY_LIST_BY_BOOKING: ['gateway'],
+  ACCOUNTING_BALANCE_GET: ['gateway'],
+  ACCOUNTING_FUNDS_CHECK: ['rates'],
+  ACCOUNTING_HOLD_PLACE: ['booking'],
+  ACCOUNTING_HOLD_CAPTURE: ['booking'],
+  ACCOUNTING_HOLD_RELEASE: ['booking'],
+  ACCOUNTING_REFUND_CREATE: ['booking'],
+  ACCOUNTING_CARD_PAYMENT_RECORD: ['booking'],
+
+  PROMO_CODE_CREATE: ['admin'],
+  PROMO_CODE_QUOTE: ['gateway', 'rates'],
+  PROMO_CODE_REDEEM: ['booking'],
+};
+
+/**
+ * Events (publish/subscribe, no reply): who publishes each and who listens.
+ * They carry no secrets, only what changed.
+ */
+export const EVENTS = {
+  /** A credential stopped working (revoked, rotated, its user deleted or changed): gateways drop it from their caches. */
+  USERS_CREDENTIALS_REVOKED: 'events.users.credentials-revoked.v1',
+} as const;
+
+/** The payload of each event. */
+export interface EventMap {
+  [EVENTS.USERS_CREDENTIALS_REVOKED]: CredentialsRevokedEvent;
+}
+export type EventSubject = keyof EventMap;
+
+export const EVENT_ROUTES: Record<keyof typeof EVENTS, { publishers: readonly BusIdentity[]; subscribers: readonly BusIdentity[] }> = {
+  USERS_CREDENTIALS_REVOKED: { publishers: ['users'], subscribers: ['gateway'] },
+};
+
+/** The subject prefix of an identity's reply inboxes: nobody else can read its replies. */
+export function inboxPrefixOf(identity: BusIdentity): string {
+  return `_INBOX_${identity}`;
+}
+
+export interface BusPermissions {
+  publish: string[];
+  subscribe: string[];
+  /** May answer the requests it receives (services), on whatever reply subject they name. */
+  respond: boolean;
+}
+
+/** What the broker lets an identity do, derived from the tables above. */
+export function busPermissions(identity: BusIdentity): BusPermissions {
+  const publish: string[] = (Object.keys(SUBJECT_CALLERS) as SubjectKey[]).filter((key) => SUBJECT_CALLERS[key].includes(identity)).map((key) => SUBJECTS[key]);
+  const subscribe = [`${inboxPrefixOf(identity)}.>`];
+  for (const key of Object.keys(EVENTS) as (keyof typeof EVENTS)[]) {
+    if (EVENT_ROUTES[key].publishers.includes(identity)) publish.push(EVENTS[key]);
+    if (EVENT_ROUTES[key].subscribers.includes(identity)) subscribe.push(EVENTS[key]);
+  }
+  const service = (SERVICE_NAMES as readonly string[]).includes(identity);
+  if (service) subscribe.push(`${identity as ServiceName}.>`);
+  return { publish, subscribe, respond: service };
+}

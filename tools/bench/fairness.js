@@ -1,0 +1,41 @@
+// The fairness scenario of `npm run bench`: one client floods GET /book?limit=50 over
+// 100,000 bookings from many connections (within its rate limit: the benchmark sets a
+// huge one), while another client's own GET /book?limit=50 is measured open-loop at a
+// fixed rate; the same measurement without the flood is the reference. What keeps the
+// flood from taking the other client's share is the gateway's bound on a client's
+// expensive requests in flight (CLIENT_MAX_IN_FLIGHT): the flood's requests over it are
+// answered 429 at once, so the services never queue more than that many of them.
+const { openLoop } = require('./open-loop');
+
+const VICTIM_RATE = 50;
+const VICTIM_CONNECTIONS = 4;
+
+/**
+ * @param {{ gateway: string, floodHeaders: object, victimHeaders: object, floodConnections: number, runAutocannon: Function }} setup
+ * @returns {(durationS: number, warmupS: number) => Promise<object>} one measurement: the other client's latency, and what the flood got
+ */
+function fairness({ gateway, floodHeaders, victimHeaders, floodConnections, runAutocannon }) {
+  return async (durationS, warmupS) => {
+    const victim = openLoop({
+      url: `${gateway}/book?limit=50`,
+      headers: victimHeaders,
+      paths: ['/book?limit=50'],
+      rate: VICTIM_RATE,
+      warmupS,
+      durationS,
+      connections: VICTIM_CONNECTIONS,
+    });
+    if (!floodConnections) return { ...(await victim), flood: null };
+    // The flood runs through the other client's warm-up and measurement, and a second longer.
+    const flood = runAutocannon({ url: `${gateway}/book?limit=50`, headers: floodHeaders, connections: floodConnections }, warmupS + durationS + 1);
+    const [measured, flooded] = await Promise.all([victim, flood]);
+    const refused = flooded.statusCodeStats?.['429']?.count ?? 0;
+    const seconds = warmupS + durationS + 1;
+    return {
+      ...measured,
+      flood: { admittedPerSecond: Math.round(flooded['2xx'] / seconds), refusedPerSecond: Math.round(refused / seconds), otherNon2xx: flooded.non2xx - refused, errors: flooded.errors },
+    };
+  };
+}
+
+module.exports = { fairness, VICTIM_RATE };

@@ -1,0 +1,400 @@
+// What must hold once the platform is quiet again after a fault. Each SQL check is
+// a named query that returns the rows that break its rule (none when all is well),
+// so a violation prints what is wrong. The API checks compare what the platform
+// answered (HTTP statuses, booking and cancellation answers, balances) with the
+// database. Column names: apps/*/src/migrations/*.ts.
+const { request } = require('../lib/https');
+const { BUSINESS_FAILURES } = require('./load');
+
+const FINAL = `('done', 'failed', 'cancelled')`;
+
+/** Per client: the sum of `amount` over the account bookings (not sandbox) that match `bookings` = `ledger` over its entries. */
+function perClient(name, rule, { amount, bookings, ledger }) {
+  return {
+    name,
+    rule,
+    sql: `WITH expected AS (SELECT client_id, sum(${amount}) AS amount FROM booking.bookings
+                           WHERE ${bookings} AND payment_method = 'account' AND NOT sandbox GROUP BY client_id),
+               ledger AS (SELECT client_id, ${ledger} AS amount FROM accounting.entries GROUP BY client_id)
+          SELECT coalesce(e.client_id, l.client_id) AS client_id, coalesce(e.amount, 0) AS from_bookings, coalesce(l.amount, 0) AS in_ledger
+            FROM expected e FULL JOIN ledger l ON l.client_id = e.client_id
+           WHERE coalesce(e.amount, 0) <> coalesce(l.amount, 0)`,
+  };
+}
+
+const SQL_CHECKS = [
+  {
+    name: 'booking_status_matches_step',
+    rule: 'a booking whose saga ended has the status of that end: done/confirmed, failed/failed, cancelled/cancelled',
+    sql: `SELECT id, client_id, status, step, payment_method FROM booking.bookings
+           WHERE step IN ${FINAL} AND (status, step) NOT IN (('confirmed', 'done'), ('failed', 'failed'), ('cancelled', 'cancelled'))
+           ORDER BY id`,
+  },
+  perClient('booking_debits_per_client', 'per client, booking_debit entries = price_chargeable of confirmed and cancelled account bookings (not sandbox)', {
+    amount: 'price_chargeable',
+    bookings: "status IN ('confirmed', 'cancelled')",
+    ledger: "sum(debit) FILTER (WHERE kind = 'booking_debit')",
+  }),
+  perClient('booking_refunds_per_client', 'per client, booking_refund entries = price_chargeable − cancellation_penalty of cancelled account bookings (not sandbox)', {
+    amount: 'price_chargeable - coalesce(cancellation_penalty, 0)',
+    bookings: "status = 'cancelled'",
+    ledger: "sum(credit) FILTER (WHERE kind = 'booking_refund')",
+  }),
+  {
+    name: 'booking_debit_entries',
+    rule: 'each confirmed or cancelled account booking with a price has one booking_debit of its price; no other booking is debited',
+    sql: `SELECT coalesce(b.id, l.booking_id) AS booking_id, coalesce(b.client_id, l.client_id) AS client_id, b.status, b.price_chargeable, l.debits, l.entries
+            FROM (SELECT * FROM booking.bookings WHERE payment_method = 'account' AND NOT sandbox) b
+            FULL JOIN (SELECT client_id, booking_id, sum(debit) AS debits, count(*) AS entries FROM accounting.entries
+                        WHERE kind = 'booking_debit' GROUP BY client_id, booking_id) l ON l.booking_id = b.id AND l.client_id = b.client_id
+           WHERE CASE WHEN b.status IN ('confirmed', 'cancelled') AND b.price_chargeable > 0
+                      THEN l.debits IS DISTINCT FROM b.price_chargeable OR l.entries <> 1
+                      ELSE coalesce(l.debits, 0) <> 0 END
+           ORDER BY 1`,
+  },
+  {
+    name: 'booking_refund_entries',
+    rule: 'each cancelled account booking has one booking_refund of price − penalty (when positive); no other booking is credited',
+    sql: `SELECT coalesce(b.id, l.booking_id) AS booking_id, coalesce(b.client_id, l.client_id) AS client_id, b.status, b.price_chargeable,
+                 b.cancellation_penalty, l.credits, l.entries
+            FROM (SELECT * FROM booking.bookings WHERE payment_method = 'account' AND NOT sandbox) b
+            FULL JOIN (SELECT client_id, booking_id, sum(credit) AS credits, count(*) AS entries FROM accounting.entries
+                        WHERE kind = 'booking_refund' GROUP BY client_id, booking_id) l ON l.booking_id = b.id AND l.client_id = b.client_id
+           WHERE CASE WHEN b.status = 'cancelled' AND b.price_chargeable - coalesce(b.cancellation_penalty, 0) > 0
+                      THEN l.credits IS DISTINCT FROM b.price_chargeable - coalesce(b.cancellation_penalty, 0) OR l.entries <> 1
+                      ELSE coalesce(l.credits, 0) <> 0 END
+           ORDER BY 1`,
+  },
+  {
+    name: 'card_ledger_entries',
+    rule: 'each confirmed or cancelled card booking with a price has a card_charge debit and a card_payment credit of its price; no other booking has card entries that move money',
+    sql: `SELECT coalesce(b.id, l.booking_id) AS booking_id, coalesce(b.client_id, l.client_id) AS client_id, b.status, b.price_chargeable, l.charged, l.paid, l.entries
+            FROM (SELECT * FROM booking.bookings WHERE payment_method = 'credit_card' AND NOT sandbox) b
+            FULL JOIN (SELECT client_id, booking_id, sum(debit) FILTER (WHERE kind = 'card_charge') AS charged,
+                              sum(credit) FILTER (WHERE kind = 'card_payment') AS paid, count(*) AS entries
+                         FROM accounting.entries WHERE kind IN ('card_charge', 'card_payment') GROUP BY client_id, booking_id) l
+              ON l.booking_id = b.id AND l.client_id = b.client_id
+           WHERE CASE WHEN b.status IN ('confirmed', 'cancelled') AND b.price_chargeable > 0
+                      THEN l.charged IS DISTINCT FROM b.price_chargeable OR l.paid IS DISTINCT FROM b.price_chargeable OR l.entries <> 2
+                      ELSE coalesce(l.charged, 0) <> 0 OR coalesce(l.paid, 0) <> 0 END
+           ORDER BY 1`,
+  },
+  {
+    name: 'no_active_holds',
+    rule: 'no accounting.holds row is still active once every booking has ended',
+    sql: `SELECT h.client_id, h.booking_id, h.amount, h.created_at, b.status, b.step
+            FROM accounting.holds h LEFT JOIN booking.bookings b ON b.id = h.booking_id
+           WHERE h.status = 'active' ORDER BY h.booking_id`,
+  },
+  {
+    name: 'holds_match_bookings',
+    rule: "a hold is for an account booking, of its price; captured only for a confirmed or cancelled one, released only for a failed one",
+    sql: `SELECT h.client_id, h.booking_id, h.amount, h.status AS hold_status, b.status AS booking_status, b.payment_method, b.price_chargeable
+            FROM accounting.holds h LEFT JOIN booking.bookings b ON b.id = h.booking_id AND b.client_id = h.client_id
+           WHERE h.status <> 'active'
+             AND (b.id IS NULL OR b.sandbox OR b.payment_method <> 'account' OR h.amount <> b.price_chargeable
+                  OR (h.status = 'captured' AND b.status NOT IN ('confirmed', 'cancelled'))
+                  OR (h.status = 'released' AND b.status <> 'failed'))
+           ORDER BY h.booking_id`,
+  },
+  {
+    name: 'account_totals_match_ledger',
+    rule: "each account row's running totals equal its entries and active holds",
+    sql: `SELECT a.client_id, a.total_debit, e.debits, a.total_credit, e.credits, a.total_held, h.held, a.entry_count, e.entries
+            FROM accounting.accounts a
+            LEFT JOIN (SELECT client_id, sum(debit) AS debits, sum(credit) AS credits, count(*) AS entries FROM accounting.entries GROUP BY client_id) e
+              ON e.client_id = a.client_id
+            LEFT JOIN (SELECT client_id, sum(amount) AS held FROM accounting.holds WHERE status = 'active' GROUP BY client_id) h ON h.client_id = a.client_id
+           WHERE a.total_debit <> coalesce(e.debits, 0) OR a.total_credit <> coalesce(e.credits, 0)
+              OR a.total_held <> coalesce(h.held, 0) OR a.entry_count <> coalesce(e.entries, 0)`,
+  },
+  {
+    name: 'promo_uses_match_redemptions',
+    rule: 'promo.codes.uses = its redemptions, and never more than max_uses',
+    sql: `SELECT c.code, c.uses, c.max_uses, count(r.booking_id)::int AS redemptions
+            FROM promo.codes c LEFT JOIN promo.redemptions r ON r.code = c.code
+           GROUP BY c.code, c.uses, c.max_uses
+          HAVING c.uses <> count(r.booking_id) OR (c.max_uses IS NOT NULL AND c.uses > c.max_uses)`,
+  },
+  {
+    name: 'promo_redemptions_match_bookings',
+    rule: 'a redemption per confirmed or cancelled booking with a promo code (same code and discount), and none for any other booking',
+    sql: `SELECT coalesce(b.id, r.booking_id) AS booking_id, coalesce(b.client_id, r.client_id) AS client_id, r.code AS redeemed,
+                 b.promo_code, b.status, r.discount, b.promo_discount, (SELECT status FROM booking.bookings x WHERE x.id = r.booking_id) AS redeemed_booking_status
+            FROM promo.redemptions r
+            FULL JOIN (SELECT * FROM booking.bookings WHERE promo_code IS NOT NULL AND status IN ('confirmed', 'cancelled')) b
+              ON b.id = r.booking_id AND b.client_id = r.client_id
+           WHERE r.booking_id IS NULL OR b.id IS NULL OR upper(r.code) <> upper(b.promo_code) OR r.discount <> b.promo_discount
+           ORDER BY 1`,
+  },
+  {
+    name: 'allotments_match_supplier_bookings',
+    rule: 'rooms_sold of each vendor, hotel, room and night = rooms of the supplier bookings not cancelled covering that night (sandbox ones take none)',
+    sql: `WITH live AS (
+            SELECT s.vendor, s.hotel_id, s.room_id, n::date AS night, s.rooms
+              FROM rates.supplier_bookings s
+              LEFT JOIN booking.bookings b ON b.id = s.booking_id
+             CROSS JOIN generate_series(s.check_in, s.check_out - 1, interval '1 day') n
+             WHERE s.status <> 'cancelled' AND NOT coalesce(b.sandbox, false)),
+          sold AS (SELECT vendor, hotel_id, room_id, night, sum(rooms)::int AS rooms FROM live GROUP BY vendor, hotel_id, room_id, night)
+          SELECT vendor, hotel_id, room_id, night, coalesce(a.rooms_sold, 0) AS rooms_sold, coalesce(s.rooms, 0) AS supplier_rooms
+            FROM rates.allotments a FULL JOIN sold s USING (vendor, hotel_id, room_id, night)
+           WHERE coalesce(a.rooms_sold, 0) <> coalesce(s.rooms, 0)
+           ORDER BY hotel_id, night`,
+  },
+  {
+    name: 'supplier_bookings_match_bookings',
+    rule: 'a confirmed booking has a confirmed supplier booking of its rooms and dates; any other booking none that is not cancelled',
+    sql: `SELECT coalesce(b.id, s.booking_id) AS booking_id, b.status, b.step, s.status AS supplier_status, s.rooms AS supplier_rooms,
+                 jsonb_array_length(b.rooms) AS rooms, s.check_in AS supplier_check_in, b.check_in, s.check_out AS supplier_check_out, b.check_out
+            FROM booking.bookings b FULL JOIN rates.supplier_bookings s ON s.booking_id = b.id
+           WHERE CASE WHEN b.id IS NULL THEN s.status <> 'cancelled'
+                      WHEN b.status = 'confirmed' THEN s.booking_id IS NULL OR s.status <> 'confirmed' OR s.rooms <> jsonb_array_length(b.rooms)
+                                                       OR s.check_in <> b.check_in OR s.check_out <> b.check_out
+                      ELSE s.booking_id IS NOT NULL AND s.status <> 'cancelled' END
+           ORDER BY 1`,
+  },
+  {
+    name: 'rooms_sold_match_live_bookings',
+    rule: 'rooms sold over all allotments = rooms × nights of the confirmed bookings (not sandbox)',
+    sql: `SELECT * FROM (
+            SELECT (SELECT coalesce(sum(rooms_sold), 0) FROM rates.allotments)::int AS rooms_sold,
+                   (SELECT coalesce(sum(jsonb_array_length(rooms) * (check_out - check_in)), 0) FROM booking.bookings
+                     WHERE status = 'confirmed' AND NOT sandbox)::int AS live_room_nights) t
+           WHERE rooms_sold <> live_room_nights`,
+  },
+  {
+    name: 'one_booking_per_idempotency_key',
+    rule: 'at most one booking per (client, idempotency_key)',
+    sql: `SELECT client_id, idempotency_key, array_agg(id ORDER BY id) AS bookings FROM booking.bookings
+           WHERE idempotency_key IS NOT NULL GROUP BY client_id, idempotency_key HAVING count(*) > 1`,
+  },
+  {
+    name: 'one_booking_per_client_reference',
+    rule: 'at most one booking per (client, client_reference)',
+    sql: `SELECT client_id, client_reference, array_agg(id ORDER BY id) AS bookings FROM booking.bookings
+           WHERE client_reference IS NOT NULL GROUP BY client_id, client_reference HAVING count(*) > 1`,
+  },
+  {
+    name: 'card_charges_match_bookings',
+    rule: 'the sandbox card processor kept the price of a confirmed card booking, the penalty of a cancelled one, nothing of a failed one',
+    requires: ['booking.sandbox_card_charges', 'booking.sandbox_card_refunds', 'booking.bookings.payment_key'],
+    sql: `WITH refunds AS (SELECT payment_id, sum(amount) AS refunded FROM booking.sandbox_card_refunds GROUP BY payment_id),
+               card AS (
+            SELECT b.id AS booking_id, b.client_id, b.status, b.price_chargeable, coalesce(b.cancellation_penalty, 0) AS penalty,
+                   b.cc_payment_id, b.payment_key, c.payment_id, c.amount AS charged, coalesce(r.refunded, 0) AS refunded
+              FROM booking.bookings b
+              LEFT JOIN booking.sandbox_card_charges c ON c.payment_key = b.payment_key
+              LEFT JOIN refunds r ON r.payment_id = c.payment_id
+             WHERE b.payment_method = 'credit_card' AND NOT b.sandbox)
+          SELECT * FROM card
+           WHERE CASE WHEN status IN ('confirmed', 'cancelled') AND price_chargeable > 0
+                      THEN payment_id IS NULL OR payment_id IS DISTINCT FROM cc_payment_id OR charged <> price_chargeable
+                           OR refunded <> CASE WHEN status = 'cancelled' THEN price_chargeable - penalty ELSE 0 END
+                      ELSE coalesce(charged, 0) - refunded <> 0 END
+           ORDER BY booking_id`,
+  },
+  {
+    name: 'card_charges_have_bookings',
+    rule: 'the sandbox card processor keeps no money under a key that no booking recorded',
+    requires: ['booking.sandbox_card_charges', 'booking.sandbox_card_refunds', 'booking.bookings.payment_key'],
+    sql: `SELECT c.payment_key, c.payment_id, c.amount, coalesce(r.refunded, 0) AS refunded
+            FROM booking.sandbox_card_charges c
+            LEFT JOIN (SELECT payment_id, sum(amount) AS refunded FROM booking.sandbox_card_refunds GROUP BY payment_id) r ON r.payment_id = c.payment_id
+           WHERE c.payment_id IS NOT NULL AND c.amount - coalesce(r.refunded, 0) <> 0
+             AND NOT EXISTS (SELECT 1 FROM booking.bookings b WHERE b.payment_key = c.payment_key)`,
+  },
+];
+
+/** Whether a table (schema.table) or a column (schema.table.column) exists. */
+async function exists(sql, name) {
+  const [schema, table, column] = name.split('.');
+  const { rows } = await sql.query(
+    `SELECT 1 FROM information_schema.columns WHERE table_schema = $1 AND table_name = $2 AND ($3::text IS NULL OR column_name = $3) LIMIT 1`,
+    [schema, table, column ?? null],
+  );
+  return rows.length > 0;
+}
+
+/** Runs every SQL check: [{name, rule, rows}] for each check that found rows, and the names of those skipped. */
+async function runSqlChecks(sql) {
+  const violations = [];
+  const skipped = [];
+  for (const check of SQL_CHECKS) {
+    const missing = [];
+    for (const name of check.requires ?? []) if (!(await exists(sql, name))) missing.push(name);
+    if (missing.length) {
+      skipped.push(`${check.name} (no ${missing.join(', ')})`);
+      continue;
+    }
+    const { rows } = await sql.query(check.sql);
+    if (rows.length) violations.push({ name: check.name, rule: check.rule, rows });
+  }
+  return { violations, skipped };
+}
+
+/**
+ * Bookings whose saga has not ended (created up to `createdBefore` when given; a
+ * sandbox `supplier_pending` booking waits for its vendor by design), and a
+ * signature of the bookings table that changes with any write to it.
+ */
+async function sagaState(sql, createdBefore) {
+  const { rows } = await sql.query(
+    `SELECT id, client_id, status, step, payment_method, promo_code, lease_until, updated_at, created_at
+       FROM booking.bookings
+      WHERE step NOT IN ${FINAL} AND NOT (sandbox AND test_scenario = 'supplier_pending')
+        AND ($1::timestamptz IS NULL OR created_at <= $1::timestamptz)
+      ORDER BY id`,
+    [createdBefore === null ? null : new Date(createdBefore)],
+  );
+  const { rows: [signature] } = await sql.query(`SELECT count(*)::int AS n, max(updated_at) AS last FROM booking.bookings`);
+  return { unfinished: rows, signature: `${signature.n}@${signature.last?.toISOString()}` };
+}
+
+/**
+ * Waits until every saga (of the bookings created up to createdBefore, when given)
+ * has ended and the bookings table has been still for stillMs, and at least
+ * settleMs after `since`. endedAt is when that state was first seen (null if not
+ * within maxWaitMs); pendingAtBound the bookings still under way boundMs after since.
+ */
+async function waitForSagas(sql, { since, boundMs, maxWaitMs, createdBefore = null, stillMs = 0, settleMs = 0 }) {
+  let endedAt = null;
+  let lastSignature = null;
+  let pendingAtBound = null;
+  for (;;) {
+    const now = Date.now();
+    const { unfinished, signature } = await sagaState(sql, createdBefore);
+    if (unfinished.length) {
+      endedAt = null;
+      if (!pendingAtBound && now - since > boundMs) pendingAtBound = unfinished;
+    } else if (endedAt === null || (stillMs && signature !== lastSignature)) {
+      endedAt = now;
+    }
+    lastSignature = signature;
+    if (endedAt !== null && now - endedAt >= stillMs && now - since >= settleMs) return { endedAt, pendingAtBound };
+    if (now - since > maxWaitMs) return { endedAt: null, pendingAtBound: pendingAtBound ?? unfinished };
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+/** Violations in what a round's HTTP answers were: 5xx other than 503 with Retry-After, and 503 or no answer outside a fault. */
+function httpViolations(records, faultWindow, roundStart) {
+  const inWindow = (record) => faultWindow && record.endedAt >= faultWindow.from && record.startedAt <= faultWindow.to;
+  const grouped = (name, rule, matching) => {
+    const groups = new Map();
+    for (const record of matching) {
+      const key = `${record.op} ${record.status} ${record.code}`;
+      const group = groups.get(key) ?? { op: record.op, status: record.status, code: record.code, count: 0, first_at_s: +((record.startedAt - roundStart) / 1000).toFixed(1) };
+      group.count += 1;
+      groups.set(key, group);
+    }
+    return groups.size ? [{ name, rule, rows: [...groups.values()] }] : [];
+  };
+  return [
+    ...grouped(
+      'no_5xx_but_503_with_retry_after',
+      'no HTTP answer ≥ 500 except 503 carrying Retry-After',
+      records.filter((record) => record.status >= 500 && !(record.status === 503 && record.retryAfter)),
+    ),
+    ...grouped(
+      'unavailable_only_during_a_fault',
+      `503 or no answer only during a fault and up to its grace after the platform is ready again${faultWindow ? '' : ' (this round has no fault)'}`,
+      records.filter((record) => (record.status === 503 || record.status === 0) && !inWindow(record)),
+    ),
+  ];
+}
+
+/** What the platform answered bookings and cancellations, against the bookings as they ended. */
+async function answerViolations(sql, answers) {
+  const entries = [...answers.bookings.values()];
+  const { rows } = await sql.query(`SELECT id, client_id, status, idempotency_key, client_reference FROM booking.bookings WHERE idempotency_key = ANY($1)`, [
+    entries.map((entry) => entry.key),
+  ]);
+  const byKey = new Map(rows.map((row) => [`${row.client_id}|${row.idempotency_key}`, row]));
+  const { rows: byIdRows } = await sql.query(`SELECT id, client_id, status FROM booking.bookings`);
+  const byId = new Map(byIdRows.map((row) => [row.id, row]));
+  const identity = [];
+  const outcome = [];
+  for (const entry of entries) {
+    const booking = byKey.get(`${entry.clientId}|${entry.key}`);
+    const ok = entry.answers.filter((answer) => answer.status >= 200 && answer.status < 300);
+    const ids = [...new Set(ok.map((answer) => answer.id))];
+    if (ids.length > 1 || (ids.length && (!booking || booking.id !== ids[0] || booking.client_reference !== entry.reference))) {
+      identity.push({ idempotency_key: entry.key, answered_ids: ids, booking_id: booking?.id ?? null, booking_reference: booking?.client_reference ?? null });
+    }
+    if (!booking) continue;
+    const toldConfirmed = ok.some((answer) => answer.bookingStatus === 'confirmed');
+    const toldFailed = entry.answers.find((answer) => answer.status >= 400 && answer.status < 500 && BUSINESS_FAILURES.includes(answer.code));
+    if ((toldConfirmed && !['confirmed', 'cancelled'].includes(booking.status)) || (toldFailed && booking.status !== 'failed')) {
+      outcome.push({ booking_id: booking.id, idempotency_key: entry.key, answered: toldConfirmed ? 'confirmed' : `${toldFailed.status} ${toldFailed.code}`, status: booking.status });
+    }
+  }
+  const cancelled = [];
+  for (const answer of answers.cancellations) {
+    const booking = byId.get(answer.bookingId);
+    if (answer.status === 200 && answer.cancelled && booking?.status !== 'cancelled') cancelled.push({ booking_id: answer.bookingId, answered: 'cancelled', status: booking?.status ?? null });
+  }
+  const violation = (name, rule, found) => (found.length ? [{ name, rule, rows: found }] : []);
+  return [
+    ...violation('book_answers_name_one_booking', 'every 2xx answer for an idempotency key names the one booking made with that key and client_reference', identity),
+    ...violation('book_answers_match_outcome', 'a booking answered confirmed ends confirmed or cancelled; one answered with a business failure ends failed', outcome),
+    ...violation('cancel_answers_match_outcome', 'a booking whose cancellation was answered 200 ends cancelled', dedupe(cancelled)),
+  ];
+}
+
+function dedupe(rows) {
+  return [...new Map(rows.map((row) => [JSON.stringify(row), row])).values()];
+}
+
+/** Each client's balance from GET /api/accounting/balance = credit limit + credits − debits − holds from the ledger. */
+async function balanceViolations(sql, gateway, clients) {
+  const found = [];
+  for (const client of clients) {
+    const { rows: [ledger] } = await sql.query(
+      `SELECT (SELECT coalesce(sum(credit), 0) FROM accounting.entries WHERE client_id = $1)::text AS credits,
+              (SELECT coalesce(sum(debit), 0) FROM accounting.entries WHERE client_id = $1)::text AS debits,
+              (SELECT coalesce(sum(amount), 0) FROM accounting.holds WHERE client_id = $1 AND status = 'active')::text AS holds`,
+      [client.client_id],
+    );
+    const cents = (value) => Math.round(Number(value) * 100);
+    const expected = { creditLimit: cents(client.creditLimit), credits: cents(ledger.credits), debits: cents(ledger.debits), holds: cents(ledger.holds) };
+    expected.available = expected.creditLimit + expected.credits - expected.debits - expected.holds;
+    let answer;
+    for (let attempt = 0; attempt < 3; attempt++) {
+      answer = await request(gateway, 'GET', '/api/accounting/balance', { headers: { authorization: client.backend_token } }).catch((error) => ({ status: 0, body: { code: error.code } }));
+      if (answer.status === 200) break;
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+    }
+    if (answer.status !== 200) {
+      found.push({ client_id: client.client_id, answered: `${answer.status} ${answer.body?.code ?? ''}`.trim() });
+      continue;
+    }
+    const api = answer.body.data;
+    const wrong = Object.keys(expected).filter((field) => cents(api[field]) !== expected[field]);
+    if (wrong.length) {
+      found.push({ client_id: client.client_id, fields: wrong.join(','), api: JSON.stringify(api), ledger: JSON.stringify(Object.fromEntries(Object.entries(expected).map(([k, v]) => [k, v / 100]))) });
+    }
+  }
+  return found.length ? [{ name: 'api_balance_matches_ledger', rule: 'GET /api/accounting/balance = credit limit + credits − debits (− holds) of the ledger', rows: found }] : [];
+}
+
+/** What the run made, so a reader can see that the checks had something to check. */
+async function coverage(sql) {
+  const { rows: [made] } = await sql.query(
+    `SELECT count(*)::int AS bookings,
+            count(*) FILTER (WHERE status = 'confirmed')::int AS confirmed, count(*) FILTER (WHERE status = 'failed')::int AS failed,
+            count(*) FILTER (WHERE status = 'cancelled')::int AS cancelled, count(*) FILTER (WHERE status = 'pending')::int AS pending,
+            count(*) FILTER (WHERE payment_method = 'account')::int AS account, count(*) FILTER (WHERE payment_method = 'credit_card')::int AS card,
+            count(*) FILTER (WHERE promo_code IS NOT NULL)::int AS promo, count(*) FILTER (WHERE price_chargeable = 0)::int AS free,
+            count(*) FILTER (WHERE jsonb_array_length(rooms) > 1)::int AS multi_room
+       FROM booking.bookings`,
+  );
+  const { rows: failures } = await sql.query(`SELECT failure_code, count(*)::int AS n FROM booking.bookings WHERE status = 'failed' GROUP BY 1 ORDER BY 2 DESC`);
+  return (
+    `bookings made: ${made.bookings} (confirmed ${made.confirmed}, failed ${made.failed}, cancelled ${made.cancelled}, pending ${made.pending}); ` +
+    `account ${made.account}, card ${made.card}; with a promo code ${made.promo} (free ${made.free}); several rooms ${made.multi_room}; ` +
+    `failed for ${failures.map((row) => `${row.failure_code} ×${row.n}`).join(', ') || 'nothing'}`
+  );
+}
+
+module.exports = { SQL_CHECKS, coverage, runSqlChecks, waitForSagas, httpViolations, answerViolations, balanceViolations };

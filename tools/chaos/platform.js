@@ -1,0 +1,120 @@
+// The platform `npm run chaos` breaks: its own nats-server (so it can be killed and
+// started again on the same port), a fresh database that the apps reach through a
+// TCP proxy in this process (so the connections can be cut), every app as an OS
+// process under the Supervisor (restarted when it dies), and the clients and promo
+// codes the load uses, made with the admin command as an operator would.
+const { execFile } = require('node:child_process');
+const { randomBytes } = require('node:crypto');
+const path = require('node:path');
+const { ROOT, freePort, portAnswers } = require('../lib/workspace');
+const { startNatsServer } = require('../lib/nats');
+const { startEmbedded, withDatabase } = require('../lib/postgres');
+const { Supervisor, SERVICES } = require('../lib/supervisor');
+const { waitUntil200 } = require('../lib/https');
+
+const APPS = [...SERVICES, 'gateway'];
+
+/** The server to create the scratch database in: CHAOS_DATABASE_URL, else 127.0.0.1:5432, else (or with EMBEDDED_PG=1) an embedded one. */
+async function databaseServer(workDir, log) {
+  if (process.env.CHAOS_DATABASE_URL) return { serverUrl: process.env.CHAOS_DATABASE_URL, kind: 'CHAOS_DATABASE_URL', stop: async () => undefined };
+  if (process.env.EMBEDDED_PG !== '1' && (await portAnswers(5432))) return { serverUrl: 'postgres://postgres@127.0.0.1:5432/postgres', kind: 'local server on 127.0.0.1:5432', stop: async () => undefined };
+  log('starting an embedded PostgreSQL');
+  process.env.EMBEDDED_PG_PORT ??= '0';
+  const embedded = await startEmbedded(workDir);
+  return { serverUrl: embedded.serverUrl, kind: 'embedded', stop: embedded.stop };
+}
+
+async function adminQuery(serverUrl, sql) {
+  const { Client } = require('pg');
+  const client = new Client({ connectionString: serverUrl });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
+
+/** The tool's broker takes anonymous connections: no NKEY identity from the caller's environment. */
+const plainBus = (natsUrl) => ({ NATS_URL: natsUrl, NATS_NKEY_SEED: '', NATS_NKEY_SEED_FILE: '' });
+
+/** The admin command line (dist/apps/admin) against this platform's NATS; its one JSON object. */
+function admin(natsUrl, args) {
+  return new Promise((resolve, reject) => {
+    execFile(process.execPath, [path.join(ROOT, 'dist/apps/admin/src/main.js'), ...args], { cwd: ROOT, env: { ...process.env, ...plainBus(natsUrl) }, timeout: 30_000 }, (error, stdout, stderr) => {
+      if (error) return reject(new Error(`admin ${args.join(' ')} failed: ${stderr || error.message}`));
+      resolve(JSON.parse(stdout));
+    });
+  });
+}
+
+/**
+ * Starts everything; `cleanups` receives each stop step as soon as there is
+ * something to stop, so a failure half-way still cleans up.
+ */
+async function startPlatform({ workDir, config, cleanups, log, keepDatabase = false }) {
+  // The TCP proxy of the system tests (built into dist by the build).
+  const { startTcpProxy } = require(path.join(ROOT, 'dist/libs/testing/src/tcp-proxy.js'));
+
+  const nats = await startNatsServer({ port: await freePort(), storeDir: path.join(workDir, 'nats') });
+  cleanups.push(() => nats.kill('SIGKILL'));
+  log(`NATS: nats-server ${nats.url}, JetStream in ${path.join(workDir, 'nats')}`);
+
+  const server = await databaseServer(workDir, log);
+  cleanups.push(server.stop);
+  const databaseName = `hotel_chaos_${randomBytes(4).toString('hex')}`;
+  await adminQuery(server.serverUrl, `CREATE DATABASE ${databaseName}`);
+  if (!keepDatabase) cleanups.push(() => adminQuery(server.serverUrl, `DROP DATABASE IF EXISTS ${databaseName} WITH (FORCE)`));
+  const databaseUrl = withDatabase(server.serverUrl, databaseName);
+  const direct = new URL(databaseUrl);
+  const proxy = await startTcpProxy({ host: direct.hostname, port: Number(direct.port || 5432) });
+  cleanups.push(() => proxy.close());
+  const viaProxy = new URL(databaseUrl);
+  viaProxy.host = `127.0.0.1:${proxy.port}`;
+  log(`PostgreSQL: ${server.kind}, database ${databaseName}, apps through a proxy on port ${proxy.port}`);
+
+  const gatewayPort = await freePort();
+  const supervisor = new Supervisor({
+    logDir: path.join(workDir, 'logs'),
+    runDir: path.join(workDir, 'run'),
+    env: {
+      ...plainBus(nats.url),
+      DATABASE_URL: viaProxy.toString(),
+      LOG_LEVEL: 'warn',
+      SAGA_LEASE_S: String(config.leaseS),
+      RECOVERY_INTERVAL_MS: String(config.recoveryIntervalMs),
+      RPC_TIMEOUT_MS: String(config.rpcTimeoutMs),
+      RATE_LIMIT_RPS: '100000',
+      RATE_LIMIT_BURST: '100000',
+      VENDOR_LATENCY_MS: 'atlas=0,borealis=0,cobalt=0',
+      DB_POOL_SIZE: '4',
+      SHUTDOWN_GRACE_MS: '1000',
+    },
+    log: (message) => log(message),
+  });
+  cleanups.push(() => supervisor.stopAll(3000));
+  for (const service of SERVICES) supervisor.start(service);
+  supervisor.start('gateway', { PORT: String(gatewayPort), HOST: '127.0.0.1', DATA_DIR: workDir });
+  const gateway = `https://127.0.0.1:${gatewayPort}`;
+  const started = Date.now();
+  if (!(await waitUntil200(`${gateway}/health/ready`, 120_000))) throw new Error(`the platform did not become ready within 120 s; logs in ${path.join(workDir, 'logs')}`);
+  log(`platform ready in ${((Date.now() - started) / 1000).toFixed(1)} s at ${gateway}`);
+
+  const clients = [];
+  for (const { name, creditLimit } of config.clients) {
+    const keys = await admin(nats.url, ['create-client', '--name', name, '--credit-limit', String(creditLimit)]);
+    clients.push({ name, creditLimit, ...keys });
+  }
+  for (const promo of config.promos) await admin(nats.url, ['create-promo', '--code', promo.code, ...promo.args]);
+  log(`${clients.length} clients (credit limits ${clients.map((client) => client.creditLimit).join(', ')}), promo codes ${config.promos.map((promo) => promo.code).join(', ')}`);
+
+  const { Client } = require('pg');
+  const sql = new Client({ connectionString: databaseUrl });
+  await sql.connect();
+  sql.on('error', () => undefined);
+  cleanups.push(() => sql.end());
+
+  return { nats, proxy, supervisor, gateway, databaseUrl, databaseName, sql, clients, logDir: path.join(workDir, 'logs') };
+}
+
+module.exports = { APPS, startPlatform };

@@ -1,0 +1,180 @@
+// Process supervision for `npm start` and `npm run chaos`: runs each app of the
+// platform (dist/apps/<name>/src/main.js) as a child process, appends its output to
+// <logDir>/<name>.log, and restarts it when it exits while the supervisor is not
+// stopping, as an orchestrator would: after 0.5 s, doubling with every further exit
+// up to 10 s, back to 0.5 s once the app has stayed up 30 s.
+//
+// Each running app's pid is in <runDir>/<name>.pid (written when the process starts,
+// removed when it exits), so a test or an operator can find and kill one.
+const { spawn } = require('node:child_process');
+const { EventEmitter } = require('node:events');
+const fs = require('node:fs');
+const path = require('node:path');
+const { ROOT, log: defaultLog } = require('./workspace');
+
+/** The platform's services (dist/apps/<name>); the gateway comes on top. */
+const SERVICES = ['users', 'accounting', 'promo', 'search', 'rates', 'booking'];
+const DEFAULT_BACKOFF = { initialMs: 500, maxMs: 10_000, resetAfterMs: 30_000 };
+
+/** The console shows an app's warnings and errors (every line is in its log file). */
+function isConsoleWorthy(line) {
+  try {
+    return ['warn', 'error', 'fatal'].includes(JSON.parse(line).level);
+  } catch {
+    return true; // not a JSON log line (e.g. a crash trace): show it
+  }
+}
+
+/**
+ * Events: 'spawn' ({name, pid}), 'exit' ({name, pid, code, signal, expected}),
+ * 'restart' ({name, attempt, delayMs}) when a restart is scheduled.
+ */
+class Supervisor extends EventEmitter {
+  /**
+   * @param {object} options
+   * @param {string} options.logDir where <name>.log files go
+   * @param {string} [options.runDir] where <name>.pid files go (none without it)
+   * @param {Record<string,string>} [options.env] environment for every app (on top of process.env)
+   * @param {string[]} [options.nodeFlags] Node flags for every app
+   * @param {boolean} [options.echo] relay warnings and errors to stderr as `[name] line`
+   * @param {(message: string) => void} [options.log] where restarts are reported
+   * @param {{initialMs?: number, maxMs?: number, resetAfterMs?: number}} [options.backoff]
+   */
+  constructor(options) {
+    super();
+    this.logDir = options.logDir;
+    this.runDir = options.runDir;
+    this.env = options.env ?? {};
+    this.nodeFlags = options.nodeFlags ?? [];
+    this.echo = options.echo ?? false;
+    this.log = options.log ?? defaultLog;
+    this.backoff = { ...DEFAULT_BACKOFF, ...options.backoff };
+    this.apps = new Map();
+    this.stopping = false;
+    fs.mkdirSync(this.logDir, { recursive: true });
+    if (this.runDir) fs.mkdirSync(this.runDir, { recursive: true });
+  }
+
+  logFile(name) {
+    return path.join(this.logDir, `${name}.log`);
+  }
+
+  pidFile(name) {
+    return this.runDir ? path.join(this.runDir, `${name}.pid`) : null;
+  }
+
+  /** Starts an app and keeps it running until stopAll(). */
+  start(name, env = {}) {
+    if (this.apps.has(name)) throw new Error(`${name} is supervised already`);
+    const app = { name, env, child: null, attempt: 0, delayMs: this.backoff.initialMs, startedAt: 0, timer: null, nextDelayMs: null };
+    this.apps.set(name, app);
+    this.spawn(app);
+  }
+
+  /** The pid of the app's current process, or null while it is down. */
+  pid(name) {
+    return this.apps.get(name)?.child?.pid ?? null;
+  }
+
+  /**
+   * Sends a signal to the app's current process; resolves when it has exited (at
+   * once if it is down). The supervisor restarts it as after any exit;
+   * `restartDelayMs` replaces the backoff delay for this one restart.
+   */
+  kill(name, signal = 'SIGKILL', { restartDelayMs } = {}) {
+    const app = this.apps.get(name);
+    if (!app) throw new Error(`${name} is not supervised`);
+    const child = app.child;
+    if (!child) return Promise.resolve();
+    if (restartDelayMs !== undefined) app.nextDelayMs = restartDelayMs;
+    return new Promise((resolve) => {
+      child.once('exit', () => resolve());
+      child.kill(signal);
+    });
+  }
+
+  /** Stops every app: SIGTERM, then SIGKILL for one still running after graceMs. No restarts from now on. */
+  async stopAll(graceMs = 10_000) {
+    this.stopping = true;
+    const exits = [];
+    for (const app of this.apps.values()) {
+      clearTimeout(app.timer);
+      const child = app.child;
+      if (!child) continue;
+      exits.push(
+        new Promise((resolve) => {
+          const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+          child.once('exit', () => {
+            clearTimeout(timer);
+            resolve();
+          });
+          child.kill('SIGTERM');
+        }),
+      );
+    }
+    await Promise.all(exits);
+  }
+
+  spawn(app) {
+    const logPath = this.logFile(app.name);
+    const logStream = fs.createWriteStream(logPath, { flags: 'a' });
+    const child = spawn(process.execPath, [...this.nodeFlags, path.join(ROOT, 'dist/apps', app.name, 'src/main.js')], {
+      cwd: ROOT,
+      env: { ...process.env, ...this.env, ...app.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    app.child = child;
+    app.startedAt = Date.now();
+    const pidFile = this.pidFile(app.name);
+    if (pidFile && child.pid) fs.writeFileSync(pidFile, `${child.pid}\n`);
+    this.relay(app.name, child.stdout, logStream);
+    this.relay(app.name, child.stderr, logStream);
+    child.on('error', (error) => this.log(`${app.name}: ${error.message}`));
+    child.on('exit', (code, signal) => this.exited(app, child, code, signal, logStream));
+    this.emit('spawn', { name: app.name, pid: child.pid });
+  }
+
+  relay(name, stream, logStream) {
+    let buffered = '';
+    stream.on('data', (chunk) => {
+      logStream.write(chunk);
+      if (!this.echo) return;
+      buffered += chunk.toString('utf8');
+      const lines = buffered.split('\n');
+      buffered = lines.pop();
+      for (const line of lines) if (isConsoleWorthy(line)) process.stderr.write(`[${name}] ${line}\n`);
+    });
+  }
+
+  exited(app, child, code, signal, logStream) {
+    logStream.end();
+    if (app.child === child) app.child = null;
+    const pidFile = this.pidFile(app.name);
+    try {
+      if (pidFile && fs.readFileSync(pidFile, 'utf8').trim() === String(child.pid)) fs.rmSync(pidFile);
+    } catch {
+      // already gone
+    }
+    this.emit('exit', { name: app.name, pid: child.pid, code, signal, expected: this.stopping });
+    if (this.stopping) return;
+    if (Date.now() - app.startedAt >= this.backoff.resetAfterMs) {
+      app.attempt = 0;
+      app.delayMs = this.backoff.initialMs;
+    }
+    app.attempt += 1;
+    const delayMs = app.nextDelayMs ?? app.delayMs;
+    app.nextDelayMs = null;
+    app.delayMs = Math.min(app.delayMs * 2, this.backoff.maxMs);
+    this.log(
+      `${app.name} exited unexpectedly (${signal ? `signal ${signal}` : `exit code ${code}`}); ` +
+        `restarting in ${delayMs / 1000} s (attempt ${app.attempt}); log: ${this.logFile(app.name)}`,
+    );
+    this.emit('restart', { name: app.name, attempt: app.attempt, delayMs });
+    app.timer = setTimeout(() => {
+      app.timer = null;
+      if (!this.stopping) this.spawn(app);
+    }, delayMs);
+  }
+}
+
+module.exports = { Supervisor, SERVICES, DEFAULT_BACKOFF };
