@@ -1,5 +1,6 @@
 import { ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { connect } from 'nats';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { call, freePort } from '@hotel/testing';
@@ -22,13 +23,14 @@ async function eventually<T>(what: string, probe: () => Promise<T | undefined> |
 }
 
 /**
- * `npm start` as a user runs it, on the embedded PostgreSQL (EMBEDDED_PG=1) and a
- * private NATS: ready, the admin command's key authenticates, Ctrl-C stops
- * cleanly, a second start finds the same data, and a service that dies is
- * restarted.
+ * `npm start` as a user runs it, on the embedded PostgreSQL (EMBEDDED_PG=1) and its
+ * own NATS broker with an identity per app: ready, the admin command's key
+ * authenticates, Ctrl-C stops cleanly, a second start finds the same data, and a
+ * service that dies is restarted. NATS_PORT points at a broker without
+ * authentication, which npm start must not reuse.
  */
 describe('npm start (embedded PostgreSQL)', () => {
-  let nats: { url: string; kill(signal?: string): Promise<void> };
+  let anonymous: { url: string; port: number; kill(signal?: string): Promise<void> };
   let dataDir: string;
   let port: number;
 
@@ -36,19 +38,19 @@ describe('npm start (embedded PostgreSQL)', () => {
     dataDir = mkdtempSync(join(tmpdir(), 'hotel-start-'));
     // The embedded server runs as the OS user postgres, which must reach the directory.
     chmodSync(dataDir, 0o755);
-    // A plain broker (anonymous connections), as npm start runs one itself.
-    nats = await startNatsServer({ port: await freePort(), storeDir: join(dataDir, 'test-nats') });
+    // A broker that takes anonymous connections, on the port npm start is told to use.
+    anonymous = await startNatsServer({ port: await freePort(), storeDir: join(dataDir, 'anonymous-nats') });
     port = await freePort();
   });
   afterAll(async () => {
-    await nats?.kill();
+    await anonymous?.kill();
     rmSync(dataDir, { recursive: true, force: true });
   });
 
   function start(): { child: ChildProcess; ready: Promise<string>; output: () => string } {
     const child = spawn(process.execPath, [join(ROOT, 'tools/start.js')], {
       cwd: ROOT,
-      env: { ...process.env, START_SKIP_BUILD: '1', EMBEDDED_PG: '1', EMBEDDED_PG_PORT: '0', NATS_URL: nats.url, PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
+      env: { ...process.env, START_SKIP_BUILD: '1', EMBEDDED_PG: '1', EMBEDDED_PG_PORT: '0', NATS_URL: '', NATS_PORT: String(anonymous.port), PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';
@@ -74,7 +76,8 @@ describe('npm start (embedded PostgreSQL)', () => {
   function createClient(name: string) {
     const admin = spawnSync(process.execPath, [join(ROOT, 'tools/admin.js'), 'create-client', '--name', name], {
       cwd: ROOT,
-      env: { ...process.env, NATS_URL: nats.url },
+      // The admin command finds the broker and its identity under DATA_DIR.
+      env: { ...process.env, NATS_URL: '', NATS_NKEY_SEED: '', NATS_NKEY_SEED_FILE: '', DATA_DIR: dataDir },
       encoding: 'utf8',
     });
     expect(admin.status).toBe(0);
@@ -93,6 +96,20 @@ describe('npm start (embedded PostgreSQL)', () => {
     expect(output).toContain('PostgreSQL    embedded');
     expect(output).toContain(`https://localhost:${port}/`);
 
+    // Its own broker, not the anonymous one on NATS_PORT; the URL kept for the admin command.
+    expect(output).toContain(`127.0.0.1:${anonymous.port} is taken`);
+    const natsUrl = readFileSync(join(dataDir, 'nats.url'), 'utf8').trim();
+    expect(natsUrl).toMatch(/^nats:\/\/127\.0\.0\.1:\d+$/);
+    expect(natsUrl).not.toBe(anonymous.url);
+    // It refuses a connection without an identity.
+    await expect(connect({ servers: natsUrl, maxReconnectAttempts: 0 })).rejects.toMatchObject({ code: 'AUTHORIZATION_VIOLATION' });
+    // Secrets were made once, readable by their owner only.
+    for (const file of ['nats.url', 'secrets/voucher-secret', 'secrets/rate-id-secret', 'secrets/nats/admin.nk', 'secrets/nats/gateway.nk', 'secrets/nats/nats.conf']) {
+      expect({ file, mode: statSync(join(dataDir, file)).mode & 0o777 }).toEqual({ file, mode: 0o600 });
+    }
+    expect(statSync(join(dataDir, 'logs', 'gateway.log')).mode & 0o777).toBe(0o600);
+    const voucherSecret = readFileSync(join(dataDir, 'secrets/voucher-secret'), 'utf8');
+
     const keys = createClient('Smoke Travel');
     const me = await call(base(), 'GET', '/me', { headers: { authorization: `Bearer ${keys.api_key}` } });
     expect(me.status).toBe(200);
@@ -104,6 +121,8 @@ describe('npm start (embedded PostgreSQL)', () => {
 
     const second = start();
     await second.ready;
+    // The same secrets, not new ones: voucher links and rate ids stay valid across restarts.
+    expect(readFileSync(join(dataDir, 'secrets/voucher-secret'), 'utf8')).toBe(voucherSecret);
     const again = await call(base(), 'GET', '/me', { headers: { authorization: `Bearer ${keys.api_key}` } });
     expect(again.status).toBe(200);
     expect(again.body.data.client_id).toBe(keys.client_id);

@@ -64,8 +64,8 @@ async function main() {
     nodeFlags: (process.env.APP_NODE_FLAGS ?? '').split(' ').filter(Boolean),
     echo: true,
   });
-  for (const service of SERVICES) supervisor.start(service);
-  supervisor.start('gateway', { PORT: String(PORT), HOST, DATA_DIR });
+  for (const service of SERVICES) supervisor.start(service, nats.appEnv(service));
+  supervisor.start('gateway', { ...nats.appEnv('gateway'), PORT: String(PORT), HOST, DATA_DIR });
 
   const base = `https://${['0.0.0.0', '127.0.0.1', '::', '::1'].includes(HOST) ? 'localhost' : HOST}:${PORT}`;
   log(`waiting for ${base}/health/ready ...`);
@@ -73,7 +73,8 @@ async function main() {
     log(`the system did not become ready within ${READY_TIMEOUT_MS / 1000} s; logs are in ${logDir}`);
     return shutdown(1);
   }
-  const natsHint = nats.url === 'nats://127.0.0.1:4222' ? '' : `NATS_URL=${nats.url} `;
+  // The admin command finds the broker (DATA_DIR/nats.url) and its identity (DATA_DIR/secrets) itself.
+  const dataHint = process.env.DATA_DIR ? `DATA_DIR=${DATA_DIR} ` : '';
   process.stdout.write(`
 Hotel booking platform is ready.
 
@@ -81,11 +82,12 @@ Hotel booking platform is ready.
   Backend API   ${base}/api
   Health        ${base}/health/ready
   PostgreSQL    ${postgres.kind}
-  NATS          ${nats.url}
+  NATS          ${nats.url} (${nats.kind})
+  Secrets       ${path.join(DATA_DIR, 'secrets')} (owner-only files, created once)
   Logs          ${logDir}/<app>.log (JSON lines)
 
 Create a client (prints its API key, sandbox key and backend token once):
-  ${natsHint}npm run --silent admin -- create-client --name "Acme Travel" --credit-limit 10000
+  ${dataHint}npm run --silent admin -- create-client --name "Acme Travel" --credit-limit 10000
 
 First call (-k accepts the generated development certificate):
   curl -k -H "Authorization: Bearer <api_key>" ${base}/me

@@ -1,5 +1,5 @@
-// The platform `npm run chaos` breaks: its own nats-server (so it can be killed and
-// started again on the same port), a fresh database that the apps reach through a
+// The platform `npm run chaos` breaks: its own nats-server with an NKEY identity per
+// app, as `npm start` runs it (so it can be killed and started again on the same port), a fresh database that the apps reach through a
 // TCP proxy in this process (so the connections can be cut), every app as an OS
 // process under the Supervisor (restarted when it dies), and the clients and promo
 // codes the load uses, made with the admin command as an operator would.
@@ -7,7 +7,7 @@ const { execFile } = require('node:child_process');
 const { randomBytes } = require('node:crypto');
 const path = require('node:path');
 const { ROOT, freePort, portAnswers } = require('../lib/workspace');
-const { startNatsServer } = require('../lib/nats');
+const { startPlatformBroker, appSecretsEnv } = require('../lib/nats');
 const { startEmbedded, withDatabase } = require('../lib/postgres');
 const { Supervisor, SERVICES } = require('../lib/supervisor');
 const { waitUntil200 } = require('../lib/https');
@@ -35,13 +35,11 @@ async function adminQuery(serverUrl, sql) {
   }
 }
 
-/** The tool's broker takes anonymous connections: no NKEY identity from the caller's environment. */
-const plainBus = (natsUrl) => ({ NATS_URL: natsUrl, NATS_NKEY_SEED: '', NATS_NKEY_SEED_FILE: '' });
-
-/** The admin command line (dist/apps/admin) against this platform's NATS; its one JSON object. */
-function admin(natsUrl, args) {
+/** The admin command line (dist/apps/admin) against this platform's NATS, as the admin identity; its one JSON object. */
+function admin(natsUrl, secretsDir, args) {
+  const env = { ...process.env, NATS_URL: natsUrl, NATS_NKEY_SEED: '', NATS_NKEY_SEED_FILE: appSecretsEnv(secretsDir, 'admin').NATS_NKEY_SEED_FILE };
   return new Promise((resolve, reject) => {
-    execFile(process.execPath, [path.join(ROOT, 'dist/apps/admin/src/main.js'), ...args], { cwd: ROOT, env: { ...process.env, ...plainBus(natsUrl) }, timeout: 30_000 }, (error, stdout, stderr) => {
+    execFile(process.execPath, [path.join(ROOT, 'dist/apps/admin/src/main.js'), ...args], { cwd: ROOT, env, timeout: 30_000 }, (error, stdout, stderr) => {
       if (error) return reject(new Error(`admin ${args.join(' ')} failed: ${stderr || error.message}`));
       resolve(JSON.parse(stdout));
     });
@@ -56,9 +54,10 @@ async function startPlatform({ workDir, config, cleanups, log, keepDatabase = fa
   // The TCP proxy of the system tests (built into dist by the build).
   const { startTcpProxy } = require(path.join(ROOT, 'dist/libs/testing/src/tcp-proxy.js'));
 
-  const nats = await startNatsServer({ port: await freePort(), storeDir: path.join(workDir, 'nats') });
+  const secretsDir = path.join(workDir, 'secrets');
+  const nats = await startPlatformBroker({ port: await freePort(), secretsDir, storeDir: path.join(workDir, 'nats') });
   cleanups.push(() => nats.kill('SIGKILL'));
-  log(`NATS: nats-server ${nats.url}, JetStream in ${path.join(workDir, 'nats')}`);
+  log(`NATS: nats-server ${nats.url} (an NKEY identity per app), JetStream in ${path.join(workDir, 'nats')}`);
 
   const server = await databaseServer(workDir, log);
   cleanups.push(server.stop);
@@ -78,7 +77,7 @@ async function startPlatform({ workDir, config, cleanups, log, keepDatabase = fa
     logDir: path.join(workDir, 'logs'),
     runDir: path.join(workDir, 'run'),
     env: {
-      ...plainBus(nats.url),
+      NATS_URL: nats.url,
       DATABASE_URL: viaProxy.toString(),
       LOG_LEVEL: 'warn',
       SAGA_LEASE_S: String(config.leaseS),
@@ -93,8 +92,8 @@ async function startPlatform({ workDir, config, cleanups, log, keepDatabase = fa
     log: (message) => log(message),
   });
   cleanups.push(() => supervisor.stopAll(3000));
-  for (const service of SERVICES) supervisor.start(service);
-  supervisor.start('gateway', { PORT: String(gatewayPort), HOST: '127.0.0.1', DATA_DIR: workDir });
+  for (const service of SERVICES) supervisor.start(service, appSecretsEnv(secretsDir, service));
+  supervisor.start('gateway', { ...appSecretsEnv(secretsDir, 'gateway'), PORT: String(gatewayPort), HOST: '127.0.0.1', DATA_DIR: workDir });
   const gateway = `https://127.0.0.1:${gatewayPort}`;
   const started = Date.now();
   if (!(await waitUntil200(`${gateway}/health/ready`, 120_000))) throw new Error(`the platform did not become ready within 120 s; logs in ${path.join(workDir, 'logs')}`);
@@ -102,10 +101,10 @@ async function startPlatform({ workDir, config, cleanups, log, keepDatabase = fa
 
   const clients = [];
   for (const { name, creditLimit } of config.clients) {
-    const keys = await admin(nats.url, ['create-client', '--name', name, '--credit-limit', String(creditLimit)]);
+    const keys = await admin(nats.url, secretsDir, ['create-client', '--name', name, '--credit-limit', String(creditLimit)]);
     clients.push({ name, creditLimit, ...keys });
   }
-  for (const promo of config.promos) await admin(nats.url, ['create-promo', '--code', promo.code, ...promo.args]);
+  for (const promo of config.promos) await admin(nats.url, secretsDir, ['create-promo', '--code', promo.code, ...promo.args]);
   log(`${clients.length} clients (credit limits ${clients.map((client) => client.creditLimit).join(', ')}), promo codes ${config.promos.map((promo) => promo.code).join(', ')}`);
 
   const { Client } = require('pg');

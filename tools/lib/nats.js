@@ -1,7 +1,7 @@
-const { spawn } = require('node:child_process');
+const { spawn, spawnSync } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
-const { log, portAnswers, findOnPath } = require('./workspace');
+const { ROOT, log, portAnswers, freePort, findOnPath } = require('./workspace');
 
 async function waitForPort(port, timeoutMs) {
   const deadline = Date.now() + timeoutMs;
@@ -24,27 +24,33 @@ function natsServerBinary() {
 }
 
 /**
- * A nats-server from PATH on 127.0.0.1:<port> with JetStream stored in storeDir.
+ * A nats-server from PATH on 127.0.0.1:<port> with JetStream stored in storeDir, or
+ * run from configFile (which then says where it listens and what it stores).
  * `kill(signal)` stops it (as a crash would with SIGKILL) and `start()` starts it
  * again on the same port and store, so a caller can take the broker away and back.
  */
-async function startNatsServer({ port, storeDir }) {
+async function startNatsServer({ port, storeDir, configFile, pidFile }) {
   const binary = natsServerBinary();
-  fs.mkdirSync(storeDir, { recursive: true });
+  fs.mkdirSync(storeDir, { recursive: true, mode: 0o700 });
+  const args = configFile ? ['-c', configFile] : ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', storeDir];
   let child = null;
   const server = {
     url: `nats://127.0.0.1:${port}`,
     port,
     binary,
     async start() {
-      child = spawn(binary, ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', storeDir], { stdio: 'ignore' });
+      child = spawn(binary, args, { stdio: 'ignore' });
+      if (pidFile) fs.writeFileSync(pidFile, `${child.pid}\n`, { mode: 0o600 });
       if (!(await waitForPort(port, 10_000))) throw new Error(`nats-server did not start on port ${port} within 10 s`);
     },
     kill(signal = 'SIGTERM') {
       const running = child;
       if (!running || running.exitCode !== null || running.signalCode !== null) return Promise.resolve();
       return new Promise((resolve) => {
-        running.once('exit', () => resolve());
+        running.once('exit', () => {
+          if (pidFile) fs.rmSync(pidFile, { force: true });
+          resolve();
+        });
         running.kill(signal);
       });
     },
@@ -53,18 +59,103 @@ async function startNatsServer({ port, storeDir }) {
   return server;
 }
 
+/** The admin command line as built (dist/apps/admin). */
+const ADMIN_ENTRY = path.join(ROOT, 'dist/apps/admin/src/main.js');
+
 /**
- * NATS_URL if set; else a server on 127.0.0.1:4222 if one answers; else a
- * nats-server from PATH started with JetStream under the data directory.
+ * Creates, where missing, the platform's secrets under secretsDir (an NKEY seed per
+ * app, the signing secrets) and the broker's configuration listening on
+ * 127.0.0.1:<port> with JetStream in storeDir: the admin command's `init-secrets`.
  */
-async function resolveNats(dataDir) {
-  if (process.env.NATS_URL) return { url: process.env.NATS_URL, kind: 'NATS_URL', stop: async () => undefined };
-  const url = 'nats://127.0.0.1:4222';
-  if (await portAnswers(4222)) return { url, kind: 'local server on 127.0.0.1:4222', stop: async () => undefined };
-  const storeDir = path.resolve(dataDir, 'nats');
-  log(`no NATS server answers on 127.0.0.1:4222: starting nats-server with JetStream in ${storeDir}`);
-  const server = await startNatsServer({ port: 4222, storeDir });
-  return { url, kind: 'nats-server started from PATH', stop: () => server.kill('SIGTERM') };
+function initSecrets(secretsDir, port, storeDir) {
+  const result = spawnSync(process.execPath, [ADMIN_ENTRY, 'init-secrets', '--dir', secretsDir, '--nats-listen', `127.0.0.1:${port}`, '--jetstream-dir', storeDir], {
+    cwd: ROOT,
+    encoding: 'utf8',
+  });
+  if (result.status !== 0) throw new Error(`init-secrets failed: ${result.stderr || result.error?.message}`);
+  return JSON.parse(result.stdout).created;
 }
 
-module.exports = { resolveNats, startNatsServer };
+/** What an app needs to reach the bus as itself and to sign what it signs: its files under secretsDir. */
+function appSecretsEnv(secretsDir, app) {
+  return {
+    NATS_NKEY_SEED: '',
+    NATS_NKEY_SEED_FILE: path.join(secretsDir, 'nats', `${app}.nk`),
+    VOUCHER_SECRET_FILE: path.join(secretsDir, 'voucher-secret'),
+    RATE_ID_SECRET_FILE: path.join(secretsDir, 'rate-id-secret'),
+  };
+}
+
+/**
+ * The platform's own broker: every app authenticates with its NKEY and may use
+ * only its own subjects (the configuration init-secrets writes). No anonymous
+ * connection is accepted.
+ */
+async function startPlatformBroker({ port, secretsDir, storeDir, pidFile }) {
+  const created = initSecrets(secretsDir, port, storeDir);
+  const server = await startNatsServer({ port, storeDir, configFile: path.join(secretsDir, 'nats', 'nats.conf'), pidFile });
+  return { ...server, created };
+}
+
+/** Stops a broker an earlier `npm start` left running (killed before it could stop it). */
+function stopStaleBroker(pidFile) {
+  let pid;
+  try {
+    pid = Number(fs.readFileSync(pidFile, 'utf8').trim());
+    if (!fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('nats-server')) return;
+  } catch {
+    return; // no pid file, or that process is gone
+  }
+  log(`stopping the nats-server an earlier start left running (pid ${pid})`);
+  try {
+    process.kill(pid, 'SIGTERM');
+  } catch {
+    // gone meanwhile
+  }
+}
+
+/**
+ * The bus for `npm start`. Secrets live in DATA_DIR/secrets (created once, owner
+ * only), the broker's URL in DATA_DIR/nats.url for the admin command.
+ * - NATS_URL set: that broker, which must know the apps' identities (its
+ *   configuration is DATA_DIR/secrets/nats/nats.conf; a broker without
+ *   authentication also takes them).
+ * - else a nats-server from PATH with the platform's configuration on NATS_PORT
+ *   (default 4222); a port already taken (say by a broker without
+ *   authentication) is not reused: the broker goes on a free port instead.
+ */
+async function resolveNats(dataDir) {
+  const secretsDir = path.resolve(dataDir, 'secrets');
+  const storeDir = path.resolve(dataDir, 'nats');
+  const urlFile = path.resolve(dataDir, 'nats.url');
+  const runDir = path.resolve(dataDir, 'run');
+  fs.mkdirSync(runDir, { recursive: true, mode: 0o700 });
+  const pidFile = path.join(runDir, 'nats-server.pid');
+  const keepUrl = (url) => fs.writeFileSync(urlFile, `${url}\n`, { mode: 0o600 });
+  const appEnv = (app) => appSecretsEnv(secretsDir, app);
+
+  if (process.env.NATS_URL) {
+    const created = initSecrets(secretsDir, 4222, storeDir);
+    if (created.length) log(`created secrets in ${secretsDir}: ${created.join(', ')}`);
+    keepUrl(process.env.NATS_URL);
+    return { url: process.env.NATS_URL, kind: 'NATS_URL', appEnv, stop: async () => undefined };
+  }
+  stopStaleBroker(pidFile);
+  const wanted = Number(process.env.NATS_PORT || 4222);
+  let port = wanted;
+  if (await portAnswers(wanted)) {
+    port = await freePort();
+    log(`127.0.0.1:${wanted} is taken (a broker there is not reused: it does not know the platform's identities); the platform's broker goes on port ${port}`);
+  }
+  const server = await startPlatformBroker({ port, secretsDir, storeDir, pidFile });
+  if (server.created.length) log(`created secrets in ${secretsDir}: ${server.created.join(', ')}`);
+  keepUrl(server.url);
+  return {
+    url: server.url,
+    kind: `nats-server with an NKEY identity per app (secrets in ${secretsDir})`,
+    appEnv,
+    stop: () => server.kill('SIGTERM'),
+  };
+}
+
+module.exports = { resolveNats, startNatsServer, startPlatformBroker, appSecretsEnv };

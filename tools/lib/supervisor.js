@@ -51,8 +51,9 @@ class Supervisor extends EventEmitter {
     this.backoff = { ...DEFAULT_BACKOFF, ...options.backoff };
     this.apps = new Map();
     this.stopping = false;
-    fs.mkdirSync(this.logDir, { recursive: true });
-    if (this.runDir) fs.mkdirSync(this.runDir, { recursive: true });
+    // Logs and pid files are the operator's: readable by their owner only.
+    fs.mkdirSync(this.logDir, { recursive: true, mode: 0o700 });
+    if (this.runDir) fs.mkdirSync(this.runDir, { recursive: true, mode: 0o700 });
   }
 
   logFile(name) {
@@ -117,7 +118,7 @@ class Supervisor extends EventEmitter {
 
   spawn(app) {
     const logPath = this.logFile(app.name);
-    const logStream = fs.createWriteStream(logPath, { flags: 'a' });
+    const logStream = fs.createWriteStream(logPath, { flags: 'a', mode: 0o600 });
     const child = spawn(process.execPath, [...this.nodeFlags, path.join(ROOT, 'dist/apps', app.name, 'src/main.js')], {
       cwd: ROOT,
       env: { ...process.env, ...this.env, ...app.env },
@@ -126,7 +127,7 @@ class Supervisor extends EventEmitter {
     app.child = child;
     app.startedAt = Date.now();
     const pidFile = this.pidFile(app.name);
-    if (pidFile && child.pid) fs.writeFileSync(pidFile, `${child.pid}\n`);
+    if (pidFile && child.pid) fs.writeFileSync(pidFile, `${child.pid}\n`, { mode: 0o600 });
     this.relay(app.name, child.stdout, logStream);
     this.relay(app.name, child.stderr, logStream);
     child.on('error', (error) => this.log(`${app.name}: ${error.message}`));

@@ -30,7 +30,7 @@ commands:
 
 Every command prints exactly one JSON object on stdout. Secrets are shown once.
 The broker and the admin's NATS identity: NATS_URL and NATS_NKEY_SEED (or NATS_NKEY_SEED_FILE)
-if set; else what npm start wrote under DATA_DIR (default .data): nats.url and nats/admin.nk.`;
+if set; else what npm start wrote under DATA_DIR (default .data): nats.url and secrets/nats/admin.nk.`;
 
 export interface AdminIo {
   out(line: string): void;

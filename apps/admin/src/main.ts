@@ -11,7 +11,7 @@ Logger.overrideLogger(false);
 /**
  * The broker and the admin identity: the environment wins; else what `npm start`
  * keeps under its data directory (the URL of the broker it runs, and the admin's
- * NKEY seed, readable by its owner only).
+ * NKEY seed among the secrets, readable by their owner only).
  */
 function adminBus(): BusCredentials {
   const dataDir = resolve(process.env.DATA_DIR || '.data');
@@ -20,7 +20,7 @@ function adminBus(): BusCredentials {
   const seed =
     process.env.NATS_NKEY_SEED ||
     (process.env.NATS_NKEY_SEED_FILE ? read(process.env.NATS_NKEY_SEED_FILE) : undefined) ||
-    (process.env.NATS_URL ? undefined : read(join(dataDir, 'nats', 'admin.nk')));
+    read(join(dataDir, 'secrets', 'nats', 'admin.nk'));
   return { url, identity: 'admin', seed };
 }
 

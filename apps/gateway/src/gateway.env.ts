@@ -1,6 +1,9 @@
 import { Type } from 'class-transformer';
-import { IsInt, IsOptional, IsString, Max, Min } from 'class-validator';
+import { IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
 import { PlatformEnv } from '@hotel/platform';
+
+/** An address (IPv4 or IPv6, loosely) with an optional prefix length, comma-separated; each is parsed for real at start. */
+const TRUSTED_PROXIES_PATTERN = /^\s*[0-9a-fA-F:.]+(\/\d{1,3})?\s*(,\s*[0-9a-fA-F:.]+(\/\d{1,3})?\s*)*$/;
 
 export class GatewayEnv extends PlatformEnv {
   /** HTTPS port of both APIs (booking API at /, backend API at /api). */
@@ -18,7 +21,7 @@ export class GatewayEnv extends PlatformEnv {
 
   /**
    * A plain-HTTP listener for deployments behind a TLS-terminating proxy; it
-   * accepts only requests carrying `X-Forwarded-Proto: https`.
+   * accepts only requests from TRUSTED_PROXIES carrying `X-Forwarded-Proto: https`.
    */
   @IsOptional()
   @Type(() => Number)
@@ -26,6 +29,15 @@ export class GatewayEnv extends PlatformEnv {
   @Min(0)
   @Max(65535)
   HTTP_PORT?: number;
+
+  /**
+   * The peers whose `X-Forwarded-*` headers the plain-HTTP listener believes:
+   * comma-separated addresses or CIDR ranges (IPv4 or IPv6). Anyone else reaching
+   * that listener is refused, whatever headers they send.
+   */
+  @IsOptional()
+  @Matches(TRUSTED_PROXIES_PATTERN, { message: 'TRUSTED_PROXIES must be comma-separated IP addresses or CIDR ranges (10.0.0.0/8,::1)' })
+  TRUSTED_PROXIES = '127.0.0.1/8,::1/128';
 
   @IsOptional()
   @IsString()

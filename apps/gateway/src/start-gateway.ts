@@ -16,6 +16,7 @@ import { installEnvelope } from './http/envelope';
 import { errorEnvelope, sendError } from './http/http-error.filter';
 import { BODY_LIMIT_BYTES, bodyTooLarge, checkUrlInput, drainBounded, readJsonBody } from './http/request-input';
 import { SECURITY_HEADERS, installSecurityHeaders, secureReply } from './http/security-headers';
+import { TrustedProxies } from './http/trusted-proxies';
 import { loadTlsMaterial } from './tls/certificate';
 import { TLS_POLICY } from './tls/policy';
 
@@ -47,10 +48,12 @@ function isJson(contentType: string | undefined): boolean {
  * one (401/403, rate limits, the client's requests in flight: 429), JSON content
  * type (415), declared size (413), then the query string and path parameters (400).
  */
-async function checkRequestHead(request: AuthenticatedRequest, reply: FastifyReply, authenticator: Authenticator): Promise<void> {
-  const encrypted = (request.raw.socket as TLSSocket).encrypted === true;
-  if (!encrypted && request.headers['x-forwarded-proto'] !== 'https') {
-    throw new DomainError('FORBIDDEN', 'plain HTTP is accepted only from a TLS-terminating proxy that sets X-Forwarded-Proto: https; use HTTPS');
+async function checkRequestHead(request: AuthenticatedRequest, reply: FastifyReply, authenticator: Authenticator, proxies: TrustedProxies): Promise<void> {
+  const socket = request.raw.socket as TLSSocket;
+  // Plain HTTP only from a trusted proxy that says it took the request over TLS: anyone
+  // else could set the header.
+  if (socket.encrypted !== true && !(proxies.trusts(socket.remoteAddress) && request.headers['x-forwarded-proto'] === 'https')) {
+    throw new DomainError('FORBIDDEN', 'plain HTTP is accepted only from a trusted TLS-terminating proxy that sets X-Forwarded-Proto: https; use HTTPS');
   }
   const family = Authenticator.familyOf(request);
   if (family) await authenticator.authenticate(request, reply, family);
@@ -101,6 +104,7 @@ function answerFrameworkError(error: FastifyError, request: FastifyRequest, repl
 }
 
 export async function startGateway(env: GatewayEnv): Promise<RunningGateway> {
+  const proxies = TrustedProxies.parse(env.TRUSTED_PROXIES);
   const tls = await loadTlsMaterial({ certFile: env.TLS_CERT, keyFile: env.TLS_KEY, dataDir: env.DATA_DIR });
   const services = new ServiceClient(busCredentials(env, 'gateway'), env.RPC_TIMEOUT_MS);
   let plainServer: Server | undefined;
@@ -134,7 +138,7 @@ export async function startGateway(env: GatewayEnv): Promise<RunningGateway> {
   fastify.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
     try {
-      await checkRequestHead(request, reply, authenticator);
+      await checkRequestHead(request, reply, authenticator, proxies);
     } catch (error) {
       // Answered before the body was read: read what still comes, bounded, so the answer arrives.
       if (hasBody(request.headers)) drainBounded(request.raw);

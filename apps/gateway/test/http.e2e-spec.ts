@@ -134,6 +134,25 @@ describe('gateway HTTP behaviour', () => {
         await second.close();
       }
     });
+
+    it('HTTP_PORT refuses X-Forwarded-Proto from a peer outside TRUSTED_PROXIES', async () => {
+      const { startGateway } = await import('../src/start-gateway');
+      const { GatewayEnv } = await import('../src/gateway.env');
+      const { loadEnv } = await import('@hotel/platform');
+      // Only 10.0.0.0/8 is trusted: this test's loopback peer is not.
+      const env = { ...system.env, ...system.identityEnv('gateway'), HTTP_PORT: '0', TRUSTED_PROXIES: '10.0.0.0/8', DATA_DIR: mkdtempSync(join(tmpdir(), 'gw-')) };
+      const untrusting = await startGateway(loadEnv(GatewayEnv, env));
+      try {
+        const spoofed = await call(untrusting.plainUrl!, 'GET', '/me', { headers: { ...bearer(acme.api_key), 'x-forwarded-proto': 'https' } });
+        expect(spoofed.status).toBe(403);
+        expect(spoofed.body).toMatchObject({ data: null, success: false, code: 'FORBIDDEN' });
+        // HTTPS itself is unaffected.
+        expect((await call(untrusting.url, 'GET', '/me', { headers: bearer(acme.api_key) })).status).toBe(200);
+      } finally {
+        await untrusting.close();
+      }
+      await expect(startGateway(loadEnv(GatewayEnv, { ...env, TRUSTED_PROXIES: '10.0.0.0/40' }))).rejects.toThrow(/TRUSTED_PROXIES: 10.0.0.0\/40/);
+    });
   });
 
   describe('when services are down', () => {
