@@ -6,7 +6,7 @@ import { createServer as createHttpServer, IncomingMessage, Server, ServerRespon
 import { createServer as createHttpsServer } from 'node:https';
 import { AddressInfo, Socket } from 'node:net';
 import { TLSSocket } from 'node:tls';
-import { ErrorCode } from '@hotel/contracts';
+import { EVENTS, ErrorCode } from '@hotel/contracts';
 import { DomainError, JsonLogger, ServiceClient, acceptRequestId, busCredentials } from '@hotel/platform';
 import { AuthenticatedRequest } from './auth/api-family';
 import { Authenticator } from './auth/auth.guard';
@@ -170,6 +170,11 @@ export async function startGateway(env: GatewayEnv): Promise<RunningGateway> {
     done();
   });
   await services.connect();
+  // Revocation takes effect at the next request on every replica: the users service
+  // announces each change of a client's credentials. Announcements sent while the
+  // connection was down are lost, so a reconnect forgets everything.
+  services.onEvent(EVENTS.USERS_CREDENTIALS_REVOKED, (event) => authenticator.cache.forgetClient(event.clientId, event.userId));
+  services.onReconnect(() => authenticator.cache.clear());
   await app.listen(env.PORT, env.HOST);
   const secureAddress = app.getHttpServer().address() as AddressInfo;
   const url = `https://${hostForUrl(env.HOST)}:${secureAddress.port}`;

@@ -11,7 +11,7 @@ export const SUBJECTS = {
   USERS_HEALTH_CHECK: 'users.health.check.v1',
   ACCOUNTING_HEALTH_CHECK: 'accounting.health.check.v1',
 
-  USERS_CREDENTIAL_RESOLVE: 'users.credential.resolve.v1',
+  USERS_CREDENTIAL_RESOLVE: 'users.credential.resolve.v2',
   USERS_CLIENT_CREATE: 'users.client.create.v1',
   USERS_CLIENT_LIST: 'users.client.list.v1',
   USERS_CLIENT_ROTATE_KEYS: 'users.client.rotate-keys.v2',

@@ -1,7 +1,7 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { FastifyReply } from 'fastify';
-import { Actor, RateLimit, SUBJECTS } from '@hotel/contracts';
+import { Actor, RateLimit, SUBJECTS, USER_TOKEN_PREFIX, credentialHash } from '@hotel/contracts';
 import { DomainError, ServiceClient } from '@hotel/platform';
 import { GatewayEnv } from '../gateway.env';
 import { API_FAMILY, ApiFamily, AuthenticatedRequest, EXPENSIVE_ROUTES, ROLES_BY_FAMILY, RouteAuthConfig } from './api-family';
@@ -46,7 +46,8 @@ export class Authenticator {
   async authenticate(request: AuthenticatedRequest, reply: FastifyReply, family: ApiFamily): Promise<void> {
     const token = presentedToken(request.headers.authorization, family);
     const { rateLimit, ...actor } = await this.cache.resolve(token, (secret) =>
-      this.services.send(SUBJECTS.USERS_CREDENTIAL_RESOLVE, { token: secret }, { requestId: request.id }),
+      // Asked by its hash: the secret itself never crosses the bus.
+      this.services.send(SUBJECTS.USERS_CREDENTIAL_RESOLVE, { secretHash: credentialHash(secret), userToken: secret.startsWith(USER_TOKEN_PREFIX) }, { requestId: request.id }),
     );
     this.limit(actor, rateLimit ?? null, reply);
     if (!ROLES_BY_FAMILY[family].includes(actor.role)) {

@@ -23,7 +23,7 @@ export class ClientsController {
 
   @MessagePattern(SUBJECTS.USERS_CREDENTIAL_RESOLVE)
   resolve(@Payload() request: ResolveCredentialRequest): Promise<ResolvedCredential> {
-    return this.clients.resolveCredential(request.token);
+    return this.clients.resolveCredential(request.secretHash, request.userToken);
   }
 
   @MessagePattern(SUBJECTS.USERS_CLIENT_CREATE)

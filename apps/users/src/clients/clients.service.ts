@@ -16,7 +16,7 @@ import { DomainError } from '@hotel/platform';
 import { UsersRepository } from '../users/users.repository';
 import { ClientsRepository } from './clients.repository';
 import { CredentialEvents } from './credential-events';
-import { SECRET_PREFIX, hashSecret, newSecret } from './credential-secrets';
+import { hashSecret, newSecret } from './credential-secrets';
 
 const CREDENTIAL_FIELD: Record<CredentialKind, 'apiKey' | 'sandboxApiKey' | 'backendToken'> = {
   live: 'apiKey',
@@ -81,7 +81,6 @@ export class ClientsService {
     return { clients: await this.clients.list() };
   }
 
-  /** Who a presented secret belongs to; anything unknown, revoked or expired is 401. */
   async setRateLimit(request: SetRateLimitRequest): Promise<ClientRateLimitReply> {
     const rateLimit = await this.clients.setRateLimit(request.clientId, request.rps ?? null, request.burst ?? null);
     if (rateLimit === undefined) throw DomainError.notFound(`client ${request.clientId}`);
@@ -90,9 +89,9 @@ export class ClientsService {
     return { clientId: request.clientId, rateLimit };
   }
 
-  async resolveCredential(token: string): Promise<ResolvedCredential> {
-    const secretHash = hashSecret(token);
-    if (token.startsWith(SECRET_PREFIX.user)) {
+  /** Who a secret (by its hash) belongs to; anything unknown, revoked or expired is 401. */
+  async resolveCredential(secretHash: string, userToken: boolean): Promise<ResolvedCredential> {
+    if (userToken) {
       const holder = await this.users.findActiveTokenHolder(secretHash);
       if (holder) return { clientId: holder.clientId, userId: holder.userId, role: 'user', sandbox: false, rateLimit: holder.rateLimit };
     } else {

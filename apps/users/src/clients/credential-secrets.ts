@@ -1,18 +1,17 @@
-import { createHash, randomBytes } from 'node:crypto';
-import { CredentialKind } from '@hotel/contracts';
+import { randomBytes } from 'node:crypto';
+import { CredentialKind, USER_TOKEN_PREFIX, credentialHash } from '@hotel/contracts';
 
 /** Prefixes tell a reader which credential a secret is, as Stripe's `sk_live_` does. */
 export const SECRET_PREFIX = {
   live: 'hb_live_',
   sandbox: 'hb_test_',
   backend: 'hb_back_',
-  user: 'hb_user_',
+  user: USER_TOKEN_PREFIX,
 } as const satisfies Record<CredentialKind | 'user', string>;
 
 export function newSecret(kind: keyof typeof SECRET_PREFIX): string {
   return SECRET_PREFIX[kind] + randomBytes(32).toString('base64url');
 }
 
-export function hashSecret(secret: string): string {
-  return createHash('sha256').update(secret).digest('hex');
-}
+/** Secrets are stored only as this hash, the one the gateway asks by. */
+export const hashSecret = credentialHash;

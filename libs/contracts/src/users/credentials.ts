@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import {
   IsArray,
   IsBoolean,
@@ -5,8 +6,6 @@ import {
   IsInt,
   IsOptional,
   IsPositive,
-  IsString,
-  Length,
   Matches,
   Max,
   MaxLength,
@@ -18,11 +17,27 @@ import { IsMoneyAmount, IsNonBlankString } from '../common/validators';
 export const CREDENTIAL_KINDS = ['live', 'sandbox', 'backend'] as const;
 export type CredentialKind = (typeof CREDENTIAL_KINDS)[number];
 
-/** users.credential.resolve.v1: turn a presented secret into the caller it belongs to. */
+/** A user token starts with this (a client's keys have prefixes of their own). */
+export const USER_TOKEN_PREFIX = 'hb_user_';
+
+/**
+ * How a secret is stored and asked for: its SHA-256 in hex. The secret itself
+ * never crosses the bus; only the users service's tables and the caller have it.
+ */
+export function credentialHash(secret: string): string {
+  return createHash('sha256').update(secret).digest('hex');
+}
+
+/**
+ * users.credential.resolve.v2: who a presented secret belongs to, asked by its
+ * hash (v1 carried the secret in clear). `userToken` says which table holds it.
+ */
 export class ResolveCredentialRequest {
-  @IsString()
-  @Length(1, 512)
-  token: string;
+  @Matches(/^[0-9a-f]{64}$/, { message: 'secretHash must be a SHA-256 in hex' })
+  secretHash: string;
+
+  @IsBoolean()
+  userToken: boolean;
 }
 /** Requests per second a credential may make, with bursts; null: the gateway's default. */
 export interface RateLimit {
