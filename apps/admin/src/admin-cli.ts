@@ -20,6 +20,10 @@ commands:
       sets the client's requests per second per credential (burst default 2 x rps), or restores the default
   create-promo --code CODE (--percent P | --amount A) [--currency USD] [--min-amount M] [--max-uses N] [--expires YYYY-MM-DD]
       creates a promo code; prints it
+  delete-client --client-id N
+      deletes the client: every key, backend token and user token of it stops working at once and no
+      new ones can be issued (its bookings and ledger stay); prints {"client_id","deleted_at","revoked",
+      "revoked_user_tokens"}
   list-clients
       prints {"clients": [...]}
   init-secrets --dir DIR [--nats-listen HOST:PORT] [--jetstream-dir DIR]
@@ -172,6 +176,10 @@ async function execute(services: ServiceClient, command: string | undefined, val
         expires: promo.expires,
       };
     }
+    case 'delete-client': {
+      const result = await services.send(SUBJECTS.USERS_CLIENT_DELETE, { clientId: clientId(values['client-id']) });
+      return { client_id: result.clientId, deleted_at: result.deletedAt, revoked: result.revoked, revoked_user_tokens: result.revokedUserTokens };
+    }
     case 'list-clients': {
       const { clients } = await services.send(SUBJECTS.USERS_CLIENT_LIST, {});
       return {
@@ -182,6 +190,7 @@ async function execute(services: ServiceClient, command: string | undefined, val
           currency: client.currency,
           created_at: client.createdAt,
           active_credentials: client.activeCredentials,
+          deleted_at: client.deletedAt,
         })),
       };
     }

@@ -52,6 +52,7 @@ describe('admin command line', () => {
           currency: 'USD',
           created_at: expect.any(String),
           active_credentials: { live: 1, sandbox: 1, backend: 1 },
+          deleted_at: null,
         },
       ]),
     );

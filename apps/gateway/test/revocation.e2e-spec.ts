@@ -104,6 +104,35 @@ describe('revocation on every gateway replica', () => {
     expect(await statuses(bearer(bystander.api_key))).toEqual([200, 200]);
   });
 
+  it('delete-client: every credential of the client is refused at once, for good', async () => {
+    const client = await system.createClient('Deleted Travel');
+    const bystander = await system.createClient('Staying Travel');
+    const ada = await userToken(client.backend_token);
+    expect(await statuses(bearer(client.api_key))).toEqual([200, 200]);
+    expect(await statuses(bearer(ada.token))).toEqual([200, 200]);
+    expect(await statuses({ authorization: client.backend_token }, '/api/booking')).toEqual([200, 200]);
+
+    const deleted = await system.admin('delete-client', '--client-id', String(client.client_id));
+    expect(deleted.code).toBe(0);
+    expect(deleted.json).toEqual({ client_id: client.client_id, deleted_at: expect.any(String), revoked: 3, revoked_user_tokens: 1 });
+
+    expect(await statuses(bearer(client.api_key))).toEqual([401, 401]);
+    expect(await statuses(bearer(client.sandbox_api_key))).toEqual([401, 401]);
+    expect(await statuses(bearer(ada.token))).toEqual([401, 401]);
+    expect(await statuses({ authorization: client.backend_token }, '/api/booking')).toEqual([401, 401]);
+    expect(await statuses(bearer(bystander.api_key))).toEqual([200, 200]);
+
+    // No new keys for a deleted client; a repeat changes nothing; the list says when.
+    const rotated = await system.admin('rotate-key', '--client-id', String(client.client_id));
+    expect(rotated.code).toBe(1);
+    expect(JSON.parse(rotated.stderr)).toMatchObject({ error: { code: 'NOT_FOUND' } });
+    const again = await system.admin('delete-client', '--client-id', String(client.client_id));
+    expect(again.json).toEqual({ ...deleted.json, revoked: 0, revoked_user_tokens: 0 });
+    const listed = (await system.admin('list-clients')).json.clients.find((entry: { client_id: number }) => entry.client_id === client.client_id);
+    expect(listed).toMatchObject({ deleted_at: deleted.json.deleted_at, active_credentials: { live: 0, sandbox: 0, backend: 0 } });
+    expect((await system.admin('delete-client', '--client-id', '999999')).code).toBe(1);
+  });
+
   it('a gateway that reconnects to the broker forgets what it cached (announcements may have been missed)', async () => {
     const client = await system.createClient('Quiet Revocation Travel');
     expect(await statuses(bearer(client.api_key))).toEqual([200, 200]);

@@ -7,6 +7,7 @@ import { ClientsService } from './clients/clients.service';
 import { CreateClientsAndUsers1763900000000 } from './migrations/1763900000000-create-clients-and-users';
 import { AddClientRateLimits1763910000000 } from './migrations/1763910000000-add-client-rate-limits';
 import { RevocableUserTokens1764100000000 } from './migrations/1764100000000-revocable-user-tokens';
+import { DeletableClients1764300000000 } from './migrations/1764300000000-deletable-clients';
 import { CredentialEvents } from './clients/credential-events';
 import { UsersEnv } from './users.env';
 import { UsersController } from './users/users.controller';
@@ -24,7 +25,7 @@ export class UsersAppModule {
           env,
           healthSubject: SUBJECTS.USERS_HEALTH_CHECK,
           entities: [],
-          migrations: [CreateClientsAndUsers1763900000000, AddClientRateLimits1763910000000, RevocableUserTokens1764100000000],
+          migrations: [CreateClientsAndUsers1763900000000, AddClientRateLimits1763910000000, RevocableUserTokens1764100000000, DeletableClients1764300000000],
         }),
       ],
       controllers: [ClientsController, UsersController],

@@ -29,6 +29,7 @@ export const SUBJECT_CALLERS: Record<SubjectKey, readonly BusIdentity[]> = {
   USERS_CLIENT_ROTATE_KEYS: ['admin'],
   USERS_CLIENT_REVOKE_KEYS: ['admin'],
   USERS_CLIENT_SET_RATE_LIMIT: ['admin'],
+  USERS_CLIENT_DELETE: ['admin'],
   USERS_CLIENT_GET: ['accounting'],
   USERS_USER_CREATE: ['gateway'],
   USERS_USER_GET: ['gateway', 'rates', 'booking'],

@@ -40,6 +40,7 @@ import {
   ClientAccountTerms,
   ClientIdRequest,
   ClientRateLimitReply,
+  DeleteClientReply,
   ClientKeysRequest,
   CreateClientRequest,
   ListClientsReply,
@@ -74,6 +75,7 @@ export interface ContractMap {
   [SUBJECTS.USERS_CLIENT_ROTATE_KEYS]: Contract<ClientKeysRequest, ClientCredentials>;
   [SUBJECTS.USERS_CLIENT_REVOKE_KEYS]: Contract<ClientKeysRequest, RevokeKeysReply>;
   [SUBJECTS.USERS_CLIENT_SET_RATE_LIMIT]: Contract<SetRateLimitRequest, ClientRateLimitReply>;
+  [SUBJECTS.USERS_CLIENT_DELETE]: Contract<ClientIdRequest, DeleteClientReply>;
   [SUBJECTS.USERS_USER_CREATE]: Contract<CreateUserRequest, UserView>;
   [SUBJECTS.USERS_USER_GET]: Contract<UserIdRequest, UserView>;
   [SUBJECTS.USERS_USER_UPDATE]: Contract<UpdateUserRequest, UserView>;

@@ -17,6 +17,7 @@ export const SUBJECTS = {
   USERS_CLIENT_ROTATE_KEYS: 'users.client.rotate-keys.v2',
   USERS_CLIENT_REVOKE_KEYS: 'users.client.revoke-keys.v2',
   USERS_CLIENT_SET_RATE_LIMIT: 'users.client.set-rate-limit.v1',
+  USERS_CLIENT_DELETE: 'users.client.delete.v1',
   USERS_USER_CREATE: 'users.user.create.v1',
   USERS_USER_GET: 'users.user.get.v1',
   USERS_USER_UPDATE: 'users.user.update.v1',

@@ -7,6 +7,7 @@ import {
   ClientKeysRequest,
   ClientRateLimitReply,
   CreateClientRequest,
+  DeleteClientReply,
   ListClientsReply,
   ListClientsRequest,
   ResolveCredentialRequest,
@@ -29,6 +30,11 @@ export class ClientsController {
   @MessagePattern(SUBJECTS.USERS_CLIENT_CREATE)
   create(@Payload() request: CreateClientRequest): Promise<Required<ClientCredentials>> {
     return this.clients.createClient(request);
+  }
+
+  @MessagePattern(SUBJECTS.USERS_CLIENT_DELETE)
+  delete(@Payload() request: ClientIdRequest): Promise<DeleteClientReply> {
+    return this.clients.deleteClient(request.clientId);
   }
 
   @MessagePattern(SUBJECTS.USERS_CLIENT_GET)

@@ -27,9 +27,21 @@ export class ClientsRepository {
     return rows[0].id;
   }
 
+  /** Locks an active client's row; false for an unknown or deleted client. */
   async lockClient(manager: EntityManager, clientId: number): Promise<boolean> {
-    const rows = await manager.query(`SELECT id FROM users.clients WHERE id = $1 FOR UPDATE`, [clientId]);
+    const rows = await manager.query(`SELECT id FROM users.clients WHERE id = $1 AND deleted_at IS NULL FOR UPDATE`, [clientId]);
     return rows.length === 1;
+  }
+
+  /** Marks a client deleted (once: a repeat keeps the first time); undefined for an unknown client. */
+  async markDeleted(manager: EntityManager, clientId: number): Promise<Date | undefined> {
+    const rows = rowsOf<{ deleted_at: Date }>(
+      await manager.query(
+        `UPDATE users.clients SET deleted_at = coalesce(deleted_at, now()), updated_at = now() WHERE id = $1 RETURNING deleted_at`,
+        [clientId],
+      ),
+    );
+    return rows[0]?.deleted_at;
   }
 
   async insertCredential(manager: EntityManager, clientId: number, kind: CredentialKind, secretHash: string): Promise<void> {
@@ -56,7 +68,7 @@ export class ClientsRepository {
       await this.dataSource.query(
         `SELECT k.client_id, k.kind, c.rate_limit_rps, c.rate_limit_burst
            FROM users.credentials k JOIN users.clients c ON c.id = k.client_id
-          WHERE k.secret_hash = $1 AND k.revoked_at IS NULL`,
+          WHERE k.secret_hash = $1 AND k.revoked_at IS NULL AND c.deleted_at IS NULL`,
         [secretHash],
       );
     return rows.length ? { clientId: rows[0].client_id, kind: rows[0].kind, rateLimit: rateLimitOf(rows[0]) } : null;
@@ -91,8 +103,9 @@ export class ClientsRepository {
       live: number;
       sandbox: number;
       backend: number;
+      deleted_at: Date | null;
     }[] = await this.dataSource.query(`
-      SELECT c.id, c.name, c.credit_limit, c.currency, c.created_at,
+      SELECT c.id, c.name, c.credit_limit, c.currency, c.created_at, c.deleted_at,
              count(k.id) FILTER (WHERE k.kind = 'live')::int    AS live,
              count(k.id) FILTER (WHERE k.kind = 'sandbox')::int AS sandbox,
              count(k.id) FILTER (WHERE k.kind = 'backend')::int AS backend
@@ -106,6 +119,7 @@ export class ClientsRepository {
       currency: row.currency,
       createdAt: row.created_at.toISOString(),
       activeCredentials: { live: row.live, sandbox: row.sandbox, backend: row.backend },
+      deletedAt: row.deleted_at?.toISOString() ?? null,
     }));
   }
 }

@@ -6,6 +6,7 @@ import {
   CreateClientRequest,
   CredentialKind,
   ClientRateLimitReply,
+  DeleteClientReply,
   ListClientsReply,
   ResolvedCredential,
   RevokeKeysReply,
@@ -69,6 +70,23 @@ export class ClientsService {
     const revoked = request.kinds.length ? await this.clients.revokeCredentials(manager, request.clientId, request.kinds) : 0;
     const revokedUserTokens = request.userTokens ? await this.users.revokeTokens(request.clientId, undefined, manager) : 0;
     return { clientId: request.clientId, revoked, revokedUserTokens };
+  }
+
+  /**
+   * Deletes a client: every key, backend token and user token of it stops working at
+   * once (gateways are told), and no new ones can be issued. The row stays: bookings
+   * and the ledger refer to it. A repeat answers the same time and revokes nothing more.
+   */
+  async deleteClient(clientId: number): Promise<DeleteClientReply> {
+    const reply = await this.clients.transaction(async (manager) => {
+      const deletedAt = await this.clients.markDeleted(manager, clientId);
+      if (!deletedAt) throw DomainError.notFound(`client ${clientId}`);
+      const revoked = await this.clients.revokeCredentials(manager, clientId, ['live', 'sandbox', 'backend']);
+      const revokedUserTokens = await this.users.revokeTokens(clientId, undefined, manager);
+      return { clientId, deletedAt: deletedAt.toISOString(), revoked, revokedUserTokens };
+    });
+    await this.events.revoked(clientId);
+    return reply;
   }
 
   async terms(clientId: number): Promise<ClientAccountTerms> {

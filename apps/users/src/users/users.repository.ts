@@ -133,7 +133,7 @@ export class UsersRepository {
            FROM users.user_tokens t
            JOIN users.users u ON u.id = t.user_id
            JOIN users.clients c ON c.id = u.client_id
-          WHERE t.token_hash = $1 AND t.expires_at > now() AND t.revoked_at IS NULL AND u.deleted_at IS NULL`,
+          WHERE t.token_hash = $1 AND t.expires_at > now() AND t.revoked_at IS NULL AND u.deleted_at IS NULL AND c.deleted_at IS NULL`,
         [tokenHash],
       );
     if (!rows.length) return null;

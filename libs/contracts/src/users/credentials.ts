@@ -117,6 +117,16 @@ export interface ClientSummary {
   currency: string;
   createdAt: string;
   activeCredentials: Record<CredentialKind, number>;
+  /** When the client was deleted (its credentials all revoked); null while it is active. */
+  deletedAt: string | null;
+}
+
+/** users.client.delete.v1 (admin command line): the client is closed for good. */
+export interface DeleteClientReply {
+  clientId: number;
+  deletedAt: string;
+  revoked: number;
+  revokedUserTokens: number;
 }
 
 export interface ListClientsReply {
