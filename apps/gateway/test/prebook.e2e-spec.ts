@@ -1,3 +1,5 @@
+import { decodeV2RateId, encodeV2RateId } from '@hotel/inventory';
+import { RateIdEnv, loadEnv } from '@hotel/platform';
 import { queryTestDatabase } from '@hotel/testing';
 import { ClientKeys, TestSystem, bearer } from './system';
 
@@ -173,6 +175,33 @@ describe('prebook', () => {
       for (const body of [{ payment_method: 'account' }, { rate_id: rate.id }, { rate_id: rate.id, payment_method: 'cash' }, { rate_id: 5, payment_method: 'account' }]) {
         expect((await system.request('POST', '/v2/prebook', { headers: auth, json: body })).status).toBe(400);
       }
+    });
+
+    // As if the signing secret had leaked: ids signed with the right secret, carrying a stay no search would accept.
+    const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+    it.each([
+      ['0 nights', (stay: { check_in: string }) => ({ check_out: stay.check_in })],
+      ['a check-out before the check-in', () => ({ check_in: day(40), check_out: day(38) })],
+      ['a check-in in the past', () => ({ check_in: day(-3), check_out: day(1) })],
+      ['31 nights', () => ({ check_in: day(40), check_out: day(71) })],
+      ['a check-in beyond 500 days', () => ({ check_in: day(520), check_out: day(522) })],
+    ])('refuses a correctly signed rate id with %s (404, nothing prebooked)', async (_what, change) => {
+      const secret = loadEnv(RateIdEnv, system.env).RATE_ID_SECRET;
+      const rate = await v2Rate();
+      const genuine = decodeV2RateId(rate.id, secret, 1800);
+      expect(genuine).not.toBeNull();
+      const forged = encodeV2RateId({ ...genuine!, stay: { ...genuine!.stay, ...change(genuine!.stay) } }, secret);
+      const response = await system.request('POST', '/v2/prebook', { headers: auth, json: { rate_id: forged, payment_method: 'account' } });
+      expect(response.status).toBe(404);
+      expect(response.body).toMatchObject({ success: false, code: 'RATE_NOT_AVAILABLE' });
+    });
+
+    it('refuses a correctly signed rate id issued in the future', async () => {
+      const secret = loadEnv(RateIdEnv, system.env).RATE_ID_SECRET;
+      const genuine = decodeV2RateId((await v2Rate()).id, secret, 1800)!;
+      const forged = encodeV2RateId({ ...genuine, issuedAt: new Date(Date.now() + 10 * 365 * 86_400_000) }, secret);
+      const response = await system.request('POST', '/v2/prebook', { headers: auth, json: { rate_id: forged, payment_method: 'account' } });
+      expect(response.status).toBe(404);
     });
   });
 });
