@@ -39,6 +39,7 @@ class Supervisor extends EventEmitter {
    * @param {boolean} [options.echo] relay warnings and errors to stderr as `[name] line`
    * @param {(message: string) => void} [options.log] where restarts are reported
    * @param {{initialMs?: number, maxMs?: number, resetAfterMs?: number}} [options.backoff]
+   * @param {(name: string) => string} [options.entry] the script an app runs (default dist/apps/<name>/src/main.js)
    */
   constructor(options) {
     super();
@@ -49,6 +50,7 @@ class Supervisor extends EventEmitter {
     this.echo = options.echo ?? false;
     this.log = options.log ?? defaultLog;
     this.backoff = { ...DEFAULT_BACKOFF, ...options.backoff };
+    this.entry = options.entry ?? ((name) => path.join(ROOT, 'dist/apps', name, 'src/main.js'));
     this.apps = new Map();
     this.stopping = false;
     // Logs and pid files are the operator's: readable by their owner only.
@@ -118,8 +120,11 @@ class Supervisor extends EventEmitter {
 
   spawn(app) {
     const logPath = this.logFile(app.name);
+    // The mode applies only to a new file; chmod also tightens one that existed before.
+    fs.closeSync(fs.openSync(logPath, 'a', 0o600));
+    fs.chmodSync(logPath, 0o600);
     const logStream = fs.createWriteStream(logPath, { flags: 'a', mode: 0o600 });
-    const child = spawn(process.execPath, [...this.nodeFlags, path.join(ROOT, 'dist/apps', app.name, 'src/main.js')], {
+    const child = spawn(process.execPath, [...this.nodeFlags, this.entry(app.name)], {
       cwd: ROOT,
       env: { ...process.env, ...this.env, ...app.env },
       stdio: ['ignore', 'pipe', 'pipe'],
