@@ -1,3 +1,6 @@
+import { connect } from 'nats';
+import { SUBJECTS } from '@hotel/contracts';
+import { natsConnectionOptions } from '@hotel/platform';
 import { queryTestDatabase } from '@hotel/testing';
 import { CARD, GUEST, PaymentMethod, prebookV1, settledBooking, staySequence } from './booking-fixtures';
 import { ClientKeys, TestSystem, bearer } from './system';
@@ -45,7 +48,15 @@ describe('cancellation saga', () => {
   it.each(['account', 'credit_card'] as const)('20 concurrent cancels (%s): one answer, one supplier cancellation, one refund', async (method) => {
     const booking = await confirmedBooking(method);
     expect(await roomsSold(booking.id)).toBe(2); // one room, two nights
+    // Beside the rates service, every supplier cancellation request the booking service sends.
+    const listener = await connect(natsConnectionOptions(system.nats.bus('rates')));
+    const supplierCancels: number[] = [];
+    listener.subscribe(SUBJECTS.RATES_SUPPLIER_CANCEL, { callback: (_error, message) => supplierCancels.push(JSON.parse(new TextDecoder().decode(message.data)).data.booking_id) });
+    await listener.flush();
     const responses = await Promise.all(Array.from({ length: 20 }, () => system.request('POST', `/book/cancel/${booking.id}`, { headers: auth })));
+    await listener.flush();
+    await listener.close();
+    expect(supplierCancels).toEqual([booking.id]);
     for (const response of responses) {
       expect(response.status).toBe(200);
       expect(response.body.data).toEqual({ cancelled: true, cancellation_reference: responses[0].body.data.cancellation_reference });

@@ -109,7 +109,7 @@ describe('saga crash at every step', () => {
       expect(failed.failure_code).toBe('PROMO_CODE_INVALID');
     });
 
-    it.each(['after-supplier-cancel', 'after-refund'] as const)('a cancellation cut off %s is finished by recovery', async (point) => {
+    it.each(['before-supplier-cancel', 'after-supplier-cancel', 'after-refund'] as const)('a cancellation cut off %s is finished by recovery', async (point) => {
       const { id } = await book(method);
       await sql(`UPDATE booking.bookings SET rate = jsonb_set(rate, '{cancellation_policy_data}', '[]') WHERE id = $1`, [id]);
       failPoints().arm(point);

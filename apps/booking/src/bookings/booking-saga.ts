@@ -211,6 +211,7 @@ export class BookingSaga implements OnModuleInit, OnModuleDestroy {
         return failed;
       }
       case 'cancelling':
+        this.failPoints.pass('before-supplier-cancel');
         await this.services.send(SUBJECTS.RATES_SUPPLIER_CANCEL, { booking_id: booking.id });
         this.failPoints.pass('after-supplier-cancel');
         return settle('refunding');

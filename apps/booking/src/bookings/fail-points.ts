@@ -2,7 +2,8 @@ import { Injectable } from '@nestjs/common';
 
 /**
  * Where a booking or cancellation can be cut off: after a step's effect, before it
- * is recorded (and, for a card, after its key is recorded, before the charge).
+ * is recorded (and, for a card, after its key is recorded, before the charge; for a
+ * cancellation, after `cancelling` is recorded, before the supplier hears of it).
  */
 export const FAIL_POINTS = [
   'after-hold',
@@ -12,6 +13,7 @@ export const FAIL_POINTS = [
   'after-promo-redeem',
   'after-collect',
   'after-compensate',
+  'before-supplier-cancel',
   'after-supplier-cancel',
   'after-refund',
 ] as const;
