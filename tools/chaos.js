@@ -15,7 +15,7 @@ const { waitUntil200 } = require('./lib/https');
 const { startPlatform } = require('./chaos/platform');
 const { faultKinds } = require('./chaos/faults');
 const { Load, Recorder } = require('./chaos/load');
-const { coverage, runSqlChecks, waitForSagas, httpViolations, answerViolations, balanceViolations } = require('./chaos/checks');
+const { coverage, runSqlChecks, waitForSagas, httpViolations, answerViolations, balanceViolations, logViolations } = require('./chaos/checks');
 
 const USAGE = `usage: node tools/chaos.js [--rounds N] [--short] [--duration-s S] [--loops N] [--only TEXT,...] [--margin-s M] [--seed N] [--keep]
 
@@ -316,9 +316,16 @@ async function main() {
   const results = [];
   for (const [i, round] of rounds.entries()) results.push(await runRound(context, round, i + 1, rounds.length));
 
-  const violated = results.some((result) => result.violations.length);
+  const logs = logViolations(platform.logDir, platform.clients);
+  const violated = results.some((result) => result.violations.length) || logs.violations.length > 0;
   if (violated) keepWorkDir = true;
   process.stdout.write(report(results, context, await coverage(platform.sql)));
+  process.stdout.write(
+    `log files: ${logs.files} files, ${logs.lines} lines: ` +
+      (logs.violations.length
+        ? `VIOLATED\n${logs.violations.map((violation) => `  ${violation.name}: ${violation.rule}\n${violation.rows.map((row) => `    ${JSON.stringify(row)}`).join('\n')}`).join('\n')}\n`
+        : 'owner-only; no key, token, card token, e-mail or phone\n'),
+  );
   process.stdout.write(`${violated ? 'FAILED' : 'PASSED'} in ${seconds(Date.now() - started)} s${violated ? `; app logs in ${platform.logDir}` : ''}\n`);
   if (opts.keep) process.stdout.write(`database kept: ${platform.databaseUrl}\n`);
   return violated ? 1 : 0;

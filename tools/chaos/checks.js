@@ -3,8 +3,10 @@
 // so a violation prints what is wrong. The API checks compare what the platform
 // answered (HTTP statuses, booking and cancellation answers, balances) with the
 // database. Column names: apps/*/src/migrations/*.ts.
+const fs = require('node:fs');
+const path = require('node:path');
 const { request } = require('../lib/https');
-const { BUSINESS_FAILURES } = require('./load');
+const { BUSINESS_FAILURES, CONTACT } = require('./load');
 
 const FINAL = `('done', 'failed', 'cancelled')`;
 
@@ -397,4 +399,40 @@ async function coverage(sql) {
   );
 }
 
-module.exports = { SQL_CHECKS, coverage, runSqlChecks, waitForSagas, httpViolations, answerViolations, balanceViolations };
+/**
+ * Every app's log file as written to disk, after all rounds (crashes and restarts
+ * included): readable by its owner only, and no client key or token, card token,
+ * e-mail or phone number of the run in any line.
+ */
+function logViolations(logDir, clients) {
+  const secrets = [
+    ...clients.flatMap((client) => [
+      { what: `client ${client.client_id} api_key`, value: client.api_key },
+      { what: `client ${client.client_id} sandbox_api_key`, value: client.sandbox_api_key },
+      { what: `client ${client.client_id} backend_token`, value: client.backend_token },
+    ]),
+    { what: 'guest e-mail', value: CONTACT.email },
+    { what: 'guest phone', value: CONTACT.phone },
+    { what: 'card token', value: 'tok_visa' },
+    { what: 'card token', value: 'tok_declined' },
+  ];
+  const loose = [];
+  const found = [];
+  let lines = 0;
+  const files = fs.readdirSync(logDir).filter((name) => name.endsWith('.log'));
+  for (const file of files) {
+    const full = path.join(logDir, file);
+    const mode = fs.statSync(full).mode & 0o777;
+    if (mode !== 0o600) loose.push({ file, mode: mode.toString(8) });
+    const text = fs.readFileSync(full, 'utf8');
+    lines += text.split('\n').length - 1;
+    for (const secret of secrets) if (text.includes(secret.value)) found.push({ file, what: secret.what });
+  }
+  const violations = [];
+  if (files.length === 0) violations.push({ name: 'log_files_written', rule: 'every app writes a log file', rows: [{ logDir }] });
+  if (loose.length) violations.push({ name: 'log_files_owner_only', rule: 'every log file has mode 600', rows: loose });
+  if (found.length) violations.push({ name: 'no_secrets_in_logs', rule: 'no key, token, card token, e-mail or phone in a log file', rows: found });
+  return { files: files.length, lines, violations };
+}
+
+module.exports = { SQL_CHECKS, logViolations, coverage, runSqlChecks, waitForSagas, httpViolations, answerViolations, balanceViolations };

@@ -242,4 +242,4 @@ class Load {
   }
 }
 
-module.exports = { Load, Recorder, BUSINESS_FAILURES };
+module.exports = { Load, Recorder, BUSINESS_FAILURES, CONTACT };
