@@ -48,6 +48,23 @@ describe('booking list and cancellation', () => {
     expect(page.body.data.map((booking: any) => booking.id)).toEqual([made[0].id]);
   });
 
+  it('keeps answering when a migration adds a column under the running service (its statements are prepared)', async () => {
+    const before = await list('?limit=2');
+    // Every pooled connection has prepared the list, the count and the lookups by now.
+    for (let i = 0; i < 8; i++) expect((await list(`?page=${i + 1}&limit=1`)).status).toBe(200);
+    expect((await system.request('GET', `/book?id=${made[0].id}`, { headers: auth })).status).toBe(200);
+    await queryTestDatabase(system.database.url, 'ALTER TABLE booking.bookings ADD COLUMN added_by_a_later_migration text');
+    try {
+      const after = await list('?limit=2');
+      expect(after.status).toBe(200);
+      expect(after.body.data).toEqual(before.body.data);
+      for (let i = 0; i < 8; i++) expect((await list(`?page=${i + 1}&limit=1`)).status).toBe(200);
+      expect((await system.request('GET', `/book?id=${made[0].id}`, { headers: auth })).status).toBe(200);
+    } finally {
+      await queryTestDatabase(system.database.url, 'ALTER TABLE booking.bookings DROP COLUMN added_by_a_later_migration');
+    }
+  });
+
   it.each([
     ['?client_reference=LIST-2', [2]],
     ['?first_name=ada', [3, 0]],

@@ -79,6 +79,8 @@ export interface HoldOutcome {
 
 /** A row of accounting.place_hold or accounting.capture_hold. */
 type HoldOutcomeRow = HoldRow & { outcome: HoldOutcome['outcome'] };
+/** What place_hold and capture_hold return, named (never `*`: a prepared statement's result type must not change). */
+const HOLD_OUTCOME_COLUMNS = 'outcome, booking_id, user_id, amount, status, entry_id';
 
 function toHoldOutcome({ outcome, ...hold }: HoldOutcomeRow): HoldOutcome {
   return { outcome, hold: hold.status ? hold : null };
@@ -206,7 +208,7 @@ export class LedgerRepository {
   /** See the migration HoldFunctions: the whole check-and-reserve under the account lock in one call. */
   async placeHold(clientId: number, bookingId: number, userId: number | null, amount: string, userLimit: string | number | null): Promise<HoldOutcome> {
     const rows: HoldOutcomeRow[] = await this.dataSource.query(
-      `SELECT * FROM accounting.place_hold($1, $2, $3, $4, $5)`,
+      `SELECT ${HOLD_OUTCOME_COLUMNS} FROM accounting.place_hold($1, $2, $3, $4, $5)`,
       [clientId, bookingId, userId, amount, userLimit],
     );
     return toHoldOutcome(rows[0]);
@@ -215,7 +217,7 @@ export class LedgerRepository {
   /** See the migration HoldFunctions: the debit entry, the account's totals and the hold's status in one call. */
   async captureHold(clientId: number, bookingId: number, name: string): Promise<HoldOutcome> {
     const rows: HoldOutcomeRow[] = await this.dataSource.query(
-      `SELECT * FROM accounting.capture_hold($1, $2, $3)`,
+      `SELECT ${HOLD_OUTCOME_COLUMNS} FROM accounting.capture_hold($1, $2, $3)`,
       [clientId, bookingId, name],
     );
     return toHoldOutcome(rows[0]);

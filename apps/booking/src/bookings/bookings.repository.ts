@@ -109,7 +109,30 @@ export interface BookingScope {
   userId: number | null;
 }
 
-const COLUMNS = `*, to_char(check_in, 'YYYY-MM-DD') AS check_in, to_char(check_out, 'YYYY-MM-DD') AS check_out`;
+/**
+ * Every column a BookingRow has, by name: never `*`, whose result type changes when a
+ * migration adds a column and then breaks the statements running replicas have prepared
+ * ("cached plan must not change result type").
+ */
+const COLUMNS = [
+  'id, client_id, user_id, sandbox, status, step, prebook_id, offer, payment_method, hotel_id, hotel_name',
+  `to_char(check_in, 'YYYY-MM-DD') AS check_in, to_char(check_out, 'YYYY-MM-DD') AS check_out`,
+  'first_name, last_name, email, phone, price_chargeable, price_currency, rate, hotel, rooms, language',
+  'loyalty_number, special_request, remarks, client_reference, idempotency_key, request_fingerprint',
+  'promo_code, promo_discount, test_scenario, cc_payment_id, payment_key, supplier_reference, booking_reference',
+  'failure_code, failure_reason, cancellation_reference, cancellation_penalty, created_at, updated_at',
+].join(', ');
+
+/** The list's sort keys and the column each means (the DTO allows only these keys). */
+const SORT_COLUMNS: Record<NonNullable<BookingListQuery['sort_by']>, string> = {
+  id: 'id',
+  created_at: 'created_at',
+  check_in: 'check_in',
+  check_out: 'check_out',
+  price_chargeable: 'price_chargeable',
+  hotel_name: 'hotel_name',
+  status: 'status',
+};
 
 @Injectable()
 export class BookingsRepository {
@@ -252,15 +275,19 @@ export class BookingsRepository {
         add((p) => `${field} <= ${p}::date`, to);
       }
     }
-    const sortColumn = query.sort_by ?? 'created_at';
+    const sortColumn = SORT_COLUMNS[query.sort_by ?? 'created_at'];
+    if (!sortColumn) throw DomainError.validation([{ field: 'sort_by', message: `sort_by must be one of ${Object.keys(SORT_COLUMNS).join(', ')}` }]);
     const direction = query.sort_order === 'asc' ? 'ASC' : 'DESC';
     const limit = query.limit ?? 50;
     const offset = ((query.page ?? 1) - 1) * limit;
     const whereSql = where.join(' AND ');
+    // LIMIT and OFFSET are parameters: one prepared statement per filter and sort shape,
+    // not one per page (each would stay prepared on its connection).
+    const paging = values.length;
     const [rows, counts] = await Promise.all([
       this.dataSource.query(
-        `SELECT ${COLUMNS} FROM booking.bookings WHERE ${whereSql} ORDER BY booking.bookings.${sortColumn} ${direction}, booking.bookings.id ${direction} LIMIT ${limit} OFFSET ${offset}`,
-        values,
+        `SELECT ${COLUMNS} FROM booking.bookings WHERE ${whereSql} ORDER BY booking.bookings.${sortColumn} ${direction}, booking.bookings.id ${direction} LIMIT $${paging + 1} OFFSET $${paging + 2}`,
+        [...values, limit, offset],
       ) as Promise<BookingRow[]>,
       this.dataSource.query(`SELECT count(*)::int AS total FROM booking.bookings WHERE ${whereSql}`, values) as Promise<{ total: number }[]>,
     ]);
