@@ -84,7 +84,6 @@ export const HEALTH_SUBJECT_BY_SERVICE = {
 /** NATS header names carried on every request. */
 export const HEADERS = {
   REQUEST_ID: 'x-request-id',
-  IDEMPOTENCY_KEY: 'idempotency-key',
   /**
    * How long the caller waits for the answer (ms): a service that cannot finish in
    * time answers with what it has (a booking still pending) instead of leaving the

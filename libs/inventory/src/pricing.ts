@@ -105,10 +105,6 @@ function vendorHotelRandom(vendor: Vendor, hotelId: number): SeededRandom {
   return new SeededRandom(mix32(VENDOR_SEEDS[vendor.code], hotelId));
 }
 
-export function vendorCarries(vendor: Vendor, hotelId: number): boolean {
-  return vendorHotelRandom(vendor, hotelId).next() < vendor.coverage;
-}
-
 function fits(room: RoomType, request: RoomRequest): boolean {
   return request.adults <= room.maxAdults && request.children <= room.maxChildren && request.adults + request.children <= room.maxOccupancy;
 }

@@ -3,6 +3,7 @@ export * from './logging/request-context';
 export * from './logging/json-logger';
 export * from './logging/long-pauses';
 export * from './errors/domain-error';
+export * from './auth/require-backend';
 export * from './errors/validation';
 export * from './errors/unavailable';
 export * from './rpc/rpc-error.filter';

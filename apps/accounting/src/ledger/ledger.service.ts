@@ -17,7 +17,7 @@ import {
   toCents,
   toDecimalString,
 } from '@hotel/contracts';
-import { DomainError, SERVICE_CLIENT, ServiceClient } from '@hotel/platform';
+import { DomainError, SERVICE_CLIENT, ServiceClient, requireBackend } from '@hotel/platform';
 import { LedgerRepository, toHoldView } from './ledger.repository';
 
 const INSUFFICIENT = () => new DomainError('INSUFFICIENT_FUNDS', 'insufficient funds');
@@ -43,7 +43,7 @@ export class LedgerService {
   ) {}
 
   async createEntry(actor: Actor, entry: NewAccountingEntry): Promise<AccountingEntryView> {
-    requireBackend(actor);
+    requireBackend(actor, 'accounting');
     if (entry.clientId !== actor.clientId) throw new DomainError('FORBIDDEN', 'clientId must be the authenticated client');
     await this.ensureAccount(actor.clientId);
     return this.ledger.transaction(async (manager) => {
@@ -64,25 +64,25 @@ export class LedgerService {
   }
 
   async listEntries(actor: Actor, page: number, limit: number): Promise<EntryPage> {
-    requireBackend(actor);
+    requireBackend(actor, 'accounting');
     const { entries, total } = await this.ledger.listEntries(actor.clientId, page, limit);
     return { entries, total, page, limit };
   }
 
   async getEntry(actor: Actor, id: number): Promise<AccountingEntryView> {
-    requireBackend(actor);
+    requireBackend(actor, 'accounting');
     const entry = await this.ledger.findEntry(actor.clientId, id);
     if (!entry) throw DomainError.notFound(`accounting entry ${id}`);
     return entry;
   }
 
   async entriesForBooking(actor: Actor, bookingId: number): Promise<AccountingEntryView[]> {
-    requireBackend(actor);
+    requireBackend(actor, 'accounting');
     return this.ledger.entriesForBooking(actor.clientId, bookingId);
   }
 
   async balance(actor: Actor): Promise<BalanceView> {
-    requireBackend(actor);
+    requireBackend(actor, 'accounting');
     await this.ensureAccount(actor.clientId);
     return (await this.ledger.balance(actor.clientId))!;
   }
@@ -169,8 +169,4 @@ export class LedgerService {
     }
     this.openAccounts.add(clientId);
   }
-}
-
-function requireBackend(actor: Actor): void {
-  if (actor.role !== 'backend') throw new DomainError('FORBIDDEN', 'accounting takes the backend token');
 }

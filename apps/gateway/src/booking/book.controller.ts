@@ -55,7 +55,6 @@ export class BookController {
         body,
         ...(scenario && { test_scenario: scenario }),
       },
-      { idempotencyKey: body.idempotency_key },
     );
     return answer(result, reply);
   }
@@ -89,7 +88,6 @@ export class BookController {
     const result = await this.services.send(
       SUBJECTS.BOOKING_BOOKING_CREATE,
       { actor, prebook_id, body, ...(scenario && { test_scenario: scenario }) },
-      { idempotencyKey: body.idempotency_key },
     );
     return answer(result, reply);
   }

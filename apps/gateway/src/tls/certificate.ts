@@ -5,8 +5,6 @@ import { generate } from 'selfsigned';
 export interface TlsMaterial {
   key: string;
   cert: string;
-  /** True when the certificate was generated for development. */
-  selfSigned: boolean;
 }
 
 /**
@@ -16,13 +14,13 @@ export interface TlsMaterial {
 export async function loadTlsMaterial(options: { certFile?: string; keyFile?: string; dataDir: string }): Promise<TlsMaterial> {
   if (options.certFile || options.keyFile) {
     if (!options.certFile || !options.keyFile) throw new Error('TLS_CERT and TLS_KEY must be set together');
-    return { cert: readFileSync(options.certFile, 'utf8'), key: readFileSync(options.keyFile, 'utf8'), selfSigned: false };
+    return { cert: readFileSync(options.certFile, 'utf8'), key: readFileSync(options.keyFile, 'utf8') };
   }
   const dir = join(options.dataDir, 'tls');
   const certPath = join(dir, 'dev-cert.pem');
   const keyPath = join(dir, 'dev-key.pem');
   if (existsSync(certPath) && existsSync(keyPath)) {
-    return { cert: readFileSync(certPath, 'utf8'), key: readFileSync(keyPath, 'utf8'), selfSigned: true };
+    return { cert: readFileSync(certPath, 'utf8'), key: readFileSync(keyPath, 'utf8') };
   }
   const pems = await generate([{ name: 'commonName', value: 'localhost' }], {
     keyType: 'ec',
@@ -45,5 +43,5 @@ export async function loadTlsMaterial(options: { certFile?: string; keyFile?: st
   mkdirSync(dir, { recursive: true });
   writeFileSync(certPath, pems.cert);
   writeFileSync(keyPath, pems.private, { mode: 0o600 });
-  return { cert: pems.cert, key: pems.private, selfSigned: true };
+  return { cert: pems.cert, key: pems.private };
 }

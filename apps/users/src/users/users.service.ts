@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Actor, NewUser, UserChanges, UserTokenView, UserView, toDecimalString } from '@hotel/contracts';
-import { DomainError, SERVICE_ENV } from '@hotel/platform';
+import { DomainError, SERVICE_ENV, requireBackend } from '@hotel/platform';
 import { hashSecret, newSecret } from '../clients/credential-secrets';
 import { UsersEnv } from '../users.env';
 import { UsersRepository } from './users.repository';
@@ -20,7 +20,7 @@ export class UsersService {
   ) {}
 
   async create(actor: Actor, user: NewUser): Promise<UserView> {
-    requireBackend(actor);
+    requireBackend(actor, 'managing users');
     return this.users.create(actor.clientId, {
       ...user,
       firstName: user.firstName.trim(),
@@ -32,13 +32,13 @@ export class UsersService {
   async get(actor: Actor, userId: number): Promise<UserView> {
     const user = await this.findOwned(actor, userId);
     if (actor.role === 'user' && actor.userId === userId) return user;
-    requireBackend(actor);
+    requireBackend(actor, 'managing users');
     return user;
   }
 
   async update(actor: Actor, userId: number, changes: UserChanges): Promise<UserView> {
     await this.findOwned(actor, userId);
-    requireBackend(actor);
+    requireBackend(actor, 'managing users');
     const updated = await this.users.update(actor.clientId, userId, {
       firstName: changes.firstName?.trim(),
       lastName: changes.lastName?.trim(),
@@ -53,7 +53,7 @@ export class UsersService {
 
   async delete(actor: Actor, userId: number): Promise<UserView> {
     await this.findOwned(actor, userId);
-    requireBackend(actor);
+    requireBackend(actor, 'managing users');
     const deleted = await this.users.softDelete(actor.clientId, userId);
     if (!deleted) throw DomainError.notFound(`user ${userId}`);
     // A deleted user's tokens are refused from now on; say so to the gateways' caches.
@@ -64,7 +64,7 @@ export class UsersService {
 
   async issueToken(actor: Actor, userId: number): Promise<UserTokenView> {
     const user = await this.findOwned(actor, userId);
-    requireBackend(actor);
+    requireBackend(actor, 'managing users');
     if (user.deletedAt) throw DomainError.notFound(`user ${userId}`);
     const token = newSecret('user');
     const expiresAt = await this.users.insertToken(userId, hashSecret(token), this.env.USER_TOKEN_TTL_S);
@@ -76,8 +76,4 @@ export class UsersService {
     if (!user) throw DomainError.notFound(`user ${userId}`);
     return user;
   }
-}
-
-function requireBackend(actor: Actor): void {
-  if (actor.role !== 'backend') throw new DomainError('FORBIDDEN', 'this credential may not perform this operation');
 }

@@ -9,7 +9,6 @@ import { BusCredentials, natsConnectionOptions } from './nats-options';
 export interface SendOptions {
   /** Overrides the default timeout for this call. */
   timeoutMs?: number;
-  idempotencyKey?: string;
   /** Defaults to the request id of the current request context. */
   requestId?: string;
 }
@@ -205,7 +204,6 @@ export class ServiceClient {
     const requestId = options.requestId ?? currentRequestId();
     if (requestId) headers.set(HEADERS.REQUEST_ID, requestId);
     headers.set(HEADERS.TIMEOUT_MS, String(timeoutMs));
-    if (options.idempotencyKey) headers.set(HEADERS.IDEMPOTENCY_KEY, options.idempotencyKey);
     return headers;
   }
 
