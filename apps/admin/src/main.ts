@@ -27,4 +27,10 @@ function adminBus(): BusCredentials {
 runAdmin(process.argv.slice(2), adminBus(), {
   out: (line) => process.stdout.write(line + '\n'),
   err: (line) => process.stderr.write(line + '\n'),
-}).then((code) => process.exit(code));
+}).then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(1);
+  },
+);

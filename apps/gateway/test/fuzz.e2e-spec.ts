@@ -450,7 +450,7 @@ function declaredRoutes(): string[] {
   const controllers = GatewayAppModule.register({} as never, {} as never).controllers ?? [];
   return controllers.flatMap((controller) => {
     const base = String(Reflect.getMetadata(PATH_METADATA, controller) ?? '');
-    const prototype = (controller as Function).prototype;
+    const prototype = (controller as abstract new (...args: never[]) => unknown).prototype as Record<string, object>;
     return Object.getOwnPropertyNames(prototype).flatMap((name) => {
       const handler = prototype[name];
       const path = Reflect.getMetadata(PATH_METADATA, handler);

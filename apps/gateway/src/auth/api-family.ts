@@ -29,8 +29,10 @@ function apiFamily(family: ApiFamily) {
       tag(descriptor.value);
       return;
     }
-    metadata(target as Function);
-    const prototype = (target as Function).prototype as Record<string, unknown>;
+    // Without a descriptor the target is the controller class itself.
+    const controller = target as abstract new (...args: never[]) => unknown;
+    metadata(controller);
+    const prototype = controller.prototype as Record<string, unknown>;
     for (const name of Object.getOwnPropertyNames(prototype)) if (name !== 'constructor') tag(prototype[name]);
   };
   return decorator as ClassDecorator & MethodDecorator;

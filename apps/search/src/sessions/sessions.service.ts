@@ -46,7 +46,7 @@ export class SessionsService implements OnModuleInit, OnModuleDestroy {
   /** Expired sessions already answer 404; this removes their rows now and then (any replica may). */
   onModuleInit() {
     this.cleanup = setInterval(() => {
-      this.background.run('session-cleanup', () =>
+      void this.background.run('session-cleanup', () =>
         this.sessions.deleteIdle(this.env.SESSION_TTL_S * 2).catch((error) => this.logger.warn({ msg: 'session cleanup failed', error: String(error) })),
       );
     }, 5 * 60_000);

@@ -47,7 +47,8 @@ describe('secrets', () => {
   it('reads a secret from <NAME>_FILE, and names a file it cannot read', () => {
     const { mkdtempSync, writeFileSync } = jest.requireActual('node:fs');
     const { join } = jest.requireActual('node:path');
-    const file = join(mkdtempSync(join(require('node:os').tmpdir(), 'secret-')), 'rate-id');
+    const { tmpdir } = jest.requireActual('node:os');
+    const file = join(mkdtempSync(join(tmpdir(), 'secret-')), 'rate-id');
     writeFileSync(file, 'from-a-mounted-secret-file\n');
     expect(loadEnv(RateIdEnv, { ...base, RATE_ID_SECRET_FILE: file }).RATE_ID_SECRET).toBe('from-a-mounted-secret-file');
     expect(() => loadEnv(RateIdEnv, { ...base, RATE_ID_SECRET_FILE: '/nonexistent/secret' })).toThrow(/RATE_ID_SECRET_FILE: cannot read/);

@@ -8,9 +8,9 @@ export interface ServiceDatabaseOptions {
   poolSize: number;
   /** Off: statements go unnamed (see PreparingClient). On unless said otherwise. */
   preparedStatements?: boolean;
-  // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type -- TypeORM's own type for entity classes
   entities: MixedList<Function | string | EntitySchema>;
-  // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type -- TypeORM's own type for migration classes
   migrations: MixedList<Function | string>;
 }
 
