@@ -4,6 +4,7 @@ import { ServiceEnv, ServicePlatformModule } from '@hotel/platform';
 import { PromoCodesController } from './codes/promo-codes.controller';
 import { PromoCodesRepository } from './codes/promo-codes.repository';
 import { PromoCodesService } from './codes/promo-codes.service';
+import { PromoCodeEntity, PromoRedemptionEntity } from './codes/promo-code.entity';
 import { CreatePromoCodes1763940000000 } from './migrations/1763940000000-create-promo-codes';
 
 @Module({})
@@ -16,7 +17,7 @@ export class PromoAppModule {
           name: 'promo',
           env,
           healthSubject: SUBJECTS.PROMO_HEALTH_CHECK,
-          entities: [],
+          entities: [PromoCodeEntity, PromoRedemptionEntity],
           migrations: [CreatePromoCodes1763940000000],
         }),
       ],

@@ -1,87 +1,89 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { CreatePromoRequest, PromoView } from '@hotel/contracts';
-import { rowsOf } from '@hotel/platform';
+import { PromoCodeEntity, PromoRedemptionEntity } from './promo-code.entity';
 
-interface CodeRow {
+export type PromoCode = PromoView;
+
+/** What a booking's redemption came to. */
+export interface Redemption {
   code: string;
-  kind: PromoView['kind'];
-  value: string;
-  currency: string;
-  min_amount: string | null;
-  max_uses: number | null;
-  uses: number;
-  expires: string | null;
-  expired: boolean;
+  discount: string;
 }
 
-export type PromoCode = PromoView & { expired: boolean };
+/** The columns a PromoCode is read from, by name. */
+const CODE_FIELDS = { code: true, kind: true, value: true, currency: true, minAmount: true, maxUses: true, uses: true, expires: true } as const;
 
-const COLUMNS = `code, kind, value, currency, min_amount, max_uses, uses, to_char(expires, 'YYYY-MM-DD') AS expires, (expires IS NOT NULL AND expires < current_date) AS expired`;
-
-function toCode(row: CodeRow): PromoCode {
+function toCode(entity: PromoCodeEntity): PromoCode {
   return {
-    code: row.code,
-    kind: row.kind,
-    value: row.value,
-    currency: row.currency,
-    minAmount: row.min_amount,
-    maxUses: row.max_uses,
-    uses: row.uses,
-    expires: row.expires,
-    expired: row.expired,
+    code: entity.code,
+    kind: entity.kind,
+    value: entity.value,
+    currency: entity.currency,
+    minAmount: entity.minAmount,
+    maxUses: entity.maxUses,
+    uses: entity.uses,
+    expires: entity.expires,
   };
 }
 
+/** Promo codes and their redemptions. Owns its transactions: callers never see a connection. */
 @Injectable()
 export class PromoCodesRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
-  transaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
-    return this.dataSource.transaction(work);
-  }
-
   /** Inserts a code; null when the code exists already. */
   async create(request: CreatePromoRequest): Promise<PromoCode | null> {
-    const rows: CodeRow[] = await this.dataSource.query(
-      `INSERT INTO promo.codes (code, kind, value, currency, min_amount, max_uses, expires)
-       VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (code) DO NOTHING RETURNING ${COLUMNS}`,
-      [request.code, request.kind, request.value, request.currency, request.minAmount ?? null, request.maxUses ?? null, request.expires ?? null],
-    );
-    return rows.length ? toCode(rows[0]) : null;
+    const inserted = await this.dataSource
+      .createQueryBuilder()
+      .insert()
+      .into(PromoCodeEntity)
+      .values({
+        code: request.code,
+        kind: request.kind,
+        value: String(request.value),
+        currency: request.currency,
+        minAmount: request.minAmount === undefined ? null : String(request.minAmount),
+        maxUses: request.maxUses ?? null,
+        expires: request.expires ?? null,
+      })
+      .orIgnore()
+      .returning(['code'])
+      .execute();
+    return inserted.raw.length ? this.find(request.code) : null;
   }
 
-  async find(code: string, manager: EntityManager | DataSource = this.dataSource): Promise<PromoCode | null> {
-    const rows: CodeRow[] = await manager.query(`SELECT ${COLUMNS} FROM promo.codes WHERE code = $1`, [code]);
-    return rows.length ? toCode(rows[0]) : null;
-  }
-
-  async findRedemption(manager: EntityManager, clientId: number, bookingId: number): Promise<{ code: string; discount: string } | null> {
-    const rows: { code: string; discount: string }[] = await manager.query(
-      `SELECT code, discount FROM promo.redemptions WHERE client_id = $1 AND booking_id = $2`,
-      [clientId, bookingId],
-    );
-    return rows[0] ?? null;
+  async find(code: string): Promise<PromoCode | null> {
+    const entity = await this.dataSource.getRepository(PromoCodeEntity).findOne({ select: CODE_FIELDS, where: { code } });
+    return entity ? toCode(entity) : null;
   }
 
   /**
-   * Takes one use in a single conditional statement: with N uses left, N
-   * concurrent redemptions succeed and the next one finds nothing to update.
+   * One booking's redemption, at most once, in one transaction: a repeat for the
+   * same booking finds the first; else `decide` checks the code (as it is now)
+   * and gives the discount, and one use is taken in a single conditional UPDATE, so
+   * with N uses left N concurrent redemptions succeed and the next finds nothing to
+   * take ('used-up'). The check constraint on `uses` backs it.
    */
-  async consumeUse(manager: EntityManager, code: string): Promise<boolean> {
-    const rows = rowsOf(
-      await manager.query(
-        `UPDATE promo.codes SET uses = uses + 1
-          WHERE code = $1 AND (max_uses IS NULL OR uses < max_uses) AND (expires IS NULL OR expires >= current_date)
-          RETURNING code`,
-        [code],
-      ),
-    );
-    return rows.length === 1;
-  }
-
-  async recordRedemption(manager: EntityManager, code: string, clientId: number, bookingId: number, discount: string): Promise<void> {
-    await manager.query(`INSERT INTO promo.redemptions (code, client_id, booking_id, discount) VALUES ($1, $2, $3, $4)`, [code, clientId, bookingId, discount]);
+  redeemOnce(codeName: string, clientId: number, bookingId: number, decide: (code: PromoCode | null) => string): Promise<Redemption | 'used-up'> {
+    return this.dataSource.transaction(async (manager) => {
+      const redemptions = manager.getRepository(PromoRedemptionEntity);
+      const previous = await redemptions.findOne({ select: { code: true, discount: true }, where: { clientId, bookingId } });
+      if (previous) return { code: previous.code, discount: previous.discount };
+      const code = await manager.getRepository(PromoCodeEntity).findOne({ select: CODE_FIELDS, where: { code: codeName } });
+      const discount = decide(code ? toCode(code) : null);
+      const taken = await manager
+        .createQueryBuilder()
+        .update(PromoCodeEntity)
+        .set({ uses: () => 'uses + 1' })
+        .where('code = :code', { code: codeName })
+        .andWhere('(max_uses IS NULL OR uses < max_uses)')
+        .andWhere('(expires IS NULL OR expires >= current_date)')
+        .execute();
+      if (taken.affected !== 1) return 'used-up';
+      await redemptions.insert({ code: codeName, clientId, bookingId, discount });
+      return { code: codeName, discount };
+    });
   }
 }

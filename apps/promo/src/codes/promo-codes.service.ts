@@ -5,6 +5,9 @@ import { PromoCode, PromoCodesRepository } from './promo-codes.repository';
 
 const invalid = (message: string) => new DomainError('PROMO_CODE_INVALID', message);
 
+/** Today as YYYY-MM-DD in UTC, the platform's calendar. */
+const todayUtc = () => new Date().toISOString().slice(0, 10);
+
 /** The discount a code gives on an amount, in cents: percent rounded half up, never more than the amount. */
 export function discountCents(code: Pick<PromoView, 'kind' | 'value'>, amountCents: number): number {
   const value = toCents(code.value);
@@ -23,8 +26,7 @@ export class PromoCodesService {
     if (toCents(request.value) === 0) throw DomainError.validation([{ field: 'value', message: 'value must be more than 0' }]);
     const created = await this.codes.create(request);
     if (!created) throw new DomainError('CONFLICT', `promo code ${request.code} exists already`);
-    const { expired: _expired, ...view } = created;
-    return view;
+    return created;
   }
 
   async quote(request: QuotePromoRequest): Promise<PromoQuote> {
@@ -34,21 +36,16 @@ export class PromoCodesService {
 
   /** Consumes one use for a booking, atomically; a repeat for the same booking returns the first result. */
   async redeem(request: RedeemPromoRequest): Promise<PromoQuote> {
-    const codeName = normalise(request.code);
-    return this.codes.transaction(async (manager) => {
-      const previous = await this.codes.findRedemption(manager, request.clientId, request.bookingId);
-      if (previous) return { code: previous.code, discount: previous.discount, currency: request.currency };
-      const code = await this.codes.find(codeName, manager);
-      const discount = centsToDecimal(this.check(code, request));
-      if (!(await this.codes.consumeUse(manager, codeName))) throw invalid('promo code used up');
-      await this.codes.recordRedemption(manager, codeName, request.clientId, request.bookingId, discount);
-      return { code: codeName, discount, currency: request.currency };
-    });
+    const redemption = await this.codes.redeemOnce(normalise(request.code), request.clientId, request.bookingId, (code) =>
+      centsToDecimal(this.check(code, request)),
+    );
+    if (redemption === 'used-up') throw invalid('promo code used up');
+    return { ...redemption, currency: request.currency };
   }
 
   private check(code: PromoCode | null, request: QuotePromoRequest): number {
     if (!code) throw invalid('unknown promo code');
-    if (code.expired) throw invalid(`promo code expired on ${code.expires}`);
+    if (code.expires !== null && code.expires < todayUtc()) throw invalid(`promo code expired on ${code.expires}`);
     if (code.maxUses !== null && code.uses >= code.maxUses) throw invalid('promo code used up');
     if (code.kind === 'amount' && code.currency !== request.currency) throw invalid(`promo code is for ${code.currency} bookings`);
     const amount = toCents(request.amount);

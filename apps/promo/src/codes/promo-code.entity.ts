@@ -1,0 +1,54 @@
+import { Column, CreateDateColumn, Entity, PrimaryColumn } from 'typeorm';
+import { PromoView } from '@hotel/contracts';
+
+/** A promo code (table promo.codes); money as exact decimal strings. */
+@Entity({ schema: 'promo', name: 'codes' })
+export class PromoCodeEntity {
+  @PrimaryColumn({ type: 'text' })
+  code: string;
+
+  @Column({ type: 'text' })
+  kind: PromoView['kind'];
+
+  @Column({ type: 'numeric', precision: 14, scale: 2 })
+  value: string;
+
+  @Column({ type: 'char', length: 3 })
+  currency: string;
+
+  @Column({ name: 'min_amount', type: 'numeric', precision: 14, scale: 2, nullable: true })
+  minAmount: string | null;
+
+  @Column({ name: 'max_uses', type: 'integer', nullable: true })
+  maxUses: number | null;
+
+  /** Taken only by the one conditional UPDATE in PromoCodesRepository.redeemOnce. */
+  @Column({ type: 'integer', default: 0 })
+  uses: number;
+
+  /** Last valid day (YYYY-MM-DD), or null. */
+  @Column({ type: 'date', nullable: true })
+  expires: string | null;
+
+  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  createdAt: Date;
+}
+
+/** One use of a code by one booking (table promo.redemptions): a booking redeems at most once. */
+@Entity({ schema: 'promo', name: 'redemptions' })
+export class PromoRedemptionEntity {
+  @PrimaryColumn({ name: 'client_id', type: 'integer' })
+  clientId: number;
+
+  @PrimaryColumn({ name: 'booking_id', type: 'integer' })
+  bookingId: number;
+
+  @Column({ type: 'text' })
+  code: string;
+
+  @Column({ type: 'numeric', precision: 14, scale: 2 })
+  discount: string;
+
+  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  createdAt: Date;
+}
