@@ -9,6 +9,8 @@ import { AddClientRateLimits1763910000000 } from './migrations/1763910000000-add
 import { RevocableUserTokens1764100000000 } from './migrations/1764100000000-revocable-user-tokens';
 import { DeletableClients1764300000000 } from './migrations/1764300000000-deletable-clients';
 import { CredentialEvents } from './clients/credential-events';
+import { ClientEntity, CredentialEntity } from './clients/client.entity';
+import { UserEntity, UserTokenEntity } from './users/user.entity';
 import { UsersEnv } from './users.env';
 import { UsersController } from './users/users.controller';
 import { UsersRepository } from './users/users.repository';
@@ -24,7 +26,7 @@ export class UsersAppModule {
           name: 'users',
           env,
           healthSubject: SUBJECTS.USERS_HEALTH_CHECK,
-          entities: [],
+          entities: [ClientEntity, CredentialEntity, UserEntity, UserTokenEntity],
           migrations: [CreateClientsAndUsers1763900000000, AddClientRateLimits1763910000000, RevocableUserTokens1764100000000, DeletableClients1764300000000],
         }),
       ],

@@ -2,8 +2,9 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { ClientAccountTerms, ClientSummary, CredentialKind, RateLimit } from '@hotel/contracts';
-import { rowsOf } from '@hotel/platform';
-import { RateLimitColumns, rateLimitOf } from './rate-limit';
+import { UserEntity, UserTokenEntity } from '../users/user.entity';
+import { ClientEntity, CredentialEntity } from './client.entity';
+import { rateLimitOf } from './rate-limit';
 
 export interface ActiveCredential {
   clientId: number;
@@ -11,107 +12,111 @@ export interface ActiveCredential {
   rateLimit: RateLimit | null;
 }
 
+/** New credentials to store: each kind's secret hash. */
+export type CredentialHashes = Partial<Record<CredentialKind, string>>;
+
+/** What a revocation took away. */
+export interface Revoked {
+  revoked: number;
+  revokedUserTokens: number;
+}
+
+/**
+ * Clients and their credentials (keys, backend tokens, and the client-wide
+ * revocation of its users' tokens). Owns its transactions: every change to a
+ * client's credentials happens under the lock of the client's row.
+ */
 @Injectable()
 export class ClientsRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
-  transaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
-    return this.dataSource.transaction(work);
+  /** A new client with its first credentials, in one transaction; its id. */
+  createClient(client: { name: string; creditLimit: string; currency: string }, hashes: CredentialHashes): Promise<number> {
+    return this.dataSource.transaction(async (manager) => {
+      const inserted = await manager.getRepository(ClientEntity).insert(client);
+      const clientId = inserted.identifiers[0].id as number;
+      await this.insertCredentials(manager, clientId, hashes);
+      return clientId;
+    });
   }
 
-  async insertClient(manager: EntityManager, name: string, creditLimit: string, currency: string): Promise<number> {
-    const rows: { id: number }[] = await manager.query(
-      `INSERT INTO users.clients (name, credit_limit, currency) VALUES ($1, $2, $3) RETURNING id`,
-      [name, creditLimit, currency],
-    );
-    return rows[0].id;
+  /**
+   * Revokes an active client's credentials of these kinds (and every token of its
+   * users, with `userTokens`) and stores the new ones, in one transaction under the
+   * client's lock. Null for an unknown or deleted client.
+   */
+  replaceCredentials(clientId: number, kinds: CredentialKind[], userTokens: boolean, hashes: CredentialHashes): Promise<Revoked | null> {
+    return this.dataSource.transaction(async (manager) => {
+      if (!(await this.lockActiveClient(manager, clientId))) return null;
+      const revoked = await this.revokeInTransaction(manager, clientId, kinds, userTokens);
+      await this.insertCredentials(manager, clientId, hashes);
+      return revoked;
+    });
   }
 
-  /** Locks an active client's row; false for an unknown or deleted client. */
-  async lockClient(manager: EntityManager, clientId: number): Promise<boolean> {
-    const rows = await manager.query(`SELECT id FROM users.clients WHERE id = $1 AND deleted_at IS NULL FOR UPDATE`, [clientId]);
-    return rows.length === 1;
+  /** Marks a client deleted (once: a repeat keeps the first time) and revokes everything; null for an unknown client. */
+  deleteClient(clientId: number): Promise<(Revoked & { deletedAt: Date }) | null> {
+    return this.dataSource.transaction(async (manager) => {
+      const clients = manager.getRepository(ClientEntity);
+      const updated = await clients
+        .createQueryBuilder()
+        .update()
+        .set({ deletedAt: () => 'coalesce(deleted_at, now())', updatedAt: () => 'now()' })
+        .where('id = :clientId', { clientId })
+        .execute();
+      if (updated.affected !== 1) return null;
+      const { deletedAt } = await clients.findOneOrFail({ select: { deletedAt: true }, where: { id: clientId } });
+      return { deletedAt: deletedAt!, ...(await this.revokeInTransaction(manager, clientId, ['live', 'sandbox', 'backend'], true)) };
+    });
   }
 
-  /** Marks a client deleted (once: a repeat keeps the first time); undefined for an unknown client. */
-  async markDeleted(manager: EntityManager, clientId: number): Promise<Date | undefined> {
-    const rows = rowsOf<{ deleted_at: Date }>(
-      await manager.query(
-        `UPDATE users.clients SET deleted_at = coalesce(deleted_at, now()), updated_at = now() WHERE id = $1 RETURNING deleted_at`,
-        [clientId],
-      ),
-    );
-    return rows[0]?.deleted_at;
-  }
-
-  async insertCredential(manager: EntityManager, clientId: number, kind: CredentialKind, secretHash: string): Promise<void> {
-    await manager.query(`INSERT INTO users.credentials (client_id, kind, secret_hash) VALUES ($1, $2, $3)`, [
-      clientId,
-      kind,
-      secretHash,
-    ]);
-  }
-
-  async revokeCredentials(manager: EntityManager, clientId: number, kinds: CredentialKind[]): Promise<number> {
-    const rows = rowsOf(
-      await manager.query(
-        `UPDATE users.credentials SET revoked_at = now()
-          WHERE client_id = $1 AND kind = ANY($2) AND revoked_at IS NULL RETURNING id`,
-        [clientId, kinds],
-      ),
-    );
-    return rows.length;
-  }
-
+  /** The active credential with this hash, of a client that is not deleted. */
   async findActiveCredential(secretHash: string): Promise<ActiveCredential | null> {
-    const rows: ({ client_id: number; kind: CredentialKind } & RateLimitColumns)[] =
-      await this.dataSource.query(
-        `SELECT k.client_id, k.kind, c.rate_limit_rps, c.rate_limit_burst
-           FROM users.credentials k JOIN users.clients c ON c.id = k.client_id
-          WHERE k.secret_hash = $1 AND k.revoked_at IS NULL AND c.deleted_at IS NULL`,
-        [secretHash],
-      );
-    return rows.length ? { clientId: rows[0].client_id, kind: rows[0].kind, rateLimit: rateLimitOf(rows[0]) } : null;
+    const row = await this.dataSource
+      .getRepository(CredentialEntity)
+      .createQueryBuilder('k')
+      .innerJoin(ClientEntity, 'c', 'c.id = k.clientId')
+      .select('k.clientId', 'clientId')
+      .addSelect('k.kind', 'kind')
+      .addSelect('c.rateLimitRps', 'rps')
+      .addSelect('c.rateLimitBurst', 'burst')
+      .where('k.secretHash = :secretHash', { secretHash })
+      .andWhere('k.revokedAt IS NULL')
+      .andWhere('c.deletedAt IS NULL')
+      .getRawOne<{ clientId: number; kind: CredentialKind; rps: number | null; burst: number | null }>();
+    return row ? { clientId: row.clientId, kind: row.kind, rateLimit: rateLimitOf(row.rps, row.burst) } : null;
   }
 
+  /** Sets (or with nulls clears) a client's own rate limit; undefined for an unknown client. */
   async setRateLimit(clientId: number, rps: number | null, burst: number | null): Promise<RateLimit | null | undefined> {
-    const rows = rowsOf<RateLimitColumns>(
-      await this.dataSource.query(
-        `UPDATE users.clients SET rate_limit_rps = $2, rate_limit_burst = $3, updated_at = now()
-          WHERE id = $1 RETURNING rate_limit_rps, rate_limit_burst`,
-        [clientId, rps, rps === null ? null : burst],
-      ),
-    );
-    return rows.length ? rateLimitOf(rows[0]) : undefined;
+    const updated = await this.dataSource
+      .getRepository(ClientEntity)
+      .createQueryBuilder()
+      .update()
+      .set({ rateLimitRps: rps, rateLimitBurst: rps === null ? null : burst, updatedAt: () => 'now()' })
+      .where('id = :clientId', { clientId })
+      .execute();
+    return updated.affected === 1 ? rateLimitOf(rps, rps === null ? null : burst) : undefined;
   }
 
   async findTerms(clientId: number): Promise<ClientAccountTerms | null> {
-    const rows: { credit_limit: string; currency: string }[] = await this.dataSource.query(
-      `SELECT credit_limit, currency FROM users.clients WHERE id = $1`,
-      [clientId],
-    );
-    return rows.length ? { clientId, creditLimit: rows[0].credit_limit, currency: rows[0].currency } : null;
+    const client = await this.dataSource.getRepository(ClientEntity).findOne({ select: { creditLimit: true, currency: true }, where: { id: clientId } });
+    return client ? { clientId, creditLimit: client.creditLimit, currency: client.currency } : null;
   }
 
+  /** Every client with how many credentials of each kind are active. */
   async list(): Promise<ClientSummary[]> {
-    const rows: {
-      id: number;
-      name: string;
-      credit_limit: string;
-      currency: string;
-      created_at: Date;
-      live: number;
-      sandbox: number;
-      backend: number;
-      deleted_at: Date | null;
-    }[] = await this.dataSource.query(`
-      SELECT c.id, c.name, c.credit_limit, c.currency, c.created_at, c.deleted_at,
-             count(k.id) FILTER (WHERE k.kind = 'live')::int    AS live,
-             count(k.id) FILTER (WHERE k.kind = 'sandbox')::int AS sandbox,
-             count(k.id) FILTER (WHERE k.kind = 'backend')::int AS backend
-        FROM users.clients c
-        LEFT JOIN users.credentials k ON k.client_id = c.id AND k.revoked_at IS NULL
-       GROUP BY c.id ORDER BY c.id`);
+    const rows = await this.dataSource
+      .getRepository(ClientEntity)
+      .createQueryBuilder('c')
+      .leftJoin(CredentialEntity, 'k', 'k.clientId = c.id AND k.revokedAt IS NULL')
+      .select(['c.id AS id', 'c.name AS name', 'c.creditLimit AS credit_limit', 'c.currency AS currency', 'c.createdAt AS created_at', 'c.deletedAt AS deleted_at'])
+      .addSelect(`count(k.id) FILTER (WHERE k.kind = 'live')::int`, 'live')
+      .addSelect(`count(k.id) FILTER (WHERE k.kind = 'sandbox')::int`, 'sandbox')
+      .addSelect(`count(k.id) FILTER (WHERE k.kind = 'backend')::int`, 'backend')
+      .groupBy('c.id')
+      .orderBy('c.id')
+      .getRawMany<{ id: number; name: string; credit_limit: string; currency: string; created_at: Date; deleted_at: Date | null; live: number; sandbox: number; backend: number }>();
     return rows.map((row) => ({
       clientId: row.id,
       name: row.name,
@@ -121,5 +126,51 @@ export class ClientsRepository {
       activeCredentials: { live: row.live, sandbox: row.sandbox, backend: row.backend },
       deletedAt: row.deleted_at?.toISOString() ?? null,
     }));
+  }
+
+  /** Locks an active client's row; false for an unknown or deleted client. */
+  private async lockActiveClient(manager: EntityManager, clientId: number): Promise<boolean> {
+    const client = await manager
+      .getRepository(ClientEntity)
+      .createQueryBuilder('c')
+      .select('c.id')
+      .where('c.id = :clientId', { clientId })
+      .andWhere('c.deletedAt IS NULL')
+      .setLock('pessimistic_write')
+      .getOne();
+    return client !== null;
+  }
+
+  private async insertCredentials(manager: EntityManager, clientId: number, hashes: CredentialHashes): Promise<void> {
+    const rows = (Object.entries(hashes) as [CredentialKind, string][]).map(([kind, secretHash]) => ({ clientId, kind, secretHash }));
+    if (rows.length) await manager.getRepository(CredentialEntity).insert(rows);
+  }
+
+  private async revokeInTransaction(manager: EntityManager, clientId: number, kinds: CredentialKind[], userTokens: boolean): Promise<Revoked> {
+    const now = { revokedAt: () => 'now()' };
+    const revoked = kinds.length
+      ? await manager
+          .getRepository(CredentialEntity)
+          .createQueryBuilder()
+          .update()
+          .set(now)
+          .where('client_id = :clientId', { clientId })
+          .andWhere('kind IN (:...kinds)', { kinds })
+          .andWhere('revoked_at IS NULL')
+          .execute()
+      : { affected: 0 };
+    const revokedUserTokens = userTokens
+      ? await manager
+          .getRepository(UserTokenEntity)
+          .createQueryBuilder()
+          .update()
+          .set(now)
+          .where(`user_id IN ${manager.createQueryBuilder().subQuery().select('u.id').from(UserEntity, 'u').where('u.clientId = :clientId').getQuery()}`)
+          .setParameter('clientId', clientId)
+          .andWhere('revoked_at IS NULL')
+          .andWhere('expires_at > now()')
+          .execute()
+      : { affected: 0 };
+    return { revoked: revoked.affected ?? 0, revokedUserTokens: revokedUserTokens.affected ?? 0 };
   }
 }

@@ -15,7 +15,7 @@ import {
 } from '@hotel/contracts';
 import { DomainError } from '@hotel/platform';
 import { UsersRepository } from '../users/users.repository';
-import { ClientsRepository } from './clients.repository';
+import { ClientsRepository, CredentialHashes } from './clients.repository';
 import { CredentialEvents } from './credential-events';
 import { hashSecret, newSecret } from './credential-secrets';
 
@@ -34,42 +34,30 @@ export class ClientsService {
   ) {}
 
   async createClient(request: CreateClientRequest): Promise<Required<ClientCredentials>> {
-    return this.clients.transaction(async (manager) => {
-      const clientId = await this.clients.insertClient(
-        manager,
-        request.name.trim(),
-        toDecimalString(request.creditLimit ?? 0),
-        request.currency ?? 'USD',
-      );
-      const credentials = await this.issueCredentials(manager, clientId, ['live', 'sandbox', 'backend']);
-      return credentials as Required<ClientCredentials>;
-    });
+    const { credentials, hashes } = newCredentials(['live', 'sandbox', 'backend']);
+    const clientId = await this.clients.createClient(
+      { name: request.name.trim(), creditLimit: toDecimalString(request.creditLimit ?? 0), currency: request.currency ?? 'USD' },
+      hashes,
+    );
+    return { clientId, ...credentials } as Required<ClientCredentials>;
   }
 
   /** Revokes the client's active credentials of the given kinds (and its users' tokens, if asked) and issues new keys. */
   async rotateKeys(request: ClientKeysRequest): Promise<ClientCredentials> {
-    const credentials = await this.clients.transaction(async (manager) => {
-      await this.revokeInTransaction(manager, request);
-      return this.issueCredentials(manager, request.clientId, request.kinds);
-    });
+    requireSomething(request);
+    const { credentials, hashes } = newCredentials(request.kinds);
+    const revoked = await this.clients.replaceCredentials(request.clientId, request.kinds, request.userTokens ?? false, hashes);
+    if (!revoked) throw DomainError.notFound(`client ${request.clientId}`);
     await this.events.revoked(request.clientId);
-    return credentials;
+    return { clientId: request.clientId, ...credentials };
   }
 
   async revokeKeys(request: ClientKeysRequest): Promise<RevokeKeysReply> {
-    const reply = await this.clients.transaction((manager) => this.revokeInTransaction(manager, request));
+    requireSomething(request);
+    const revoked = await this.clients.replaceCredentials(request.clientId, request.kinds, request.userTokens ?? false, {});
+    if (!revoked) throw DomainError.notFound(`client ${request.clientId}`);
     await this.events.revoked(request.clientId);
-    return reply;
-  }
-
-  private async revokeInTransaction(manager: Parameters<ClientsRepository['revokeCredentials']>[0], request: ClientKeysRequest): Promise<RevokeKeysReply> {
-    if (request.kinds.length === 0 && !request.userTokens) {
-      throw DomainError.validation([{ field: 'kinds', message: 'name at least one kind of key, or userTokens' }]);
-    }
-    if (!(await this.clients.lockClient(manager, request.clientId))) throw DomainError.notFound(`client ${request.clientId}`);
-    const revoked = request.kinds.length ? await this.clients.revokeCredentials(manager, request.clientId, request.kinds) : 0;
-    const revokedUserTokens = request.userTokens ? await this.users.revokeTokens(request.clientId, undefined, manager) : 0;
-    return { clientId: request.clientId, revoked, revokedUserTokens };
+    return { clientId: request.clientId, ...revoked };
   }
 
   /**
@@ -78,15 +66,10 @@ export class ClientsService {
    * and the ledger refer to it. A repeat answers the same time and revokes nothing more.
    */
   async deleteClient(clientId: number): Promise<DeleteClientReply> {
-    const reply = await this.clients.transaction(async (manager) => {
-      const deletedAt = await this.clients.markDeleted(manager, clientId);
-      if (!deletedAt) throw DomainError.notFound(`client ${clientId}`);
-      const revoked = await this.clients.revokeCredentials(manager, clientId, ['live', 'sandbox', 'backend']);
-      const revokedUserTokens = await this.users.revokeTokens(clientId, undefined, manager);
-      return { clientId, deletedAt: deletedAt.toISOString(), revoked, revokedUserTokens };
-    });
+    const deleted = await this.clients.deleteClient(clientId);
+    if (!deleted) throw DomainError.notFound(`client ${clientId}`);
     await this.events.revoked(clientId);
-    return reply;
+    return { clientId, deletedAt: deleted.deletedAt.toISOString(), revoked: deleted.revoked, revokedUserTokens: deleted.revokedUserTokens };
   }
 
   async terms(clientId: number): Promise<ClientAccountTerms> {
@@ -127,17 +110,22 @@ export class ClientsService {
     throw new DomainError('UNAUTHORIZED', 'invalid, revoked or expired credential');
   }
 
-  private async issueCredentials(
-    manager: Parameters<ClientsRepository['insertCredential']>[0],
-    clientId: number,
-    kinds: CredentialKind[],
-  ): Promise<ClientCredentials> {
-    const credentials: ClientCredentials = { clientId };
-    for (const kind of kinds) {
-      const secret = newSecret(kind);
-      await this.clients.insertCredential(manager, clientId, kind, hashSecret(secret));
-      credentials[CREDENTIAL_FIELD[kind]] = secret;
-    }
-    return credentials;
+}
+
+/** New secrets of these kinds: shown once to the caller, stored only as their hashes. */
+function newCredentials(kinds: CredentialKind[]): { credentials: Omit<ClientCredentials, 'clientId'>; hashes: CredentialHashes } {
+  const credentials: Omit<ClientCredentials, 'clientId'> = {};
+  const hashes: CredentialHashes = {};
+  for (const kind of kinds) {
+    const secret = newSecret(kind);
+    credentials[CREDENTIAL_FIELD[kind]] = secret;
+    hashes[kind] = hashSecret(secret);
+  }
+  return { credentials, hashes };
+}
+
+function requireSomething(request: ClientKeysRequest): void {
+  if (request.kinds.length === 0 && !request.userTokens) {
+    throw DomainError.validation([{ field: 'kinds', message: 'name at least one kind of key, or userTokens' }]);
   }
 }

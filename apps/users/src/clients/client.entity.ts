@@ -1,0 +1,57 @@
+import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { CredentialKind } from '@hotel/contracts';
+
+/** A partner platform (table users.clients); money as exact decimal strings. */
+@Entity({ schema: 'users', name: 'clients' })
+export class ClientEntity {
+  @PrimaryGeneratedColumn()
+  id: number;
+
+  @Column({ type: 'text' })
+  name: string;
+
+  @Column({ name: 'credit_limit', type: 'numeric', precision: 14, scale: 2 })
+  creditLimit: string;
+
+  @Column({ type: 'char', length: 3 })
+  currency: string;
+
+  /** The client's own requests per second (null: the gateway's default). */
+  @Column({ name: 'rate_limit_rps', type: 'integer', nullable: true })
+  rateLimitRps: number | null;
+
+  @Column({ name: 'rate_limit_burst', type: 'integer', nullable: true })
+  rateLimitBurst: number | null;
+
+  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  createdAt: Date;
+
+  @Column({ name: 'updated_at', type: 'timestamptz', default: () => 'now()' })
+  updatedAt: Date;
+
+  /** Set once by delete-client: every credential of the client stops working. */
+  @Column({ name: 'deleted_at', type: 'timestamptz', nullable: true })
+  deletedAt: Date | null;
+}
+
+/** An API key, sandbox key or backend token of a client (table users.credentials), stored as its SHA-256 only. */
+@Entity({ schema: 'users', name: 'credentials' })
+export class CredentialEntity {
+  @PrimaryGeneratedColumn()
+  id: number;
+
+  @Column({ name: 'client_id', type: 'integer' })
+  clientId: number;
+
+  @Column({ type: 'text' })
+  kind: CredentialKind;
+
+  @Column({ name: 'secret_hash', type: 'char', length: 64 })
+  secretHash: string;
+
+  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  createdAt: Date;
+
+  @Column({ name: 'revoked_at', type: 'timestamptz', nullable: true })
+  revokedAt: Date | null;
+}
