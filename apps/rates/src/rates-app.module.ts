@@ -1,5 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { SUBJECTS } from '@hotel/contracts';
+import { supplierProviders } from '@hotel/inventory';
 import { ServicePlatformModule } from '@hotel/platform';
 import { AllotmentsRepository } from './inventory/allotments.repository';
 import { InventoryController } from './inventory/inventory.controller';
@@ -7,6 +8,7 @@ import { CreateAllotments1763920000000 } from './migrations/1763920000000-create
 import { CreatePrebooks1763950000000 } from './migrations/1763950000000-create-prebooks';
 import { CreateSupplierBookings1763960000000 } from './migrations/1763960000000-create-supplier-bookings';
 import { SandboxSupplierBookings1764200000000 } from './migrations/1764200000000-sandbox-supplier-bookings';
+import { SupplierBookingsRepository } from './supplier/supplier-bookings.repository';
 import { SupplierController } from './supplier/supplier.controller';
 import { SupplierService } from './supplier/supplier.service';
 import { PrebooksController } from './prebooks/prebooks.controller';
@@ -29,7 +31,7 @@ export class RatesAppModule {
         }),
       ],
       controllers: [InventoryController, PrebooksController, SupplierController],
-      providers: [AllotmentsRepository, PrebooksRepository, PrebooksService, SupplierService],
+      providers: [...supplierProviders(), AllotmentsRepository, PrebooksRepository, PrebooksService, SupplierBookingsRepository, SupplierService],
     };
   }
 }

@@ -1,5 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { SUBJECTS } from '@hotel/contracts';
+import { supplierProviders } from '@hotel/inventory';
 import { ServicePlatformModule } from '@hotel/platform';
 import { CreateSearchSessions1763920000000 } from './migrations/1763920000000-create-search-sessions';
 import { OfferFinder } from './offers/offer-finder';
@@ -26,7 +27,7 @@ export class SearchAppModule {
         }),
       ],
       controllers: [PlacesController, SessionsController, V2RatesController],
-      providers: [OfferFinder, SessionRepository, SessionsService, V2RatesService],
+      providers: [...supplierProviders(), OfferFinder, SessionRepository, SessionsService, V2RatesService],
     };
   }
 }

@@ -7,3 +7,5 @@ export * from './vendors';
 export * from './pricing';
 export * from './rate-ids';
 export * from './supplier-port';
+export * from './simulated-supplier';
+export * from './suppliers';

@@ -1,7 +1,7 @@
 import { HotelRate } from '@hotel/contracts';
 import { Hotel } from './catalog';
-import { OfferKey, PricingContext, Stay, listOffers, offerKeyString, priceOffer } from './pricing';
-import { VENDORS, VENDOR_CODES, Vendor, VendorCode } from './vendors';
+import { OfferKey, PricingContext, Stay } from './pricing';
+import { VendorCode } from './vendors';
 
 export interface OfferOptions {
   /** Room types whose allotment is used up (`vendor:hotel:room`). */
@@ -9,54 +9,42 @@ export interface OfferOptions {
   includeMemberRates: boolean;
 }
 
+/** What an availability request asks for: which offers, and the price step to price them in. */
+export interface AvailabilityRequest extends OfferOptions {
+  context: PricingContext;
+}
+
+/** One offer a supplier makes for a hotel and stay, with its price. */
+export interface SupplierOffer {
+  key: OfferKey;
+  rate: Omit<HotelRate, 'id'>;
+}
+
 /**
- * What the platform asks of a supplier when searching and prebooking: its
- * offers for a hotel and stay (search availability and hotel rates), their
- * price, and a recheck before booking. Booking and cancelling change the
+ * What the platform asks of a supplier when searching and prebooking: its priced
+ * offers for many hotels at once (search availability, hotel rates, V2 rates),
+ * one offer's price, and a recheck before booking. Every method is asynchronous, so
+ * a supplier may answer over the network. Booking and cancelling change the
  * supplier's inventory and go through the rates service's supplier API
- * (`rates.supplier.book|cancel|status.v1`). A real supplier is added by
- * implementing this port (and that API's side) and registering it in SUPPLIERS.
+ * (`rates.supplier.book|cancel|status`).
+ *
+ * Implementations are Nest providers collected under SUPPLIER_PORTS (see
+ * `supplier-providers.ts`); callers inject `Suppliers`, never a static registry.
  */
 export interface SupplierPort {
   readonly code: VendorCode;
   readonly name: string;
-  offers(hotel: Hotel, stay: Stay, options: OfferOptions): OfferKey[];
-  price(hotel: Hotel, offer: OfferKey, stay: Stay, context: PricingContext): Omit<HotelRate, 'id'>;
+  /**
+   * Bulk availability: the offers for every hotel, priced. One call covers a whole
+   * search; the answer is aligned with `hotels` (element i is hotels[i]'s offers, in
+   * the supplier's order; empty when it has none).
+   */
+  availability(hotels: readonly Hotel[], stay: Stay, request: AvailabilityRequest): Promise<SupplierOffer[][]>;
+  /** One offer's price in a price step (now, or when the client saw it). */
+  price(hotel: Hotel, offer: OfferKey, stay: Stay, context: PricingContext): Promise<Omit<HotelRate, 'id'>>;
   /** Is the offer still available (closed nights, allotment)? */
-  recheck(hotel: Hotel, offer: OfferKey, stay: Stay, soldOut: ReadonlySet<string>): boolean;
+  recheck(hotel: Hotel, offer: OfferKey, stay: Stay, soldOut: ReadonlySet<string>): Promise<boolean>;
 }
 
-/** The built-in simulated vendors: deterministic offers and prices from the catalog. */
-export class SimulatedSupplier implements SupplierPort {
-  readonly code: VendorCode;
-  readonly name: string;
-
-  constructor(private readonly vendor: Vendor) {
-    this.code = vendor.code;
-    this.name = vendor.name;
-  }
-
-  offers(hotel: Hotel, stay: Stay, options: OfferOptions): OfferKey[] {
-    return listOffers(hotel, this.vendor, stay, options);
-  }
-
-  price(hotel: Hotel, offer: OfferKey, stay: Stay, context: PricingContext): Omit<HotelRate, 'id'> {
-    return priceOffer(hotel, offer, stay, context);
-  }
-
-  recheck(hotel: Hotel, offer: OfferKey, stay: Stay, soldOut: ReadonlySet<string>): boolean {
-    const wanted = offerKeyString(offer);
-    return this.offers(hotel, stay, { soldOut, includeMemberRates: true }).some((candidate) => offerKeyString(candidate) === wanted);
-  }
-}
-
-/** Every supplier the platform searches, by code. */
-export const SUPPLIERS: Readonly<Record<VendorCode, SupplierPort>> = {
-  atlas: new SimulatedSupplier(VENDORS.atlas),
-  borealis: new SimulatedSupplier(VENDORS.borealis),
-  cobalt: new SimulatedSupplier(VENDORS.cobalt),
-};
-
-export function supplier(code: string): SupplierPort | undefined {
-  return (VENDOR_CODES as readonly string[]).includes(code) ? SUPPLIERS[code as VendorCode] : undefined;
-}
+/** Injection token: every registered supplier (`readonly SupplierPort[]`), one per vendor code. */
+export const SUPPLIER_PORTS = Symbol('SUPPLIER_PORTS');

@@ -21,11 +21,12 @@ import {
   OfferKey,
   PRICE_EPOCH_SECONDS,
   Stay,
+  SupplierPort,
+  Suppliers,
   decodeV2RateId,
   hotelById,
   priceEpoch,
   soldOutKey,
-  supplier,
   toHotelDetails,
 } from '@hotel/inventory';
 import { DomainError, SERVICE_CLIENT, SERVICE_ENV, ServiceClient } from '@hotel/platform';
@@ -54,6 +55,7 @@ export class PrebooksService {
   constructor(
     private readonly prebooks: PrebooksRepository,
     private readonly allotments: AllotmentsRepository,
+    private readonly suppliers: Suppliers,
     @Inject(SERVICE_CLIENT) private readonly services: ServiceClient,
     @Inject(SERVICE_ENV) private readonly env: RatesEnv,
   ) {}
@@ -64,12 +66,13 @@ export class PrebooksService {
     const hotel = hotelById(offer.key.hotelId);
     if (!hotel) throw RATE_NOT_AVAILABLE();
     if (request.test_scenario === 'sold_out' && actor.sandbox) throw RATE_NOT_AVAILABLE();
-    await this.recheckAvailability(hotel, offer);
+    const vendor = await this.recheckAvailability(hotel, offer);
 
     const now = new Date();
-    const vendor = supplier(offer.key.vendor)!;
-    const current = vendor.price(hotel, offer.key, offer.stay, { epoch: priceEpoch(now.getTime()), issuedAt: now });
-    const seen = vendor.price(hotel, offer.key, offer.stay, { epoch: offer.seenEpoch, issuedAt: offer.seenAt });
+    const [current, seen] = await Promise.all([
+      vendor.price(hotel, offer.key, offer.stay, { epoch: priceEpoch(now.getTime()), issuedAt: now }),
+      vendor.price(hotel, offer.key, offer.stay, { epoch: offer.seenEpoch, issuedAt: offer.seenAt }),
+    ]);
     if (request.test_scenario === 'price_changed' && actor.sandbox) {
       // The client "saw" 5% less than the vendor's current price.
       seen.price_chargeable = centsToNumber(Math.round(toCents(current.price_chargeable) * 0.95));
@@ -175,12 +178,13 @@ export class PrebooksService {
     };
   }
 
-  /** The vendor still offers it: not closed on those nights, and the room type's allotment has room. */
-  private async recheckAvailability(hotel: Hotel, offer: Offer): Promise<void> {
+  /** The vendor still offers it: not closed on those nights, and the room type's allotment has room. Answers the vendor's supplier. */
+  private async recheckAvailability(hotel: Hotel, offer: Offer): Promise<SupplierPort> {
     const soldOut = await this.allotments.soldOut([hotel.id], offer.stay.check_in, offer.stay.check_out, offer.stay.rooms.length);
     const soldOutKeys = new Set(soldOut.map(([vendor, hotelId, roomId]) => soldOutKey(vendor, hotelId, roomId)));
-    const vendor = supplier(offer.key.vendor);
-    if (!vendor || !vendor.recheck(hotel, offer.key, offer.stay, soldOutKeys)) throw RATE_NOT_AVAILABLE();
+    const vendor = this.suppliers.find(offer.key.vendor);
+    if (!vendor || !(await vendor.recheck(hotel, offer.key, offer.stay, soldOutKeys))) throw RATE_NOT_AVAILABLE();
+    return vendor;
   }
 
   /** A valid code lowers the price; an invalid one leaves it and says why. */

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { HotelRate, SUBJECTS } from '@hotel/contracts';
-import { Hotel, OfferKey, PricingContext, SUPPLIERS, Stay, VendorCode, soldOutKey } from '@hotel/inventory';
+import { Hotel, OfferKey, PricingContext, Stay, Suppliers, VendorCode, soldOutKey } from '@hotel/inventory';
 import { SERVICE_CLIENT, ServiceClient } from '@hotel/platform';
 
 export interface PricedOffer {
@@ -10,12 +10,15 @@ export interface PricedOffer {
 }
 
 /**
- * Asks the vendors (the simulated suppliers) for offers: which room types fit,
- * leaving out what the rates service reports sold out, priced for the stay.
+ * Asks the vendors (the suppliers behind the SupplierPort) for offers: which room
+ * types fit, leaving out what the rates service reports sold out, priced for the stay.
  */
 @Injectable()
 export class OfferFinder {
-  constructor(@Inject(SERVICE_CLIENT) private readonly services: ServiceClient) {}
+  constructor(
+    @Inject(SERVICE_CLIENT) private readonly services: ServiceClient,
+    private readonly suppliers: Suppliers,
+  ) {}
 
   async soldOut(hotels: Hotel[], stay: Stay): Promise<Set<string>> {
     if (hotels.length === 0) return new Set();
@@ -28,19 +31,20 @@ export class OfferFinder {
     return new Set(sold_out.map(([vendor, hotelId, roomId]) => soldOutKey(vendor, hotelId, roomId)));
   }
 
-  find(
+  /** Every hotel's offers, hotel by hotel and, within a hotel, vendor by vendor: one availability call per vendor. */
+  async find(
     hotels: Hotel[],
-    vendors: VendorCode[],
+    vendors: readonly VendorCode[],
     stay: Stay,
     options: { soldOut: ReadonlySet<string>; includeMemberRates: boolean; context: PricingContext },
-  ): PricedOffer[] {
+  ): Promise<PricedOffer[]> {
+    if (hotels.length === 0 || vendors.length === 0) return [];
+    const answers = await Promise.all(vendors.map((code) => this.suppliers.of(code).availability(hotels, stay, options)));
     const offers: PricedOffer[] = [];
-    for (const hotel of hotels) {
-      for (const code of vendors) {
-        const supplier = SUPPLIERS[code];
-        for (const key of supplier.offers(hotel, stay, options)) {
-          offers.push({ hotel, key, rate: supplier.price(hotel, key, stay, options.context) });
-        }
+    for (let i = 0; i < hotels.length; i++) {
+      const hotel = hotels[i];
+      for (const answer of answers) {
+        for (const { key, rate } of answer[i] ?? []) offers.push({ hotel, key, rate });
       }
     }
     return offers;

@@ -3,7 +3,6 @@ import { randomUUID } from 'node:crypto';
 import { Actor, HotelRate, HotelRatesData, ResolvedRate, SearchBody, SearchData, SearchResultHotel } from '@hotel/contracts';
 import {
   Hotel,
-  SUPPLIERS,
   VENDOR_CODES,
   VendorCode,
   findPlace,
@@ -103,11 +102,14 @@ export class SessionsService implements OnModuleInit, OnModuleDestroy {
     const session = await this.use(actor, sessionId);
     const hotel = this.sessionHotels(session).find((candidate) => candidate.id === hotelId);
     const stay = { check_in: session.checkIn, check_out: session.checkOut, rooms: session.rooms };
-    const key = hotel
-      ? VENDOR_CODES.flatMap((code) => SUPPLIERS[code].offers(hotel, stay, { soldOut: new Set(), includeMemberRates: true })).find(
-          (candidate) => v1RateId(session.id, candidate) === rateId,
-        )
-      : undefined;
+    const offers = hotel
+      ? await this.offers.find([hotel], VENDOR_CODES, stay, {
+          soldOut: new Set(),
+          includeMemberRates: true,
+          context: { epoch: session.priceEpoch, issuedAt: session.createdAt },
+        })
+      : [];
+    const key = offers.find((offer) => v1RateId(session.id, offer.key) === rateId)?.key;
     if (!key) throw new DomainError('RATE_NOT_AVAILABLE', 'rate not available');
     const place = findPlace(session.placeId)!;
     return {

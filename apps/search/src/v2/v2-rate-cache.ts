@@ -1,5 +1,5 @@
 import { HotelRate } from '@hotel/contracts';
-import { Hotel, OfferKey, SUPPLIERS, Stay, VendorCode, encodeV2RateId, soldOutKey } from '@hotel/inventory';
+import { Hotel, Stay, SupplierOffer, Suppliers, VendorCode, encodeV2RateId, soldOutKey } from '@hotel/inventory';
 
 /** One priced V2 offer, serialized once (UTF-8 JSON); the rest is what filters and sorting need. */
 export interface CachedRate {
@@ -14,6 +14,8 @@ export interface CachedRate {
 
 const MAX_ENTRIES = 40_000;
 
+const NOTHING_SOLD_OUT: ReadonlySet<string> = new Set();
+
 /**
  * Vendors' bulk rates per hotel and stay, priced and serialized once per price
  * step (rate ids carry the step's start, so they are the same for the whole
@@ -23,26 +25,44 @@ const MAX_ENTRIES = 40_000;
 export class V2RateCache {
   private readonly entries = new Map<string, CachedRate[]>();
 
-  constructor(private readonly secret: string) {}
+  constructor(
+    private readonly secret: string,
+    private readonly suppliers: Suppliers,
+  ) {}
 
-  rates(hotel: Hotel, vendors: VendorCode[], stay: Stay, epoch: number, issuedAt: Date): CachedRate[] {
-    const key = `${hotel.id}|${stay.check_in}|${stay.check_out}|${JSON.stringify(stay.rooms)}|${epoch}|${vendors.join(',')}`;
-    const cached = this.entries.get(key);
-    if (cached) return cached;
-    const rates: CachedRate[] = [];
-    for (const code of vendors) {
-      for (const offer of SUPPLIERS[code].offers(hotel, stay, { soldOut: new Set(), includeMemberRates: true })) {
-        rates.push(this.serialize(hotel, offer, stay, epoch, issuedAt));
-      }
+  /**
+   * Each hotel's rates (element i is hotels[i]'s), cheapest first. The hotels not
+   * cached yet are asked of each vendor in one availability call.
+   */
+  async rates(hotels: readonly Hotel[], vendors: readonly VendorCode[], stay: Stay, epoch: number, issuedAt: Date): Promise<CachedRate[][]> {
+    const suffix = `|${stay.check_in}|${stay.check_out}|${JSON.stringify(stay.rooms)}|${epoch}|${vendors.join(',')}`;
+    const results: CachedRate[][] = new Array<CachedRate[]>(hotels.length);
+    const missing: number[] = [];
+    for (let i = 0; i < hotels.length; i++) {
+      const cached = this.entries.get(`${hotels[i].id}${suffix}`);
+      if (cached) results[i] = cached;
+      else missing.push(i);
     }
-    rates.sort((a, b) => a.priceChargeable - b.priceChargeable);
-    if (this.entries.size >= MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value!);
-    this.entries.set(key, rates);
-    return rates;
+    if (missing.length === 0) return results;
+
+    const asked = missing.map((i) => hotels[i]);
+    const request = { soldOut: NOTHING_SOLD_OUT, includeMemberRates: true, context: { epoch, issuedAt } };
+    const answers = await Promise.all(vendors.map((code) => this.suppliers.of(code).availability(asked, stay, request)));
+    for (let m = 0; m < missing.length; m++) {
+      const hotel = asked[m];
+      const rates: CachedRate[] = [];
+      for (const answer of answers) {
+        for (const offer of answer[m] ?? []) rates.push(this.serialize(hotel, offer, stay, epoch, issuedAt));
+      }
+      rates.sort((a, b) => a.priceChargeable - b.priceChargeable);
+      if (this.entries.size >= MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value!);
+      this.entries.set(`${hotel.id}${suffix}`, rates);
+      results[missing[m]] = rates;
+    }
+    return results;
   }
 
-  private serialize(hotel: Hotel, key: OfferKey, stay: Stay, epoch: number, issuedAt: Date): CachedRate {
-    const priced = SUPPLIERS[key.vendor].price(hotel, key, stay, { epoch, issuedAt });
+  private serialize(hotel: Hotel, { key, rate: priced }: SupplierOffer, stay: Stay, epoch: number, issuedAt: Date): CachedRate {
     const rate: HotelRate = { id: encodeV2RateId({ key, stay, epoch, issuedAt }, this.secret), ...priced };
     return {
       json: Buffer.from(JSON.stringify(rate)),

@@ -6,6 +6,7 @@ import {
   VENDOR_CODES,
   VendorCode,
   Stay,
+  Suppliers,
   distanceMeters,
   findPlace,
   hotelById,
@@ -43,10 +44,11 @@ export class V2RatesService {
 
   constructor(
     private readonly offers: OfferFinder,
+    suppliers: Suppliers,
     @Inject(SERVICE_ENV) private readonly env: SearchEnv,
   ) {
     this.latencies = parseVendorLatencies(env.V2_VENDOR_LATENCY_MS);
-    this.cache = new V2RateCache(env.RATE_ID_SECRET);
+    this.cache = new V2RateCache(env.RATE_ID_SECRET, suppliers);
   }
 
   async search(body: V2RatesBody): Promise<V2RatesChunk[]> {
@@ -67,7 +69,7 @@ export class V2RatesService {
     // Rates are priced per 15-minute price step; their ids carry the step's start.
     const epoch = priceEpoch();
     const issuedAt = new Date(priceEpochStart(epoch));
-    const results = this.byHotel(hotels, answered, stay, body, soldOut, epoch, issuedAt).sort(this.order(body, center));
+    const results = (await this.byHotel(hotels, answered, stay, body, soldOut, epoch, issuedAt)).sort(this.order(body, center));
 
     const limit = body.limit ?? (body.hotel_ids ? body.hotel_ids.length : V2_LIMITS.defaultLimit);
     const page = body.page ?? 1;
@@ -125,7 +127,7 @@ export class V2RatesService {
     return { hotels, center };
   }
 
-  private byHotel(
+  private async byHotel(
     hotels: Hotel[],
     vendors: VendorCode[],
     stay: Stay,
@@ -133,13 +135,15 @@ export class V2RatesService {
     soldOut: ReadonlySet<string>,
     epoch: number,
     issuedAt: Date,
-  ): HotelResult[] {
+  ): Promise<HotelResult[]> {
     const filters = body.filters ?? {};
     const withMemberRates = body.search_loyalty_rates !== false;
+    const cached = await this.cache.rates(hotels, vendors, stay, epoch, issuedAt);
     const results: HotelResult[] = [];
-    for (const hotel of hotels) {
+    for (let i = 0; i < hotels.length; i++) {
+      const hotel = hotels[i];
       const category = (roomId: number) => hotel.roomTypes.find((room) => room.roomId === roomId)?.category;
-      const rates = this.cache.rates(hotel, vendors, stay, epoch, issuedAt).filter(
+      const rates = cached[i].filter(
         (rate) =>
           !soldOut.has(rate.soldOutKey) &&
           (withMemberRates || !rate.memberRate) &&

@@ -1,0 +1,171 @@
+import { Actor, RoomRequest, SUBJECTS, centsToDecimal, toCents } from '@hotel/contracts';
+import { OfferKey, Stay, VENDORS, VENDOR_CODES, encodeV2RateId, hotelsForPlace, listOffers, priceEpoch, priceEpochStart, stayNights } from '@hotel/inventory';
+import { DomainError } from '@hotel/platform';
+import { ServiceHarness, startServiceHarness } from '@hotel/testing';
+import { CreateAllotments1763920000000 } from '../migrations/1763920000000-create-allotments';
+import { CreatePrebooks1763950000000 } from '../migrations/1763950000000-create-prebooks';
+import { CreateSupplierBookings1763960000000 } from '../migrations/1763960000000-create-supplier-bookings';
+import { SandboxSupplierBookings1764200000000 } from '../migrations/1764200000000-sandbox-supplier-bookings';
+import { RatesAppModule } from '../rates-app.module';
+import { RatesEnv } from '../rates.env';
+import { PrebooksService } from './prebooks.service';
+
+// Service tier: PrebooksService with the rates app's providers (its real repositories
+// and suppliers) on a fresh PostgreSQL database with the rates migrations (as
+// RatesAppModule lists them); accounting, users and promo are fakes answering by subject.
+
+const PARIS = 'gn:2988507';
+const DAY_MS = 86_400_000;
+const live = (clientId: number): Actor => ({ clientId, userId: null, role: 'api', sandbox: false });
+
+/** A stay 40 days ahead and an offer a vendor makes for it (not a member rate): what a V2 search would have answered. */
+function findOffer(): { key: OfferKey; stay: Stay } {
+  const day = (offset: number) => new Date(Date.now() + offset * DAY_MS).toISOString().slice(0, 10);
+  const rooms: RoomRequest[] = [{ adults: 2, children: 0, children_ages: [] }];
+  const stay: Stay = { check_in: day(40), check_out: day(42), rooms };
+  for (const hotel of hotelsForPlace(PARIS) ?? []) {
+    for (const code of VENDOR_CODES) {
+      const key = listOffers(hotel, VENDORS[code], stay, { soldOut: new Set(), includeMemberRates: false }).find((offer) => !offer.memberRate);
+      if (key) return { key, stay };
+    }
+  }
+  throw new Error('no offer in Paris for the stay');
+}
+
+describe('PrebooksService (service tier: real PostgreSQL, fake accounting, users and promo)', () => {
+  let harness: ServiceHarness<RatesEnv>;
+  let prebooks: PrebooksService;
+  let offer: { key: OfferKey; stay: Stay };
+  /** A fresh V2 rate id for the offer, as search issues it (at the start of the price step). */
+  let rateId: () => string;
+
+  const sufficient = (answer: boolean) => harness.client.on(SUBJECTS.ACCOUNTING_FUNDS_CHECK, () => ({ sufficient: answer, available: '500.00' }));
+  const fundsChecks = () => harness.client.callsTo(SUBJECTS.ACCOUNTING_FUNDS_CHECK).map((call) => call.request);
+  const storedFor = (clientId: number) =>
+    harness.dataSource.query(`SELECT id, price_chargeable, promo_code FROM rates.prebooks WHERE client_id = $1`, [clientId]) as Promise<
+      { id: string; price_chargeable: string; promo_code: string | null }[]
+    >;
+
+  beforeAll(async () => {
+    harness = await startServiceHarness({
+      name: 'rates',
+      envClass: RatesEnv,
+      providers: (env) => RatesAppModule.register(env).providers ?? [],
+      migrations: [CreateAllotments1763920000000, CreatePrebooks1763950000000, CreateSupplierBookings1763960000000, SandboxSupplierBookings1764200000000],
+    });
+    prebooks = harness.get(PrebooksService);
+    offer = findOffer();
+    rateId = () => {
+      const epoch = priceEpoch();
+      return encodeV2RateId({ ...offer, epoch, issuedAt: new Date(priceEpochStart(epoch)) }, harness.env.RATE_ID_SECRET);
+    };
+  });
+
+  beforeEach(() => harness.client.reset());
+
+  afterAll(async () => {
+    await harness?.close();
+  });
+
+  it('an account prebook checks the price against the funds through accounting and is stored for the booking', async () => {
+    sufficient(true);
+    const data = await prebooks.create({ actor: live(1), rate_id: rateId(), payment_method: 'account' });
+
+    const price = centsToDecimal(toCents(data.rate.price_chargeable));
+    expect(toCents(price)).toBeGreaterThan(0);
+    expect(fundsChecks()).toEqual([{ clientId: 1, amount: price }]);
+
+    const stored = await prebooks.findForBooking({ actor: live(1), prebook_id: data.prebook_id });
+    expect(stored).toMatchObject({ prebookId: data.prebook_id, paymentMethod: 'account', priceChargeable: price, promoCode: null, offer: offer.key });
+    expect(stored.response.rate.price_chargeable).toBe(data.rate.price_chargeable);
+    // Another client, or the same client's sandbox, cannot book on it.
+    await expect(prebooks.findForBooking({ actor: live(2), prebook_id: data.prebook_id })).rejects.toMatchObject({ code: 'PREBOOK_REQUIRED' });
+    await expect(prebooks.findForBooking({ actor: { ...live(1), sandbox: true }, prebook_id: data.prebook_id })).rejects.toMatchObject({
+      code: 'PREBOOK_REQUIRED',
+    });
+  });
+
+  it('insufficient funds refuse the prebook and store nothing', async () => {
+    sufficient(false);
+    await expect(prebooks.create({ actor: live(3), rate_id: rateId(), payment_method: 'account' })).rejects.toMatchObject({ code: 'INSUFFICIENT_FUNDS' });
+    expect(fundsChecks()).toHaveLength(1);
+    expect(await storedFor(3)).toEqual([]);
+  });
+
+  it('a promo code lowers the price the funds are checked for and the booking will charge; an invalid one changes nothing', async () => {
+    sufficient(true);
+    harness.client.on(SUBJECTS.PROMO_CODE_QUOTE, ({ code, currency }) => {
+      if (code.trim().toUpperCase() !== 'SAVE10') throw new DomainError('PROMO_CODE_INVALID', 'promo code unknown');
+      return { code: 'SAVE10', discount: '10.00', currency };
+    });
+    const full = await prebooks.create({ actor: live(4), rate_id: rateId(), payment_method: 'account', promo_code: 'NOPE' });
+    const discounted = await prebooks.create({ actor: live(4), rate_id: rateId(), payment_method: 'account', promo_code: 'save10' });
+
+    expect(full.promo_code_response).toMatchObject({ success: false, discount_amount: 0 });
+    expect(discounted.promo_code_response).toMatchObject({ success: true, discount_amount: 10 });
+    const fullCents = toCents(full.rate.price_chargeable);
+    expect(toCents(discounted.rate.price_chargeable)).toBe(fullCents - 1000);
+    expect(fundsChecks().map((check) => check.amount)).toEqual([centsToDecimal(fullCents), centsToDecimal(fullCents - 1000)]);
+    const stored = await prebooks.findForBooking({ actor: live(4), prebook_id: discounted.prebook_id });
+    expect(stored).toMatchObject({ priceChargeable: centsToDecimal(fullCents - 1000), promoCode: 'SAVE10', discount: '10.00' });
+  });
+
+  it("a user's prebook is checked against that user's own limit from users", async () => {
+    sufficient(true);
+    harness.client.on(SUBJECTS.USERS_USER_GET, ({ userId }) => ({
+      id: userId,
+      firstName: 'Ada',
+      lastName: 'Lovelace',
+      email: 'ada@example.com',
+      phone: '+33100000000',
+      clientAccountLimit: '750.00',
+      createdAt: new Date().toISOString(),
+      updatedAt: new Date().toISOString(),
+      deletedAt: null,
+    }));
+    const actor: Actor = { clientId: 5, userId: 9, role: 'user', sandbox: false };
+    await prebooks.create({ actor, rate_id: rateId(), payment_method: 'account' });
+
+    expect(harness.client.subjects()).toEqual([SUBJECTS.USERS_USER_GET, SUBJECTS.ACCOUNTING_FUNDS_CHECK]);
+    expect(fundsChecks()[0]).toMatchObject({ clientId: 5, userId: 9, userLimit: '750.00' });
+  });
+
+  it('with accounting down an account prebook fails as unavailable; sandbox and card prebooks do not ask it', async () => {
+    harness.client.off(SUBJECTS.ACCOUNTING_FUNDS_CHECK);
+    await expect(prebooks.create({ actor: live(6), rate_id: rateId(), payment_method: 'account' })).rejects.toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
+    expect(await storedFor(6)).toEqual([]);
+
+    const sandbox = await prebooks.create({ actor: { ...live(6), sandbox: true }, rate_id: rateId(), payment_method: 'account' });
+    const card = await prebooks.create({ actor: live(6), rate_id: rateId(), payment_method: 'credit_card' });
+    expect(card.payment_session_token).toMatch(/^pst_/);
+    expect(fundsChecks()).toHaveLength(1); // the failed one only
+    expect((await storedFor(6)).map((row) => row.id).sort()).toEqual([sandbox.prebook_id, card.prebook_id].sort());
+  });
+
+  it('a room type sold out on one night of the stay cannot be prebooked', async () => {
+    sufficient(true);
+    const night = stayNights(offer.stay)[1];
+    await harness.dataSource.query(`INSERT INTO rates.allotments (vendor, hotel_id, room_id, night, capacity, rooms_sold) VALUES ($1, $2, $3, $4, 2, 2)`, [
+      offer.key.vendor,
+      offer.key.hotelId,
+      offer.key.roomId,
+      night,
+    ]);
+    try {
+      await expect(prebooks.create({ actor: live(7), rate_id: rateId(), payment_method: 'account' })).rejects.toMatchObject({ code: 'RATE_NOT_AVAILABLE' });
+      expect(await storedFor(7)).toEqual([]);
+    } finally {
+      await harness.dataSource.query(`DELETE FROM rates.allotments WHERE hotel_id = $1`, [offer.key.hotelId]);
+    }
+  });
+
+  it('an expired prebook no longer backs a booking', async () => {
+    sufficient(true);
+    const data = await prebooks.create({ actor: live(8), rate_id: rateId(), payment_method: 'account' });
+    await harness.dataSource.query(`UPDATE rates.prebooks SET expires_at = now() - interval '1 second' WHERE id = $1`, [data.prebook_id]);
+    await expect(prebooks.findForBooking({ actor: live(8), prebook_id: data.prebook_id })).rejects.toMatchObject({
+      code: 'PREBOOK_REQUIRED',
+      message: expect.stringContaining('expired'),
+    });
+  });
+});
