@@ -6,17 +6,16 @@ import {
   BookingListQuery,
   BookingView,
   CancelView,
-  CreateBookingReply,
   IsIdString,
   PrecancelView,
   SUBJECTS,
   TestScenario,
-  V2BookBody,
 } from '@hotel/contracts';
 import { Paginated } from '../http/paginated';
 import { ServiceClient } from '@hotel/platform';
 import { BookingApi, CurrentActor } from '../auth/api-family';
 import { SERVICE_CLIENT } from '../gateway.tokens';
+import { bookingAnswer } from './booking-answer';
 import { PrebookParams } from './prebook.controller';
 import { TestScenarioHeader } from './test-scenario';
 
@@ -56,7 +55,7 @@ export class BookController {
         ...(scenario && { test_scenario: scenario }),
       },
     );
-    return answer(result, reply);
+    return bookingAnswer(result, reply);
   }
 
   /** The client's bookings (a user token: that user's), filtered, sorted and paged; `total` counts all matches. */
@@ -76,24 +75,4 @@ export class BookController {
   cancel(@CurrentActor() actor: Actor, @Param() params: BookingIdParams): Promise<CancelView> {
     return this.services.send(SUBJECTS.BOOKING_BOOKING_CANCEL, { actor, booking_id: Number(params.booking_id) });
   }
-
-  @Post('v2/book')
-  async v2(
-    @CurrentActor() actor: Actor,
-    @Body() v2Body: V2BookBody,
-    @Res({ passthrough: true }) reply: FastifyReply,
-    @TestScenarioHeader() scenario?: TestScenario,
-  ): Promise<BookingView> {
-    const { prebook_id, ...body } = v2Body;
-    const result = await this.services.send(
-      SUBJECTS.BOOKING_BOOKING_CREATE,
-      { actor, prebook_id, body, ...(scenario && { test_scenario: scenario }) },
-    );
-    return answer(result, reply);
-  }
-}
-
-function answer(result: CreateBookingReply, reply: FastifyReply): BookingView {
-  reply.status(result.replayed ? 200 : 201);
-  return result.booking;
 }

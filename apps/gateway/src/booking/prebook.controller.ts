@@ -1,6 +1,6 @@
-import { Body, Controller, Get, HttpCode, Inject, Param, Post, Query } from '@nestjs/common';
+import { Controller, Get, Inject, Param, Query } from '@nestjs/common';
 import { IsIn, IsUUID } from 'class-validator';
-import { Actor, PAYMENT_METHODS, PaymentMethod, PrebookData, PrebookQuery, SUBJECTS, TestScenario, V2PrebookBody } from '@hotel/contracts';
+import { Actor, PAYMENT_METHODS, PaymentMethod, PrebookData, PrebookQuery, SUBJECTS, TestScenario } from '@hotel/contracts';
 import { ServiceClient } from '@hotel/platform';
 import { BookingApi, CurrentActor } from '../auth/api-family';
 import { SERVICE_CLIENT } from '../gateway.tokens';
@@ -36,11 +36,5 @@ export class PrebookController {
       payment_method: params.payment_method,
       ...(query.promo_code !== undefined && { promo_code: query.promo_code }),
     });
-  }
-
-  @Post('v2/prebook')
-  @HttpCode(200)
-  v2(@CurrentActor() actor: Actor, @Body() body: V2PrebookBody, @TestScenarioHeader() scenario?: TestScenario): Promise<PrebookData> {
-    return this.services.send(SUBJECTS.RATES_PREBOOK_CREATE, { actor, ...body, ...(scenario && { test_scenario: scenario }) });
   }
 }

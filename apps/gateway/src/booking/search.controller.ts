@@ -1,12 +1,12 @@
-import { Body, Controller, Get, Header, HttpCode, Inject, Param, Post, Query } from '@nestjs/common';
-import { Actor, HotelRatesData, PlacesQuery, PlacesReply, SUBJECTS, SearchBody, SearchData, V2RatesBody, commaSeparated } from '@hotel/contracts';
+import { Body, Controller, Get, HttpCode, Inject, Param, Post, Query } from '@nestjs/common';
+import { Actor, HotelRatesData, PlacesQuery, PlacesReply, SUBJECTS, SearchBody, SearchData } from '@hotel/contracts';
 import { ServiceClient } from '@hotel/platform';
 import { BookingApi, CurrentActor } from '../auth/api-family';
 import { SERVICE_CLIENT } from '../gateway.tokens';
 import { PlacesCache } from './places-cache';
 import { HotelSessionParams, SessionParams } from './search.params';
 
-/** Places, V1 search with polling, one hotel's rates, and V2 rates. */
+/** Places, V1 search with polling, and one hotel's rates (V2 rates: V2RatesController). */
 @Controller()
 @BookingApi()
 export class SearchController {
@@ -39,22 +39,4 @@ export class SearchController {
   hotel(@CurrentActor() actor: Actor, @Param() params: HotelSessionParams): Promise<HotelRatesData> {
     return this.services.send(SUBJECTS.SEARCH_HOTEL_RATES_GET, { actor, session_id: params.session_id, hotel_id: Number(params.hotel_id) });
   }
-
-  /**
-   * The specification gives this response without an envelope: it is returned
-   * as bytes, which the envelope hook leaves alone. The search service sends the
-   * rates already serialized, as raw JSON bytes in chunks, joined here without
-   * being decoded.
-   */
-  @Post('v2/rates')
-  @HttpCode(200)
-  @Header('content-type', 'application/json; charset=utf-8')
-  async v2Rates(@CurrentActor() actor: Actor, @Body() body: V2RatesBody): Promise<Buffer> {
-    const [first, ...rateChunks] = await this.services.sendForAll(SUBJECTS.SEARCH_V2_RATES_SEARCH, { actor, search: body });
-    if (!first || !('head' in first)) throw new Error('search.v2-rates answered without a head');
-    const rates = rateChunks.filter((chunk): chunk is Uint8Array => chunk instanceof Uint8Array && chunk.length > 0);
-    return Buffer.concat([Buffer.from(`${JSON.stringify(first.head).slice(0, -1)},"rates":[`), ...commaSeparated(rates), CLOSING]);
-  }
 }
-
-const CLOSING = Buffer.from(']}');

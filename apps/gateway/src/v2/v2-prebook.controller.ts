@@ -1,0 +1,19 @@
+import { Body, Controller, HttpCode, Inject, Post } from '@nestjs/common';
+import { Actor, PrebookData, SUBJECTS, TestScenario, V2PrebookBody } from '@hotel/contracts';
+import { ServiceClient } from '@hotel/platform';
+import { BookingApi, CurrentActor } from '../auth/api-family';
+import { TestScenarioHeader } from '../booking/test-scenario';
+import { SERVICE_CLIENT } from '../gateway.tokens';
+
+/** V2 prebook: holds a rate from /v2/rates by its id; the answer's prebook_id is what /v2/book takes. */
+@Controller('v2')
+@BookingApi()
+export class V2PrebookController {
+  constructor(@Inject(SERVICE_CLIENT) private readonly services: ServiceClient) {}
+
+  @Post('prebook')
+  @HttpCode(200)
+  prebook(@CurrentActor() actor: Actor, @Body() body: V2PrebookBody, @TestScenarioHeader() scenario?: TestScenario): Promise<PrebookData> {
+    return this.services.send(SUBJECTS.RATES_PREBOOK_CREATE, { actor, ...body, ...(scenario && { test_scenario: scenario }) });
+  }
+}
