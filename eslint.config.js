@@ -38,7 +38,7 @@ module.exports = tseslint.config(
   },
   {
     // Tests read JSON answers of any shape.
-    files: ['**/*.spec.ts', '**/*.e2e-spec.ts', 'apps/*/test/**/*.ts', 'libs/testing/**/*.ts'],
+    files: ['**/*.spec.ts', '**/*.service-spec.ts', '**/*.e2e-spec.ts', 'apps/*/test/**/*.ts', 'libs/testing/**/*.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },
   {

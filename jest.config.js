@@ -1,4 +1,11 @@
-/** One Jest run for the whole workspace: unit specs beside the code, system tests under apps/<app>/test. */
+/**
+ * Three tiers, as Jest projects sharing one transform (select with `--selectProjects`,
+ * or `npm test -- --tier unit|service|system`):
+ * - unit: `*.spec.ts` beside the code, pure logic, seconds;
+ * - service: `*.service-spec.ts`, one service with its real repositories and migrations
+ *   on a fresh PostgreSQL database and a fake ServiceClient (`startServiceHarness`);
+ * - system: `*.e2e-spec.ts`, every service and the gateway on a private NATS server.
+ */
 const swc = {
   jsc: {
     parser: { syntax: 'typescript', decorators: true },
@@ -9,16 +16,25 @@ const swc = {
   module: { type: 'commonjs' },
 };
 
-module.exports = {
+const shared = {
   testEnvironment: 'node',
   rootDir: __dirname,
   roots: ['<rootDir>/apps', '<rootDir>/libs', '<rootDir>/tools'],
-  testMatch: ['**/*.spec.ts', '**/*.e2e-spec.ts'],
   transform: { '^.+\\.ts$': ['@swc/jest', swc] },
   moduleNameMapper: {
     '^@hotel/(contracts|platform|testing|inventory)$': '<rootDir>/libs/$1/src/index.ts',
   },
   setupFiles: ['reflect-metadata'],
+};
+
+module.exports = {
+  rootDir: __dirname,
+  projects: [
+    { ...shared, displayName: 'unit', testMatch: ['**/*.spec.ts'] },
+    { ...shared, displayName: 'service', testMatch: ['**/*.service-spec.ts'] },
+    { ...shared, displayName: 'system', testMatch: ['**/*.e2e-spec.ts'] },
+  ],
+  // Global options (Jest reads them from here, not from a project).
   testTimeout: 60_000,
   // Each system test file boots the platform; two at a time suit two cores.
   maxWorkers: 2,

@@ -30,7 +30,7 @@ function sourceFiles(dir) {
   for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
     const full = path.join(dir, entry.name);
     if (entry.isDirectory()) out.push(...sourceFiles(full));
-    else if (/\.ts$/.test(entry.name) && !/\.(spec|e2e-spec|d)\.ts$/.test(entry.name)) out.push(full);
+    else if (/\.ts$/.test(entry.name) && !/\.(spec|service-spec|e2e-spec|d)\.ts$/.test(entry.name)) out.push(full);
   }
   return out;
 }

@@ -1,25 +1,62 @@
 #!/usr/bin/env node
-// `npm test`: installs dependencies if missing, type-checks the workspace, builds
-// (the start test runs the built apps), lints (ESLint, no warning allowed), then runs
-// every Jest test once and ends with one "N passed, N failed" line.
+// `npm test [-- --tier unit|service|system ...] [jest arguments]`: installs dependencies
+// if missing, type-checks the workspace, builds (the start test runs the built apps) and
+// lints (ESLint, no warning allowed) when the system tier runs, then runs the selected
+// tiers' Jest projects once (every tier by default) and ends with one
+// "N passed, N failed" line. `--tier` may be given more than once; every other argument
+// goes to Jest as is.
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { spawnSync } = require('node:child_process');
 const { ROOT, NX_ENV, log, ensureDependencies, build, run } = require('./lib/workspace');
 
+/** The Jest projects of jest.config.js. */
+const TIERS = ['unit', 'service', 'system'];
+
+/** `--tier X` / `--tier=X` (repeatable) out of the arguments; the rest is Jest's. */
+function parseArguments(argv) {
+  const tiers = [];
+  const jestArgs = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    let tier;
+    if (arg === '--tier') tier = argv[++i];
+    else if (arg.startsWith('--tier=')) tier = arg.slice('--tier='.length);
+    else {
+      jestArgs.push(arg);
+      continue;
+    }
+    if (!TIERS.includes(tier)) {
+      log(`--tier takes one of ${TIERS.join(', ')}${tier === undefined ? '' : ` (not "${tier}")`}`);
+      process.exit(2);
+    }
+    if (!tiers.includes(tier)) tiers.push(tier);
+  }
+  return { tiers: tiers.length ? tiers : TIERS, jestArgs };
+}
+
+const { tiers, jestArgs } = parseArguments(process.argv.slice(2));
+const everyTier = tiers.length === TIERS.length;
+
 ensureDependencies();
 log('type-checking...');
 run(process.execPath, [path.join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json', '--noEmit']);
-build({ quiet: true });
-// After the build: the module-boundary rule reads the Nx project graph the build computed.
-log('linting...');
-run(process.execPath, [path.join(ROOT, 'node_modules/eslint/bin/eslint.js'), '.', '--max-warnings', '0'], { env: NX_ENV });
-log('running tests...');
+// The build is for the system tier (the start test runs the built apps), and the lint
+// reads the Nx project graph the build computed: both run when the system tier does
+// (as in a whole run), neither for the unit or service tier alone.
+if (tiers.includes('system')) {
+  build({ quiet: true });
+  log('linting...');
+  run(process.execPath, [path.join(ROOT, 'node_modules/eslint/bin/eslint.js'), '.', '--max-warnings', '0'], { env: NX_ENV });
+}
+log(`running tests (${everyTier ? 'every tier' : `tier ${tiers.join(', ')}`})...`);
 const report = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'hotel-jest-')), 'report.json');
+// --selectProjects comes last: it takes every value after it, which would swallow a test path.
+const selection = everyTier ? [] : ['--selectProjects', ...tiers];
 const jest = spawnSync(
   process.execPath,
-  [path.join(ROOT, 'node_modules/jest/bin/jest.js'), '--json', `--outputFile=${report}`, ...process.argv.slice(2)],
+  [path.join(ROOT, 'node_modules/jest/bin/jest.js'), '--json', `--outputFile=${report}`, ...jestArgs, ...selection],
   { cwd: ROOT, stdio: 'inherit', env: { ...process.env, ...NX_ENV } },
 );
 let summary = null;

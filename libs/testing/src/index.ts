@@ -3,3 +3,4 @@ export * from './test-database';
 export * from './https-client';
 export * from './log-capture';
 export * from './tcp-proxy';
+export * from './service-harness';

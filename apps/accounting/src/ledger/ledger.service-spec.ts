@@ -1,0 +1,138 @@
+import { Actor, SUBJECTS } from '@hotel/contracts';
+import { DomainError } from '@hotel/platform';
+import { ServiceHarness, startServiceHarness } from '@hotel/testing';
+import { CreateLedger1763930000000 } from '../migrations/1763930000000-create-ledger';
+import { HoldFunctions1764000000000 } from '../migrations/1764000000000-hold-functions';
+import { OneFundsRule1764100000000 } from '../migrations/1764100000000-one-funds-rule';
+import { LedgerRepository } from './ledger.repository';
+import { LedgerService } from './ledger.service';
+
+// Service tier: LedgerService and its repository on a fresh PostgreSQL database with
+// the accounting migrations (as AccountingAppModule lists them); the users service is a fake.
+
+/** Each test books for a client of its own: they share one database. */
+const CREDIT_LIMITS: Record<number, string> = { 1: '1000.00', 2: '1000.00', 3: '1000.00', 4: '1000.00' };
+const backend = (clientId: number): Actor => ({ clientId, userId: null, role: 'backend', sandbox: false });
+
+describe('LedgerService (service tier: real PostgreSQL, fake users service)', () => {
+  let harness: ServiceHarness;
+  let ledger: LedgerService;
+
+  beforeAll(async () => {
+    harness = await startServiceHarness({
+      name: 'accounting',
+      providers: [LedgerRepository, LedgerService],
+      migrations: [CreateLedger1763930000000, HoldFunctions1764000000000, OneFundsRule1764100000000],
+      // Room for the race below: 12 holds in flight at once and the transaction holding them back.
+      env: { DB_POOL_SIZE: '16' },
+      handlers: {
+        [SUBJECTS.USERS_CLIENT_GET]: ({ clientId }) => {
+          const creditLimit = CREDIT_LIMITS[clientId];
+          if (!creditLimit) throw DomainError.notFound(`client ${clientId}`);
+          return { clientId, creditLimit, currency: 'EUR' };
+        },
+      },
+    });
+    ledger = harness.get(LedgerService);
+  });
+
+  /** Until `count` statements of this database wait for a lock (or 20 s: the race then is only less sharp). */
+  async function waitForLockWaits(count: number) {
+    const deadline = Date.now() + 20_000;
+    while (Date.now() < deadline) {
+      const [{ waiting }] = await harness.dataSource.query(
+        `SELECT count(*)::int AS waiting FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`,
+      );
+      if (waiting >= count) return;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  }
+
+  afterAll(async () => {
+    await harness?.close();
+  });
+
+  it('opens an account on first use with the credit terms from users; credits and debits move its balance', async () => {
+    const actor = backend(1);
+    expect(await ledger.balance(actor)).toEqual({ clientId: 1, currency: 'EUR', creditLimit: 1000, credits: 0, debits: 0, holds: 0, available: 1000 });
+    expect(harness.client.callsTo(SUBJECTS.USERS_CLIENT_GET).map((call) => call.request)).toEqual([{ clientId: 1 }]);
+
+    const credit = await ledger.createEntry(actor, { clientId: 1, debit: 0, credit: 250.5, name: 'Bank transfer' });
+    await ledger.createEntry(actor, { clientId: 1, debit: 100, credit: 0, name: 'Manual correction' });
+
+    expect(credit).toMatchObject({ clientId: 1, credit: 250.5, debit: 0, name: 'Bank transfer' });
+    expect(await ledger.balance(actor)).toMatchObject({ credits: 250.5, debits: 100, holds: 0, available: 1150.5 });
+    expect((await ledger.listEntries(actor, 1, 10)).total).toBe(2);
+  });
+
+  it('concurrent holds never take the available funds below zero', async () => {
+    const clientId = 2;
+    await ledger.balance(backend(clientId)); // the account exists: the race is between the holds alone
+    // Line the holds up: another transaction has the account row, so all 12 are in the
+    // database, waiting, before any goes on (on a busy machine they would otherwise
+    // arrive one after another and never race).
+    const gate = harness.dataSource.createQueryRunner();
+    await gate.connect();
+    await gate.startTransaction();
+    await gate.query(`SELECT 1 FROM accounting.accounts WHERE client_id = $1 FOR UPDATE`, [clientId]);
+    // 12 holds of 150 against 1000 at once: 6 fit.
+    const holds = Promise.allSettled(Array.from({ length: 12 }, (_, i) => ledger.placeHold({ clientId, bookingId: 100 + i, amount: '150.00' })));
+    try {
+      await waitForLockWaits(12);
+    } finally {
+      await gate.commitTransaction();
+      await gate.release();
+    }
+    const outcomes = await holds;
+
+    const placed = outcomes.filter((outcome) => outcome.status === 'fulfilled');
+    const refused = outcomes.filter((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected');
+    expect(placed).toHaveLength(6);
+    expect(refused.map((outcome) => (outcome.reason as DomainError).code)).toEqual(Array(6).fill('INSUFFICIENT_FUNDS'));
+    expect(await ledger.balance(backend(clientId))).toMatchObject({ holds: 900, available: 100 });
+  });
+
+  it("a captured hold becomes the booking's one debit; a released one gives the funds back", async () => {
+    const clientId = 3;
+    const actor = backend(clientId);
+    await ledger.placeHold({ clientId, bookingId: 1, amount: '300.00' });
+    await ledger.placeHold({ clientId, bookingId: 2, amount: '200.00' });
+    expect(await ledger.balance(actor)).toMatchObject({ holds: 500, available: 500 });
+
+    const captured = await ledger.captureHold({ clientId, bookingId: 1, name: 'Booking 1' });
+    // A repeated step (a saga retried) neither holds nor debits twice.
+    await ledger.captureHold({ clientId, bookingId: 1, name: 'Booking 1' });
+    await ledger.placeHold({ clientId, bookingId: 1, amount: '300.00' });
+    expect(captured).toMatchObject({ bookingId: 1, status: 'captured' });
+    expect(await ledger.entriesForBooking(actor, 1)).toEqual([expect.objectContaining({ id: captured.entryId, debit: 300, credit: 0, name: 'Booking 1' })]);
+
+    await ledger.releaseHold({ clientId, bookingId: 2 });
+    expect(await ledger.releaseHold({ clientId, bookingId: 2 })).toMatchObject({ status: 'released' });
+    expect(await ledger.balance(actor)).toMatchObject({ debits: 300, holds: 0, available: 700 });
+
+    await expect(ledger.captureHold({ clientId, bookingId: 2 })).rejects.toMatchObject({ code: 'CONFLICT' });
+    await expect(ledger.releaseHold({ clientId, bookingId: 1 })).rejects.toMatchObject({ code: 'CONFLICT' });
+    await expect(ledger.placeHold({ clientId, bookingId: 1, amount: '301.00' })).rejects.toMatchObject({ code: 'CONFLICT' });
+  });
+
+  it("the prebook's funds check and the hold apply one rule, a user's own limit included", async () => {
+    const clientId = 4;
+    expect(await ledger.checkFunds({ clientId, amount: '1000.00' })).toEqual({ sufficient: true, available: '1000.00' });
+    expect(await ledger.checkFunds({ clientId, amount: '1000.01' })).toMatchObject({ sufficient: false });
+
+    // User 7 may have 250 outstanding: 150 held leaves room for 100, not for 150.
+    await ledger.placeHold({ clientId, bookingId: 1, userId: 7, userLimit: '250.00', amount: '150.00' });
+    expect(await ledger.checkFunds({ clientId, userId: 7, userLimit: '250.00', amount: '100.00' })).toMatchObject({ sufficient: true });
+    expect(await ledger.checkFunds({ clientId, userId: 7, userLimit: '250.00', amount: '150.00' })).toMatchObject({ sufficient: false, available: '850.00' });
+    await expect(ledger.placeHold({ clientId, bookingId: 2, userId: 7, userLimit: '250.00', amount: '150.00' })).rejects.toMatchObject({
+      code: 'INSUFFICIENT_FUNDS',
+    });
+    // Another user of the client is not held to user 7's limit.
+    await expect(ledger.placeHold({ clientId, bookingId: 3, userId: 8, userLimit: '250.00', amount: '150.00' })).resolves.toMatchObject({ status: 'active' });
+  });
+
+  it('a client the users service does not know gets no account', async () => {
+    await expect(ledger.balance(backend(99))).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(ledger.placeHold({ clientId: 99, bookingId: 1, amount: '10.00' })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+  });
+});
