@@ -11,6 +11,7 @@ import { SessionsController } from './sessions/sessions.controller';
 import { SessionsService } from './sessions/sessions.service';
 import { V2RatesController } from './v2/v2-rates.controller';
 import { V2RatesService } from './v2/v2-rates.service';
+import { HotelViewEntity, SessionEntity } from './sessions/session.entity';
 
 @Module({})
 export class SearchAppModule {
@@ -22,7 +23,7 @@ export class SearchAppModule {
           name: 'search',
           env,
           healthSubject: SUBJECTS.SEARCH_HEALTH_CHECK,
-          entities: [],
+          entities: [SessionEntity, HotelViewEntity],
           migrations: [CreateSearchSessions1763920000000],
         }),
       ],

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { RoomRequest } from '@hotel/contracts';
-import { rowsOf } from '@hotel/platform';
+import { SessionEntity } from './session.entity';
 
 export interface SearchSession {
   id: string;
@@ -20,90 +20,92 @@ export interface SearchSession {
   idleSeconds: number;
 }
 
-interface SessionRow {
-  id: string;
-  client_id: number;
-  user_id: number | null;
-  place_id: string;
-  check_in: string;
-  check_out: string;
-  rooms: RoomRequest[];
-  price_epoch: string;
-  created_at: Date;
-  elapsed_ms: number;
-  idle_s: number;
-}
+/** Times by the database's clock (the same for every replica): since creation, and since the last use. */
+const ELAPSED_MS = '(extract(epoch FROM now() - s.created_at) * 1000)::float8';
+const IDLE_S = 'extract(epoch FROM now() - s.last_used_at)::float8';
 
-const SELECT = `SELECT id, client_id, user_id, place_id, to_char(check_in, 'YYYY-MM-DD') AS check_in,
-                       to_char(check_out, 'YYYY-MM-DD') AS check_out, rooms, price_epoch, created_at,
-                       (extract(epoch FROM now() - created_at) * 1000)::float8 AS elapsed_ms,
-                       extract(epoch FROM now() - last_used_at)::float8 AS idle_s
-                  FROM search.sessions`;
-
-function toSession(row: SessionRow): SearchSession {
+function toSession(entity: SessionEntity, elapsedMs: number, idleSeconds: number): SearchSession {
   return {
-    id: row.id,
-    clientId: row.client_id,
-    userId: row.user_id,
-    placeId: row.place_id,
-    checkIn: row.check_in,
-    checkOut: row.check_out,
-    rooms: row.rooms,
-    priceEpoch: Number(row.price_epoch),
-    createdAt: row.created_at,
-    elapsedMs: row.elapsed_ms,
-    idleSeconds: row.idle_s,
+    id: entity.id,
+    clientId: entity.clientId,
+    userId: entity.userId,
+    placeId: entity.placeId,
+    checkIn: entity.checkIn,
+    checkOut: entity.checkOut,
+    rooms: entity.rooms,
+    priceEpoch: Number(entity.priceEpoch),
+    createdAt: entity.createdAt,
+    elapsedMs,
+    idleSeconds,
   };
 }
 
+/** V1 search sessions and the hotels each has asked about. */
 @Injectable()
 export class SessionRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
+  private get sessions() {
+    return this.dataSource.getRepository(SessionEntity);
+  }
+
   async create(session: Omit<SearchSession, 'createdAt' | 'elapsedMs' | 'idleSeconds'>): Promise<SearchSession> {
-    const rows: SessionRow[] = await this.dataSource.query(
-      `WITH inserted AS (
-         INSERT INTO search.sessions (id, client_id, user_id, place_id, check_in, check_out, rooms, price_epoch)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING *)
-       ${SELECT.replace('FROM search.sessions', 'FROM inserted')}`,
-      [session.id, session.clientId, session.userId, session.placeId, session.checkIn, session.checkOut, JSON.stringify(session.rooms), session.priceEpoch],
-    );
-    return toSession(rows[0]);
+    const values = {
+      id: session.id,
+      clientId: session.clientId,
+      userId: session.userId,
+      placeId: session.placeId,
+      checkIn: session.checkIn,
+      checkOut: session.checkOut,
+      rooms: session.rooms,
+      priceEpoch: String(session.priceEpoch),
+    };
+    const inserted = await this.sessions.createQueryBuilder().insert().values(values).returning(['created_at']).execute();
+    const createdAt = (inserted.raw as { created_at: Date }[])[0].created_at;
+    return toSession(Object.assign(new SessionEntity(), values, { createdAt, lastUsedAt: createdAt }), 0, 0);
   }
 
   async find(id: string): Promise<SearchSession | null> {
-    const rows: SessionRow[] = await this.dataSource.query(`${SELECT} WHERE id = $1`, [id]);
-    return rows.length ? toSession(rows[0]) : null;
+    const { entities, raw } = await this.sessions
+      .createQueryBuilder('s')
+      .select(['s.id', 's.clientId', 's.userId', 's.placeId', 's.checkIn', 's.checkOut', 's.rooms', 's.priceEpoch', 's.createdAt'])
+      .addSelect(ELAPSED_MS, 'elapsed_ms')
+      .addSelect(IDLE_S, 'idle_s')
+      .where('s.id = :id', { id })
+      .getRawAndEntities<{ elapsed_ms: number; idle_s: number }>();
+    return entities.length ? toSession(entities[0], raw[0].elapsed_ms, raw[0].idle_s) : null;
   }
 
   /** Marks a session used. */
   async touch(id: string): Promise<void> {
-    await this.dataSource.query(`UPDATE search.sessions SET last_used_at = now() WHERE id = $1`, [id]);
+    await this.sessions.createQueryBuilder().update().set({ lastUsedAt: () => 'now()' }).where('id = :id', { id }).execute();
   }
 
   /** Milliseconds since this session first asked for this hotel's rates (0 on the first ask). */
   async hotelViewElapsedMs(sessionId: string, hotelId: number): Promise<number> {
-    const rows = rowsOf<{ elapsed_ms: number }>(
-      await this.dataSource.query(
-        `WITH inserted AS (
-           INSERT INTO search.hotel_views (session_id, hotel_id) VALUES ($1, $2)
-           ON CONFLICT (session_id, hotel_id) DO NOTHING RETURNING first_requested_at)
-         SELECT (extract(epoch FROM now() - first_requested_at) * 1000)::float8 AS elapsed_ms FROM inserted
-         UNION ALL
-         SELECT (extract(epoch FROM now() - first_requested_at) * 1000)::float8 FROM search.hotel_views
-          WHERE session_id = $1 AND hotel_id = $2
-         LIMIT 1`,
-        [sessionId, hotelId],
-      ),
+    // Raw SQL: insert-or-read in one statement (the query builder would need two round
+    // trips, and this runs on every hotel rates request).
+    const rows: { elapsed_ms: number }[] = await this.dataSource.query(
+      `WITH inserted AS (
+         INSERT INTO search.hotel_views (session_id, hotel_id) VALUES ($1, $2)
+         ON CONFLICT (session_id, hotel_id) DO NOTHING RETURNING first_requested_at)
+       SELECT (extract(epoch FROM now() - first_requested_at) * 1000)::float8 AS elapsed_ms FROM inserted
+       UNION ALL
+       SELECT (extract(epoch FROM now() - first_requested_at) * 1000)::float8 FROM search.hotel_views
+        WHERE session_id = $1 AND hotel_id = $2
+       LIMIT 1`,
+      [sessionId, hotelId],
     );
     return rows[0]?.elapsed_ms ?? 0;
   }
 
   /** Forgets sessions idle for longer than ttlSeconds (they answer 404 already). */
   async deleteIdle(ttlSeconds: number): Promise<number> {
-    const rows = rowsOf(
-      await this.dataSource.query(`DELETE FROM search.sessions WHERE last_used_at < now() - make_interval(secs => $1) RETURNING id`, [ttlSeconds]),
-    );
-    return rows.length;
+    const deleted = await this.sessions
+      .createQueryBuilder()
+      .delete()
+      .where('last_used_at < now() - make_interval(secs => :ttlSeconds)', { ttlSeconds })
+      .execute();
+    return deleted.affected ?? 0;
   }
 }
