@@ -14,8 +14,21 @@ const { openLoop } = require('./bench/open-loop');
 const { fairness, VICTIM_RATE } = require('./bench/fairness');
 const { ROOT, log, ensureDependencies, build, freePort, findOnPath, portAnswers } = require('./lib/workspace');
 
-const { values: options } = parseArgs({
-  options: {
+const USAGE = `usage: npm run bench [-- --duration S] [--connections N] [--warmup S] [--cooldown S] [--settle S] [--flow-workers N] [--only TEXT]
+
+  --duration S       seconds each scenario is measured (default 10, or BENCH_DURATION_S)
+  --connections N    connections of the closed-loop scenarios (default 50, or BENCH_CONNECTIONS)
+  --warmup S         seconds of load before measuring each scenario (default 3)
+  --cooldown S       pause between scenarios (default 10)
+  --settle S         pause after start and setup before the first scenario (default 30)
+  --flow-workers N   concurrent bookers of the full-flow scenario (default 8)
+  --only TEXT        only the scenarios whose name contains TEXT (the baselines always run)`;
+
+let parsed;
+try {
+  parsed = parseArgs({
+    options: {
+      help: { type: 'boolean', default: false },
     duration: { type: 'string', default: process.env.BENCH_DURATION_S || '10' },
     connections: { type: 'string', default: process.env.BENCH_CONNECTIONS || '50' },
     warmup: { type: 'string', default: process.env.BENCH_WARMUP_S || '3' },
@@ -24,8 +37,23 @@ const { values: options } = parseArgs({
     // Concurrent bookers in the full-flow scenario.
     'flow-workers': { type: 'string', default: process.env.BENCH_FLOW_WORKERS || '8' },
     only: { type: 'string' },
-  },
-});
+    },
+  });
+} catch (error) {
+  process.stderr.write(`${error.message}\n${USAGE}\n`);
+  process.exit(2);
+}
+if (parsed.values.help) {
+  process.stdout.write(`${USAGE}\n`);
+  process.exit(0);
+}
+const options = parsed.values;
+for (const name of ['duration', 'connections', 'warmup', 'cooldown', 'settle', 'flow-workers']) {
+  if (!/^\d+(\.\d+)?$/.test(options[name])) {
+    process.stderr.write(`--${name} must be a number, not ${options[name]}\n${USAGE}\n`);
+    process.exit(2);
+  }
+}
 const DURATION_S = Number(options.duration);
 const WARMUP_S = Number(options.warmup);
 const COOLDOWN_S = Number(options.cooldown);
