@@ -2,19 +2,25 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { SUBJECTS } from '@hotel/contracts';
 import { supplierProviders } from '@hotel/inventory';
 import { ServicePlatformModule } from '@hotel/platform';
+import { AllotmentEntity } from './inventory/allotment.entity';
 import { AllotmentsRepository } from './inventory/allotments.repository';
 import { InventoryController } from './inventory/inventory.controller';
 import { CreateAllotments1763920000000 } from './migrations/1763920000000-create-allotments';
 import { CreatePrebooks1763950000000 } from './migrations/1763950000000-create-prebooks';
 import { CreateSupplierBookings1763960000000 } from './migrations/1763960000000-create-supplier-bookings';
 import { SandboxSupplierBookings1764200000000 } from './migrations/1764200000000-sandbox-supplier-bookings';
+import { SupplierBookingEntity } from './supplier/supplier-booking.entity';
 import { SupplierBookingsRepository } from './supplier/supplier-bookings.repository';
 import { SupplierController } from './supplier/supplier.controller';
 import { SupplierService } from './supplier/supplier.service';
+import { PrebookEntity } from './prebooks/prebook.entity';
 import { PrebooksController } from './prebooks/prebooks.controller';
 import { PrebooksRepository } from './prebooks/prebooks.repository';
 import { PrebooksService } from './prebooks/prebooks.service';
 import { RatesEnv } from './rates.env';
+
+/** The entities of the rates schema, one per table. */
+export const RATES_ENTITIES = [AllotmentEntity, PrebookEntity, SupplierBookingEntity];
 
 @Module({})
 export class RatesAppModule {
@@ -26,7 +32,7 @@ export class RatesAppModule {
           name: 'rates',
           env,
           healthSubject: SUBJECTS.RATES_HEALTH_CHECK,
-          entities: [],
+          entities: RATES_ENTITIES,
           migrations: [CreateAllotments1763920000000, CreatePrebooks1763950000000, CreateSupplierBookings1763960000000, SandboxSupplierBookings1764200000000],
         }),
       ],

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { OfferKeyWire, PaymentMethod, PrebookData } from '@hotel/contracts';
+import { PrebookEntity } from './prebook.entity';
 
 export interface NewPrebook {
   id: string;
@@ -13,53 +14,51 @@ export interface NewPrebook {
   rateId: string;
   paymentMethod: PaymentMethod;
   offer: OfferKeyWire;
-  response: Omit<PrebookData, 'is_booking_processing' | 'booking_id'>;
+  response: PrebookData;
   priceChargeable: string;
   promoCode: string | null;
   discount: string;
   expiresAt: Date;
 }
 
-export interface StoredPrebookRow {
-  id: string;
-  offer: OfferKeyWire;
-  payment_method: PaymentMethod;
-  response: PrebookData;
-  price_chargeable: string;
-  promo_code: string | null;
-  discount: string;
-  expires_at: Date;
+/** What a booking reads of its prebook, and whether it has expired (by the database's clock). */
+export type StoredPrebookRecord = Pick<PrebookEntity, 'id' | 'offer' | 'paymentMethod' | 'response' | 'priceChargeable' | 'promoCode' | 'discount' | 'expiresAt'> & {
   expired: boolean;
-}
+};
 
-const STORED = `id, offer, payment_method, response, price_chargeable, promo_code, discount, expires_at, expires_at <= now() AS expired`;
-
+/** Prebooks (`rates.prebooks`): one statement per call, all on the prebook and book hot paths. */
 @Injectable()
 export class PrebooksRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
+  private get prebooks() {
+    return this.dataSource.getRepository(PrebookEntity);
+  }
+
+  /** One INSERT; nothing is read back (the defaults are not needed). */
   async insert(prebook: NewPrebook): Promise<void> {
-    await this.dataSource.query(
-      `INSERT INTO rates.prebooks (id, client_id, user_id, sandbox, session_id, hotel_id, rate_id, payment_method, offer, response,
-                                   price_chargeable, promo_code, discount, expires_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
-      [
-        prebook.id,
-        prebook.clientId,
-        prebook.userId,
-        prebook.sandbox,
-        prebook.sessionId,
-        prebook.hotelId,
-        prebook.rateId,
-        prebook.paymentMethod,
-        JSON.stringify(prebook.offer),
-        JSON.stringify(prebook.response),
-        prebook.priceChargeable,
-        prebook.promoCode,
-        prebook.discount,
-        prebook.expiresAt,
-      ],
-    );
+    await this.dataSource
+      .createQueryBuilder()
+      .insert()
+      .into(PrebookEntity)
+      .values({
+        id: prebook.id,
+        clientId: prebook.clientId,
+        userId: prebook.userId,
+        sandbox: prebook.sandbox,
+        sessionId: prebook.sessionId,
+        hotelId: prebook.hotelId,
+        rateId: prebook.rateId,
+        paymentMethod: prebook.paymentMethod,
+        offer: prebook.offer,
+        response: prebook.response,
+        priceChargeable: prebook.priceChargeable,
+        promoCode: prebook.promoCode,
+        discount: prebook.discount,
+        expiresAt: prebook.expiresAt,
+      })
+      .updateEntity(false)
+      .execute();
   }
 
   /**
@@ -69,35 +68,49 @@ export class PrebooksRepository {
   async findForBooking(
     owner: { clientId: number; sandbox: boolean; userId: number | null },
     criteria: { prebookId?: string; hotelId?: number; sessionId?: string; rateId?: string; paymentMethod?: PaymentMethod },
-  ): Promise<StoredPrebookRow | null> {
-    const scope = [owner.clientId, owner.sandbox, owner.userId];
-    const inScope = `client_id = $1 AND sandbox = $2 AND ($3::int IS NULL OR user_id = $3)`;
-    const rows: StoredPrebookRow[] = criteria.prebookId
-      ? await this.dataSource.query(`SELECT ${STORED} FROM rates.prebooks WHERE ${inScope} AND id = $4`, [...scope, criteria.prebookId])
-      : await this.dataSource.query(
-          `SELECT ${STORED} FROM rates.prebooks
-            WHERE ${inScope} AND hotel_id = $4 AND session_id = $5 AND rate_id = $6 AND payment_method = $7
-            ORDER BY created_at DESC LIMIT 1`,
-          [...scope, criteria.hotelId, criteria.sessionId, criteria.rateId, criteria.paymentMethod],
-        );
-    return rows[0] ?? null;
+  ): Promise<StoredPrebookRecord | null> {
+    const query = this.prebooks
+      .createQueryBuilder('p')
+      .select(['p.id', 'p.offer', 'p.paymentMethod', 'p.response', 'p.priceChargeable', 'p.promoCode', 'p.discount', 'p.expiresAt'])
+      .addSelect('p.expiresAt <= now()', 'expired')
+      .where('p.clientId = :clientId', { clientId: owner.clientId })
+      .andWhere('p.sandbox = :sandbox', { sandbox: owner.sandbox });
+    if (owner.userId !== null) query.andWhere('p.userId = :userId', { userId: owner.userId });
+    if (criteria.prebookId) {
+      query.andWhere('p.id = :prebookId', { prebookId: criteria.prebookId });
+    } else {
+      // A missing criterion matches nothing (= NULL), as a bound parameter.
+      query
+        .andWhere('p.hotelId = :hotelId', { hotelId: criteria.hotelId })
+        .andWhere('p.sessionId = :sessionId', { sessionId: criteria.sessionId })
+        .andWhere('p.rateId = :rateId', { rateId: criteria.rateId })
+        .andWhere('p.paymentMethod = :paymentMethod', { paymentMethod: criteria.paymentMethod })
+        .orderBy('p.createdAt', 'DESC')
+        .limit(1);
+    }
+    const { entities, raw } = await query.getRawAndEntities<{ expired: boolean }>();
+    const prebook = entities[0];
+    return prebook ? { ...prebook, expired: raw[0].expired } : null;
   }
 
+  /** Marks the booking made from a prebook (a prebook backs one booking only: another booking id changes nothing). */
   async attachBooking(prebookId: string, bookingId: number, processing: boolean): Promise<void> {
-    await this.dataSource.query(
-      `UPDATE rates.prebooks SET booking_id = $2, booking_processing = $3 WHERE id = $1 AND (booking_id IS NULL OR booking_id = $2)`,
-      [prebookId, bookingId, processing],
-    );
+    await this.prebooks
+      .createQueryBuilder()
+      .update()
+      .set({ bookingId, bookingProcessing: processing })
+      .where('id = :prebookId', { prebookId })
+      .andWhere('(booking_id IS NULL OR booking_id = :bookingId)', { bookingId })
+      .execute();
   }
 
   /** A booking already under way for this rate by this client (set by the booking service), if any. */
   async bookingInProgress(clientId: number, hotelId: number, rateId: string, paymentMethod: PaymentMethod): Promise<number | null> {
-    const rows: { booking_id: number }[] = await this.dataSource.query(
-      `SELECT booking_id FROM rates.prebooks
-        WHERE client_id = $1 AND hotel_id = $2 AND rate_id = $3 AND payment_method = $4 AND booking_processing
-        ORDER BY created_at DESC LIMIT 1`,
-      [clientId, hotelId, rateId, paymentMethod],
-    );
-    return rows[0]?.booking_id ?? null;
+    const prebook = await this.prebooks.findOne({
+      select: { bookingId: true },
+      where: { clientId, hotelId, rateId, paymentMethod, bookingProcessing: true },
+      order: { createdAt: 'DESC' },
+    });
+    return prebook?.bookingId ?? null;
   }
 }

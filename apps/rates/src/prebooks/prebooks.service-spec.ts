@@ -6,13 +6,13 @@ import { CreateAllotments1763920000000 } from '../migrations/1763920000000-creat
 import { CreatePrebooks1763950000000 } from '../migrations/1763950000000-create-prebooks';
 import { CreateSupplierBookings1763960000000 } from '../migrations/1763960000000-create-supplier-bookings';
 import { SandboxSupplierBookings1764200000000 } from '../migrations/1764200000000-sandbox-supplier-bookings';
-import { RatesAppModule } from '../rates-app.module';
+import { RATES_ENTITIES, RatesAppModule } from '../rates-app.module';
 import { RatesEnv } from '../rates.env';
 import { PrebooksService } from './prebooks.service';
 
 // Service tier: PrebooksService with the rates app's providers (its real repositories
 // and suppliers) on a fresh PostgreSQL database with the rates migrations (as
-// RatesAppModule lists them); accounting, users and promo are fakes answering by subject.
+// RatesAppModule lists them) and its entities; accounting, users and promo are fakes answering by subject.
 
 const PARIS = 'gn:2988507';
 const DAY_MS = 86_400_000;
@@ -51,6 +51,7 @@ describe('PrebooksService (service tier: real PostgreSQL, fake accounting, users
       name: 'rates',
       envClass: RatesEnv,
       providers: (env) => RatesAppModule.register(env).providers ?? [],
+      entities: RATES_ENTITIES,
       migrations: [CreateAllotments1763920000000, CreatePrebooks1763950000000, CreateSupplierBookings1763960000000, SandboxSupplierBookings1764200000000],
     });
     prebooks = harness.get(PrebooksService);

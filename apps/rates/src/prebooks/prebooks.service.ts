@@ -134,12 +134,12 @@ export class PrebooksService {
     return {
       prebookId: row.id,
       offer: row.offer,
-      paymentMethod: row.payment_method,
+      paymentMethod: row.paymentMethod,
       response: row.response,
-      priceChargeable: row.price_chargeable,
-      promoCode: row.promo_code,
+      priceChargeable: row.priceChargeable,
+      promoCode: row.promoCode,
       discount: row.discount,
-      expiresAt: row.expires_at.toISOString(),
+      expiresAt: row.expiresAt.toISOString(),
     };
   }
 

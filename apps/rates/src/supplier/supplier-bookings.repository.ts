@@ -3,6 +3,8 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { SupplierBookRequest, SupplierBooking } from '@hotel/contracts';
 import { rowsOf } from '@hotel/platform';
+import { AllotmentEntity } from '../inventory/allotment.entity';
+import { SupplierBookingEntity } from './supplier-booking.entity';
 
 /** The room type a supplier booking is for, and how many rooms. */
 export type BookedRoom = Pick<SupplierBookRequest, 'vendor' | 'hotel_id' | 'room_id' | 'rooms'>;
@@ -24,30 +26,28 @@ export interface NewSupplierBooking {
 
 /**
  * The statements a booking runs inside the transaction SupplierBookingsRepository
- * opened for it (see `inBookingLock`).
+ * opened for it (see `inBookingLock`). The transaction stays private: callers get
+ * these operations, never the manager.
  */
 export class SupplierBookingTransaction {
   constructor(private readonly manager: EntityManager) {}
 
   async find(bookingId: number): Promise<SupplierBooking | null> {
-    const rows: { reference: string; status: SupplierBooking['status'] }[] = await this.manager.query(
-      `SELECT reference, status FROM rates.supplier_bookings WHERE booking_id = $1`,
-      [bookingId],
-    );
-    return rows[0] ?? null;
+    const booking = await this.manager.getRepository(SupplierBookingEntity).findOne({ select: { reference: true, status: true }, where: { bookingId } });
+    return booking ? { reference: booking.reference, status: booking.status } : null;
   }
 
   /** Rooms already sold of the room type on one night (none when the night has no allotment row yet). */
   async roomsSold(room: BookedRoom, night: string): Promise<number> {
-    const rows: { rooms_sold: number }[] = await this.manager.query(
-      `SELECT rooms_sold FROM rates.allotments WHERE vendor = $1 AND hotel_id = $2 AND room_id = $3 AND night = $4`,
-      [room.vendor, room.hotel_id, room.room_id, night],
-    );
-    return rows[0]?.rooms_sold ?? 0;
+    const allotment = await this.manager
+      .getRepository(AllotmentEntity)
+      .findOne({ select: { roomsSold: true }, where: { vendor: room.vendor, hotelId: room.hotel_id, roomId: room.room_id, night } });
+    return allotment?.roomsSold ?? 0;
   }
 
   /** Takes rooms for one night in one statement: never more than the allotment, whoever races. */
   async take(room: BookedRoom, night: string, capacity: number): Promise<boolean> {
+    // Raw: TypeORM's orUpdate can only overwrite a column with EXCLUDED's value, not add to the stored count under a WHERE that keeps it within capacity.
     const rows = rowsOf(
       await this.manager.query(
         `INSERT INTO rates.allotments (vendor, hotel_id, room_id, night, capacity, rooms_sold) VALUES ($1, $2, $3, $4, $5, $6)
@@ -62,23 +62,27 @@ export class SupplierBookingTransaction {
   }
 
   async insert(booking: NewSupplierBooking): Promise<void> {
-    await this.manager.query(
-      `INSERT INTO rates.supplier_bookings (booking_id, vendor, hotel_id, room_id, check_in, check_out, rooms, reference, status, confirm_after, sandbox)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, CASE WHEN $9 = 'pending' THEN now() + make_interval(secs => $10) END, $11)`,
-      [
-        booking.bookingId,
-        booking.vendor,
-        booking.hotelId,
-        booking.roomId,
-        booking.checkIn,
-        booking.checkOut,
-        booking.rooms,
-        booking.reference,
-        booking.status,
-        booking.confirmAfterSeconds,
-        booking.sandbox,
-      ],
-    );
+    await this.manager
+      .createQueryBuilder()
+      .insert()
+      .into(SupplierBookingEntity)
+      .values({
+        bookingId: booking.bookingId,
+        vendor: booking.vendor,
+        hotelId: booking.hotelId,
+        roomId: booking.roomId,
+        checkIn: booking.checkIn,
+        checkOut: booking.checkOut,
+        rooms: booking.rooms,
+        reference: booking.reference,
+        status: booking.status,
+        // By the database's clock, as every other time in the table.
+        confirmAfter: booking.status === 'pending' ? () => 'now() + make_interval(secs => :confirmAfterSeconds)' : null,
+        sandbox: booking.sandbox,
+      })
+      .setParameter('confirmAfterSeconds', booking.confirmAfterSeconds)
+      .updateEntity(false)
+      .execute();
   }
 }
 
@@ -94,6 +98,7 @@ export class SupplierBookingsRepository {
    */
   inBookingLock<T>(bookingId: number, work: (booking: SupplierBookingTransaction) => Promise<T>): Promise<T> {
     return this.dataSource.transaction(async (manager) => {
+      // Raw: a lock function call on no table, and TypeORM's builder cannot build a SELECT without FROM.
       await manager.query(`SELECT pg_advisory_xact_lock(hashtext('supplier-booking'), $1)`, [bookingId]);
       return work(new SupplierBookingTransaction(manager));
     });
@@ -101,15 +106,19 @@ export class SupplierBookingsRepository {
 
   /** Where a booking stands, confirming a pending one whose time has come; null when there is no such booking. */
   async confirmDue(bookingId: number): Promise<SupplierBooking | null> {
-    const rows = rowsOf<{ reference: string; status: SupplierBooking['status'] }>(
-      await this.dataSource.query(
-        `UPDATE rates.supplier_bookings SET status = CASE WHEN status = 'pending' AND confirm_after <= now() THEN 'confirmed' ELSE status END,
-                updated_at = now()
-          WHERE booking_id = $1 RETURNING reference, status`,
-        [bookingId],
-      ),
-    );
-    return rows[0] ?? null;
+    const updated = await this.dataSource
+      .getRepository(SupplierBookingEntity)
+      .createQueryBuilder()
+      .update()
+      .set({
+        status: () => `CASE WHEN status = 'pending' AND confirm_after <= now() THEN 'confirmed' ELSE status END`,
+        updatedAt: () => 'now()',
+      })
+      .where('booking_id = :bookingId', { bookingId })
+      .returning(['reference', 'status'])
+      .execute();
+    const rows = updated.raw as Pick<SupplierBookingEntity, 'reference' | 'status'>[];
+    return rows[0] ? { reference: rows[0].reference, status: rows[0].status } : null;
   }
 
   /**
@@ -119,21 +128,27 @@ export class SupplierBookingsRepository {
    */
   async cancel(bookingId: number): Promise<SupplierBooking | null> {
     return this.dataSource.transaction(async (manager) => {
-      const rows: { vendor: string; hotel_id: number; room_id: number; check_in: string; check_out: string; rooms: number; reference: string; status: string; sandbox: boolean }[] =
-        await manager.query(
-          `SELECT vendor, hotel_id, room_id, to_char(check_in, 'YYYY-MM-DD') AS check_in, to_char(check_out, 'YYYY-MM-DD') AS check_out, rooms, reference, status, sandbox
-             FROM rates.supplier_bookings WHERE booking_id = $1 FOR UPDATE`,
-          [bookingId],
-        );
-      const booking = rows[0];
+      const bookings = manager.getRepository(SupplierBookingEntity);
+      const booking = await bookings
+        .createQueryBuilder('b')
+        .select(['b.bookingId', 'b.vendor', 'b.hotelId', 'b.roomId', 'b.checkIn', 'b.checkOut', 'b.rooms', 'b.reference', 'b.status', 'b.sandbox'])
+        .where('b.bookingId = :bookingId', { bookingId })
+        .setLock('pessimistic_write')
+        .getOne();
       if (!booking) return null;
       if (booking.status === 'cancelled') return { reference: booking.reference, status: 'cancelled' };
-      if (!booking.sandbox) await manager.query(
-        `UPDATE rates.allotments SET rooms_sold = rooms_sold - $5
-          WHERE vendor = $1 AND hotel_id = $2 AND room_id = $3 AND night >= $4::date AND night < $6::date`,
-        [booking.vendor, booking.hotel_id, booking.room_id, booking.check_in, booking.rooms, booking.check_out],
-      );
-      await manager.query(`UPDATE rates.supplier_bookings SET status = 'cancelled', updated_at = now() WHERE booking_id = $1`, [bookingId]);
+      if (!booking.sandbox) {
+        await manager
+          .getRepository(AllotmentEntity)
+          .createQueryBuilder()
+          .update()
+          .set({ roomsSold: () => 'rooms_sold - :rooms' })
+          .where('vendor = :vendor AND hotel_id = :hotelId AND room_id = :roomId', { vendor: booking.vendor, hotelId: booking.hotelId, roomId: booking.roomId })
+          .andWhere('night >= :checkIn AND night < :checkOut', { checkIn: booking.checkIn, checkOut: booking.checkOut })
+          .setParameter('rooms', booking.rooms)
+          .execute();
+      }
+      await bookings.createQueryBuilder().update().set({ status: 'cancelled', updatedAt: () => 'now()' }).where('booking_id = :bookingId', { bookingId }).execute();
       return { reference: booking.reference, status: 'cancelled' };
     });
   }

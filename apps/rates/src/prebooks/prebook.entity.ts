@@ -1,0 +1,63 @@
+import { Column, CreateDateColumn, Entity, PrimaryColumn } from 'typeorm';
+import { OfferKeyWire, PaymentMethod, PrebookData } from '@hotel/contracts';
+
+/**
+ * A validated rate with the price it was confirmed at (table rates.prebooks), which
+ * book relies on until it expires; money as exact decimal strings.
+ */
+@Entity({ schema: 'rates', name: 'prebooks' })
+export class PrebookEntity {
+  @PrimaryColumn({ type: 'uuid' })
+  id: string;
+
+  @Column({ name: 'client_id', type: 'integer' })
+  clientId: number;
+
+  @Column({ name: 'user_id', type: 'integer', nullable: true })
+  userId: number | null;
+
+  @Column({ type: 'boolean' })
+  sandbox: boolean;
+
+  /** The V1 search session the rate came from (null for a V2 rate id). */
+  @Column({ name: 'session_id', type: 'uuid', nullable: true })
+  sessionId: string | null;
+
+  @Column({ name: 'hotel_id', type: 'integer' })
+  hotelId: number;
+
+  @Column({ name: 'rate_id', type: 'text' })
+  rateId: string;
+
+  @Column({ name: 'payment_method', type: 'text' })
+  paymentMethod: PaymentMethod;
+
+  @Column({ type: 'jsonb' })
+  offer: OfferKeyWire;
+
+  /** The prebook's answer as the client received it. */
+  @Column({ type: 'jsonb' })
+  response: PrebookData;
+
+  @Column({ name: 'price_chargeable', type: 'numeric', precision: 14, scale: 2 })
+  priceChargeable: string;
+
+  @Column({ name: 'promo_code', type: 'text', nullable: true })
+  promoCode: string | null;
+
+  @Column({ type: 'numeric', precision: 14, scale: 2, default: 0 })
+  discount: string;
+
+  @Column({ name: 'expires_at', type: 'timestamptz' })
+  expiresAt: Date;
+
+  @Column({ name: 'booking_id', type: 'integer', nullable: true })
+  bookingId: number | null;
+
+  /** True while the booking made from this prebook is under way (is_booking_processing). */
+  @Column({ name: 'booking_processing', type: 'boolean', default: false })
+  bookingProcessing: boolean;
+
+  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  createdAt: Date;
+}

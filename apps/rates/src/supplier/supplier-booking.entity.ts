@@ -1,0 +1,51 @@
+import { Column, CreateDateColumn, Entity, PrimaryColumn } from 'typeorm';
+
+export type SupplierBookingStatus = 'pending' | 'confirmed' | 'cancelled';
+
+/** A booking made with a simulated vendor (table rates.supplier_bookings): one per platform booking. */
+@Entity({ schema: 'rates', name: 'supplier_bookings' })
+export class SupplierBookingEntity {
+  /** The platform booking's id. */
+  @PrimaryColumn({ name: 'booking_id', type: 'integer' })
+  bookingId: number;
+
+  @Column({ type: 'text' })
+  vendor: string;
+
+  @Column({ name: 'hotel_id', type: 'integer' })
+  hotelId: number;
+
+  @Column({ name: 'room_id', type: 'integer' })
+  roomId: number;
+
+  /** YYYY-MM-DD. */
+  @Column({ name: 'check_in', type: 'date' })
+  checkIn: string;
+
+  /** YYYY-MM-DD. */
+  @Column({ name: 'check_out', type: 'date' })
+  checkOut: string;
+
+  @Column({ type: 'integer' })
+  rooms: number;
+
+  @Column({ type: 'text', unique: true })
+  reference: string;
+
+  @Column({ type: 'text' })
+  status: SupplierBookingStatus;
+
+  /** A pending booking (the vendor accepted without confirming) confirms at this time. */
+  @Column({ name: 'confirm_after', type: 'timestamptz', nullable: true })
+  confirmAfter: Date | null;
+
+  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  createdAt: Date;
+
+  @Column({ name: 'updated_at', type: 'timestamptz', default: () => 'now()' })
+  updatedAt: Date;
+
+  /** A sandbox booking took no room from the allotment. */
+  @Column({ type: 'boolean', default: false })
+  sandbox: boolean;
+}
