@@ -1,12 +1,18 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { SUBJECTS } from '@hotel/contracts';
 import { ServiceEnv, ServicePlatformModule } from '@hotel/platform';
+import { AccountEntity } from './ledger/account.entity';
+import { EntryEntity } from './ledger/entry.entity';
+import { HoldEntity } from './ledger/hold.entity';
 import { LedgerController } from './ledger/ledger.controller';
 import { LedgerRepository } from './ledger/ledger.repository';
 import { LedgerService } from './ledger/ledger.service';
 import { CreateLedger1763930000000 } from './migrations/1763930000000-create-ledger';
 import { HoldFunctions1764000000000 } from './migrations/1764000000000-hold-functions';
 import { OneFundsRule1764100000000 } from './migrations/1764100000000-one-funds-rule';
+
+/** Every table of the accounting schema, as TypeORM entities. */
+export const ACCOUNTING_ENTITIES = [AccountEntity, EntryEntity, HoldEntity];
 
 @Module({})
 export class AccountingAppModule {
@@ -18,7 +24,7 @@ export class AccountingAppModule {
           name: 'accounting',
           env,
           healthSubject: SUBJECTS.ACCOUNTING_HEALTH_CHECK,
-          entities: [],
+          entities: ACCOUNTING_ENTITIES,
           migrations: [CreateLedger1763930000000, HoldFunctions1764000000000, OneFundsRule1764100000000],
         }),
       ],

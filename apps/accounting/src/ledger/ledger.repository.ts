@@ -2,9 +2,9 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { AccountingEntryView, BalanceView, ClientAccountTerms, HoldView, centsToNumber, toCents } from '@hotel/contracts';
-import { rowsOf } from '@hotel/platform';
-
-export type EntryKind = 'manual' | 'booking_debit' | 'booking_refund' | 'card_charge' | 'card_payment';
+import { AccountEntity } from './account.entity';
+import { EntryEntity, EntryKind } from './entry.entity';
+import { HoldEntity } from './hold.entity';
 
 export interface NewEntry {
   clientId: number;
@@ -18,122 +18,139 @@ export interface NewEntry {
   bankPaymentId?: number | null;
 }
 
-interface EntryRow {
-  id: number;
-  debit: string;
-  credit: string;
-  name: string;
-  client_id: number;
-  booking_id: number | null;
-  cc_payment_id: string | null;
-  user_id: number | null;
-  bank_payment_id: number | null;
-  created_at: Date;
-  updated_at: Date;
-  deleted_at: Date | null;
-}
+/** An entry the finance team writes by hand: always a new one. */
+export type ManualEntry = Omit<NewEntry, 'kind'>;
 
-interface AccountRow {
-  client_id: number;
-  currency: string;
-  credit_limit: string;
-  total_debit: string;
-  total_credit: string;
-  total_held: string;
-  entry_count: number;
-  /** accounting.available_funds: the one place the rule is written. */
-  available: string;
-}
+/** A booking's automatic entry (of the client the call names): one per client, booking and kind, however often a step is retried. */
+export type BookingEntry = Omit<NewEntry, 'clientId' | 'kind' | 'bookingId'> & { kind: Exclude<EntryKind, 'manual'>; bookingId: number };
 
-interface HoldRow {
-  booking_id: number;
-  user_id: number | null;
-  amount: string;
-  status: HoldView['status'];
-  entry_id: number | null;
-}
-
-const ENTRY_COLUMNS = `id, debit, credit, name, client_id, booking_id, cc_payment_id, user_id, bank_payment_id, created_at, updated_at, deleted_at`;
-
-export function toEntryView(row: EntryRow): AccountingEntryView {
-  return {
-    id: row.id,
-    debit: centsToNumber(toCents(row.debit)),
-    credit: centsToNumber(toCents(row.credit)),
-    name: row.name,
-    clientId: row.client_id,
-    bookingId: row.booking_id,
-    ccPaymentId: row.cc_payment_id,
-    userId: row.user_id,
-    bankPaymentId: row.bank_payment_id,
-    createdAt: row.created_at.toISOString(),
-    updatedAt: row.updated_at.toISOString(),
-    deletedAt: row.deleted_at ? row.deleted_at.toISOString() : null,
-  };
-}
+/** A booking's hold as the service sees it. */
+export type Hold = Pick<HoldEntity, 'bookingId' | 'userId' | 'amount' | 'status' | 'entryId'>;
 
 export interface HoldOutcome {
   outcome: 'placed' | 'captured' | 'existing' | 'insufficient' | 'no_account' | 'not_found';
-  hold: HoldRow | null;
+  hold: Hold | null;
+}
+
+/** The columns an AccountingEntryView is read from, by name. */
+const ENTRY_FIELDS = {
+  id: true,
+  debit: true,
+  credit: true,
+  name: true,
+  clientId: true,
+  bookingId: true,
+  ccPaymentId: true,
+  userId: true,
+  bankPaymentId: true,
+  createdAt: true,
+  updatedAt: true,
+  deletedAt: true,
+} as const;
+type EntryFields = Pick<EntryEntity, keyof typeof ENTRY_FIELDS>;
+const ENTRY_PROPERTIES = Object.keys(ENTRY_FIELDS) as (keyof typeof ENTRY_FIELDS)[];
+
+/** The columns a Hold is read from, by name. */
+const HOLD_FIELDS = { bookingId: true, userId: true, amount: true, status: true, entryId: true } as const;
+
+function toEntryView(entry: EntryFields): AccountingEntryView {
+  return {
+    id: entry.id,
+    debit: centsToNumber(toCents(entry.debit)),
+    credit: centsToNumber(toCents(entry.credit)),
+    name: entry.name,
+    clientId: entry.clientId,
+    bookingId: entry.bookingId,
+    ccPaymentId: entry.ccPaymentId,
+    userId: entry.userId,
+    bankPaymentId: entry.bankPaymentId,
+    createdAt: entry.createdAt.toISOString(),
+    updatedAt: entry.updatedAt.toISOString(),
+    deletedAt: entry.deletedAt ? entry.deletedAt.toISOString() : null,
+  };
+}
+
+export function toHoldView(hold: Hold): HoldView {
+  return { bookingId: hold.bookingId, amount: hold.amount, status: hold.status, entryId: hold.entryId };
 }
 
 /** A row of accounting.place_hold or accounting.capture_hold. */
-type HoldOutcomeRow = HoldRow & { outcome: HoldOutcome['outcome'] };
+interface HoldOutcomeRow {
+  outcome: HoldOutcome['outcome'];
+  booking_id: number | null;
+  user_id: number | null;
+  amount: string | null;
+  status: Hold['status'] | null;
+  entry_id: number | null;
+}
 /** What place_hold and capture_hold return, named (never `*`: a prepared statement's result type must not change). */
 const HOLD_OUTCOME_COLUMNS = 'outcome, booking_id, user_id, amount, status, entry_id';
 
-function toHoldOutcome({ outcome, ...hold }: HoldOutcomeRow): HoldOutcome {
-  return { outcome, hold: hold.status ? hold : null };
+function toHoldOutcome(row: HoldOutcomeRow): HoldOutcome {
+  const hold = row.status ? { bookingId: row.booking_id!, userId: row.user_id, amount: row.amount!, status: row.status, entryId: row.entry_id } : null;
+  return { outcome: row.outcome, hold };
 }
 
-export function toHoldView(row: HoldRow): HoldView {
-  return { bookingId: row.booking_id, amount: row.amount, status: row.status, entryId: row.entry_id };
-}
-
-const ACCOUNT_COLUMNS = `client_id, currency, credit_limit, total_debit, total_credit, total_held, entry_count, accounting.available_funds(a)::text AS available`;
-
+/**
+ * A client's account, its ledger entries and its holds: one aggregate, whose every
+ * change to money runs under the lock of the account row. Owns its transactions:
+ * the service never sees a connection. The ledger is append-only: entries are only
+ * ever inserted.
+ */
 @Injectable()
 export class LedgerRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
-  transaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
-    return this.dataSource.transaction(work);
+  private get accounts() {
+    return this.dataSource.getRepository(AccountEntity);
+  }
+
+  private get entries() {
+    return this.dataSource.getRepository(EntryEntity);
   }
 
   async hasAccount(clientId: number): Promise<boolean> {
-    const rows = await this.dataSource.query(`SELECT 1 FROM accounting.accounts WHERE client_id = $1`, [clientId]);
-    return rows.length > 0;
+    return this.accounts.exists({ where: { clientId } });
   }
 
+  /** Opens a client's account with its credit terms; an account that exists already is left as it is. */
   async openAccount(terms: ClientAccountTerms): Promise<void> {
-    await this.dataSource.query(
-      `INSERT INTO accounting.accounts (client_id, currency, credit_limit) VALUES ($1, $2, $3) ON CONFLICT (client_id) DO NOTHING`,
-      [terms.clientId, terms.currency, terms.creditLimit],
-    );
-  }
-
-  /** The account row, locked until the transaction ends: every change to a client's money goes through it. */
-  async lockAccount(manager: EntityManager, clientId: number): Promise<void> {
-    await manager.query(`SELECT 1 FROM accounting.accounts WHERE client_id = $1 FOR UPDATE`, [clientId]);
+    await this.dataSource
+      .createQueryBuilder()
+      .insert()
+      .into(AccountEntity)
+      .values({ clientId: terms.clientId, currency: terms.currency, creditLimit: terms.creditLimit })
+      // ON CONFLICT DO NOTHING: the primary key is the table's only unique constraint.
+      .orIgnore()
+      .updateEntity(false)
+      .execute();
   }
 
   async balance(clientId: number): Promise<BalanceView | null> {
-    const rows: AccountRow[] = await this.dataSource.query(`SELECT ${ACCOUNT_COLUMNS} FROM accounting.accounts a WHERE client_id = $1`, [clientId]);
+    // Raw: the funds rule is the SQL function accounting.available_funds over the account row (migration OneFundsRule).
+    const rows: { currency: string; creditLimit: string; totalCredit: string; totalDebit: string; totalHeld: string; available: string }[] =
+      await this.dataSource.query(
+        `SELECT currency, credit_limit AS "creditLimit", total_credit AS "totalCredit", total_debit AS "totalDebit", total_held AS "totalHeld",
+                accounting.available_funds(a)::text AS available
+           FROM accounting.accounts a WHERE client_id = $1`,
+        [clientId],
+      );
     if (!rows.length) return null;
     const account = rows[0];
     return {
       clientId,
       currency: account.currency,
-      creditLimit: centsToNumber(toCents(account.credit_limit)),
-      credits: centsToNumber(toCents(account.total_credit)),
-      debits: centsToNumber(toCents(account.total_debit)),
-      holds: centsToNumber(toCents(account.total_held)),
+      creditLimit: centsToNumber(toCents(account.creditLimit)),
+      credits: centsToNumber(toCents(account.totalCredit)),
+      debits: centsToNumber(toCents(account.totalDebit)),
+      holds: centsToNumber(toCents(account.totalHeld)),
       available: centsToNumber(toCents(account.available)),
     };
   }
 
   /** Prebook's advisory check, by the same rule as the hold (accounting.funds_cover). */
   async checkFunds(clientId: number, userId: number | null, amount: string, userLimit: string | null): Promise<{ sufficient: boolean; available: string } | null> {
+    // Raw: the rule is the SQL functions accounting.funds_cover and available_funds (migration OneFundsRule), nothing computes it here.
     const rows: { sufficient: boolean; available: string }[] = await this.dataSource.query(
       `SELECT accounting.funds_cover(a, $2, $3, $4) AS sufficient, accounting.available_funds(a)::text AS available
          FROM accounting.accounts a WHERE client_id = $1`,
@@ -142,71 +159,63 @@ export class LedgerRepository {
     return rows[0] ?? null;
   }
 
-  /**
-   * Appends an entry and moves the account's totals with it, in the caller's
-   * transaction. An automatic entry that exists already is not written again:
-   * null then.
-   */
-  async appendEntry(manager: EntityManager, entry: NewEntry): Promise<AccountingEntryView | null> {
-    const rows: EntryRow[] = await manager.query(
-      `INSERT INTO accounting.entries (client_id, kind, debit, credit, name, booking_id, cc_payment_id, user_id, bank_payment_id)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
-       ON CONFLICT (client_id, booking_id, kind) WHERE kind <> 'manual' DO NOTHING
-       RETURNING ${ENTRY_COLUMNS}`,
-      [entry.clientId, entry.kind, entry.debit, entry.credit, entry.name, entry.bookingId ?? null, entry.ccPaymentId ?? null, entry.userId ?? null, entry.bankPaymentId ?? null],
-    );
-    if (!rows.length) return null;
-    await manager.query(
-      `UPDATE accounting.accounts
-          SET total_debit = total_debit + $2, total_credit = total_credit + $3, entry_count = entry_count + 1, updated_at = now()
-        WHERE client_id = $1`,
-      [entry.clientId, entry.debit, entry.credit],
-    );
-    return toEntryView(rows[0]);
-  }
-
-  async findAutomaticEntry(manager: EntityManager, clientId: number, bookingId: number, kind: EntryKind): Promise<AccountingEntryView | null> {
-    const rows: EntryRow[] = await manager.query(
-      `SELECT ${ENTRY_COLUMNS} FROM accounting.entries WHERE client_id = $1 AND booking_id = $2 AND kind = $3`,
-      [clientId, bookingId, kind],
-    );
-    return rows.length ? toEntryView(rows[0]) : null;
-  }
-
+  /** Newest first; the total is the account's entry count (no count over the entries). */
   async listEntries(clientId: number, page: number, limit: number): Promise<{ entries: AccountingEntryView[]; total: number }> {
-    const [rows, counts] = await Promise.all([
+    const [rows, account] = await Promise.all([
+      // Raw: TypeORM writes LIMIT/OFFSET as literals, so PreparingClient prepares one statement per page and
+      // size and never frees it. Measured (50,000 entries, one connection): 1000 distinct pages through the
+      // builder left 995 more prepared statements and +24 MB of backend memory (~24 kB a page), on their way to
+      // the 2000-name cap; as parameters: one statement, +0 kB, and 0.45 against 0.92 ms a page once prepared.
       this.dataSource.query(
-        `SELECT ${ENTRY_COLUMNS} FROM accounting.entries WHERE client_id = $1 ORDER BY id DESC LIMIT $2 OFFSET $3`,
+        `SELECT id, debit, credit, name, client_id AS "clientId", booking_id AS "bookingId", cc_payment_id AS "ccPaymentId", user_id AS "userId",
+                bank_payment_id AS "bankPaymentId", created_at AS "createdAt", updated_at AS "updatedAt", deleted_at AS "deletedAt"
+           FROM accounting.entries WHERE client_id = $1 ORDER BY id DESC LIMIT $2 OFFSET $3`,
         [clientId, limit, (page - 1) * limit],
-      ) as Promise<EntryRow[]>,
-      this.dataSource.query(`SELECT entry_count FROM accounting.accounts WHERE client_id = $1`, [clientId]) as Promise<{ entry_count: number }[]>,
+      ) as Promise<EntryFields[]>,
+      this.accounts.findOne({ select: { clientId: true, entryCount: true }, where: { clientId } }),
     ]);
-    return { entries: rows.map(toEntryView), total: counts[0]?.entry_count ?? 0 };
+    return { entries: rows.map(toEntryView), total: account?.entryCount ?? 0 };
   }
 
   async findEntry(clientId: number, id: number): Promise<AccountingEntryView | null> {
-    const rows: EntryRow[] = await this.dataSource.query(`SELECT ${ENTRY_COLUMNS} FROM accounting.entries WHERE client_id = $1 AND id = $2`, [clientId, id]);
-    return rows.length ? toEntryView(rows[0]) : null;
+    const entry = await this.entries.findOne({ select: ENTRY_FIELDS, where: { clientId, id } });
+    return entry ? toEntryView(entry) : null;
   }
 
   async entriesForBooking(clientId: number, bookingId: number): Promise<AccountingEntryView[]> {
-    const rows: EntryRow[] = await this.dataSource.query(
-      `SELECT ${ENTRY_COLUMNS} FROM accounting.entries WHERE client_id = $1 AND booking_id = $2 ORDER BY id`,
-      [clientId, bookingId],
-    );
-    return rows.map(toEntryView);
+    const entries = await this.entries.find({ select: ENTRY_FIELDS, where: { clientId, bookingId }, order: { id: 'ASC' } });
+    return entries.map(toEntryView);
   }
 
-  async findHold(manager: EntityManager, clientId: number, bookingId: number): Promise<HoldRow | null> {
-    const rows: HoldRow[] = await manager.query(
-      `SELECT booking_id, user_id, amount, status, entry_id FROM accounting.holds WHERE client_id = $1 AND booking_id = $2 FOR UPDATE`,
-      [clientId, bookingId],
-    );
-    return rows[0] ?? null;
+  /** A manual entry, written under the account's lock with the account's totals, in one transaction. */
+  appendManualEntry(entry: ManualEntry): Promise<AccountingEntryView> {
+    return this.dataSource.transaction(async (manager) => {
+      await this.lockAccount(manager, entry.clientId);
+      // A manual entry is never a duplicate (the once-per-booking index leaves 'manual' out).
+      return (await this.appendEntry(manager, { ...entry, kind: 'manual' }))!;
+    });
+  }
+
+  /**
+   * A booking's automatic entries, each written once: in one transaction under the
+   * account's lock, an entry that exists already (a retried step) is not written
+   * again and comes back as it was first written. In the order given.
+   */
+  appendBookingEntries(clientId: number, entries: BookingEntry[]): Promise<AccountingEntryView[]> {
+    return this.dataSource.transaction(async (manager) => {
+      await this.lockAccount(manager, clientId);
+      const written: AccountingEntryView[] = [];
+      for (const entry of entries) {
+        const appended = await this.appendEntry(manager, { ...entry, clientId });
+        written.push(appended ?? (await this.findBookingEntry(manager, clientId, entry.bookingId, entry.kind))!);
+      }
+      return written;
+    });
   }
 
   /** See the migration HoldFunctions: the whole check-and-reserve under the account lock in one call. */
   async placeHold(clientId: number, bookingId: number, userId: number | null, amount: string, userLimit: string | number | null): Promise<HoldOutcome> {
+    // Raw: the PL/pgSQL function accounting.place_hold keeps the check and the reservation atomic under the account lock.
     const rows: HoldOutcomeRow[] = await this.dataSource.query(
       `SELECT ${HOLD_OUTCOME_COLUMNS} FROM accounting.place_hold($1, $2, $3, $4, $5)`,
       [clientId, bookingId, userId, amount, userLimit],
@@ -216,6 +225,7 @@ export class LedgerRepository {
 
   /** See the migration HoldFunctions: the debit entry, the account's totals and the hold's status in one call. */
   async captureHold(clientId: number, bookingId: number, name: string): Promise<HoldOutcome> {
+    // Raw: the PL/pgSQL function accounting.capture_hold writes the debit, the totals and the hold's status atomically.
     const rows: HoldOutcomeRow[] = await this.dataSource.query(
       `SELECT ${HOLD_OUTCOME_COLUMNS} FROM accounting.capture_hold($1, $2, $3)`,
       [clientId, bookingId, name],
@@ -223,15 +233,85 @@ export class LedgerRepository {
     return toHoldOutcome(rows[0]);
   }
 
-  async settleHold(manager: EntityManager, clientId: number, bookingId: number, status: 'captured' | 'released', entryId: number | null): Promise<HoldRow> {
-    const rows = rowsOf<HoldRow>(
-      await manager.query(
-        `UPDATE accounting.holds SET status = $3, entry_id = $4, updated_at = now()
-          WHERE client_id = $1 AND booking_id = $2 AND status = 'active' RETURNING booking_id, user_id, amount, status, entry_id`,
-        [clientId, bookingId, status, entryId],
-      ),
-    );
-    await manager.query(`UPDATE accounting.accounts SET total_held = total_held - $2, updated_at = now() WHERE client_id = $1`, [clientId, rows[0].amount]);
-    return rows[0];
+  /**
+   * Releases a booking's active hold and gives its amount back to the account, in
+   * one transaction under the account's lock. The hold as it is afterwards: released
+   * (now or before), or captured and left alone; null when the booking has none.
+   */
+  releaseHold(clientId: number, bookingId: number): Promise<Hold | null> {
+    return this.dataSource.transaction(async (manager) => {
+      await this.lockAccount(manager, clientId);
+      const hold = await manager
+        .getRepository(HoldEntity)
+        .findOne({ select: { clientId: true, ...HOLD_FIELDS }, where: { clientId, bookingId }, lock: { mode: 'pessimistic_write' } });
+      if (!hold || hold.status !== 'active') return hold;
+      await manager
+        .createQueryBuilder()
+        .update(HoldEntity)
+        .set({ status: 'released', entryId: null, updatedAt: () => 'now()' })
+        .where('client_id = :clientId AND booking_id = :bookingId', { clientId, bookingId })
+        .andWhere(`status = 'active'`)
+        .execute();
+      await manager
+        .createQueryBuilder()
+        .update(AccountEntity)
+        // In SQL numeric: exact.
+        .set({ totalHeld: () => 'total_held - :amount', updatedAt: () => 'now()' })
+        .where('client_id = :clientId', { clientId, amount: hold.amount })
+        .execute();
+      return { bookingId: hold.bookingId, userId: hold.userId, amount: hold.amount, status: 'released', entryId: null };
+    });
+  }
+
+  /** The account row, locked until the transaction ends: every change to a client's money goes through it. */
+  private async lockAccount(manager: EntityManager, clientId: number): Promise<void> {
+    await manager.getRepository(AccountEntity).findOne({ select: { clientId: true }, where: { clientId }, lock: { mode: 'pessimistic_write' } });
+  }
+
+  /**
+   * Appends an entry and moves the account's totals with it, in the caller's
+   * transaction. An automatic entry that exists already is not written again:
+   * null then.
+   */
+  private async appendEntry(manager: EntityManager, entry: NewEntry): Promise<AccountingEntryView | null> {
+    const inserted = await manager
+      .createQueryBuilder()
+      .insert()
+      .into(EntryEntity)
+      .values({
+        clientId: entry.clientId,
+        kind: entry.kind,
+        debit: entry.debit,
+        credit: entry.credit,
+        name: entry.name,
+        bookingId: entry.bookingId ?? null,
+        ccPaymentId: entry.ccPaymentId ?? null,
+        userId: entry.userId ?? null,
+        bankPaymentId: entry.bankPaymentId ?? null,
+      })
+      // ON CONFLICT DO NOTHING: besides the serial key, the only unique index is entries_once_per_booking.
+      .orIgnore()
+      .returning(ENTRY_PROPERTIES)
+      .execute();
+    if (!inserted.raw.length) return null;
+    await manager
+      .createQueryBuilder()
+      .update(AccountEntity)
+      // In SQL numeric: exact.
+      .set({
+        totalDebit: () => 'total_debit + :debit',
+        totalCredit: () => 'total_credit + :credit',
+        entryCount: () => 'entry_count + 1',
+        updatedAt: () => 'now()',
+      })
+      .where('client_id = :clientId', { clientId: entry.clientId, debit: entry.debit, credit: entry.credit })
+      .execute();
+    // The RETURNING row, mapped to the entity's properties by TypeORM.
+    return toEntryView(inserted.generatedMaps[0] as EntryFields);
+  }
+
+  private async findBookingEntry(manager: EntityManager, clientId: number, bookingId: number, kind: EntryKind): Promise<AccountingEntryView | null> {
+    const entry = await manager.getRepository(EntryEntity).findOne({ select: ENTRY_FIELDS, where: { clientId, bookingId, kind } });
+    return entry ? toEntryView(entry) : null;
   }
 }

@@ -1,6 +1,7 @@
 import { Actor, SUBJECTS } from '@hotel/contracts';
 import { DomainError } from '@hotel/platform';
 import { ServiceHarness, startServiceHarness } from '@hotel/testing';
+import { ACCOUNTING_ENTITIES } from '../accounting-app.module';
 import { CreateLedger1763930000000 } from '../migrations/1763930000000-create-ledger';
 import { HoldFunctions1764000000000 } from '../migrations/1764000000000-hold-functions';
 import { OneFundsRule1764100000000 } from '../migrations/1764100000000-one-funds-rule';
@@ -23,6 +24,7 @@ describe('LedgerService (service tier: real PostgreSQL, fake users service)', ()
       name: 'accounting',
       providers: [LedgerRepository, LedgerService],
       migrations: [CreateLedger1763930000000, HoldFunctions1764000000000, OneFundsRule1764100000000],
+      entities: ACCOUNTING_ENTITIES,
       // Room for the race below: 12 holds in flight at once and the transaction holding them back.
       env: { DB_POOL_SIZE: '16' },
       handlers: {

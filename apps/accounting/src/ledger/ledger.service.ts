@@ -46,20 +46,15 @@ export class LedgerService {
     requireBackend(actor, 'accounting');
     if (entry.clientId !== actor.clientId) throw new DomainError('FORBIDDEN', 'clientId must be the authenticated client');
     await this.ensureAccount(actor.clientId);
-    return this.ledger.transaction(async (manager) => {
-      await this.ledger.lockAccount(manager, actor.clientId);
-      const created = await this.ledger.appendEntry(manager, {
-        clientId: actor.clientId,
-        kind: 'manual',
-        debit: toDecimalString(entry.debit),
-        credit: toDecimalString(entry.credit),
-        name: entry.name,
-        bookingId: entry.bookingId,
-        ccPaymentId: entry.ccPaymentId,
-        userId: entry.userId,
-        bankPaymentId: entry.bankPaymentId,
-      });
-      return created!;
+    return this.ledger.appendManualEntry({
+      clientId: actor.clientId,
+      debit: toDecimalString(entry.debit),
+      credit: toDecimalString(entry.credit),
+      name: entry.name,
+      bookingId: entry.bookingId,
+      ccPaymentId: entry.ccPaymentId,
+      userId: entry.userId,
+      bankPaymentId: entry.bankPaymentId,
     });
   }
 
@@ -117,47 +112,29 @@ export class LedgerService {
 
   /** Gives a booking's held amount back (a failed booking); releasing twice is harmless. */
   async releaseHold(request: HoldRequest): Promise<HoldView> {
-    return this.ledger.transaction(async (manager) => {
-      await this.ledger.lockAccount(manager, request.clientId);
-      const hold = await this.ledger.findHold(manager, request.clientId, request.bookingId);
-      if (!hold) return { bookingId: request.bookingId, amount: '0.00', status: 'released', entryId: null };
-      if (hold.status === 'released') return toHoldView(hold);
-      if (hold.status === 'captured') throw new DomainError('CONFLICT', `the hold for booking ${request.bookingId} was captured`);
-      return toHoldView(await this.ledger.settleHold(manager, request.clientId, request.bookingId, 'released', null));
-    });
+    const hold = await this.ledger.releaseHold(request.clientId, request.bookingId);
+    if (!hold) return { bookingId: request.bookingId, amount: '0.00', status: 'released', entryId: null };
+    if (hold.status === 'captured') throw new DomainError('CONFLICT', `the hold for booking ${request.bookingId} was captured`);
+    return toHoldView(hold);
   }
 
   /** A card booking: the debit and the card's matching credit (the account balance does not move); once per booking. */
   async recordCardPayment(request: CardPaymentRequest): Promise<AccountingEntryView[]> {
     await this.ensureAccount(request.clientId);
-    return this.ledger.transaction(async (manager) => {
-      await this.ledger.lockAccount(manager, request.clientId);
-      const common = { clientId: request.clientId, bookingId: request.bookingId, userId: request.userId ?? null, ccPaymentId: request.ccPaymentId };
-      const charge = await this.ledger.appendEntry(manager, { ...common, kind: 'card_charge', debit: request.amount, credit: '0', name: request.name });
-      const payment = await this.ledger.appendEntry(manager, { ...common, kind: 'card_payment', debit: '0', credit: request.amount, name: `Card payment ${request.ccPaymentId}` });
-      return [
-        charge ?? (await this.ledger.findAutomaticEntry(manager, request.clientId, request.bookingId, 'card_charge'))!,
-        payment ?? (await this.ledger.findAutomaticEntry(manager, request.clientId, request.bookingId, 'card_payment'))!,
-      ];
-    });
+    const common = { bookingId: request.bookingId, userId: request.userId ?? null, ccPaymentId: request.ccPaymentId };
+    return this.ledger.appendBookingEntries(request.clientId, [
+      { ...common, kind: 'card_charge', debit: request.amount, credit: '0', name: request.name },
+      { ...common, kind: 'card_payment', debit: '0', credit: request.amount, name: `Card payment ${request.ccPaymentId}` },
+    ]);
   }
 
   /** The credit for a cancelled booking; written once per booking. */
   async refund(request: RefundRequest): Promise<AccountingEntryView> {
     await this.ensureAccount(request.clientId);
-    return this.ledger.transaction(async (manager) => {
-      await this.ledger.lockAccount(manager, request.clientId);
-      const entry = await this.ledger.appendEntry(manager, {
-        clientId: request.clientId,
-        kind: 'booking_refund',
-        debit: '0',
-        credit: request.amount,
-        name: request.name,
-        bookingId: request.bookingId,
-        userId: request.userId ?? null,
-      });
-      return entry ?? (await this.ledger.findAutomaticEntry(manager, request.clientId, request.bookingId, 'booking_refund'))!;
-    });
+    const [entry] = await this.ledger.appendBookingEntries(request.clientId, [
+      { kind: 'booking_refund', debit: '0', credit: request.amount, name: request.name, bookingId: request.bookingId, userId: request.userId ?? null },
+    ]);
+    return entry;
   }
 
   /** Accounts open on first use with the client's credit terms from the users service. */

@@ -1,0 +1,37 @@
+import { Column, CreateDateColumn, Entity, PrimaryColumn } from 'typeorm';
+
+/**
+ * A client's account (table accounting.accounts): its credit terms and running
+ * totals, so the balance and a funds check cost one row. Money as exact decimal
+ * strings. Every change to the client's money locks this row first.
+ */
+@Entity({ schema: 'accounting', name: 'accounts' })
+export class AccountEntity {
+  @PrimaryColumn({ name: 'client_id', type: 'integer' })
+  clientId: number;
+
+  @Column({ type: 'char', length: 3 })
+  currency: string;
+
+  @Column({ name: 'credit_limit', type: 'numeric', precision: 14, scale: 2 })
+  creditLimit: string;
+
+  @Column({ name: 'total_debit', type: 'numeric', precision: 16, scale: 2, default: 0 })
+  totalDebit: string;
+
+  @Column({ name: 'total_credit', type: 'numeric', precision: 16, scale: 2, default: 0 })
+  totalCredit: string;
+
+  /** What the active holds reserve. */
+  @Column({ name: 'total_held', type: 'numeric', precision: 16, scale: 2, default: 0 })
+  totalHeld: string;
+
+  @Column({ name: 'entry_count', type: 'integer', default: 0 })
+  entryCount: number;
+
+  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  createdAt: Date;
+
+  @Column({ name: 'updated_at', type: 'timestamptz', default: () => 'now()' })
+  updatedAt: Date;
+}
