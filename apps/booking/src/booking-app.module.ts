@@ -11,6 +11,7 @@ import { IndexBookingList1763980000000 } from './migrations/1763980000000-index-
 import { SingleUsePrebooksAndCancellationSaga1764100000000 } from './migrations/1764100000000-single-use-prebooks-and-cancellation-saga';
 import { FailPoints } from './bookings/fail-points';
 import { ScopedIdempotencyKeys1764200000000 } from './migrations/1764200000000-scoped-idempotency-keys';
+import { IndexBookingListByWorld1764400000000 } from './migrations/1764400000000-index-booking-list-by-world';
 import { PAYMENT_PROCESSOR, SandboxPaymentProcessor } from './payments/payment-processor';
 import { Vouchers } from './vouchers/vouchers';
 
@@ -20,6 +21,7 @@ export const BOOKING_MIGRATIONS = [
   IndexBookingList1763980000000,
   SingleUsePrebooksAndCancellationSaga1764100000000,
   ScopedIdempotencyKeys1764200000000,
+  IndexBookingListByWorld1764400000000,
 ];
 
 @Module({})
