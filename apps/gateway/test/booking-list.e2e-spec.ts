@@ -57,7 +57,9 @@ describe('booking list and cancellation', () => {
     try {
       const after = await list('?limit=2');
       expect(after.status).toBe(200);
-      expect(after.body.data).toEqual(before.body.data);
+      // The same bookings (voucher links carry a fresh expiry each time, so compare what is stored).
+      const stored = (page: any[]) => page.map(({ voucher_url: _voucher, ...booking }) => booking);
+      expect(stored(after.body.data)).toEqual(stored(before.body.data));
       for (let i = 0; i < 8; i++) expect((await list(`?page=${i + 1}&limit=1`)).status).toBe(200);
       expect((await system.request('GET', `/book?id=${made[0].id}`, { headers: auth })).status).toBe(200);
     } finally {

@@ -60,8 +60,10 @@ export class SandboxPaymentProcessor implements PaymentProcessor {
   async charge(key: string, card: CardDetails, amount: string): Promise<CardCharge> {
     const decline = sandboxDecline(card.token);
     if (decline) throw new DomainError('PAYMENT_DECLINED', decline);
+    // No conflict target: the payment id is unique too (derived from the key), and a
+    // concurrent insert of the same key can meet that index first.
     await this.dataSource.query(
-      `INSERT INTO booking.sandbox_card_charges (payment_key, payment_id, amount) VALUES ($1, $2, $3) ON CONFLICT (payment_key) DO NOTHING`,
+      `INSERT INTO booking.sandbox_card_charges (payment_key, payment_id, amount) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING`,
       [key, `ch_sandbox_${key}`, amount],
     );
     const charge = await this.find(key);
