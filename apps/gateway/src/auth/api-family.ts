@@ -43,7 +43,7 @@ export const BookingApi = () => apiFamily('booking');
 /** Routes of the backend API under /api: `Authorization: <backend token or user token>`. */
 export const BackendApi = () => apiFamily('backend');
 
-/** Which credential roles reach which API (decisions §2). */
+/** Which credential roles reach which API: API keys and user tokens the booking API, backend tokens and user tokens the backend API. */
 export const ROLES_BY_FAMILY: Record<ApiFamily, readonly ActorRole[]> = {
   booking: ['api', 'user'],
   backend: ['backend', 'user'],
