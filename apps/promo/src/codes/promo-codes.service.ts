@@ -1,12 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { CreatePromoRequest, PromoQuote, PromoView, QuotePromoRequest, RedeemPromoRequest, centsToDecimal, toCents } from '@hotel/contracts';
+import { CreatePromoRequest, PromoQuote, PromoView, QuotePromoRequest, RedeemPromoRequest, centsToDecimal, toCents, todayUtc } from '@hotel/contracts';
 import { DomainError } from '@hotel/platform';
 import { PromoCode, PromoCodesRepository } from './promo-codes.repository';
 
 const invalid = (message: string) => new DomainError('PROMO_CODE_INVALID', message);
-
-/** Today as YYYY-MM-DD in UTC, the platform's calendar. */
-const todayUtc = () => new Date().toISOString().slice(0, 10);
 
 /** The discount a code gives on an amount, in cents: percent rounded half up, never more than the amount. */
 export function discountCents(code: Pick<PromoView, 'kind' | 'value'>, amountCents: number): number {
@@ -45,7 +42,7 @@ export class PromoCodesService {
 
   private check(code: PromoCode | null, request: QuotePromoRequest): number {
     if (!code) throw invalid('unknown promo code');
-    if (code.expires !== null && code.expires < todayUtc()) throw invalid(`promo code expired on ${code.expires}`);
+    if (code.expires !== null && code.expires < todayUtc().toISOString().slice(0, 10)) throw invalid(`promo code expired on ${code.expires}`);
     if (code.maxUses !== null && code.uses >= code.maxUses) throw invalid('promo code used up');
     if (code.kind === 'amount' && code.currency !== request.currency) throw invalid(`promo code is for ${code.currency} bookings`);
     const amount = toCents(request.amount);

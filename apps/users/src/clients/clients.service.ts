@@ -11,13 +11,14 @@ import {
   ResolvedCredential,
   RevokeKeysReply,
   SetRateLimitRequest,
+  credentialHash,
   toDecimalString,
 } from '@hotel/contracts';
 import { DomainError } from '@hotel/platform';
 import { UsersRepository } from '../users/users.repository';
 import { ClientsRepository, CredentialHashes } from './clients.repository';
 import { CredentialEvents } from './credential-events';
-import { hashSecret, newSecret } from './credential-secrets';
+import { newSecret } from './credential-secrets';
 
 const CREDENTIAL_FIELD: Record<CredentialKind, 'apiKey' | 'sandboxApiKey' | 'backendToken'> = {
   live: 'apiKey',
@@ -119,7 +120,7 @@ function newCredentials(kinds: CredentialKind[]): { credentials: Omit<ClientCred
   for (const kind of kinds) {
     const secret = newSecret(kind);
     credentials[CREDENTIAL_FIELD[kind]] = secret;
-    hashes[kind] = hashSecret(secret);
+    hashes[kind] = credentialHash(secret);
   }
   return { credentials, hashes };
 }

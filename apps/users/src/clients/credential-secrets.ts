@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { CredentialKind, USER_TOKEN_PREFIX, credentialHash } from '@hotel/contracts';
+import { CredentialKind, USER_TOKEN_PREFIX } from '@hotel/contracts';
 
 /** Prefixes tell a reader which credential a secret is, as Stripe's `sk_live_` does. */
 export const SECRET_PREFIX = {
@@ -12,6 +12,3 @@ export const SECRET_PREFIX = {
 export function newSecret(kind: keyof typeof SECRET_PREFIX): string {
   return SECRET_PREFIX[kind] + randomBytes(32).toString('base64url');
 }
-
-/** Secrets are stored only as this hash, the one the gateway asks by. */
-export const hashSecret = credentialHash;

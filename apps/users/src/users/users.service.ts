@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { Actor, NewUser, UserChanges, UserTokenView, UserView, toDecimalString } from '@hotel/contracts';
+import { Actor, NewUser, UserChanges, UserTokenView, UserView, credentialHash, toDecimalString } from '@hotel/contracts';
 import { DomainError, SERVICE_ENV, requireBackend } from '@hotel/platform';
-import { hashSecret, newSecret } from '../clients/credential-secrets';
+import { newSecret } from '../clients/credential-secrets';
 import { UsersEnv } from '../users.env';
 import { UsersRepository } from './users.repository';
 import { CredentialEvents } from '../clients/credential-events';
@@ -67,7 +67,7 @@ export class UsersService {
     requireBackend(actor, 'managing users');
     if (user.deletedAt) throw DomainError.notFound(`user ${userId}`);
     const token = newSecret('user');
-    const expiresAt = await this.users.insertToken(userId, hashSecret(token), this.env.USER_TOKEN_TTL_S);
+    const expiresAt = await this.users.insertToken(userId, credentialHash(token), this.env.USER_TOKEN_TTL_S);
     return { token, expiresAt: expiresAt.toISOString() };
   }
 
