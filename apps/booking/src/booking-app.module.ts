@@ -3,6 +3,8 @@ import { SUBJECTS } from '@hotel/contracts';
 import { ServicePlatformModule } from '@hotel/platform';
 import { BookingEnv } from './booking.env';
 import { BookingSaga } from './bookings/booking-saga';
+import { BookingEntity } from './bookings/booking.entity';
+import { SandboxCardChargeEntity, SandboxCardRefundEntity } from './payments/sandbox-card.entity';
 import { BookingsController } from './bookings/bookings.controller';
 import { BookingsRepository } from './bookings/bookings.repository';
 import { BookingsService } from './bookings/bookings.service';
@@ -14,6 +16,9 @@ import { ScopedIdempotencyKeys1764200000000 } from './migrations/1764200000000-s
 import { IndexBookingListByWorld1764400000000 } from './migrations/1764400000000-index-booking-list-by-world';
 import { PAYMENT_PROCESSOR, SandboxPaymentProcessor } from './payments/payment-processor';
 import { Vouchers } from './vouchers/vouchers';
+
+/** The booking schema's tables, as TypeORM entities. */
+export const BOOKING_ENTITIES = [BookingEntity, SandboxCardChargeEntity, SandboxCardRefundEntity];
 
 /** The booking schema's migrations, in order. */
 export const BOOKING_MIGRATIONS = [
@@ -34,7 +39,7 @@ export class BookingAppModule {
           name: 'booking',
           env,
           healthSubject: SUBJECTS.BOOKING_HEALTH_CHECK,
-          entities: [],
+          entities: BOOKING_ENTITIES,
           migrations: BOOKING_MIGRATIONS,
         }),
       ],

@@ -14,3 +14,4 @@ export * from './database/service-data-source';
 export * from './service/service-platform.module';
 export * from './service/start-service';
 export * from './nats/bus-broker';
+export * from './database/page-query';

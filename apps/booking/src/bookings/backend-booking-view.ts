@@ -1,39 +1,39 @@
 import { BackendBooking, centsToDecimal, toCents } from '@hotel/contracts';
-import { BookingRow } from './bookings.repository';
+import { BookingEntity } from './booking.entity';
 
 const money = (value: number | string) => centsToDecimal(toCents(value));
 
 /** A booking in the backend API's camelCase shape (failed bookings are not listed there). */
-export function toBackendBooking(row: BookingRow): BackendBooking {
+export function toBackendBooking(row: BookingEntity): BackendBooking {
   const rate = row.rate;
   const hotel = row.hotel;
   const prices = {
     pricePerNight: money(rate.price_per_night_avg),
     priceFees: money(rate.price_fees),
     priceDueAtHotel: money(rate.price_due_at_hotel),
-    priceInclusive: centsToDecimal(toCents(row.price_chargeable) + toCents(rate.price_due_at_hotel)),
-    priceChargeable: money(row.price_chargeable),
+    priceInclusive: centsToDecimal(toCents(row.priceChargeable) + toCents(rate.price_due_at_hotel)),
+    priceChargeable: money(row.priceChargeable),
   };
   const lines = [
     { lineText: `${rate.rooms[0]?.name ?? 'Room'} × ${row.rooms.length}, ${rate.price_per_night.length} night(s), before taxes`, amount: money(rate.price_before_fees) },
     { lineText: 'Taxes and service charges', amount: money(rate.price_fees) },
   ];
-  if (toCents(row.promo_discount) > 0) lines.push({ lineText: `Promo code ${row.promo_code}`, amount: centsToDecimal(-toCents(row.promo_discount)) });
+  if (toCents(row.promoDiscount) > 0) lines.push({ lineText: `Promo code ${row.promoCode}`, amount: centsToDecimal(-toCents(row.promoDiscount)) });
   if (rate.price_due_at_hotel > 0) lines.push({ lineText: 'Payable at the hotel', amount: money(rate.price_due_at_hotel) });
   return {
     id: row.id,
     status: row.status === 'failed' ? 'cancelled' : row.status,
-    voucher: row.booking_reference.join(', '),
-    hotelId: row.hotel_id,
-    checkIn: row.check_in,
-    checkOut: row.check_out,
-    firstName: row.first_name,
-    lastName: row.last_name,
+    voucher: row.bookingReference.join(', '),
+    hotelId: row.hotelId,
+    checkIn: row.checkIn,
+    checkOut: row.checkOut,
+    firstName: row.firstName,
+    lastName: row.lastName,
     email: row.email,
     phone: row.phone,
     lines,
     ...prices,
-    currency: row.price_currency,
+    currency: row.priceCurrency,
     remarks: row.remarks,
     roomType: rate.rooms[0]?.name ?? '',
     cancellationPolicy: rate.cancellation_policy,
@@ -43,8 +43,8 @@ export function toBackendBooking(row: BookingRow): BackendBooking {
       children: room.children.map((child) => ({ title: child.title, firstName: child.first_name, lastName: child.last_name, age: child.age })),
     })),
     clientCommission: money(rate.price_commission),
-    paymentMethod: row.payment_method === 'credit_card' ? 'creditCard' : 'account',
-    userId: row.user_id,
+    paymentMethod: row.paymentMethod === 'credit_card' ? 'creditCard' : 'account',
+    userId: row.userId,
     hotel: {
       id: hotel.id,
       name: hotel.name,

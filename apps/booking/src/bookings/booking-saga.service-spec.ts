@@ -3,10 +3,11 @@ import { RoomRequest, SUBJECTS, centsToDecimal, toCents } from '@hotel/contracts
 import { VENDORS, VENDOR_CODES, hotelsForPlace, listOffers, priceEpoch, priceOffer, toHotelDetails } from '@hotel/inventory';
 import { DomainError } from '@hotel/platform';
 import { ServiceHarness, startServiceHarness } from '@hotel/testing';
-import { BOOKING_MIGRATIONS, BookingAppModule } from '../booking-app.module';
+import { BOOKING_ENTITIES, BOOKING_MIGRATIONS, BookingAppModule } from '../booking-app.module';
 import { BookingEnv } from '../booking.env';
 import { BookingSaga } from './booking-saga';
-import { BookingRow, BookingsRepository, FINAL_STEPS, NewBooking, SagaStep } from './bookings.repository';
+import { BookingEntity, FINAL_STEPS, SagaStep } from './booking.entity';
+import { BookingsRepository, NewBooking } from './bookings.repository';
 
 // Service tier: the booking saga with the booking app's providers (its real
 // repository, the sandbox payment processor) on a fresh PostgreSQL database with the
@@ -61,8 +62,8 @@ describe('BookingSaga (service tier: real PostgreSQL, fake accounting, rates and
   }
 
   /** A booking as BookingsService records it (step created, leased to this worker), then its saga run by its owner. */
-  async function book(changes: Partial<NewBooking> = {}): Promise<{ created: BookingRow; settled: BookingRow }> {
-    const created = await bookings.insert({ ...template, prebook_id: randomUUID(), request_fingerprint: randomUUID(), ...changes }, harness.env.IDEMPOTENCY_HOURS);
+  async function book(changes: Partial<NewBooking> = {}): Promise<{ created: BookingEntity; settled: BookingEntity }> {
+    const created = await bookings.insert({ ...template, prebookId: randomUUID(), requestFingerprint: randomUUID(), ...changes }, harness.env.IDEMPOTENCY_HOURS);
     const settled = await saga.settle(created, { owned: true, deadline: Date.now() + 30_000, settled: (row) => FINAL_STEPS.includes(row.step) });
     return { created, settled };
   }
@@ -72,6 +73,7 @@ describe('BookingSaga (service tier: real PostgreSQL, fake accounting, rates and
       name: 'booking',
       envClass: BookingEnv,
       providers: (env) => BookingAppModule.register(env).providers ?? [],
+      entities: BOOKING_ENTITIES,
       migrations: BOOKING_MIGRATIONS,
     });
     saga = harness.get(BookingSaga);
@@ -87,35 +89,35 @@ describe('BookingSaga (service tier: real PostgreSQL, fake accounting, rates and
     const { hotel, key } = offers[0];
     const rate = { id: randomUUID(), ...priceOffer(hotel, key, stay, { epoch: priceEpoch(), issuedAt: new Date() }), payment_type: 'account' as const };
     template = {
-      client_id: 1,
-      user_id: null,
+      clientId: 1,
+      userId: null,
       sandbox: false,
-      prebook_id: '',
+      prebookId: '',
       offer: key,
-      payment_method: 'account',
-      hotel_id: hotel.id,
-      hotel_name: hotel.name,
-      check_in: stay.check_in,
-      check_out: stay.check_out,
-      first_name: 'Ada',
-      last_name: 'Lovelace',
+      paymentMethod: 'account',
+      hotelId: hotel.id,
+      hotelName: hotel.name,
+      checkIn: stay.check_in,
+      checkOut: stay.check_out,
+      firstName: 'Ada',
+      lastName: 'Lovelace',
       email: 'ada@example.com',
       phone: '+33100000000',
-      price_chargeable: centsToDecimal(toCents(rate.price_chargeable)),
-      price_currency: rate.price_currency,
+      priceChargeable: centsToDecimal(toCents(rate.price_chargeable)),
+      priceCurrency: rate.price_currency,
       rate,
       hotel: toHotelDetails(hotel),
       rooms: [{ adults: [{ title: null, first_name: 'Ada', last_name: 'Lovelace' }], children: [] }],
       language: 'en',
-      loyalty_number: null,
-      special_request: null,
+      loyaltyNumber: null,
+      specialRequest: null,
       remarks: '',
-      client_reference: null,
-      idempotency_key: null,
-      request_fingerprint: '',
-      promo_code: null,
-      promo_discount: '0.00',
-      test_scenario: null,
+      clientReference: null,
+      idempotencyKey: null,
+      requestFingerprint: '',
+      promoCode: null,
+      promoDiscount: '0.00',
+      testScenario: null,
     };
   });
 
@@ -130,9 +132,9 @@ describe('BookingSaga (service tier: real PostgreSQL, fake accounting, rates and
   });
 
   it('an account booking with a promo code holds, books with the supplier, redeems, captures: each step recorded before the next call', async () => {
-    const { created, settled } = await book({ promo_code: 'SAVE10', promo_discount: '10.00' });
+    const { created, settled } = await book({ promoCode: 'SAVE10', promoDiscount: '10.00' });
 
-    expect(settled).toMatchObject({ step: 'done', status: 'confirmed', supplier_reference: `SUP-${created.id}`, booking_reference: [`SUP-${created.id}`, `HB-${created.id}`] });
+    expect(settled).toMatchObject({ step: 'done', status: 'confirmed', supplierReference: `SUP-${created.id}`, bookingReference: [`SUP-${created.id}`, `HB-${created.id}`] });
     expect(await bookings.find(created.id)).toMatchObject({ step: 'done', status: 'confirmed' });
     expect(seen).toEqual([
       [SUBJECTS.ACCOUNTING_HOLD_PLACE, 'created'],
@@ -141,11 +143,22 @@ describe('BookingSaga (service tier: real PostgreSQL, fake accounting, rates and
       [SUBJECTS.ACCOUNTING_HOLD_CAPTURE, 'promo_redeemed'],
       [SUBJECTS.RATES_PREBOOK_ATTACH, 'done'],
     ]);
-    const price = toCents(template.price_chargeable);
+    const price = toCents(template.priceChargeable);
     expect(harness.client.callsTo(SUBJECTS.ACCOUNTING_HOLD_PLACE)[0].request).toMatchObject({ clientId: 1, bookingId: created.id, amount: centsToDecimal(price) });
     // The code is redeemed on the price before its discount.
     expect(harness.client.callsTo(SUBJECTS.PROMO_CODE_REDEEM)[0].request).toMatchObject({ code: 'SAVE10', amount: centsToDecimal(price + 1000) });
-    expect(harness.client.callsTo(SUBJECTS.RATES_PREBOOK_ATTACH)[0].request).toEqual({ prebook_id: created.prebook_id, booking_id: created.id, processing: false });
+    expect(harness.client.callsTo(SUBJECTS.RATES_PREBOOK_ATTACH)[0].request).toEqual({ prebook_id: created.prebookId, booking_id: created.id, processing: false });
+  });
+
+  it('the repository answers what it stored: an inserted booking reads back equal, a step moves only its step and updatedAt', async () => {
+    const inserted = await bookings.insert({ ...template, prebookId: randomUUID(), requestFingerprint: randomUUID() }, harness.env.IDEMPOTENCY_HOURS);
+    expect(inserted.createdAt).toBeInstanceOf(Date);
+    expect(await bookings.find(inserted.id)).toEqual(inserted);
+    const advanced = await bookings.advance(inserted, 'funds_held');
+    expect(advanced).toEqual({ ...inserted, step: 'funds_held', updatedAt: expect.any(Date) });
+    expect(await bookings.find(inserted.id)).toEqual(advanced);
+    // From a step it no longer has, nothing moves.
+    expect(await bookings.advance(inserted, 'funds_held')).toBeNull();
   });
 
   it('a business failure from the supplier compensates: the hold is released and the booking fails with its reason', async () => {
@@ -154,7 +167,7 @@ describe('BookingSaga (service tier: real PostgreSQL, fake accounting, rates and
     });
     const { created, settled } = await book();
 
-    expect(settled).toMatchObject({ step: 'failed', status: 'failed', failure_code: 'SUPPLIER_ERROR', failure_reason: 'the vendor refused the booking' });
+    expect(settled).toMatchObject({ step: 'failed', status: 'failed', failureCode: 'SUPPLIER_ERROR', failureReason: 'the vendor refused the booking' });
     expect(await bookings.find(created.id)).toMatchObject({ step: 'failed', status: 'failed' });
     // Nothing was booked with the supplier, so nothing is cancelled there; nothing is captured.
     expect(harness.client.subjects()).toEqual([
@@ -171,9 +184,9 @@ describe('BookingSaga (service tier: real PostgreSQL, fake accounting, rates and
     harness.client.on(SUBJECTS.PROMO_CODE_REDEEM, () => {
       throw new DomainError('PROMO_CODE_INVALID', 'promo code used up');
     });
-    const { settled } = await book({ promo_code: 'SAVE10', promo_discount: '10.00' });
+    const { settled } = await book({ promoCode: 'SAVE10', promoDiscount: '10.00' });
 
-    expect(settled).toMatchObject({ step: 'failed', status: 'failed', failure_code: 'PROMO_CODE_INVALID' });
+    expect(settled).toMatchObject({ step: 'failed', status: 'failed', failureCode: 'PROMO_CODE_INVALID' });
     expect(harness.client.subjects()).toEqual([
       SUBJECTS.ACCOUNTING_HOLD_PLACE,
       SUBJECTS.RATES_SUPPLIER_BOOK,
@@ -190,7 +203,7 @@ describe('BookingSaga (service tier: real PostgreSQL, fake accounting, rates and
     });
     const { settled } = await book();
 
-    expect(settled).toMatchObject({ step: 'failed', status: 'failed', failure_code: 'INSUFFICIENT_FUNDS' });
+    expect(settled).toMatchObject({ step: 'failed', status: 'failed', failureCode: 'INSUFFICIENT_FUNDS' });
     expect(harness.client.callsTo(SUBJECTS.RATES_SUPPLIER_BOOK)).toEqual([]);
     expect(harness.client.callsTo(SUBJECTS.ACCOUNTING_HOLD_CAPTURE)).toEqual([]);
   });

@@ -4,7 +4,8 @@ import { SUBJECTS, centsToDecimal, toCents } from '@hotel/contracts';
 import { BACKGROUND_JOBS, BackgroundJobs, DomainError, SERVICE_CLIENT, SERVICE_ENV, ServiceClient } from '@hotel/platform';
 import { BookingEnv } from '../booking.env';
 import { CardDetails, PAYMENT_PROCESSOR, PaymentProcessor } from '../payments/payment-processor';
-import { BookingChanges, BookingRow, BookingsRepository, FINAL_STEPS, SagaStep } from './bookings.repository';
+import { BookingEntity, FINAL_STEPS, SagaStep } from './booking.entity';
+import { BookingChanges, BookingsRepository } from './bookings.repository';
 import { FailPoints, SimulatedCrash } from './fail-points';
 
 /** Outcomes that fail a booking (compensated); anything else is retried later. */
@@ -27,7 +28,7 @@ export interface SettleOptions {
   /** Card details exist only in a request: the first run, or a repeat with the same key. */
   card?: CardDetails;
   /** When the caller's wait is over. */
-  settled: (booking: BookingRow) => boolean;
+  settled: (booking: BookingEntity) => boolean;
 }
 
 /**
@@ -94,10 +95,10 @@ export class BookingSaga implements OnModuleInit, OnModuleDestroy {
    * caller owns it, else waits for the worker that does, taking the saga over if
    * that worker's lease runs out meanwhile. The booking as it then stands.
    */
-  async settle(booking: BookingRow, options: SettleOptions): Promise<BookingRow> {
+  async settle(booking: BookingEntity, options: SettleOptions): Promise<BookingEntity> {
     let owned = options.owned;
     let current = booking;
-    let running: Promise<BookingRow | null> | undefined;
+    let running: Promise<BookingEntity | null> | undefined;
     while (!options.settled(current) && !FINAL_STEPS.includes(current.step)) {
       const left = options.deadline - Date.now();
       if (left <= 0) break;
@@ -125,7 +126,7 @@ export class BookingSaga implements OnModuleInit, OnModuleDestroy {
    * now; then the lease is given back so the next recovery pass retries at once.
    * Null when it stopped early.
    */
-  private async runOwned(id: number, card?: CardDetails, current?: BookingRow): Promise<BookingRow | null> {
+  private async runOwned(id: number, card?: CardDetails, current?: BookingEntity): Promise<BookingEntity | null> {
     try {
       return await this.run(id, card, current);
     } catch (error) {
@@ -137,7 +138,7 @@ export class BookingSaga implements OnModuleInit, OnModuleDestroy {
   }
 
   /** Runs a booking's saga from its recorded step to a final step. */
-  async run(id: number, card?: CardDetails, current?: BookingRow): Promise<BookingRow> {
+  async run(id: number, card?: CardDetails, current?: BookingEntity): Promise<BookingEntity> {
     let booking = current ?? (await this.bookings.find(id))!;
     for (let guard = 0; guard < 16; guard++) {
       if (FINAL_STEPS.includes(booking.step)) return booking;
@@ -147,7 +148,7 @@ export class BookingSaga implements OnModuleInit, OnModuleDestroy {
       } catch (error) {
         if (error instanceof DomainError && BUSINESS_FAILURES.has(error.code) && isBookingStep(booking.step) && booking.step !== 'compensating') {
           booking =
-            (await this.bookings.advance(booking, 'compensating', { failure_code: error.code, failure_reason: error.message })) ??
+            (await this.bookings.advance(booking, 'compensating', { failureCode: error.code, failureReason: error.message })) ??
             (await this.bookings.find(id))!;
           continue;
         }
@@ -158,39 +159,39 @@ export class BookingSaga implements OnModuleInit, OnModuleDestroy {
   }
 
   /** Runs the booking's next step; the booking as it then is (null when another worker moved it first). */
-  private async step(booking: BookingRow, card?: CardDetails): Promise<BookingRow | null> {
+  private async step(booking: BookingEntity, card?: CardDetails): Promise<BookingEntity | null> {
     const settle = (to: SagaStep, changes?: BookingChanges) => this.bookings.advance(booking, to, changes);
     switch (booking.step) {
       case 'created':
-        return booking.payment_method === 'credit_card' ? this.startCardPayment(booking, card, settle) : this.holdFunds(booking, settle);
+        return booking.paymentMethod === 'credit_card' ? this.startCardPayment(booking, card, settle) : this.holdFunds(booking, settle);
       case 'charging':
         return this.chargeCard(booking, card, settle);
       case 'funds_held': {
         const supplier = await this.services.send(SUBJECTS.RATES_SUPPLIER_BOOK, {
           booking_id: booking.id,
           vendor: booking.offer.vendor,
-          hotel_id: booking.hotel_id,
+          hotel_id: booking.hotelId,
           room_id: booking.offer.roomId,
-          check_in: booking.check_in,
-          check_out: booking.check_out,
+          check_in: booking.checkIn,
+          check_out: booking.checkOut,
           rooms: booking.rooms.length,
           sandbox: booking.sandbox,
-          ...(booking.test_scenario === 'supplier_pending' || booking.test_scenario === 'supplier_error' ? { test_scenario: booking.test_scenario } : {}),
+          ...(booking.testScenario === 'supplier_pending' || booking.testScenario === 'supplier_error' ? { test_scenario: booking.testScenario } : {}),
         });
         this.failPoints.pass('after-supplier-book');
         // Without a promo code there is nothing to redeem: straight to collecting the money.
-        const next = supplier.status === 'pending' ? 'supplier_pending' : booking.promo_code ? 'supplier_booked' : 'promo_redeemed';
-        return settle(next, { supplier_reference: supplier.reference });
+        const next = supplier.status === 'pending' ? 'supplier_pending' : booking.promoCode ? 'supplier_booked' : 'promo_redeemed';
+        return settle(next, { supplierReference: supplier.reference });
       }
       case 'supplier_pending':
-        return settle(booking.promo_code ? 'supplier_booked' : 'promo_redeemed');
+        return settle(booking.promoCode ? 'supplier_booked' : 'promo_redeemed');
       case 'supplier_booked':
-        if (booking.promo_code) {
+        if (booking.promoCode) {
           await this.services.send(SUBJECTS.PROMO_CODE_REDEEM, {
-            code: booking.promo_code,
-            amount: centsToDecimal(toCents(booking.price_chargeable) + toCents(booking.promo_discount)),
-            currency: booking.price_currency,
-            clientId: booking.client_id,
+            code: booking.promoCode,
+            amount: centsToDecimal(toCents(booking.priceChargeable) + toCents(booking.promoDiscount)),
+            currency: booking.priceCurrency,
+            clientId: booking.clientId,
             bookingId: booking.id,
           });
           this.failPoints.pass('after-promo-redeem');
@@ -199,7 +200,7 @@ export class BookingSaga implements OnModuleInit, OnModuleDestroy {
       case 'promo_redeemed': {
         await this.collect(booking);
         this.failPoints.pass('after-collect');
-        const confirmed = await settle('done', { status: 'confirmed', booking_reference: [booking.supplier_reference!, `HB-${booking.id}`] });
+        const confirmed = await settle('done', { status: 'confirmed', bookingReference: [booking.supplierReference!, `HB-${booking.id}`] });
         if (confirmed) await this.settledPrebook(confirmed);
         return confirmed;
       }
@@ -218,21 +219,21 @@ export class BookingSaga implements OnModuleInit, OnModuleDestroy {
       case 'refunding':
         await this.refundCancellation(booking);
         this.failPoints.pass('after-refund');
-        return settle('cancelled', { status: 'cancelled', cancellation_reference: `CXL-${booking.supplier_reference}`, cancelled_at: new Date() });
+        return settle('cancelled', { status: 'cancelled', cancellationReference: `CXL-${booking.supplierReference}`, cancelledAt: new Date() });
       default:
         return booking;
     }
   }
 
   /** The prebook no longer has a booking under way (best effort: it only informs is_booking_processing). */
-  private async settledPrebook(booking: BookingRow) {
+  private async settledPrebook(booking: BookingEntity) {
     await this.services
-      .send(SUBJECTS.RATES_PREBOOK_ATTACH, { prebook_id: booking.prebook_id, booking_id: booking.id, processing: false })
+      .send(SUBJECTS.RATES_PREBOOK_ATTACH, { prebook_id: booking.prebookId, booking_id: booking.id, processing: false })
       .catch((error) => this.logger.warn({ msg: 'could not update the prebook', bookingId: booking.id, error: String(error) }));
   }
 
   /** A supplier that accepted without confirming: asked again each time the saga's lease runs out. */
-  private async supplierConfirmed(booking: BookingRow): Promise<boolean> {
+  private async supplierConfirmed(booking: BookingEntity): Promise<boolean> {
     const supplier = await this.services.send(SUBJECTS.RATES_SUPPLIER_STATUS, { booking_id: booking.id });
     if (supplier.status === 'confirmed') return true;
     if (supplier.status === 'pending') {
@@ -243,18 +244,18 @@ export class BookingSaga implements OnModuleInit, OnModuleDestroy {
   }
 
   /** Account payment: the binding funds check is a hold (nothing to hold for a sandbox or a free booking). */
-  private async holdFunds(booking: BookingRow, settle: (to: SagaStep, changes?: BookingChanges) => Promise<BookingRow | null>) {
-    if (!booking.sandbox && toCents(booking.price_chargeable) > 0) {
+  private async holdFunds(booking: BookingEntity, settle: (to: SagaStep, changes?: BookingChanges) => Promise<BookingEntity | null>) {
+    if (!booking.sandbox && toCents(booking.priceChargeable) > 0) {
       let userLimit: string | undefined;
-      if (booking.user_id) {
-        const actor = { clientId: booking.client_id, userId: booking.user_id, role: 'user' as const, sandbox: false };
-        userLimit = (await this.services.send(SUBJECTS.USERS_USER_GET, { actor, userId: booking.user_id })).clientAccountLimit;
+      if (booking.userId) {
+        const actor = { clientId: booking.clientId, userId: booking.userId, role: 'user' as const, sandbox: false };
+        userLimit = (await this.services.send(SUBJECTS.USERS_USER_GET, { actor, userId: booking.userId })).clientAccountLimit;
       }
       await this.services.send(SUBJECTS.ACCOUNTING_HOLD_PLACE, {
-        clientId: booking.client_id,
+        clientId: booking.clientId,
         bookingId: booking.id,
-        amount: centsToDecimal(toCents(booking.price_chargeable)),
-        ...(booking.user_id && { userId: booking.user_id, userLimit }),
+        amount: centsToDecimal(toCents(booking.priceChargeable)),
+        ...(booking.userId && { userId: booking.userId, userLimit }),
       });
       this.failPoints.pass('after-hold');
     }
@@ -263,15 +264,15 @@ export class BookingSaga implements OnModuleInit, OnModuleDestroy {
 
   /** Card payment, first half: the charge's idempotency key is recorded before anything is charged. */
   private async startCardPayment(
-    booking: BookingRow,
+    booking: BookingEntity,
     card: CardDetails | undefined,
-    settle: (to: SagaStep, changes?: BookingChanges) => Promise<BookingRow | null>,
+    settle: (to: SagaStep, changes?: BookingChanges) => Promise<BookingEntity | null>,
   ) {
-    if (toCents(booking.price_chargeable) === 0) return settle('funds_held');
-    if (booking.test_scenario === 'card_declined') throw new DomainError('PAYMENT_DECLINED', 'card declined (sandbox scenario card_declined)');
+    if (toCents(booking.priceChargeable) === 0) return settle('funds_held');
+    if (booking.testScenario === 'card_declined') throw new DomainError('PAYMENT_DECLINED', 'card declined (sandbox scenario card_declined)');
     // Card details are never stored: without them (recovery) nothing was charged and nothing can be.
     if (!card) throw paymentIncomplete();
-    return settle('charging', { payment_key: paymentKeys(booking.id).charge });
+    return settle('charging', { paymentKey: paymentKeys(booking.id).charge });
   }
 
   /**
@@ -280,46 +281,46 @@ export class BookingSaga implements OnModuleInit, OnModuleDestroy {
    * the saga goes on; nothing, and the key is closed and the booking fails.
    */
   private async chargeCard(
-    booking: BookingRow,
+    booking: BookingEntity,
     card: CardDetails | undefined,
-    settle: (to: SagaStep, changes?: BookingChanges) => Promise<BookingRow | null>,
+    settle: (to: SagaStep, changes?: BookingChanges) => Promise<BookingEntity | null>,
   ) {
-    const key = booking.payment_key!;
+    const key = booking.paymentKey!;
     this.failPoints.pass('before-charge');
-    const charge = card ? await this.payments.charge(key, card, booking.price_chargeable) : await this.payments.closeKey(key);
+    const charge = card ? await this.payments.charge(key, card, booking.priceChargeable) : await this.payments.closeKey(key);
     if (!charge) throw paymentIncomplete();
     this.failPoints.pass('after-charge');
-    return settle('funds_held', { cc_payment_id: charge.paymentId });
+    return settle('funds_held', { ccPaymentId: charge.paymentId });
   }
 
   /** Account: the hold becomes the debit. Card: a debit and the card's matching credit. Sandbox or free: no money moves. */
-  private async collect(booking: BookingRow) {
-    if (booking.sandbox || toCents(booking.price_chargeable) === 0) return;
-    const name = `Booking ${booking.id} · ${booking.hotel_name} · ${booking.check_in}–${booking.check_out}`;
-    if (booking.payment_method === 'account') {
-      await this.services.send(SUBJECTS.ACCOUNTING_HOLD_CAPTURE, { clientId: booking.client_id, bookingId: booking.id, name });
+  private async collect(booking: BookingEntity) {
+    if (booking.sandbox || toCents(booking.priceChargeable) === 0) return;
+    const name = `Booking ${booking.id} · ${booking.hotelName} · ${booking.checkIn}–${booking.checkOut}`;
+    if (booking.paymentMethod === 'account') {
+      await this.services.send(SUBJECTS.ACCOUNTING_HOLD_CAPTURE, { clientId: booking.clientId, bookingId: booking.id, name });
     } else {
       await this.services.send(SUBJECTS.ACCOUNTING_CARD_PAYMENT_RECORD, {
-        clientId: booking.client_id,
+        clientId: booking.clientId,
         bookingId: booking.id,
-        amount: centsToDecimal(toCents(booking.price_chargeable)),
-        ccPaymentId: booking.cc_payment_id!,
+        amount: centsToDecimal(toCents(booking.priceChargeable)),
+        ccPaymentId: booking.ccPaymentId!,
         name,
-        ...(booking.user_id && { userId: booking.user_id }),
+        ...(booking.userId && { userId: booking.userId }),
       });
     }
   }
 
   /** Undoes what a failed saga did; each undo is idempotent. */
-  private async compensate(booking: BookingRow) {
-    if (booking.supplier_reference) await this.services.send(SUBJECTS.RATES_SUPPLIER_CANCEL, { booking_id: booking.id });
-    if (booking.payment_method === 'account' && !booking.sandbox && toCents(booking.price_chargeable) > 0) {
-      await this.services.send(SUBJECTS.ACCOUNTING_HOLD_RELEASE, { clientId: booking.client_id, bookingId: booking.id });
+  private async compensate(booking: BookingEntity) {
+    if (booking.supplierReference) await this.services.send(SUBJECTS.RATES_SUPPLIER_CANCEL, { booking_id: booking.id });
+    if (booking.paymentMethod === 'account' && !booking.sandbox && toCents(booking.priceChargeable) > 0) {
+      await this.services.send(SUBJECTS.ACCOUNTING_HOLD_RELEASE, { clientId: booking.clientId, bookingId: booking.id });
     }
-    if (booking.payment_key) {
+    if (booking.paymentKey) {
       // The charge may have happened without being recorded (a crash, a timeout): the processor knows.
-      const charge = booking.cc_payment_id ? { paymentId: booking.cc_payment_id } : await this.payments.closeKey(booking.payment_key);
-      if (charge) await this.payments.refund(charge.paymentId, booking.price_chargeable, paymentKeys(booking.id).compensation);
+      const charge = booking.ccPaymentId ? { paymentId: booking.ccPaymentId } : await this.payments.closeKey(booking.paymentKey);
+      if (charge) await this.payments.refund(charge.paymentId, booking.priceChargeable, paymentKeys(booking.id).compensation);
     }
   }
 
@@ -328,21 +329,21 @@ export class BookingSaga implements OnModuleInit, OnModuleDestroy {
    * (account; none for sandbox bookings), or back to the card under the booking's
    * refund key, so a repeated step never refunds twice.
    */
-  private async refundCancellation(booking: BookingRow) {
-    const penalty = toCents(booking.cancellation_penalty ?? '0');
-    const refund = toCents(booking.price_chargeable) - penalty;
+  private async refundCancellation(booking: BookingEntity) {
+    const penalty = toCents(booking.cancellationPenalty ?? '0');
+    const refund = toCents(booking.priceChargeable) - penalty;
     if (refund <= 0) return;
-    if (booking.payment_method === 'credit_card') {
-      if (booking.cc_payment_id) await this.payments.refund(booking.cc_payment_id, centsToDecimal(refund), paymentKeys(booking.id).cancellation);
+    if (booking.paymentMethod === 'credit_card') {
+      if (booking.ccPaymentId) await this.payments.refund(booking.ccPaymentId, centsToDecimal(refund), paymentKeys(booking.id).cancellation);
       return;
     }
     if (booking.sandbox) return;
     await this.services.send(SUBJECTS.ACCOUNTING_REFUND_CREATE, {
-      clientId: booking.client_id,
+      clientId: booking.clientId,
       bookingId: booking.id,
       amount: centsToDecimal(refund),
       name: `Cancellation of booking ${booking.id} (penalty ${centsToDecimal(penalty)})`,
-      ...(booking.user_id && { userId: booking.user_id }),
+      ...(booking.userId && { userId: booking.userId }),
     });
   }
 }

@@ -1,25 +1,25 @@
 import { BookingView, centsToNumber, nightsBetween, toCents } from '@hotel/contracts';
-import { BookingRow } from './bookings.repository';
+import { BookingEntity } from './booking.entity';
 
 /** The specification's Booking from a stored booking. */
-export function toBookingView(row: BookingRow, voucherUrl: string | null): BookingView {
+export function toBookingView(row: BookingEntity, voucherUrl: string | null): BookingView {
   const rate = row.rate;
   return {
     id: row.id,
     status: row.status,
-    booking_reference: row.booking_reference,
+    booking_reference: row.bookingReference,
     voucher_url: row.status === 'confirmed' ? voucherUrl : null,
-    hotel_id: row.hotel_id,
-    check_in: row.check_in,
-    check_out: row.check_out,
-    nights: nightsBetween(row.check_in, row.check_out),
-    first_name: row.first_name,
-    last_name: row.last_name,
+    hotel_id: row.hotelId,
+    check_in: row.checkIn,
+    check_out: row.checkOut,
+    nights: nightsBetween(row.checkIn, row.checkOut),
+    first_name: row.firstName,
+    last_name: row.lastName,
     email: row.email,
     phone: row.phone,
     price_per_night_avg: rate.price_per_night_avg,
     price_per_night: rate.price_per_night,
-    price_chargeable: centsToNumber(toCents(row.price_chargeable)),
+    price_chargeable: centsToNumber(toCents(row.priceChargeable)),
     price_per_room: rate.price_per_room,
     price_per_night_per_room: rate.price_per_night_per_room,
     price_before_fees: rate.price_before_fees,
@@ -27,24 +27,24 @@ export function toBookingView(row: BookingRow, voucherUrl: string | null): Booki
     price_due_at_hotel: rate.price_due_at_hotel,
     price_inclusive: rate.price_inclusive,
     price_retail: rate.price_retail,
-    price_currency: row.price_currency,
+    price_currency: row.priceCurrency,
     cancellation_policy: rate.cancellation_policy,
     cancellation_policy_date: rate.cancellation_policy_datetime,
     cancellation_policy_data: rate.cancellation_policy_data,
     remarks: row.remarks,
     rate,
     rooms: row.rooms,
-    payment_method: row.payment_method,
+    payment_method: row.paymentMethod,
     is_sandbox: row.sandbox,
     hotel: row.hotel,
-    loyalty_number: row.loyalty_number,
-    special_request: row.special_request,
-    client_reference: row.client_reference,
+    loyalty_number: row.loyaltyNumber,
+    special_request: row.specialRequest,
+    client_reference: row.clientReference,
     price_commission: rate.price_commission,
     price_commission_paid: row.status === 'confirmed' && !row.sandbox ? rate.price_commission : null,
     price_commission_currency: rate.price_commission_currency,
-    created_at: row.created_at.toISOString(),
-    updated_at: row.updated_at.toISOString(),
-    failure_reason: row.failure_reason,
+    created_at: row.createdAt.toISOString(),
+    updated_at: row.updatedAt.toISOString(),
+    failure_reason: row.failureReason,
   };
 }

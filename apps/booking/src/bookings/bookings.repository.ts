@@ -1,101 +1,39 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
-import { BookingListQuery, BookingRoom, HotelDetails, HotelRate, OfferKeyWire, PaymentMethod, TestScenario } from '@hotel/contracts';
-import { DomainError, SERVICE_ENV, rowsOf } from '@hotel/platform';
+import { Brackets, DataSource, QueryFailedError, SelectQueryBuilder } from 'typeorm';
+import { BookingListQuery } from '@hotel/contracts';
+import { DomainError, SERVICE_ENV, getPage } from '@hotel/platform';
 import { BookingEnv } from '../booking.env';
+import { BookingEntity, FINAL_STEPS, SagaStep } from './booking.entity';
 
-/**
- * A booking's saga, step by step. Booking: created → (charging →) funds_held →
- * (supplier_pending →) supplier_booked → promo_redeemed → done, or on a failure
- * compensating → failed. Cancellation of a done booking: cancelling (penalty
- * fixed) → refunding → cancelled. done, failed and cancelled are final.
- */
-export type SagaStep =
-  | 'created'
-  | 'charging'
-  | 'funds_held'
-  | 'supplier_pending'
-  | 'supplier_booked'
-  | 'promo_redeemed'
-  | 'done'
-  | 'compensating'
-  | 'failed'
-  | 'cancelling'
-  | 'refunding'
-  | 'cancelled';
-
-export const FINAL_STEPS: readonly SagaStep[] = ['done', 'failed', 'cancelled'];
-export const CANCELLATION_STEPS: readonly SagaStep[] = ['cancelling', 'refunding', 'cancelled'];
-
-export interface BookingRow {
-  id: number;
-  client_id: number;
-  user_id: number | null;
-  sandbox: boolean;
-  status: 'pending' | 'confirmed' | 'failed' | 'cancelled';
-  step: SagaStep;
-  prebook_id: string;
-  offer: OfferKeyWire;
-  payment_method: PaymentMethod;
-  hotel_id: number;
-  hotel_name: string;
-  check_in: string;
-  check_out: string;
-  first_name: string;
-  last_name: string;
-  email: string;
-  phone: string;
-  price_chargeable: string;
-  price_currency: string;
-  rate: HotelRate;
-  hotel: HotelDetails;
-  rooms: BookingRoom[];
-  language: string;
-  loyalty_number: string | null;
-  special_request: string | null;
-  remarks: string;
-  client_reference: string | null;
-  idempotency_key: string | null;
-  request_fingerprint: string;
-  promo_code: string | null;
-  promo_discount: string;
-  test_scenario: TestScenario | null;
-  cc_payment_id: string | null;
-  /** The card payment's idempotency key, recorded before the card is charged. */
-  payment_key: string | null;
-  supplier_reference: string | null;
-  booking_reference: string[];
-  failure_code: string | null;
-  failure_reason: string | null;
-  cancellation_reference: string | null;
-  cancellation_penalty: string | null;
-  created_at: Date;
-  updated_at: Date;
-}
-
+/** What a saga step may record beside the step itself. */
 export type BookingChanges = Partial<
   Pick<
-    BookingRow,
-    'status' | 'cc_payment_id' | 'payment_key' | 'supplier_reference' | 'booking_reference' | 'failure_code' | 'failure_reason' | 'cancellation_reference'
-  > & { cancelled_at: Date }
+    BookingEntity,
+    'status' | 'ccPaymentId' | 'paymentKey' | 'supplierReference' | 'bookingReference' | 'failureCode' | 'failureReason' | 'cancellationReference'
+  > & { cancelledAt: Date }
 >;
 
+/** A booking as the booking service creates it; the saga fills the rest. */
 export type NewBooking = Omit<
-  BookingRow,
+  BookingEntity,
   | 'id'
   | 'status'
   | 'step'
-  | 'cc_payment_id'
-  | 'payment_key'
-  | 'supplier_reference'
-  | 'booking_reference'
-  | 'failure_code'
-  | 'failure_reason'
-  | 'cancellation_reference'
-  | 'cancellation_penalty'
-  | 'created_at'
-  | 'updated_at'
+  | 'leaseUntil'
+  | 'idempotencyExpiresAt'
+  | 'ccPaymentId'
+  | 'paymentKey'
+  | 'supplierReference'
+  | 'bookingReference'
+  | 'failureCode'
+  | 'failureReason'
+  | 'cancellationReference'
+  | 'cancellationPenalty'
+  | 'cancelledAt'
+  | 'legacyPrebookReuse'
+  | 'createdAt'
+  | 'updatedAt'
 >;
 
 /**
@@ -109,41 +47,52 @@ export interface BookingScope {
   userId: number | null;
 }
 
-/**
- * Every column a BookingRow has, by name: never `*`, whose result type changes when a
- * migration adds a column and then breaks the statements running replicas have prepared
- * ("cached plan must not change result type").
- */
-const COLUMNS = [
-  'id, client_id, user_id, sandbox, status, step, prebook_id, offer, payment_method, hotel_id, hotel_name',
-  `to_char(check_in, 'YYYY-MM-DD') AS check_in, to_char(check_out, 'YYYY-MM-DD') AS check_out`,
-  'first_name, last_name, email, phone, price_chargeable, price_currency, rate, hotel, rooms, language',
-  'loyalty_number, special_request, remarks, client_reference, idempotency_key, request_fingerprint',
-  'promo_code, promo_discount, test_scenario, cc_payment_id, payment_key, supplier_reference, booking_reference',
-  'failure_code, failure_reason, cancellation_reference, cancellation_penalty, created_at, updated_at',
-].join(', ');
+/** Whose key space an idempotency key lives in: client, sandbox or live, user. */
+export interface IdempotencyKeyOwner {
+  clientId: number;
+  sandbox: boolean;
+  userId: number | null;
+}
 
-/** The list's sort keys and the column each means (the DTO allows only these keys). */
-const SORT_COLUMNS: Record<NonNullable<BookingListQuery['sort_by']>, string> = {
+/** The list's sort keys and the property each means (the DTO allows only these keys). */
+const SORT_PROPERTIES: Record<NonNullable<BookingListQuery['sort_by']>, keyof BookingEntity> = {
   id: 'id',
-  created_at: 'created_at',
-  check_in: 'check_in',
-  check_out: 'check_out',
-  price_chargeable: 'price_chargeable',
-  hotel_name: 'hotel_name',
+  created_at: 'createdAt',
+  check_in: 'checkIn',
+  check_out: 'checkOut',
+  price_chargeable: 'priceChargeable',
+  hotel_name: 'hotelName',
   status: 'status',
 };
 
+/** Steps after which a saga has nothing left to do. */
+const unfinished = (alias = '') => `${alias}step NOT IN (${FINAL_STEPS.map((step) => `'${step}'`).join(', ')})`;
+
+/**
+ * Bookings (`booking.bookings`) through TypeORM's query builder: explicit columns
+ * (the entity's, never `*`), bound parameters, LIMIT and OFFSET as parameters. Each
+ * saga step is one conditional UPDATE from the step its caller saw, so two workers
+ * never both advance a booking.
+ */
 @Injectable()
 export class BookingsRepository {
-  /** How long one worker owns a booking's saga before another may take it over. */
-  private readonly leaseSeconds: number;
+  /** `now() + <lease>`: how long one worker owns a booking's saga before another may take it over (a number from the config). */
+  private readonly leaseEnd: () => string;
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     @Inject(SERVICE_ENV) env: BookingEnv,
   ) {
-    this.leaseSeconds = env.SAGA_LEASE_S;
+    const seconds = Math.trunc(env.SAGA_LEASE_S);
+    this.leaseEnd = () => `now() + make_interval(secs => ${seconds})`;
+  }
+
+  private get bookings() {
+    return this.dataSource.getRepository(BookingEntity);
+  }
+
+  private select(): SelectQueryBuilder<BookingEntity> {
+    return this.bookings.createQueryBuilder('b');
   }
 
   /**
@@ -151,40 +100,57 @@ export class BookingsRepository {
    * races: a second booking with the client's client_reference or idempotency_key,
    * or a second live booking of one prebook, fails.
    */
-  async insert(booking: NewBooking, idempotencyHours: number): Promise<BookingRow> {
-    // An idempotency key is kept 24 hours; an older one is free again.
-    if (booking.idempotency_key) {
-      await this.dataSource.query(
-        `UPDATE booking.bookings SET idempotency_key = NULL
-          WHERE client_id = $1 AND sandbox = $2 AND coalesce(user_id, 0) = coalesce($3::int, 0) AND idempotency_key = $4 AND idempotency_expires_at < now()`,
-        [booking.client_id, booking.sandbox, booking.user_id, booking.idempotency_key],
-      );
+  async insert(booking: NewBooking, idempotencyHours: number): Promise<BookingEntity> {
+    // An idempotency key is kept for a while; an older one is free again.
+    if (booking.idempotencyKey) {
+      await this.bookings
+        .createQueryBuilder()
+        .update()
+        .set({ idempotencyKey: null })
+        .where(ownedBy(booking))
+        .andWhere('idempotency_key = :key AND idempotency_expires_at < now()', { key: booking.idempotencyKey })
+        .execute();
     }
+    const hours = Math.trunc(idempotencyHours);
     try {
-      const rows: BookingRow[] = await this.dataSource.query(
-        `INSERT INTO booking.bookings (client_id, user_id, sandbox, status, step, lease_until, prebook_id, offer, payment_method, hotel_id, hotel_name,
-           check_in, check_out, first_name, last_name, email, phone, price_chargeable, price_currency, rate, hotel, rooms, language,
-           loyalty_number, special_request, client_reference, idempotency_key, idempotency_expires_at, request_fingerprint, promo_code, remarks,
-           promo_discount, test_scenario)
-         VALUES ($1, $2, $3, 'pending', 'created', now() + make_interval(secs => ${this.leaseSeconds}), $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14,
-           $15, $16, $17, $18, $19, $20, $21, $22, $23, $24,
-           CASE WHEN $24::text IS NULL THEN NULL ELSE now() + make_interval(hours => $27) END, $25, $26, $28, $29, $30)
-         RETURNING ${COLUMNS}`,
-        [
-          booking.client_id, booking.user_id, booking.sandbox, booking.prebook_id, JSON.stringify(booking.offer), booking.payment_method,
-          booking.hotel_id, booking.hotel_name, booking.check_in, booking.check_out, booking.first_name, booking.last_name, booking.email,
-          booking.phone, booking.price_chargeable, booking.price_currency, JSON.stringify(booking.rate), JSON.stringify(booking.hotel),
-          JSON.stringify(booking.rooms), booking.language, booking.loyalty_number, booking.special_request, booking.client_reference,
-          booking.idempotency_key, booking.request_fingerprint, booking.promo_code, idempotencyHours, booking.remarks, booking.promo_discount, booking.test_scenario,
-        ],
-      );
-      return rows[0];
+      const result = await this.bookings
+        .createQueryBuilder()
+        .insert()
+        .values({
+          ...booking,
+          status: 'pending',
+          step: 'created',
+          leaseUntil: this.leaseEnd,
+          idempotencyExpiresAt: booking.idempotencyKey ? () => `now() + make_interval(hours => ${hours})` : null,
+          bookingReference: [],
+        })
+        // returning() takes property names; the raw rows come back keyed by column name.
+        .returning(['id', 'createdAt', 'updatedAt'])
+        .updateEntity(false)
+        .execute();
+      const [row] = result.raw as { id: number; created_at: Date; updated_at: Date }[];
+      return {
+        ...booking,
+        id: row.id,
+        status: 'pending',
+        step: 'created',
+        ccPaymentId: null,
+        paymentKey: null,
+        supplierReference: null,
+        bookingReference: [],
+        failureCode: null,
+        failureReason: null,
+        cancellationReference: null,
+        cancellationPenalty: null,
+        createdAt: row.created_at,
+        updatedAt: row.updated_at,
+      };
     } catch (error) {
-      const constraint = (error as { driverError?: { constraint?: string } }).driverError?.constraint;
+      const constraint = error instanceof QueryFailedError ? (error.driverError as { constraint?: string }).constraint : undefined;
       if (constraint === 'bookings_client_reference') throw new DomainError('DUPLICATE_CLIENT_REFERENCE', 'duplicate client_reference');
       if (constraint === 'bookings_idempotency_key') throw new DomainError('CONFLICT', 'idempotency_key in use');
       if (constraint === 'bookings_one_per_prebook') {
-        const existing = await this.liveBookingOfPrebook(booking.prebook_id);
+        const existing = await this.liveBookingOfPrebook(booking.prebookId);
         throw new DomainError('PREBOOK_ALREADY_BOOKED', `prebook already booked: booking ${existing ?? 'unknown'}; prebook again for another booking`);
       }
       throw error;
@@ -193,36 +159,29 @@ export class BookingsRepository {
 
   /** The booking (not failed) that a prebook backs, if any. */
   async liveBookingOfPrebook(prebookId: string): Promise<number | null> {
-    const rows: { id: number }[] = await this.dataSource.query(
-      `SELECT id FROM booking.bookings WHERE prebook_id = $1 AND status <> 'failed' AND NOT legacy_prebook_reuse`,
-      [prebookId],
-    );
-    return rows[0]?.id ?? null;
+    const booking = await this.select()
+      .select('b.id')
+      .where('b.prebookId = :prebookId', { prebookId })
+      .andWhere(`b.status <> 'failed' AND NOT b.legacyPrebookReuse`)
+      .getOne();
+    return booking?.id ?? null;
   }
 
-  async find(id: number): Promise<BookingRow | null> {
-    const rows: BookingRow[] = await this.dataSource.query(`SELECT ${COLUMNS} FROM booking.bookings WHERE id = $1`, [id]);
-    return rows[0] ?? null;
+  async find(id: number): Promise<BookingEntity | null> {
+    return this.select().where('b.id = :id', { id }).getOne();
   }
 
   /** A booking the caller may see (see {@link BookingScope}). */
-  async findInScope(scope: BookingScope, id: number): Promise<BookingRow | null> {
-    const rows: BookingRow[] = await this.dataSource.query(
-      `SELECT ${COLUMNS} FROM booking.bookings
-        WHERE client_id = $1 AND id = $2 AND ($3::boolean IS NULL OR sandbox = $3) AND ($4::int IS NULL OR user_id = $4)`,
-      [scope.clientId, id, scope.sandbox, scope.userId],
-    );
-    return rows[0] ?? null;
+  async findInScope(scope: BookingScope, id: number): Promise<BookingEntity | null> {
+    return inScope(this.select(), scope).andWhere('b.id = :id', { id }).getOne();
   }
 
-  /** The booking an idempotency key made, within its owner's key space: client, sandbox or live, user. */
-  async findByIdempotencyKey(owner: { clientId: number; sandbox: boolean; userId: number | null }, key: string): Promise<BookingRow | null> {
-    const rows: BookingRow[] = await this.dataSource.query(
-      `SELECT ${COLUMNS} FROM booking.bookings
-        WHERE client_id = $1 AND sandbox = $2 AND coalesce(user_id, 0) = coalesce($3::int, 0) AND idempotency_key = $4 AND idempotency_expires_at >= now()`,
-      [owner.clientId, owner.sandbox, owner.userId, key],
-    );
-    return rows[0] ?? null;
+  /** The booking an idempotency key made, within its owner's key space, while the key is kept. */
+  async findByIdempotencyKey(owner: IdempotencyKeyOwner, key: string): Promise<BookingEntity | null> {
+    return this.select()
+      .where(ownedBy(owner, 'b.'))
+      .andWhere('b.idempotencyKey = :key AND b.idempotencyExpiresAt >= now()', { key })
+      .getOne();
   }
 
   /**
@@ -231,120 +190,132 @@ export class BookingsRepository {
    * Only what changed comes back from the database: the rest of the row (hotel,
    * rate, rooms: most of its bytes) is the caller's copy.
    */
-  async advance(booking: BookingRow, to: SagaStep, changes: BookingChanges = {}): Promise<BookingRow | null> {
-    const sets = ['step = $3', 'updated_at = now()', `lease_until = now() + make_interval(secs => ${this.leaseSeconds})`];
-    const values: unknown[] = [booking.id, booking.step, to];
-    for (const [column, value] of Object.entries(changes)) {
-      values.push(value);
-      sets.push(`${column} = $${values.length}`);
-    }
-    const rows = rowsOf<Pick<BookingRow, 'step' | 'updated_at'>>(
-      await this.dataSource.query(`UPDATE booking.bookings SET ${sets.join(', ')} WHERE id = $1 AND step = $2 RETURNING step, updated_at`, values),
-    );
-    return rows.length ? { ...booking, ...changes, ...rows[0] } : null;
+  async advance(booking: BookingEntity, to: SagaStep, changes: BookingChanges = {}): Promise<BookingEntity | null> {
+    const result = await this.bookings
+      .createQueryBuilder()
+      .update()
+      .set({ ...changes, step: to, updatedAt: () => 'now()', leaseUntil: this.leaseEnd })
+      .where('id = :id AND step = :from', { id: booking.id, from: booking.step })
+      .returning(['step', 'updatedAt'])
+      .updateEntity(false)
+      .execute();
+    const [row] = result.raw as { step: SagaStep; updated_at: Date }[];
+    if (!row) return null;
+    const { cancelledAt: _cancelledAt, ...loaded } = changes;
+    return { ...booking, ...loaded, step: row.step, updatedAt: row.updated_at };
   }
 
   /** One page of the bookings in a scope, filtered and sorted: by created_at (default), check-in, check-out, price, hotel name or status. */
-  async list(scope: BookingScope, query: BookingListQuery, options: { excludeFailed?: boolean } = {}): Promise<{ rows: BookingRow[]; total: number }> {
-    const where = ['client_id = $1'];
-    if (options.excludeFailed) where.push(`status <> 'failed'`);
-    const values: unknown[] = [scope.clientId];
-    const add = (clause: (placeholder: string) => string, value: unknown) => {
-      values.push(value);
-      where.push(clause(`$${values.length}`));
-    };
-    if (scope.userId !== null) add((p) => `user_id = ${p}`, scope.userId);
-    if (scope.sandbox !== null) add((p) => `sandbox = ${p}`, scope.sandbox);
-    if (query.id !== undefined) add((p) => `id = ${p}`, query.id);
-    if (query.hotel_name) add((p) => `hotel_name ILIKE ${p}`, `%${query.hotel_name.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
-    if (query.first_name) add((p) => `lower(first_name) = lower(${p})`, query.first_name);
-    if (query.last_name) add((p) => `lower(last_name) = lower(${p})`, query.last_name);
-    if (query.status) add((p) => `status = ${p}`, query.status);
-    if (query.payment_method) add((p) => `payment_method = ${p}`, query.payment_method);
-    if (query.vendor_reference) add((p) => `booking_reference @> ARRAY[${p}::text]`, query.vendor_reference);
-    if (query.client_reference) add((p) => `client_reference = ${p}`, query.client_reference);
-    for (const field of ['check_in', 'check_out', 'created_at'] as const) {
+  async list(scope: BookingScope, query: BookingListQuery, options: { excludeFailed?: boolean } = {}): Promise<{ rows: BookingEntity[]; total: number }> {
+    const filtered = inScope(this.select(), scope);
+    if (options.excludeFailed) filtered.andWhere(`b.status <> 'failed'`);
+    if (query.id !== undefined) filtered.andWhere('b.id = :id', { id: query.id });
+    if (query.hotel_name) filtered.andWhere('b.hotelName ILIKE :hotelName', { hotelName: `%${query.hotel_name.replace(/[\\%_]/g, (c) => `\\${c}`)}%` });
+    if (query.first_name) filtered.andWhere('lower(b.firstName) = lower(:firstName)', { firstName: query.first_name });
+    if (query.last_name) filtered.andWhere('lower(b.lastName) = lower(:lastName)', { lastName: query.last_name });
+    if (query.status) filtered.andWhere('b.status = :status', { status: query.status });
+    if (query.payment_method) filtered.andWhere('b.paymentMethod = :paymentMethod', { paymentMethod: query.payment_method });
+    if (query.vendor_reference) filtered.andWhere('b.bookingReference @> ARRAY[:vendorReference::text]', { vendorReference: query.vendor_reference });
+    if (query.client_reference) filtered.andWhere('b.clientReference = :clientReference', { clientReference: query.client_reference });
+    for (const [field, property] of [['check_in', 'checkIn'], ['check_out', 'checkOut'], ['created_at', 'createdAt']] as const) {
       const filter = query[field];
       if (!filter) continue;
       const [from, to = from] = filter.split('..');
-      if (field === 'created_at') {
-        add((p) => `created_at >= ${p}::date`, from);
-        add((p) => `created_at < ${p}::date + 1`, to);
-      } else {
-        add((p) => `${field} >= ${p}::date`, from);
-        add((p) => `${field} <= ${p}::date`, to);
-      }
+      // created_at is a moment: its range runs to the end of the last day.
+      const upper = field === 'created_at' ? `b.${property} < :${field}To::date + 1` : `b.${property} <= :${field}To::date`;
+      filtered.andWhere(new Brackets((range) => range.where(`b.${property} >= :${field}From::date`).andWhere(upper)));
+      filtered.setParameter(`${field}From`, from).setParameter(`${field}To`, to);
     }
-    const sortColumn = SORT_COLUMNS[query.sort_by ?? 'created_at'];
-    if (!sortColumn) throw DomainError.validation([{ field: 'sort_by', message: `sort_by must be one of ${Object.keys(SORT_COLUMNS).join(', ')}` }]);
+    const sortKey = query.sort_by ?? 'created_at';
+    const sortProperty = SORT_PROPERTIES[sortKey];
+    if (!sortProperty) throw DomainError.validation([{ field: 'sort_by', message: `sort_by must be one of ${Object.keys(SORT_PROPERTIES).join(', ')}` }]);
     const direction = query.sort_order === 'asc' ? 'ASC' : 'DESC';
     const limit = query.limit ?? 50;
     const offset = ((query.page ?? 1) - 1) * limit;
-    const whereSql = where.join(' AND ');
-    // LIMIT and OFFSET are parameters: one prepared statement per filter and sort shape,
-    // not one per page (each would stay prepared on its connection).
-    const paging = values.length;
-    const [rows, counts] = await Promise.all([
-      this.dataSource.query(
-        `SELECT ${COLUMNS} FROM booking.bookings WHERE ${whereSql} ORDER BY booking.bookings.${sortColumn} ${direction}, booking.bookings.id ${direction} LIMIT $${paging + 1} OFFSET $${paging + 2}`,
-        [...values, limit, offset],
-      ) as Promise<BookingRow[]>,
-      this.dataSource.query(`SELECT count(*)::int AS total FROM booking.bookings WHERE ${whereSql}`, values) as Promise<{ total: number }[]>,
+    const [rows, total] = await Promise.all([
+      getPage(filtered.clone().orderBy(`b.${sortProperty}`, direction).addOrderBy('b.id', direction), limit, offset),
+      filtered.getCount(),
     ]);
-    return { rows, total: counts[0].total };
+    return { rows, total };
   }
 
   /**
    * Starts the cancellation of a confirmed booking, once: the penalty is fixed
    * now and the caller holds the saga's lease. Null when another request started it first.
    */
-  async startCancellation(booking: BookingRow, penalty: string): Promise<BookingRow | null> {
-    const rows = rowsOf<Pick<BookingRow, 'step' | 'updated_at' | 'cancellation_penalty'>>(
-      await this.dataSource.query(
-        `UPDATE booking.bookings SET step = 'cancelling', cancellation_penalty = $2, updated_at = now(),
-                lease_until = now() + make_interval(secs => ${this.leaseSeconds})
-          WHERE id = $1 AND step = 'done' AND status = 'confirmed' RETURNING step, updated_at, cancellation_penalty`,
-        [booking.id, penalty],
-      ),
-    );
-    return rows.length ? { ...booking, ...rows[0] } : null;
+  async startCancellation(booking: BookingEntity, penalty: string): Promise<BookingEntity | null> {
+    const result = await this.bookings
+      .createQueryBuilder()
+      .update()
+      .set({ step: 'cancelling', cancellationPenalty: penalty, updatedAt: () => 'now()', leaseUntil: this.leaseEnd })
+      .where(`id = :id AND step = 'done' AND status = 'confirmed'`, { id: booking.id })
+      .returning(['step', 'updatedAt'])
+      .updateEntity(false)
+      .execute();
+    const [row] = result.raw as { step: SagaStep; updated_at: Date }[];
+    return row ? { ...booking, step: row.step, updatedAt: row.updated_at, cancellationPenalty: penalty } : null;
   }
 
   /** Takes over one unfinished saga whose lease ran out (its worker died); null when it is leased or finished. */
-  async claim(id: number): Promise<BookingRow | null> {
-    const rows: BookingRow[] = rowsOf(
-      await this.dataSource.query(
-        `UPDATE booking.bookings SET lease_until = now() + make_interval(secs => ${this.leaseSeconds})
-          WHERE id = $1 AND step NOT IN ('done', 'failed', 'cancelled') AND lease_until < now()
-          RETURNING ${COLUMNS}`,
-        [id],
-      ),
-    );
-    return rows[0] ?? null;
+  async claim(id: number): Promise<BookingEntity | null> {
+    const taken = await this.bookings
+      .createQueryBuilder()
+      .update()
+      .set({ leaseUntil: this.leaseEnd })
+      .where(`id = :id AND ${unfinished()} AND lease_until < now()`, { id })
+      .returning(['id'])
+      .updateEntity(false)
+      .execute();
+    // The lease is the caller's now: reading the row afterwards sees what the last worker recorded.
+    return (taken.raw as unknown[]).length ? this.find(id) : null;
   }
 
   /** Gives a saga back after a step failed for now: the next recovery pass retries it. */
   async releaseLease(id: number): Promise<void> {
-    await this.dataSource.query(`UPDATE booking.bookings SET lease_until = now() WHERE id = $1 AND step NOT IN ('done', 'failed', 'cancelled')`, [id]);
+    await this.bookings.createQueryBuilder().update().set({ leaseUntil: () => 'now()' }).where(`id = :id AND ${unfinished()}`, { id }).execute();
   }
 
   /** Leaves a saga waiting (a pending supplier) until another worker may look again. */
   async extendLease(id: number): Promise<void> {
-    await this.dataSource.query(`UPDATE booking.bookings SET lease_until = now() + make_interval(secs => ${this.leaseSeconds}) WHERE id = $1`, [id]);
+    await this.bookings.createQueryBuilder().update().set({ leaseUntil: this.leaseEnd }).where('id = :id', { id }).execute();
   }
 
   /** Unfinished sagas whose lease ran out (their worker died): taken over with a new lease. */
   async claimAbandoned(limit: number): Promise<number[]> {
-    const rows = rowsOf<{ id: number }>(
-      await this.dataSource.query(
-        `UPDATE booking.bookings SET lease_until = now() + make_interval(secs => ${this.leaseSeconds})
-          WHERE id IN (SELECT id FROM booking.bookings
-                        WHERE step NOT IN ('done', 'failed', 'cancelled') AND lease_until < now()
-                        ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED)
-          RETURNING id`,
-        [limit],
-      ),
-    );
-    return rows.map((row) => row.id);
+    const abandoned = this.select()
+      .select('b.id')
+      .where(`${unfinished('b.')} AND b.leaseUntil < now()`)
+      .orderBy('b.id')
+      .limit(limit)
+      .setLock('pessimistic_write')
+      .setOnLocked('skip_locked');
+    const result = await this.bookings
+      .createQueryBuilder()
+      .update()
+      .set({ leaseUntil: this.leaseEnd })
+      .where(`id IN (${abandoned.getQuery()})`)
+      .setParameters(abandoned.getParameters())
+      .returning(['id'])
+      .updateEntity(false)
+      .execute();
+    return (result.raw as { id: number }[]).map((row) => row.id);
   }
+}
+
+/** The bookings a scope reaches. */
+function inScope(query: SelectQueryBuilder<BookingEntity>, scope: BookingScope): SelectQueryBuilder<BookingEntity> {
+  query.where('b.clientId = :clientId', { clientId: scope.clientId });
+  if (scope.sandbox !== null) query.andWhere('b.sandbox = :sandbox', { sandbox: scope.sandbox });
+  if (scope.userId !== null) query.andWhere('b.userId = :userId', { userId: scope.userId });
+  return query;
+}
+
+/** The condition "in this owner's idempotency key space" (a booking without a user is user 0 here); `alias` is "b." in a select. */
+function ownedBy(owner: IdempotencyKeyOwner, alias = ''): Brackets {
+  return new Brackets((key) =>
+    key
+      .where(`${alias}client_id = :ownerClientId`, { ownerClientId: owner.clientId })
+      .andWhere(`${alias}sandbox = :ownerSandbox`, { ownerSandbox: owner.sandbox })
+      .andWhere(`coalesce(${alias}user_id, 0) = :ownerUserId`, { ownerUserId: owner.userId ?? 0 }),
+  );
 }

@@ -28,7 +28,8 @@ import { cancellationPenaltyCents } from './cancellation';
 import { toBackendBooking } from './backend-booking-view';
 import { toBookingView } from './booking-view';
 import { BookingSaga } from './booking-saga';
-import { BookingRow, BookingScope, BookingsRepository, CANCELLATION_STEPS, FINAL_STEPS } from './bookings.repository';
+import { BookingEntity, CANCELLATION_STEPS, FINAL_STEPS } from './booking.entity';
+import { BookingScope, BookingsRepository, NewBooking } from './bookings.repository';
 
 const CARD_FIELDS = ['payment_token', 'payment_first_name', 'payment_last_name', 'payment_postal_code', 'payment_expiration'] as const;
 /**
@@ -38,8 +39,8 @@ const CARD_FIELDS = ['payment_token', 'payment_first_name', 'payment_last_name',
  */
 const ANSWER_MARGIN_MS = { min: 100, max: 1000 };
 /** A booking request's wait is over once its saga has an outcome (or is being cancelled already). */
-const bookingSettled = (booking: BookingRow) => FINAL_STEPS.includes(booking.step) || CANCELLATION_STEPS.includes(booking.step);
-const cancellationSettled = (booking: BookingRow) => booking.step === 'cancelled';
+const bookingSettled = (booking: BookingEntity) => FINAL_STEPS.includes(booking.step) || CANCELLATION_STEPS.includes(booking.step);
+const cancellationSettled = (booking: BookingEntity) => booking.step === 'cancelled';
 
 @Injectable()
 export class BookingsService {
@@ -51,7 +52,7 @@ export class BookingsService {
     private readonly vouchers: Vouchers,
   ) {}
 
-  private view(row: BookingRow) {
+  private view(row: BookingEntity) {
     return toBookingView(row, this.vouchers.url(row.id));
   }
 
@@ -77,7 +78,7 @@ export class BookingsService {
     });
     this.validateAgainstPrebook(request, prebook);
 
-    let booking: BookingRow;
+    let booking: BookingEntity;
     try {
       booking = await this.bookings.insert(this.newBooking(request, prebook, fingerprint), this.env.IDEMPOTENCY_HOURS);
     } catch (error) {
@@ -122,8 +123,8 @@ export class BookingsService {
   async precancel(actor: Actor, bookingId: number): Promise<PrecancelView> {
     const booking = await this.cancellable(actor, bookingId);
     // Once a cancellation has started its penalty is fixed.
-    const penalty = booking.cancellation_penalty !== null ? toCents(booking.cancellation_penalty) : this.penalty(booking);
-    return { price_cancellation_penalty: centsToNumber(penalty), price_currency: booking.price_currency };
+    const penalty = booking.cancellationPenalty !== null ? toCents(booking.cancellationPenalty) : this.penalty(booking);
+    return { price_cancellation_penalty: centsToNumber(penalty), price_currency: booking.priceCurrency };
   }
 
   /**
@@ -146,23 +147,23 @@ export class BookingsService {
     if (settled.step !== 'cancelled') {
       throw new DomainError('SERVICE_UNAVAILABLE', 'the cancellation is recorded and under way; repeat the call for its reference', undefined, 2);
     }
-    return { cancelled: true, cancellation_reference: settled.cancellation_reference! };
+    return { cancelled: true, cancellation_reference: settled.cancellationReference! };
   }
 
   /** A booking the caller may cancel (or whose cancellation is under way or done). */
-  private async cancellable(actor: Actor, bookingId: number): Promise<BookingRow> {
+  private async cancellable(actor: Actor, bookingId: number): Promise<BookingEntity> {
     const booking = await this.bookings.findInScope(scopeOf(actor), bookingId);
     if (!booking) throw DomainError.notFound(`booking ${bookingId}`);
     if (CANCELLATION_STEPS.includes(booking.step)) return booking;
     if (booking.status !== 'confirmed') throw DomainError.validation([{ field: 'booking_id', message: `a ${booking.status} booking cannot be cancelled` }]);
-    if (booking.check_in < todayUtc().toISOString().slice(0, 10)) {
+    if (booking.checkIn < todayUtc().toISOString().slice(0, 10)) {
       throw DomainError.validation([{ field: 'booking_id', message: 'the check-in date has passed: the booking cannot be cancelled' }]);
     }
     return booking;
   }
 
-  private penalty(booking: BookingRow): number {
-    return cancellationPenaltyCents(booking.rate.cancellation_policy_data, toCents(booking.price_chargeable));
+  private penalty(booking: BookingEntity): number {
+    return cancellationPenaltyCents(booking.rate.cancellation_policy_data, toCents(booking.priceChargeable));
   }
 
   /** When to answer: a little before the caller stops waiting. */
@@ -178,24 +179,24 @@ export class BookingsService {
    * repeat carries the card again, so it can take over a card booking whose
    * worker died before charging.
    */
-  private async replay(previous: BookingRow, fingerprint: string, card?: CardDetails): Promise<CreateBookingReply> {
-    if (previous.request_fingerprint !== fingerprint) {
+  private async replay(previous: BookingEntity, fingerprint: string, card?: CardDetails): Promise<CreateBookingReply> {
+    if (previous.requestFingerprint !== fingerprint) {
       throw new DomainError('IDEMPOTENCY_CONFLICT', 'idempotency_key was used with a different request');
     }
     const current = await this.saga.settle(previous, {
       owned: false,
       deadline: this.answerBy(),
-      card: previous.payment_method === 'credit_card' ? card : undefined,
+      card: previous.paymentMethod === 'credit_card' ? card : undefined,
       settled: bookingSettled,
     });
     return { booking: this.outcome(current), replayed: true };
   }
 
   /** A failed booking answers with its reason (and stays visible in GET /book). */
-  private outcome(booking: BookingRow) {
+  private outcome(booking: BookingEntity) {
     if (booking.status === 'failed') {
-      const code = (booking.failure_code ?? 'PAYMENT_DECLINED') as DomainError['code'];
-      throw new DomainError(code, booking.failure_reason ?? 'booking failed');
+      const code = (booking.failureCode ?? 'PAYMENT_DECLINED') as DomainError['code'];
+      throw new DomainError(code, booking.failureReason ?? 'booking failed');
     }
     return this.view(booking);
   }
@@ -217,7 +218,7 @@ export class BookingsService {
     if (errors.length) throw DomainError.validation(errors);
   }
 
-  private newBooking(request: CreateBookingRequest, prebook: StoredPrebook, fingerprint: string) {
+  private newBooking(request: CreateBookingRequest, prebook: StoredPrebook, fingerprint: string): NewBooking {
     const { actor, body } = request;
     const language = (body.language ?? body.lang ?? 'en') as Language;
     const hotel = hotelById(prebook.offer.hotelId)!;
@@ -227,35 +228,35 @@ export class BookingsService {
     }));
     const rate = prebook.response.rate;
     return {
-      client_id: actor.clientId,
-      user_id: actor.userId ?? null,
+      clientId: actor.clientId,
+      userId: actor.userId ?? null,
       sandbox: actor.sandbox,
-      prebook_id: prebook.prebookId,
+      prebookId: prebook.prebookId,
       offer: prebook.offer,
-      payment_method: prebook.paymentMethod,
-      hotel_id: hotel.id,
-      hotel_name: hotel.name,
-      check_in: prebook.response.search.check_in,
-      check_out: prebook.response.search.check_out,
-      first_name: body.rooms[0].lead_first_name.trim(),
-      last_name: body.rooms[0].lead_last_name.trim(),
+      paymentMethod: prebook.paymentMethod,
+      hotelId: hotel.id,
+      hotelName: hotel.name,
+      checkIn: prebook.response.search.check_in,
+      checkOut: prebook.response.search.check_out,
+      firstName: body.rooms[0].lead_first_name.trim(),
+      lastName: body.rooms[0].lead_last_name.trim(),
       email: body.email,
       phone: body.phone,
-      price_chargeable: centsToDecimal(toCents(prebook.priceChargeable)),
-      price_currency: rate.price_currency,
+      priceChargeable: centsToDecimal(toCents(prebook.priceChargeable)),
+      priceCurrency: rate.price_currency,
       rate,
       hotel: { ...toHotelDetails(hotel, language), lowest_rate: null, lowest_brand_loyalty_rate: null },
       rooms,
       language,
-      loyalty_number: body.loyalty_number ?? null,
-      special_request: body.special_request ?? null,
+      loyaltyNumber: body.loyalty_number ?? null,
+      specialRequest: body.special_request ?? null,
       remarks: prebook.response.remarks,
-      client_reference: body.client_reference ?? null,
-      idempotency_key: body.idempotency_key ?? null,
-      request_fingerprint: fingerprint,
-      promo_code: prebook.promoCode,
-      promo_discount: prebook.discount,
-      test_scenario: actor.sandbox ? (request.test_scenario ?? null) : null,
+      clientReference: body.client_reference ?? null,
+      idempotencyKey: body.idempotency_key ?? null,
+      requestFingerprint: fingerprint,
+      promoCode: prebook.promoCode,
+      promoDiscount: prebook.discount,
+      testScenario: actor.sandbox ? (request.test_scenario ?? null) : null,
     };
   }
 }

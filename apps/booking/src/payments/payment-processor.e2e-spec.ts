@@ -1,7 +1,7 @@
 import { DataSource } from 'typeorm';
 import { openServiceDataSource, serviceDataSourceOptions } from '@hotel/platform';
 import { TestDatabase, createTestDatabase } from '@hotel/testing';
-import { BOOKING_MIGRATIONS } from '../booking-app.module';
+import { BOOKING_ENTITIES, BOOKING_MIGRATIONS } from '../booking-app.module';
 import { SandboxPaymentProcessor } from './payment-processor';
 
 const VISA = { token: 'tok_visa', expiration: '12/40' };
@@ -15,7 +15,7 @@ describe('sandbox payment processor', () => {
   beforeAll(async () => {
     database = await createTestDatabase();
     dataSource = await openServiceDataSource(
-      new DataSource(serviceDataSourceOptions({ schema: 'booking', url: database.url, poolSize: 4, entities: [], migrations: BOOKING_MIGRATIONS })),
+      new DataSource(serviceDataSourceOptions({ schema: 'booking', url: database.url, poolSize: 4, entities: BOOKING_ENTITIES, migrations: BOOKING_MIGRATIONS })),
       'booking',
     );
     processor = new SandboxPaymentProcessor(dataSource);

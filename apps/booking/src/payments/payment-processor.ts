@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { toCents } from '@hotel/contracts';
 import { DomainError, rowsOf } from '@hotel/platform';
+import { SandboxCardChargeEntity, SandboxCardRefundEntity } from './sandbox-card.entity';
 
 export interface CardDetails {
   token: string;
@@ -57,15 +58,16 @@ export function sandboxDecline(token: string): string | null {
 export class SandboxPaymentProcessor implements PaymentProcessor {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
+  private get charges() {
+    return this.dataSource.getRepository(SandboxCardChargeEntity);
+  }
+
   async charge(key: string, card: CardDetails, amount: string): Promise<CardCharge> {
     const decline = sandboxDecline(card.token);
     if (decline) throw new DomainError('PAYMENT_DECLINED', decline);
-    // No conflict target: the payment id is unique too (derived from the key), and a
-    // concurrent insert of the same key can meet that index first.
-    await this.dataSource.query(
-      `INSERT INTO booking.sandbox_card_charges (payment_key, payment_id, amount) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING`,
-      [key, `ch_sandbox_${key}`, amount],
-    );
+    // ON CONFLICT DO NOTHING without a target: the payment id is unique too (derived
+    // from the key), and a concurrent insert of the same key can meet that index first.
+    await this.charges.createQueryBuilder().insert().values({ paymentKey: key, paymentId: `ch_sandbox_${key}`, amount }).orIgnore().updateEntity(false).execute();
     const charge = await this.find(key);
     if (!charge) throw new DomainError('PAYMENT_DECLINED', 'card declined: the payment was cancelled');
     if (toCents(charge.amount) !== toCents(amount)) throw new DomainError('CONFLICT', `payment key ${key} was used for another amount`);
@@ -73,12 +75,13 @@ export class SandboxPaymentProcessor implements PaymentProcessor {
   }
 
   async closeKey(key: string): Promise<CardCharge | null> {
-    await this.dataSource.query(`INSERT INTO booking.sandbox_card_charges (payment_key) VALUES ($1) ON CONFLICT (payment_key) DO NOTHING`, [key]);
+    await this.charges.createQueryBuilder().insert().values({ paymentKey: key }).orIgnore().updateEntity(false).execute();
     return this.find(key);
   }
 
   async refund(paymentId: string, amount: string, key: string): Promise<void> {
-    // Never more back than was charged; the key makes a repeat harmless.
+    // Never more back than was charged; the key makes a repeat harmless. Raw SQL: the
+    // check and the insert are one statement (INSERT ... SELECT), which the builder cannot write.
     const rows = rowsOf(
       await this.dataSource.query(
         `INSERT INTO booking.sandbox_card_refunds (refund_key, payment_id, amount)
@@ -90,14 +93,14 @@ export class SandboxPaymentProcessor implements PaymentProcessor {
       ),
     );
     if (rows.length) return;
-    const [existing] = await this.dataSource.query(`SELECT payment_id, amount FROM booking.sandbox_card_refunds WHERE refund_key = $1`, [key]);
-    if (existing?.payment_id === paymentId && toCents(existing.amount) === toCents(amount)) return;
+    const existing = await this.dataSource.getRepository(SandboxCardRefundEntity).findOne({ select: { paymentId: true, amount: true }, where: { refundKey: key } });
+    if (existing?.paymentId === paymentId && toCents(existing.amount) === toCents(amount)) return;
     throw new DomainError('CONFLICT', `refund ${key} of ${amount} for ${paymentId} is not possible`);
   }
 
   private async find(key: string): Promise<CardCharge | null> {
-    const [row] = await this.dataSource.query(`SELECT payment_id, amount FROM booking.sandbox_card_charges WHERE payment_key = $1`, [key]);
-    return row?.payment_id ? { paymentId: row.payment_id, amount: row.amount } : null;
+    const row = await this.charges.findOne({ select: { paymentId: true, amount: true }, where: { paymentKey: key } });
+    return row?.paymentId ? { paymentId: row.paymentId, amount: row.amount! } : null;
   }
 }
 

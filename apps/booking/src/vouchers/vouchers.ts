@@ -4,7 +4,8 @@ import PDFDocument from 'pdfkit';
 import { VoucherPdf } from '@hotel/contracts';
 import { DomainError, SERVICE_ENV } from '@hotel/platform';
 import { BookingEnv } from '../booking.env';
-import { BookingRow, BookingsRepository } from '../bookings/bookings.repository';
+import { BookingEntity } from '../bookings/booking.entity';
+import { BookingsRepository } from '../bookings/bookings.repository';
 
 const BOARD_NAMES: Record<string, string> = { RO: 'Room only', BB: 'Bed and breakfast', HB: 'Half board', FB: 'Full board', AI: 'All inclusive' };
 
@@ -41,9 +42,9 @@ export class Vouchers {
   }
 }
 
-function pdfOf(booking: BookingRow): Promise<Buffer> {
+function pdfOf(booking: BookingEntity): Promise<Buffer> {
   return new Promise((resolve, reject) => {
-    const doc = new PDFDocument({ size: 'A4', margin: 50, info: { Title: `Hotel voucher ${booking.booking_reference.join(' / ')}` } });
+    const doc = new PDFDocument({ size: 'A4', margin: 50, info: { Title: `Hotel voucher ${booking.bookingReference.join(' / ')}` } });
     const chunks: Buffer[] = [];
     doc.on('data', (chunk: Buffer) => chunks.push(chunk));
     doc.on('end', () => resolve(Buffer.concat(chunks)));
@@ -51,12 +52,12 @@ function pdfOf(booking: BookingRow): Promise<Buffer> {
     const hotel = booking.hotel;
     const rate = booking.rate;
     doc.fontSize(20).text('Hotel voucher', { align: 'left' });
-    doc.moveDown(0.5).fontSize(10).fillColor('#555').text(`Booking ${booking.id} · references ${booking.booking_reference.join(', ')}`);
+    doc.moveDown(0.5).fontSize(10).fillColor('#555').text(`Booking ${booking.id} · references ${booking.bookingReference.join(', ')}`);
     doc.moveDown().fillColor('#000').fontSize(14).text(hotel.name);
     doc.fontSize(10).text(`${hotel.stars} stars · ${hotel.address.address}, ${hotel.address.postal_code} ${hotel.address.city}, ${hotel.address.region ? `${hotel.address.region}, ` : ''}${hotel.address.country}`);
     doc.moveDown();
-    doc.fontSize(11).text(`Check-in: ${booking.check_in} (from ${hotel.check_in_begin_time} to ${hotel.check_in_end_time})`);
-    doc.text(`Check-out: ${booking.check_out} (before ${hotel.check_out_before_time})`);
+    doc.fontSize(11).text(`Check-in: ${booking.checkIn} (from ${hotel.check_in_begin_time} to ${hotel.check_in_end_time})`);
+    doc.text(`Check-out: ${booking.checkOut} (before ${hotel.check_out_before_time})`);
     doc.moveDown();
     booking.rooms.forEach((room, index) => {
       const rateRoom = rate.rooms[index] ?? rate.rooms[0];
@@ -72,8 +73,8 @@ function pdfOf(booking: BookingRow): Promise<Buffer> {
     doc.fontSize(11);
     if (rate.price_due_at_hotel > 0) doc.text(`Payable at the hotel: ${rate.price_due_at_hotel.toFixed(2)} ${rate.price_currency}`);
     doc.moveDown().text('Remarks:').fontSize(10).text(booking.remarks);
-    if (booking.special_request) doc.text(`Special request: ${booking.special_request}`);
-    doc.moveDown().fontSize(9).fillColor('#555').text(`Lead guest contact: ${booking.first_name} ${booking.last_name}, ${booking.email}, ${booking.phone}`);
+    if (booking.specialRequest) doc.text(`Special request: ${booking.specialRequest}`);
+    doc.moveDown().fontSize(9).fillColor('#555').text(`Lead guest contact: ${booking.firstName} ${booking.lastName}, ${booking.email}, ${booking.phone}`);
     doc.end();
   });
 }

@@ -1,6 +1,22 @@
-import { DataSource } from 'typeorm';
+import { Column, DataSource, Entity, PrimaryColumn } from 'typeorm';
 import { TestDatabase, createTestDatabase } from '@hotel/testing';
+import { getPage } from './page-query';
 import { serviceDataSourceOptions } from './service-data-source';
+
+@Entity({ schema: 'paged', name: 'stays' })
+class StayEntity {
+  @PrimaryColumn({ type: 'integer' })
+  id: number;
+
+  @Column({ name: 'guest_name', type: 'text' })
+  guestName: string;
+
+  @Column({ name: 'check_in', type: 'date' })
+  checkIn: string;
+
+  @Column({ name: 'price', type: 'numeric', precision: 14, scale: 2 })
+  price: string;
+}
 
 describe('PreparingClient (a real PostgreSQL)', () => {
   let database: TestDatabase;
@@ -78,5 +94,52 @@ describe('PreparingClient (a real PostgreSQL)', () => {
       return manager.query('SELECT body FROM notes WHERE id = $1', [1]);
     });
     expect(inserted).toEqual([{ body: 'kept' }]);
+  });
+});
+
+describe('getPage (a real PostgreSQL)', () => {
+  let database: TestDatabase;
+  let dataSource: DataSource;
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    dataSource = new DataSource(serviceDataSourceOptions({ schema: 'paged', url: database.url, poolSize: 1, entities: [StayEntity], migrations: [] }));
+    await dataSource.initialize();
+    await dataSource.query('CREATE SCHEMA IF NOT EXISTS paged');
+    await dataSource.query('CREATE TABLE paged.stays (id int PRIMARY KEY, guest_name text NOT NULL, check_in date NOT NULL, price numeric(14,2) NOT NULL)');
+    await dataSource.query(
+      `INSERT INTO paged.stays SELECT i, 'Guest ' || i, date '2027-01-01' + i, i * 10.05 FROM generate_series(1, 23) AS i`,
+    );
+  });
+
+  afterAll(async () => {
+    await dataSource?.destroy();
+    await database?.drop();
+  });
+
+  const newestFirst = () => dataSource.getRepository(StayEntity).createQueryBuilder('s').where('s.id > :above', { above: 2 }).orderBy('s.id', 'DESC');
+
+  it('maps rows to entities exactly as getMany does, page by page', async () => {
+    const first = await getPage(newestFirst(), 5, 0);
+    expect(first).toEqual(await newestFirst().take(5).getMany());
+    expect(first[0]).toBeInstanceOf(StayEntity);
+    expect(first[0]).toEqual({ id: 23, guestName: 'Guest 23', checkIn: '2027-01-24', price: '231.15' });
+    const pages = [];
+    for (let page = 0; page < 5; page++) pages.push(...(await getPage(newestFirst(), 5, page * 5)));
+    expect(pages.map((stay) => stay.id)).toEqual(Array.from({ length: 21 }, (_, index) => 23 - index));
+    expect(await getPage(newestFirst(), 5, 100)).toEqual([]);
+  });
+
+  it('binds LIMIT and OFFSET as parameters: every page of a query is one prepared statement', async () => {
+    for (let page = 0; page < 6; page++) await getPage(newestFirst(), 4, page * 4);
+    const prepared: { statement: string }[] = await dataSource.query(`SELECT statement FROM pg_prepared_statements WHERE statement LIKE '%paged%stays%'`);
+    // (The getMany of the test above left its own statement, with LIMIT 5 written in.)
+    expect(prepared.filter(({ statement }) => /LIMIT \$2 OFFSET \$3$/.test(statement))).toHaveLength(1);
+    expect(prepared.filter(({ statement }) => /LIMIT 4/.test(statement))).toEqual([]);
+  });
+
+  it('refuses a query with a join (paging one would need two queries)', async () => {
+    const joined = newestFirst().leftJoin(StayEntity, 'other', 'other.id = s.id');
+    await expect(getPage(joined, 5, 0)).rejects.toThrow(/single-table/);
   });
 });

@@ -1,0 +1,176 @@
+import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { BookingRoom, BookingStatus, HotelDetails, HotelRate, OfferKeyWire, PaymentMethod, TestScenario } from '@hotel/contracts';
+
+/**
+ * A booking's saga, step by step. Booking: created → (charging →) funds_held →
+ * (supplier_pending →) supplier_booked → promo_redeemed → done, or on a failure
+ * compensating → failed. Cancellation of a done booking: cancelling (penalty
+ * fixed) → refunding → cancelled. done, failed and cancelled are final.
+ */
+export type SagaStep =
+  | 'created'
+  | 'charging'
+  | 'funds_held'
+  | 'supplier_pending'
+  | 'supplier_booked'
+  | 'promo_redeemed'
+  | 'done'
+  | 'compensating'
+  | 'failed'
+  | 'cancelling'
+  | 'refunding'
+  | 'cancelled';
+
+export const FINAL_STEPS: readonly SagaStep[] = ['done', 'failed', 'cancelled'];
+export const CANCELLATION_STEPS: readonly SagaStep[] = ['cancelling', 'refunding', 'cancelled'];
+
+/**
+ * A booking and the state of its saga (table booking.bookings). Money as exact
+ * decimal strings, dates as YYYY-MM-DD. The lease and expiry columns are the
+ * repository's bookkeeping and are never loaded (`select: false`).
+ */
+@Entity({ schema: 'booking', name: 'bookings' })
+export class BookingEntity {
+  @PrimaryGeneratedColumn({ type: 'integer' })
+  id: number;
+
+  @Column({ name: 'client_id', type: 'integer' })
+  clientId: number;
+
+  @Column({ name: 'user_id', type: 'integer', nullable: true })
+  userId: number | null;
+
+  @Column({ type: 'boolean' })
+  sandbox: boolean;
+
+  @Column({ type: 'text' })
+  status: BookingStatus;
+
+  @Column({ type: 'text' })
+  step: SagaStep;
+
+  /** Until when one worker owns the saga; another may take it over after. */
+  @Column({ name: 'lease_until', type: 'timestamptz', select: false })
+  leaseUntil?: Date;
+
+  @Column({ name: 'prebook_id', type: 'uuid' })
+  prebookId: string;
+
+  @Column({ type: 'jsonb' })
+  offer: OfferKeyWire;
+
+  @Column({ name: 'payment_method', type: 'text' })
+  paymentMethod: PaymentMethod;
+
+  @Column({ name: 'hotel_id', type: 'integer' })
+  hotelId: number;
+
+  @Column({ name: 'hotel_name', type: 'text' })
+  hotelName: string;
+
+  @Column({ name: 'check_in', type: 'date' })
+  checkIn: string;
+
+  @Column({ name: 'check_out', type: 'date' })
+  checkOut: string;
+
+  @Column({ name: 'first_name', type: 'text' })
+  firstName: string;
+
+  @Column({ name: 'last_name', type: 'text' })
+  lastName: string;
+
+  @Column({ type: 'text' })
+  email: string;
+
+  @Column({ type: 'text' })
+  phone: string;
+
+  @Column({ name: 'price_chargeable', type: 'numeric', precision: 14, scale: 2 })
+  priceChargeable: string;
+
+  @Column({ name: 'price_currency', type: 'char', length: 3 })
+  priceCurrency: string;
+
+  @Column({ type: 'jsonb' })
+  rate: HotelRate;
+
+  @Column({ type: 'jsonb' })
+  hotel: HotelDetails;
+
+  @Column({ type: 'jsonb' })
+  rooms: BookingRoom[];
+
+  @Column({ type: 'text' })
+  language: string;
+
+  @Column({ name: 'loyalty_number', type: 'text', nullable: true })
+  loyaltyNumber: string | null;
+
+  @Column({ name: 'special_request', type: 'text', nullable: true })
+  specialRequest: string | null;
+
+  @Column({ type: 'text' })
+  remarks: string;
+
+  @Column({ name: 'client_reference', type: 'text', nullable: true })
+  clientReference: string | null;
+
+  @Column({ name: 'idempotency_key', type: 'text', nullable: true })
+  idempotencyKey: string | null;
+
+  /** An idempotency key is kept for a while (IDEMPOTENCY_HOURS); afterwards it is free again. */
+  @Column({ name: 'idempotency_expires_at', type: 'timestamptz', nullable: true, select: false })
+  idempotencyExpiresAt?: Date | null;
+
+  /** A hash of the request, so a repeat of a key with another body is told apart. */
+  @Column({ name: 'request_fingerprint', type: 'text' })
+  requestFingerprint: string;
+
+  @Column({ name: 'promo_code', type: 'text', nullable: true })
+  promoCode: string | null;
+
+  @Column({ name: 'promo_discount', type: 'numeric', precision: 14, scale: 2 })
+  promoDiscount: string;
+
+  @Column({ name: 'test_scenario', type: 'text', nullable: true })
+  testScenario: TestScenario | null;
+
+  @Column({ name: 'cc_payment_id', type: 'text', nullable: true })
+  ccPaymentId: string | null;
+
+  /** The card payment's idempotency key, recorded before the card is charged. */
+  @Column({ name: 'payment_key', type: 'text', nullable: true })
+  paymentKey: string | null;
+
+  @Column({ name: 'supplier_reference', type: 'text', nullable: true })
+  supplierReference: string | null;
+
+  @Column({ name: 'booking_reference', type: 'text', array: true })
+  bookingReference: string[];
+
+  @Column({ name: 'failure_code', type: 'text', nullable: true })
+  failureCode: string | null;
+
+  @Column({ name: 'failure_reason', type: 'text', nullable: true })
+  failureReason: string | null;
+
+  @Column({ name: 'cancellation_reference', type: 'text', nullable: true })
+  cancellationReference: string | null;
+
+  @Column({ name: 'cancellation_penalty', type: 'numeric', precision: 14, scale: 2, nullable: true })
+  cancellationPenalty: string | null;
+
+  @Column({ name: 'cancelled_at', type: 'timestamptz', nullable: true, select: false })
+  cancelledAt?: Date | null;
+
+  /** Bookings made before prebooks were single-use, which may share one (excluded from that rule). */
+  @Column({ name: 'legacy_prebook_reuse', type: 'boolean', select: false })
+  legacyPrebookReuse?: boolean;
+
+  @Column({ name: 'created_at', type: 'timestamptz' })
+  createdAt: Date;
+
+  @Column({ name: 'updated_at', type: 'timestamptz' })
+  updatedAt: Date;
+}
