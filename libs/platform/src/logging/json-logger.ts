@@ -92,8 +92,10 @@ export class JsonLogger implements LoggerService {
     const args = [...rest];
     const context = typeof args[args.length - 1] === 'string' ? (args.pop() as string) : undefined;
     const stack = level === 'error' && typeof args[0] === 'string' ? args[0] : undefined;
-    if (message instanceof Error) this.pino[level]({ context, stack: stack ?? message.stack }, message.message);
-    else if (typeof message === 'object' && message !== null) this.pino[level]({ context, ...message, ...(stack === undefined ? {} : { stack }) });
-    else this.pino[level]({ context, stack }, String(message));
+    if (message instanceof Error) return this.pino[level]({ context, stack: stack ?? message.stack }, message.message);
+    if (typeof message !== 'object' || message === null) return this.pino[level]({ context, stack }, String(message));
+    const fields: Record<string, unknown> = Object.assign({ context }, message);
+    if (stack !== undefined) fields.stack = stack;
+    this.pino[level](fields);
   }
 }
