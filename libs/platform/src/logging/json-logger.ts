@@ -1,30 +1,66 @@
 import { LoggerService } from '@nestjs/common';
 import { hostname } from 'node:os';
+import pino, { DestinationStream, Logger as Pino } from 'pino';
 import { requestContext } from './request-context';
 
-const LEVELS = { fatal: 0, error: 1, warn: 2, info: 3, debug: 4 } as const;
-export type LogLevel = keyof typeof LEVELS;
+export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug';
 
 export type LogSink = (line: string) => void;
 
-let sink: LogSink = (line) => process.stdout.write(line + '\n');
+export const INSTANCE_ID = `${hostname()}:${process.pid}`;
+
+/**
+ * The fields each line takes from the request being handled (pino's mixin): the one
+ * place that says what a line carries of its request. A line outside any request
+ * names the logger's own service and this process.
+ */
+export function requestFields(service: string): Record<string, unknown> {
+  const store = requestContext.getStore();
+  return { service: store?.service ?? service, instance: store?.instance ?? INSTANCE_ID, requestId: store?.requestId };
+}
+
+let sink: LogSink | null = null;
+let stdout: DestinationStream | undefined;
+
+/**
+ * Where every logger writes: a test's sink, else stdout written synchronously, as
+ * Node writes stdout to a file or pipe on Linux, so that a fatal line logged just
+ * before the process exits or is killed is out.
+ */
+const destination: DestinationStream = {
+  write(line: string) {
+    if (sink) sink(line.endsWith('\n') ? line.slice(0, -1) : line);
+    else (stdout ??= pino.destination({ dest: 1, sync: true })).write(line);
+  },
+};
 
 /** Tests capture log lines with this; production writes one JSON object per line to stdout. */
 export function setLogSink(next: LogSink | null): void {
-  sink = next ?? ((line) => process.stdout.write(line + '\n'));
+  sink = next;
 }
 
-export const INSTANCE_ID = `${hostname()}:${process.pid}`;
-
-/** Structured JSON logs; every line carries the request id of the request being handled. */
+/**
+ * Nest's LoggerService over pino: one JSON object per line with time (ISO), level (a
+ * word), the request's fields, Nest's context, and msg (an Error's message with its
+ * stack; an object message merged into the line). pino directly rather than
+ * nestjs-pino: its part is pino-http, an HTTP request logger that runs in none of the
+ * NATS services and would log every header (the API keys) at the gateway, which
+ * writes an access line of its own with the request id, method, path, status and time.
+ */
 export class JsonLogger implements LoggerService {
-  private readonly threshold: number;
+  private readonly pino: Pino;
 
-  constructor(
-    private readonly service: string,
-    level: LogLevel = 'info',
-  ) {
-    this.threshold = LEVELS[level];
+  constructor(service: string, level: LogLevel = 'info') {
+    this.pino = pino(
+      {
+        level,
+        base: null,
+        timestamp: pino.stdTimeFunctions.isoTime,
+        formatters: { level: (label) => ({ level: label }) },
+        mixin: () => requestFields(service),
+      },
+      destination,
+    );
   }
 
   log(message: unknown, ...rest: unknown[]) {
@@ -47,32 +83,19 @@ export class JsonLogger implements LoggerService {
   }
 
   isEnabled(level: LogLevel): boolean {
-    return LEVELS[level] <= this.threshold;
+    return this.pino.isLevelEnabled(level);
   }
 
   private write(level: LogLevel, message: unknown, rest: unknown[]) {
-    if (!this.isEnabled(level)) return;
-    const store = requestContext.getStore();
+    if (!this.pino.isLevelEnabled(level)) return;
     // Nest passes the context name as the last string argument, and a stack before it for errors.
     const args = [...rest];
     const context = typeof args[args.length - 1] === 'string' ? (args.pop() as string) : undefined;
-    const line: Record<string, unknown> = {
-      time: new Date().toISOString(),
-      level,
-      service: store?.service ?? this.service,
-      instance: store?.instance ?? INSTANCE_ID,
-      requestId: store?.requestId,
-      context,
-    };
-    if (message instanceof Error) {
-      line.msg = message.message;
-      line.stack = message.stack;
-    } else if (typeof message === 'object' && message !== null) {
-      Object.assign(line, message);
-    } else {
-      line.msg = String(message);
-    }
-    if (args.length > 0 && typeof args[0] === 'string' && level === 'error') line.stack = args[0];
-    sink(JSON.stringify(line));
+    const stack = level === 'error' && typeof args[0] === 'string' ? args[0] : undefined;
+    if (message instanceof Error) return this.pino[level]({ context, stack: stack ?? message.stack }, message.message);
+    if (typeof message !== 'object' || message === null) return this.pino[level]({ context, stack }, String(message));
+    const fields: Record<string, unknown> = Object.assign({ context }, message);
+    if (stack !== undefined) fields.stack = stack;
+    this.pino[level](fields);
   }
 }

@@ -11,6 +11,10 @@ export interface RequestContext {
   deadline?: number;
 }
 
+/**
+ * Kept over nestjs-pino's per-request logger: the NATS server, the gateway's hook and
+ * timed jobs all enter it, and deadlines ride in it too; the logger reads it in one place.
+ */
 export const requestContext = new AsyncLocalStorage<RequestContext>();
 
 export function currentRequestId(): string | undefined {
