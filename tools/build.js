@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// Kept over @nx/js:swc, measured here (12 projects, median of 5, 2 busy cores): 7.1 s cold and 7.4 s uncached against 31 s and 28 s (cache hits 4.0 vs 5.1 s); the executor also wants @swc/cli (+104 packages), a .swcrc copying tsconfig's paths, and @nx/js in package.json, whose import analysis finds a platform <-> testing cycle that stops run-many and lint.
 // Compiles one project (apps/<name> or libs/<name>) with SWC into dist/<projectRoot>.
 // SWC strips types without checking them (npm run typecheck does that) and rewrites
 // the @hotel/* path aliases into relative requires, so dist runs on plain node.

@@ -1,7 +1,7 @@
 import { SUBJECTS } from '@hotel/contracts';
 import { ServiceClient } from '@hotel/platform';
-import { queryTestDatabase } from '@hotel/testing';
-import { ClientKeys, TestSystem, bearer } from './system';
+import { bearer, queryTestDatabase, userToken } from '@hotel/testing';
+import { ClientKeys, TestSystem } from './system';
 
 const ENTRY = { debit: 0, credit: 250.5, name: 'Bank transfer', clientId: 0 };
 
@@ -72,11 +72,7 @@ describe('accounting', () => {
     const other = await post({ clientId: acme.client_id + 1000 });
     expect(other.status).toBe(403);
     expect((await post({}, bearer(acme.api_key))).status).toBe(403);
-    const user = await system.request('POST', '/api/user', {
-      headers: auth,
-      json: { firstName: 'A', lastName: 'B', email: 'a@b.co', phone: '1', clientAccountLimit: 1 },
-    });
-    const token = (await system.request('GET', `/api/user/${user.body.data.id}/token`, { headers: auth })).body.data.token;
+    const { token } = await userToken(system, acme.backend_token, { clientAccountLimit: 1 });
     expect((await system.request('GET', '/api/accounting', { headers: { authorization: token } })).status).toBe(403);
   });
 

@@ -1,4 +1,5 @@
-import { TestSystem, bearer } from './system';
+import { bearer } from '@hotel/testing';
+import { TestSystem } from './system';
 
 /** The operators' command line: one JSON object on stdout, usage and non-zero exit on bad input. */
 describe('admin command line', () => {

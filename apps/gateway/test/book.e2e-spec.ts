@@ -1,6 +1,5 @@
-import { queryTestDatabase } from '@hotel/testing';
-import { CARD, GUEST, TWO_ADULTS, day, staySequence } from './booking-fixtures';
-import { ClientKeys, TestSystem, bearer } from './system';
+import { CARD, GUEST, TWO_ADULTS, bearer, bookV1, day, prebookV1, prebookV2, queryTestDatabase, staySequence } from '@hotel/testing';
+import { ClientKeys, TestSystem } from './system';
 
 const STAY = { check_in: day(30), check_out: day(33), rooms: TWO_ADULTS };
 /** Each booking its own dates, so tests never compete for one night's allotment. */
@@ -8,27 +7,12 @@ const freshStay = staySequence(40, 3);
 
 /** Book (V1 and V2) through the booking saga. */
 describe('book', () => {
-  let system: TestSystem;
-  let acme: ClientKeys;
-  let auth: { authorization: string };
-
-  beforeAll(async () => {
-    system = await TestSystem.start({ VENDOR_LATENCY_MS: 'atlas=0,borealis=0,cobalt=0' });
-    acme = await system.createClient('Acme Travel', '100000');
-    auth = bearer(acme.api_key);
-  });
-  afterAll(async () => {
-    await system?.close();
-  });
+  let system: TestSystem, acme: ClientKeys, auth: { authorization: string };
+  beforeAll(async () => ({ system, acme, auth } = await TestSystem.startWithClient()));
+  afterAll(() => system?.close());
 
   /** A prebooked rate; `hotelIndex` picks another hotel, so bookings do not compete for one allotment. */
-  async function prebooked(method: 'account' | 'credit_card' = 'account', headers = auth, hotelIndex = 0) {
-    const { sessionId, hotelId, rates } = await system.hotelRates(headers, freshStay(), hotelIndex);
-    const rate = rates[0];
-    const prebook = await system.request('GET', `/prebook/${hotelId}/${sessionId}/${rate.id}/${method}`, { headers });
-    expect(prebook.status).toBe(200);
-    return { path: `/book/${hotelId}/${sessionId}/${rate.id}/${method}`, prebook: prebook.body.data, hotelId };
-  }
+  const prebooked = (method: 'account' | 'credit_card' = 'account', headers = auth, hotelIndex = 0) => prebookV1(system, headers, freshStay(), { method, hotelIndex });
 
   const balance = async (client = acme) => (await system.request('GET', '/api/accounting/balance', { headers: { authorization: client.backend_token } })).body.data;
 
@@ -176,9 +160,8 @@ describe('book', () => {
   });
 
   it('books a V2 prebook through the same saga', async () => {
-    const rate = (await system.request('POST', '/v2/rates', { headers: auth, json: { place_id: 'gn:2988507', ...freshStay() } })).body.rates[0];
-    const prebook = await system.request('POST', '/v2/prebook', { headers: auth, json: { rate_id: rate.id, payment_method: 'account' } });
-    const response = await system.request('POST', '/v2/book', { headers: auth, json: { ...GUEST, prebook_id: prebook.body.data.prebook_id, lang: 'es' } });
+    const { rate, prebook } = await prebookV2(system, auth, freshStay());
+    const response = await system.request('POST', '/v2/book', { headers: auth, json: { ...GUEST, prebook_id: prebook.prebook_id, lang: 'es' } });
     expect(response.status).toBe(201);
     expect(response.body.data).toMatchObject({ status: 'confirmed', rate: { id: rate.id } });
     expect((await system.request('POST', '/v2/book', { headers: auth, json: { ...GUEST, prebook_id: '7d1f4c8e-0000-4000-8000-000000000000' } })).body.code).toBe('PREBOOK_REQUIRED');
@@ -201,22 +184,12 @@ describe('book', () => {
 });
 
 describe('vouchers', () => {
-  let system: TestSystem;
-  let auth: { authorization: string };
-
-  beforeAll(async () => {
-    system = await TestSystem.start({ VENDOR_LATENCY_MS: 'atlas=0,borealis=0,cobalt=0' });
-    auth = bearer((await system.createClient('Voucher Travel', '100000')).api_key);
-  });
-  afterAll(async () => {
-    await system?.close();
-  });
+  let system: TestSystem, auth: { authorization: string };
+  beforeAll(async () => ({ system, auth } = await TestSystem.startWithClient()));
+  afterAll(() => system?.close());
 
   it('links a confirmed booking to a signed, expiring PDF voucher; tampered or expired links are 404', async () => {
-    const { sessionId, hotelId, rates } = await system.hotelRates(auth, STAY);
-    const rate = rates[0];
-    await system.request('GET', `/prebook/${hotelId}/${sessionId}/${rate.id}/account`, { headers: auth });
-    const booking = (await system.request('POST', `/book/${hotelId}/${sessionId}/${rate.id}/account`, { headers: auth, json: GUEST })).body.data;
+    const booking = await bookV1(system, auth, STAY);
     const url = new URL(booking.voucher_url);
     expect(url.protocol).toBe('https:');
     expect(url.pathname).toBe(`/vouchers/${booking.id}`);

@@ -1,39 +1,23 @@
-import { queryTestDatabase } from '@hotel/testing';
-import { ClientKeys, TestSystem, bearer } from './system';
-
-const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
-const GUEST = { email: 'ada@example.com', phone: '+44 20 7946 0000' };
+import { GUEST, TWO_ADULTS, bearer, bookV1, day, queryTestDatabase, userToken } from '@hotel/testing';
+import { ClientKeys, TestSystem } from './system';
 
 /** GET /book, precancel and cancel. */
 describe('booking list and cancellation', () => {
-  let system: TestSystem;
-  let acme: ClientKeys;
-  let auth: { authorization: string };
+  let system: TestSystem, acme: ClientKeys, auth: { authorization: string };
   const made: any[] = [];
 
   beforeAll(async () => {
-    system = await TestSystem.start({ VENDOR_LATENCY_MS: 'atlas=0,borealis=0,cobalt=0' });
-    acme = await system.createClient('Acme Travel', '1000000');
-    auth = bearer(acme.api_key);
+    ({ system, acme, auth } = await TestSystem.startWithClient({}, { creditLimit: '1000000' }));
     const names = [['Ada', 'Lovelace'], ['Grace', 'Hopper'], ['Alan', 'Turing'], ['Ada', 'Byron']];
-    for (let i = 0; i < 4; i++) made.push(await book({ offset: 20 + i * 3, first: names[i][0], last: names[i][1], reference: `LIST-${i}`, rateIndex: i }));
+    for (let i = 0; i < 4; i++) made.push(await book({ offset: 20 + i * 3, first: names[i][0], last: names[i][1], reference: `LIST-${i}`, hotelIndex: i }));
   });
-  afterAll(async () => {
-    await system?.close();
-  });
+  afterAll(() => system?.close());
 
-  async function book(options: { offset: number; first: string; last: string; reference?: string; rateIndex?: number; headers?: Record<string, string>; place?: string }) {
-    const headers = options.headers ?? auth;
-    const stay = { check_in: day(options.offset), check_out: day(options.offset + 2), rooms: [{ adults: 2, children: 0, children_ages: [] }] };
-    const { sessionId, hotelId, rates } = await system.hotelRates(headers, stay, options.rateIndex ?? 0, options.place);
-    const rate = rates[0];
-    await system.request('GET', `/prebook/${hotelId}/${sessionId}/${rate.id}/account`, { headers });
-    const response = await system.request('POST', `/book/${hotelId}/${sessionId}/${rate.id}/account`, {
-      headers,
-      json: { ...GUEST, rooms: [{ lead_first_name: options.first, lead_last_name: options.last }], ...(options.reference && { client_reference: options.reference }) },
-    });
-    expect(response.status).toBe(201);
-    return response.body.data;
+  /** An account booking for `first last`, two nights from `offset` days on; `hotelIndex` picks the search's hotel. */
+  function book(options: { offset: number; first: string; last: string; reference?: string; hotelIndex?: number; headers?: Record<string, string> }) {
+    const stay = { check_in: day(options.offset), check_out: day(options.offset + 2), rooms: TWO_ADULTS };
+    const body = { rooms: [{ lead_first_name: options.first, lead_last_name: options.last }], ...(options.reference && { client_reference: options.reference }) };
+    return bookV1(system, options.headers ?? auth, stay, { hotelIndex: options.hotelIndex, body });
   }
 
   const list = (query = '', headers = auth) => system.request('GET', `/book${query}`, { headers });
@@ -108,7 +92,7 @@ describe('booking list and cancellation', () => {
   });
 
   it('precancels and cancels with the penalty, credits the rest, returns the rooms, and repeats idempotently', async () => {
-    const booking = await book({ offset: 40, first: 'Cancel', last: 'Me', rateIndex: 5 });
+    const booking = await book({ offset: 40, first: 'Cancel', last: 'Me', hotelIndex: 5 });
     const precancel = await system.request('GET', `/book/precancel/${booking.id}`, { headers: auth });
     expect(precancel.status).toBe(200);
     const expected = booking.cancellation_policy === 'NonRefundable' ? booking.price_chargeable : 0;
@@ -142,11 +126,7 @@ describe('booking list and cancellation', () => {
   });
 
   it('a user token lists that user’s bookings only', async () => {
-    const user = await system.request('POST', '/api/user', {
-      headers: { authorization: acme.backend_token },
-      json: { firstName: 'Una', lastName: 'User', email: 'una@example.com', phone: '1', clientAccountLimit: 100000 },
-    });
-    const token = (await system.request('GET', `/api/user/${user.body.data.id}/token`, { headers: { authorization: acme.backend_token } })).body.data.token;
+    const { token } = await userToken(system, acme.backend_token, { firstName: 'Una', lastName: 'User', email: 'una@example.com' });
     const mine = await book({ offset: 50, first: 'Una', last: 'User', headers: bearer(token) });
     const listed = await list('', bearer(token));
     expect(listed.body.data.map((booking: any) => booking.id)).toEqual([mine.id]);
@@ -196,12 +176,7 @@ describe('booking list and cancellation', () => {
     });
 
     it('GET /api/booking/user/{userId} and user tokens see one user’s bookings; others are refused', async () => {
-      const user = await system.request('POST', '/api/user', {
-        headers: backend(),
-        json: { firstName: 'Bea', lastName: 'Backend', email: 'bea@example.com', phone: '1', clientAccountLimit: 100000 },
-      });
-      const userId = user.body.data.id;
-      const token = (await system.request('GET', `/api/user/${userId}/token`, { headers: backend() })).body.data.token;
+      const { userId, token } = await userToken(system, acme.backend_token, { firstName: 'Bea', lastName: 'Backend', email: 'bea@example.com' });
       const mine = await book({ offset: 60, first: 'Bea', last: 'Backend', headers: bearer(token) });
       const byUser = await system.request('GET', `/api/booking/user/${userId}`, { headers: backend() });
       expect(byUser.body.data.map((booking: any) => booking.id)).toEqual([mine.id]);

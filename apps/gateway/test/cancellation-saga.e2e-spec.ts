@@ -1,9 +1,8 @@
 import { connect } from 'nats';
 import { SUBJECTS } from '@hotel/contracts';
 import { natsConnectionOptions } from '@hotel/platform';
-import { queryTestDatabase } from '@hotel/testing';
-import { CARD, GUEST, PaymentMethod, prebookV1, settledBooking, staySequence } from './booking-fixtures';
-import { ClientKeys, TestSystem, bearer } from './system';
+import { PaymentMethod, bookV1, queryTestDatabase, roomsSold, settledBooking, staySequence } from '@hotel/testing';
+import { TestSystem } from './system';
 
 const freshStay = staySequence(90);
 
@@ -13,41 +12,21 @@ const freshStay = staySequence(90);
  * share that one saga, and one cut off by an outage is finished by recovery.
  */
 describe('cancellation saga', () => {
-  let system: TestSystem;
-  let acme: ClientKeys;
-  let auth: { authorization: string };
-
-  beforeAll(async () => {
-    system = await TestSystem.start({ VENDOR_LATENCY_MS: 'atlas=0,borealis=0,cobalt=0', SAGA_LEASE_S: '1', RECOVERY_INTERVAL_MS: '300' });
-    acme = await system.createClient('Acme Travel', '100000');
-    auth = bearer(acme.api_key);
-  });
-  afterAll(async () => {
-    await system?.close();
-  });
+  let system: TestSystem, auth: { authorization: string };
+  beforeAll(async () => ({ system, auth } = await TestSystem.startWithClient({ SAGA_LEASE_S: '1', RECOVERY_INTERVAL_MS: '300' })));
+  afterAll(() => system?.close());
 
   const sql = <T = any>(text: string, params: unknown[] = []) => queryTestDatabase<T>(system.database.url, text, params);
 
   async function confirmedBooking(method: PaymentMethod) {
-    const { path } = await prebookV1(system, auth, freshStay(), { method });
-    const response = await system.request('POST', path, { headers: auth, json: method === 'account' ? GUEST : { ...GUEST, ...CARD } });
-    expect(response.body.data?.status).toBe('confirmed');
-    return response.body.data;
+    const booking = await bookV1(system, auth, freshStay(), { method });
+    expect(booking.status).toBe('confirmed');
+    return booking;
   }
-
-  const roomsSold = async (bookingId: number) =>
-    (
-      await sql<{ sold: number }>(
-        `SELECT coalesce(sum(a.rooms_sold), 0)::int AS sold FROM rates.allotments a JOIN rates.supplier_bookings s
-           ON a.vendor = s.vendor AND a.hotel_id = s.hotel_id AND a.room_id = s.room_id AND a.night >= s.check_in AND a.night < s.check_out
-          WHERE s.booking_id = $1`,
-        [bookingId],
-      )
-    )[0].sold;
 
   it.each(['account', 'credit_card'] as const)('20 concurrent cancels (%s): one answer, one supplier cancellation, one refund', async (method) => {
     const booking = await confirmedBooking(method);
-    expect(await roomsSold(booking.id)).toBe(2); // one room, two nights
+    expect(await roomsSold(system, booking.id)).toBe(2); // one room, two nights
     // Beside the rates service, every supplier cancellation request the booking service sends.
     const listener = await connect(natsConnectionOptions(system.nats.bus('rates')));
     const supplierCancels: number[] = [];
@@ -61,7 +40,7 @@ describe('cancellation saga', () => {
       expect(response.status).toBe(200);
       expect(response.body.data).toEqual({ cancelled: true, cancellation_reference: responses[0].body.data.cancellation_reference });
     }
-    expect(await roomsSold(booking.id)).toBe(0);
+    expect(await roomsSold(system, booking.id)).toBe(0);
     const [row] = await sql(`SELECT status, step, cancellation_penalty FROM booking.bookings WHERE id = $1`, [booking.id]);
     expect(row).toMatchObject({ status: 'cancelled', step: 'cancelled' });
     const refund = (booking.price_chargeable * 100 - Number(row.cancellation_penalty) * 100) / 100;
@@ -89,7 +68,7 @@ describe('cancellation saga', () => {
     expect(cut.headers['retry-after']).toBeDefined();
     const [started] = await sql(`SELECT status, step, cancellation_penalty FROM booking.bookings WHERE id = $1`, [booking.id]);
     expect(started).toMatchObject({ status: 'confirmed', step: 'refunding' });
-    expect(await roomsSold(booking.id)).toBe(0);
+    expect(await roomsSold(system, booking.id)).toBe(0);
     // Meanwhile a penalty period starts: the cancellation keeps the penalty it began with.
     await setPenaltyPeriods([{ from_datetime: '2000-01-01T00:00:00Z', price_cancellation_penalty: 1, price_currency: 'USD' }]);
     expect(started.cancellation_penalty).toBe('0.00');

@@ -1,8 +1,7 @@
-import { queryTestDatabase } from '@hotel/testing';
-import { ClientKeys, TestSystem, bearer } from './system';
+import { bearer, queryTestDatabase, sleep } from '@hotel/testing';
+import { ClientKeys, TestSystem } from './system';
 
 const NEW_USER = { firstName: 'Ada', lastName: 'Lovelace', email: 'ada@example.com', phone: '+44 20 7946 0000', clientAccountLimit: 500 };
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Decisions §2: which credential reaches which API, and 401/403/404. */
 describe('credentials and roles', () => {

@@ -3,8 +3,8 @@ import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
 import fc from 'fast-check';
 import { Agent, request } from 'node:https';
 import { gatewayControllers } from '../src/gateway-app.module';
-import { CARD, GUEST, TWO_ADULTS, day } from './booking-fixtures';
-import { ClientKeys, TestSystem, bearer } from './system';
+import { CARD, GUEST, TWO_ADULTS, day, hotelRates, userToken } from '@hotel/testing';
+import { ClientKeys, TestSystem } from './system';
 
 /**
  * Property-based fuzzing of every route of both APIs: inputs derived from each
@@ -467,17 +467,15 @@ describe('fuzzing every route', () => {
 
   beforeAll(async () => {
     // Vendors answer at once, nothing times out or is rate limited: every answer is about the input.
-    system = await TestSystem.start({ VENDOR_LATENCY_MS: 'atlas=0,borealis=0,cobalt=0', RPC_TIMEOUT_MS: '20000', RATE_LIMIT_RPS: '1000000', RATE_LIMIT_BURST: '1000000', LOG_LEVEL: 'fatal' });
-    const acme = await system.createClient('Fuzz Travel', '1000000');
+    let acme: ClientKeys, auth: { authorization: string };
+    ({ system, acme, auth } = await TestSystem.startWithClient({ RPC_TIMEOUT_MS: '20000', RATE_LIMIT_RPS: '1000000', RATE_LIMIT_BURST: '1000000', LOG_LEVEL: 'fatal' }, { creditLimit: '1000000' }));
     const other = await system.createClient('Other Travel');
     const backend = { authorization: acme.backend_token };
-    const auth = bearer(acme.api_key);
     expect((await system.admin('create-promo', '--code', 'FUZZ10', '--percent', '10')).code).toBe(0);
-    const user = await system.request('POST', '/api/user', { headers: backend, json: { firstName: 'Ada', lastName: 'Lovelace', email: 'ada@example.com', phone: '+44 20', clientAccountLimit: 5000 } });
+    const user = await userToken(system, acme.backend_token, { phone: '+44 20', clientAccountLimit: 5000 });
     await system.request('POST', '/api/user', { headers: backend, json: { firstName: 'Alan', lastName: 'Turing', email: 'alan@example.com', phone: '+44 20', clientAccountLimit: 10 } });
-    const userToken = (await system.request('GET', `/api/user/${user.body.data.id}/token`, { headers: backend })).body.data.token;
     const stay = { check_in: day(30), check_out: day(32), rooms: TWO_ADULTS };
-    const { sessionId, hotelId, rates } = await system.hotelRates(auth, stay);
+    const { sessionId, hotelId, rates } = await hotelRates(system, auth, stay);
     await system.request('GET', `/prebook/${hotelId}/${sessionId}/${rates[0].id}/account`, { headers: auth });
     const booked = await system.request('POST', `/book/${hotelId}/${sessionId}/${rates[0].id}/account`, { headers: auth, json: GUEST });
     expect(booked.status).toBe(201);
@@ -489,8 +487,8 @@ describe('fuzzing every route', () => {
     fixtures = {
       acme,
       other,
-      userId: user.body.data.id,
-      userToken,
+      userId: user.userId,
+      userToken: user.token,
       sessionId,
       hotelId,
       rateId: rates[1]?.id ?? rates[0].id,

@@ -1,8 +1,8 @@
 import { hostname } from 'node:os';
 import { connect as tlsConnect } from 'node:tls';
-import { day, GUEST, TWO_ADULTS } from './booking-fixtures';
+import { GUEST, TWO_ADULTS, bearer, bookV1, day } from '@hotel/testing';
 import { rawRequest } from './raw-https';
-import { ClientKeys, TestSystem, bearer } from './system';
+import { ClientKeys, TestSystem } from './system';
 
 const MIB = 1024 * 1024;
 const STAY = { check_in: day(40), check_out: day(42), rooms: TWO_ADULTS };
@@ -18,20 +18,14 @@ function expectError(response: { status: number; body: any }, status: number, co
 
 /** Input limits: no input gives a 5xx, and no unauthenticated request costs a parse. */
 describe('hardened input', () => {
-  let system: TestSystem;
-  let acme: ClientKeys;
-  let booking: Record<string, string>;
+  let system: TestSystem, acme: ClientKeys, booking: Record<string, string>;
   let backend: Record<string, string>;
 
   beforeAll(async () => {
-    system = await TestSystem.start({ VENDOR_LATENCY_MS: 'atlas=0,borealis=0,cobalt=0', RPC_TIMEOUT_MS: '10000' });
-    acme = await system.createClient('Acme Travel', '100000');
-    booking = bearer(acme.api_key);
+    ({ system, acme, auth: booking } = await TestSystem.startWithClient({ RPC_TIMEOUT_MS: '10000' }));
     backend = { authorization: acme.backend_token };
   });
-  afterAll(async () => {
-    await system?.close();
-  });
+  afterAll(() => system?.close());
 
   describe('JSON bodies', () => {
     it('answers 1 MiB of nested arrays at once with 400, and without a credential with 401, never parsing it', async () => {
@@ -183,16 +177,9 @@ describe('hardened input', () => {
 
 /** TLS, response headers and what the public health answers tell. */
 describe('transport and headers', () => {
-  let system: TestSystem;
-  let acme: ClientKeys;
-
-  beforeAll(async () => {
-    system = await TestSystem.start({ VENDOR_LATENCY_MS: 'atlas=0,borealis=0,cobalt=0', RPC_TIMEOUT_MS: '10000' });
-    acme = await system.createClient('Header Travel', '100000');
-  });
-  afterAll(async () => {
-    await system?.close();
-  });
+  let system: TestSystem, acme: ClientKeys, auth: { authorization: string };
+  beforeAll(async () => ({ system, acme, auth } = await TestSystem.startWithClient({ RPC_TIMEOUT_MS: '10000' })));
+  afterAll(() => system?.close());
 
   /** Connects with the given client TLS settings; the negotiated protocol and suite, or the error. */
   function handshake(options: { minVersion?: 'TLSv1' | 'TLSv1.2' | 'TLSv1.3'; maxVersion?: 'TLSv1.1' | 'TLSv1.2' | 'TLSv1.3'; ciphers?: string }) {
@@ -243,12 +230,8 @@ describe('transport and headers', () => {
   });
 
   it('still serves the voucher PDF, with its own caching and the security headers', async () => {
-    const auth = bearer(acme.api_key);
-    const { sessionId, hotelId, rates } = await system.hotelRates(auth, STAY);
-    await system.request('GET', `/prebook/${hotelId}/${sessionId}/${rates[0].id}/account`, { headers: auth });
-    const booked = await system.request('POST', `/book/${hotelId}/${sessionId}/${rates[0].id}/account`, { headers: auth, json: GUEST });
-    expect(booked.status).toBe(201);
-    const url = new URL(booked.body.data.voucher_url);
+    const booked = await bookV1(system, auth, STAY);
+    const url = new URL(booked.voucher_url);
     const pdf = await system.request('GET', `${url.pathname}${url.search}`);
     expect(pdf.status).toBe(200);
     expect(pdf.headers).toMatchObject({ 'content-type': 'application/pdf', 'cache-control': 'private, max-age=3600', 'x-content-type-options': 'nosniff' });

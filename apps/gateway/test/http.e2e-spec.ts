@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { connect } from 'nats';
 import { SUBJECTS } from '@hotel/contracts';
 import { natsConnectionOptions } from '@hotel/platform';
-import { CapturedLogs, call, captureLogs } from '@hotel/testing';
-import { ClientKeys, TestSystem, bearer } from './system';
+import { CapturedLogs, bearer, call, captureLogs } from '@hotel/testing';
+import { ClientKeys, TestSystem } from './system';
 
 const NEW_USER = { firstName: 'Ada', lastName: 'Lovelace', email: 'ada@example.com', phone: '+44 20', clientAccountLimit: 100 };
 

@@ -1,9 +1,7 @@
-import { queryTestDatabase } from '@hotel/testing';
-import { GUEST, prebookV1, staySequence } from './booking-fixtures';
-import { ClientKeys, TestSystem, bearer } from './system';
+import { GUEST, bearer, bookV1, hotelRates, prebookV2, queryTestDatabase, staySequence, userToken } from '@hotel/testing';
+import { ClientKeys, TestSystem } from './system';
 
 const freshStay = staySequence(250);
-const NEW_USER = { firstName: 'Ada', lastName: 'Lovelace', email: 'ada@example.com', phone: '+44 20 7946 0000', clientAccountLimit: 100000 };
 
 /**
  * Sandbox and live are separate worlds, and a user token reaches its own user's
@@ -11,36 +9,22 @@ const NEW_USER = { firstName: 'Ada', lastName: 'Lovelace', email: 'ada@example.c
  * backend token reach all of the client's.
  */
 describe('isolation of sandbox, live and users', () => {
-  let system: TestSystem;
-  let acme: ClientKeys;
+  let system: TestSystem, acme: ClientKeys;
   let live: { authorization: string };
   let sandbox: { authorization: string };
   let ada: { authorization: string };
   let bob: { authorization: string };
 
   beforeAll(async () => {
-    system = await TestSystem.start({ VENDOR_LATENCY_MS: 'atlas=0,borealis=0,cobalt=0' });
-    acme = await system.createClient('Acme Travel', '100000');
-    live = bearer(acme.api_key);
+    ({ system, acme, auth: live } = await TestSystem.startWithClient());
     sandbox = bearer(acme.sandbox_api_key);
-    const token = async () => {
-      const user = await system.request('POST', '/api/user', { headers: { authorization: acme.backend_token }, json: NEW_USER });
-      return bearer((await system.request('GET', `/api/user/${user.body.data.id}/token`, { headers: { authorization: acme.backend_token } })).body.data.token);
-    };
-    ada = await token();
-    bob = await token();
+    ada = bearer((await userToken(system, acme.backend_token)).token);
+    bob = bearer((await userToken(system, acme.backend_token)).token);
   });
-  afterAll(async () => {
-    await system?.close();
-  });
+  afterAll(() => system?.close());
 
   const sql = <T = any>(text: string, params: unknown[] = []) => queryTestDatabase<T>(system.database.url, text, params);
-  async function book(headers: { authorization: string }, body: Record<string, unknown> = {}) {
-    const { path } = await prebookV1(system, headers, freshStay());
-    const response = await system.request('POST', path, { headers, json: { ...GUEST, ...body } });
-    expect(response.status).toBe(201);
-    return response.body.data;
-  }
+  const book = (headers: { authorization: string }, body: Record<string, unknown> = {}) => bookV1(system, headers, freshStay(), { body });
   const ids = async (headers: { authorization: string }, query = '') => (await system.request('GET', `/book${query}`, { headers })).body.data.map((b: any) => b.id).sort();
 
   it('a sandbox key sees, cancels and replays only sandbox bookings; a live key only live ones', async () => {
@@ -77,14 +61,13 @@ describe('isolation of sandbox, live and users', () => {
 
   it("a user token reaches only its own user's sessions, prebooks, bookings and idempotency keys", async () => {
     const stay = freshStay();
-    const { sessionId, hotelId, rates } = await system.hotelRates(ada, stay);
+    const { sessionId, hotelId, rates } = await hotelRates(system, ada, stay);
     // Ada's session is hers.
     expect((await system.request('GET', `/search/${sessionId}`, { headers: bob })).status).toBe(404);
     expect((await system.request('GET', `/hotel/${hotelId}/${sessionId}`, { headers: bob })).status).toBe(404);
     expect((await system.request('GET', `/prebook/${hotelId}/${sessionId}/${rates[0].id}/account`, { headers: bob })).status).toBe(404);
     // Ada's prebook is hers.
-    const rate = (await system.request('POST', '/v2/rates', { headers: ada, json: { place_id: 'gn:2988507', ...freshStay() } })).body.rates[0];
-    const prebook = (await system.request('POST', '/v2/prebook', { headers: ada, json: { rate_id: rate.id, payment_method: 'account' } })).body.data;
+    const { prebook } = await prebookV2(system, ada, freshStay());
     const stolen = await system.request('POST', '/v2/book', { headers: bob, json: { ...GUEST, prebook_id: prebook.prebook_id } });
     expect(stolen.status).toBe(400);
     expect(stolen.body.code).toBe('PREBOOK_REQUIRED');

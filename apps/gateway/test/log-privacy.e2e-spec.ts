@@ -1,6 +1,5 @@
-import { CapturedLogs, captureLogs } from '@hotel/testing';
-import { CARD, GUEST, prebookV1, staySequence } from './booking-fixtures';
-import { ClientKeys, TestSystem, bearer } from './system';
+import { CARD, CapturedLogs, GUEST, bearer, bookV1, captureLogs, prebookV1, staySequence, userToken } from '@hotel/testing';
+import { ClientKeys, TestSystem } from './system';
 
 const freshStay = staySequence(300);
 const PERSON = { ...GUEST, email: 'grace.hopper@navy.example', phone: '+1 202 555 0147' };
@@ -11,15 +10,13 @@ const PERSON = { ...GUEST, email: 'grace.hopper@navy.example', phone: '+1 202 55
  * (at debug level, the most talkative) is scanned for them.
  */
 describe('log privacy', () => {
-  let system: TestSystem;
+  let system: TestSystem, acme: ClientKeys, auth: { authorization: string };
   let logs: CapturedLogs;
-  let acme: ClientKeys;
   const secrets: string[] = [];
 
   beforeAll(async () => {
     logs = captureLogs();
-    system = await TestSystem.start({ VENDOR_LATENCY_MS: 'atlas=0,borealis=0,cobalt=0', LOG_LEVEL: 'debug' });
-    acme = await system.createClient('Acme Travel', '100000');
+    ({ system, acme, auth } = await TestSystem.startWithClient({ LOG_LEVEL: 'debug' }));
     secrets.push(acme.api_key, acme.sandbox_api_key, acme.backend_token);
   });
   afterAll(async () => {
@@ -28,16 +25,12 @@ describe('log privacy', () => {
   });
 
   it('no key, token, card token, e-mail or phone number appears in any log line', async () => {
-    const auth = bearer(acme.api_key);
     const backend = { authorization: acme.backend_token };
-    const user = await system.request('POST', '/api/user', { headers: backend, json: { firstName: 'Grace', lastName: 'Hopper', email: PERSON.email, phone: PERSON.phone, clientAccountLimit: 100 } });
-    const token = (await system.request('GET', `/api/user/${user.body.data.id}/token`, { headers: backend })).body.data.token;
+    const { token } = await userToken(system, acme.backend_token, { firstName: 'Grace', lastName: 'Hopper', email: PERSON.email, phone: PERSON.phone, clientAccountLimit: 100 });
     secrets.push(token);
 
-    const account = await prebookV1(system, auth, freshStay());
-    const booked = await system.request('POST', account.path, { headers: auth, json: PERSON });
-    expect(booked.status).toBe(201);
-    await system.request('POST', `/book/cancel/${booked.body.data.id}`, { headers: auth });
+    const booked = await bookV1(system, auth, freshStay(), { body: PERSON });
+    await system.request('POST', `/book/cancel/${booked.id}`, { headers: auth });
     const card = await prebookV1(system, auth, freshStay(), { method: 'credit_card' });
     expect((await system.request('POST', card.path, { headers: auth, json: { ...PERSON, ...CARD, payment_token: 'tok_declined' } })).status).toBe(400);
     await system.request('POST', card.path, { headers: auth, json: { ...PERSON, ...CARD } });

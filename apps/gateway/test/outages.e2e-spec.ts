@@ -1,7 +1,6 @@
 import { Client } from 'pg';
-import { TcpProxy, startTcpProxy } from '@hotel/testing';
-import { GUEST, prebookV1, staySequence } from './booking-fixtures';
-import { TestSystem, bearer } from './system';
+import { GUEST, TcpProxy, prebookV1, startTcpProxy, staySequence, testServerUrl } from '@hotel/testing';
+import { TestSystem } from './system';
 
 const freshStay = staySequence(150);
 
@@ -10,22 +9,19 @@ const freshStay = staySequence(150);
  * never 500, and a request in flight learns it within the call's timeout.
  */
 describe('outages', () => {
-  let system: TestSystem;
+  let system: TestSystem, auth: { authorization: string };
   let proxy: TcpProxy;
-  let auth: { authorization: string };
 
   beforeAll(async () => {
     // The services reach PostgreSQL through a proxy the test can cut.
-    const direct = new URL((await import('@hotel/testing')).testServerUrl());
+    const direct = new URL(testServerUrl());
     proxy = await startTcpProxy({ host: direct.hostname, port: Number(direct.port || 5432) });
-    system = await TestSystem.start({ VENDOR_LATENCY_MS: 'atlas=0,borealis=0,cobalt=0', AUTH_CACHE_TTL_MS: '0', RPC_TIMEOUT_MS: '3000' }, undefined, {
-      databaseUrl: (url) => {
-        const viaProxy = new URL(url);
-        viaProxy.host = `127.0.0.1:${proxy.port}`;
-        return viaProxy.toString();
-      },
-    });
-    auth = bearer((await system.createClient('Acme Travel', '100000')).api_key);
+    const databaseUrl = (url: string) => {
+      const viaProxy = new URL(url);
+      viaProxy.host = `127.0.0.1:${proxy.port}`;
+      return viaProxy.toString();
+    };
+    ({ system, auth } = await TestSystem.startWithClient({ AUTH_CACHE_TTL_MS: '0', RPC_TIMEOUT_MS: '3000' }, { databaseUrl }));
   });
   afterAll(async () => {
     await system?.close();

@@ -1,36 +1,21 @@
 import { decodeV2RateId, encodeV2RateId } from '@hotel/inventory';
 import { RateIdEnv, loadEnv } from '@hotel/platform';
-import { queryTestDatabase } from '@hotel/testing';
-import { ClientKeys, TestSystem, bearer } from './system';
+import { TWO_ADULTS, bearer, day, hotelRates, queryTestDatabase, userToken, v2Rate } from '@hotel/testing';
+import { ClientKeys, TestSystem } from './system';
 
-const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
-const TWO_ADULTS = [{ adults: 2, children: 0, children_ages: [] }];
 const STAY = { check_in: day(30), check_out: day(33), rooms: TWO_ADULTS };
 
 /** Prebook, V1 and V2: recheck, funds, promo codes, stored for book. */
 describe('prebook', () => {
-  let system: TestSystem;
-  let acme: ClientKeys;
-  let auth: { authorization: string };
-
+  let system: TestSystem, acme: ClientKeys, auth: { authorization: string };
   beforeAll(async () => {
-    system = await TestSystem.start({ VENDOR_LATENCY_MS: 'atlas=0,borealis=0,cobalt=0' });
-    acme = await system.createClient('Acme Travel', '100000');
-    auth = bearer(acme.api_key);
+    ({ system, acme, auth } = await TestSystem.startWithClient());
     await system.admin('create-promo', '--code', 'TENOFF', '--amount', '10');
   });
-  afterAll(async () => {
-    await system?.close();
-  });
-
-  /** A fresh V1 session and one hotel's rates in it. */
-  async function hotelRates(headers = auth) {
-    const { sessionId, hotelId, rates } = await system.hotelRates(headers, STAY);
-    return { sessionId, hotelId, rates };
-  }
+  afterAll(() => system?.close());
 
   it('V1 account: the validated rate, search, hotel and no payment session token', async () => {
-    const { sessionId, hotelId, rates } = await hotelRates();
+    const { sessionId, hotelId, rates } = await hotelRates(system, auth, STAY);
     const rate = rates[0];
     const response = await system.request('GET', `/prebook/${hotelId}/${sessionId}/${rate.id}/account`, { headers: auth });
     expect(response.status).toBe(200);
@@ -58,7 +43,7 @@ describe('prebook', () => {
   });
 
   it('V1 credit card: a payment session token and payment_type credit_card', async () => {
-    const { sessionId, hotelId, rates } = await hotelRates();
+    const { sessionId, hotelId, rates } = await hotelRates(system, auth, STAY);
     const response = await system.request('GET', `/prebook/${hotelId}/${sessionId}/${rates[0].id}/credit_card`, { headers: auth });
     expect(response.status).toBe(200);
     expect(response.body.data.payment_session_token).toMatch(/^pst_/);
@@ -66,7 +51,7 @@ describe('prebook', () => {
   });
 
   it('applies a valid promo code and reports an invalid one without failing', async () => {
-    const { sessionId, hotelId, rates } = await hotelRates();
+    const { sessionId, hotelId, rates } = await hotelRates(system, auth, STAY);
     const rate = rates[0];
     const valid = await system.request('GET', `/prebook/${hotelId}/${sessionId}/${rate.id}/account?promo_code=TENOFF`, { headers: auth });
     expect(valid.body.data.promo_code_response).toEqual({ success: true, message: expect.any(String), discount_amount: 10 });
@@ -79,7 +64,7 @@ describe('prebook', () => {
 
   it('answers 400 insufficient funds for account payment beyond the available funds', async () => {
     const poor = await system.createClient('Poor Travel', '10');
-    const { sessionId, hotelId, rates } = await hotelRates(bearer(poor.api_key));
+    const { sessionId, hotelId, rates } = await hotelRates(system, bearer(poor.api_key), STAY);
     const account = await system.request('GET', `/prebook/${hotelId}/${sessionId}/${rates[0].id}/account`, { headers: bearer(poor.api_key) });
     expect(account.status).toBe(400);
     expect(account.body).toMatchObject({ data: null, success: false, code: 'INSUFFICIENT_FUNDS', message: 'insufficient funds' });
@@ -88,19 +73,15 @@ describe('prebook', () => {
   });
 
   it("answers 400 insufficient funds for a user over their clientAccountLimit", async () => {
-    const user = await system.request('POST', '/api/user', {
-      headers: { authorization: acme.backend_token },
-      json: { firstName: 'Tim', lastName: 'Tight', email: 'tim@example.com', phone: '1', clientAccountLimit: 50 },
-    });
-    const token = (await system.request('GET', `/api/user/${user.body.data.id}/token`, { headers: { authorization: acme.backend_token } })).body.data.token;
-    const { sessionId, hotelId, rates } = await hotelRates(bearer(token));
+    const { token } = await userToken(system, acme.backend_token, { firstName: 'Tim', lastName: 'Tight', email: 'tim@example.com', phone: '1', clientAccountLimit: 50 });
+    const { sessionId, hotelId, rates } = await hotelRates(system, bearer(token), STAY);
     const response = await system.request('GET', `/prebook/${hotelId}/${sessionId}/${rates[0].id}/account`, { headers: bearer(token) });
     expect(response.status).toBe(400);
     expect(response.body.code).toBe('INSUFFICIENT_FUNDS');
   });
 
   it('answers 404 for a rate that does not exist, a sold-out rate, and an expired or foreign session', async () => {
-    const { sessionId, hotelId, rates } = await hotelRates();
+    const { sessionId, hotelId, rates } = await hotelRates(system, auth, STAY);
     const unknown = await system.request('GET', `/prebook/${hotelId}/${sessionId}/7d1f4c8e-0000-4000-8000-000000000000/account`, { headers: auth });
     expect(unknown.status).toBe(404);
     expect(unknown.body).toMatchObject({ code: 'RATE_NOT_AVAILABLE', message: 'rate not available' });
@@ -126,7 +107,7 @@ describe('prebook', () => {
   });
 
   it('reports a changed price with the previous one', async () => {
-    const { sessionId, hotelId, rates } = await hotelRates();
+    const { sessionId, hotelId, rates } = await hotelRates(system, auth, STAY);
     // Move the session back by price steps until the vendor's price differs.
     let changed: any;
     for (let steps = 1; steps <= 150 && !changed; steps++) {
@@ -142,19 +123,14 @@ describe('prebook', () => {
     ['a payment method that does not exist', 'cash', null],
     ['a rate id that is not a UUID', 'account', 'not-a-uuid'],
   ])('answers 400 for %s', async (_name, method, rateId) => {
-    const { sessionId, hotelId, rates } = await hotelRates();
+    const { sessionId, hotelId, rates } = await hotelRates(system, auth, STAY);
     const response = await system.request('GET', `/prebook/${hotelId}/${sessionId}/${rateId ?? rates[0].id}/${method}`, { headers: auth });
     expect(response.status).toBe(400);
   });
 
   describe('POST /v2/prebook', () => {
-    async function v2Rate() {
-      const response = await system.request('POST', '/v2/rates', { headers: auth, json: { place_id: 'gn:2988507', ...STAY } });
-      return response.body.rates[0];
-    }
-
     it('prebooks a V2 rate id with prebook_id and the same response shape', async () => {
-      const rate = await v2Rate();
+      const rate = await v2Rate(system, auth, STAY);
       const response = await system.request('POST', '/v2/prebook', { headers: auth, json: { rate_id: rate.id, payment_method: 'credit_card', promo_code: 'TENOFF' } });
       expect(response.status).toBe(200);
       expect(response.body.data).toMatchObject({
@@ -168,7 +144,7 @@ describe('prebook', () => {
     });
 
     it('answers 404 for a forged rate id and 400 for a bad body', async () => {
-      const rate = await v2Rate();
+      const rate = await v2Rate(system, auth, STAY);
       const forged = await system.request('POST', '/v2/prebook', { headers: auth, json: { rate_id: rate.id.replace(/.$/, rate.id.endsWith('A') ? 'B' : 'A'), payment_method: 'account' } });
       expect(forged.status).toBe(404);
       expect(forged.body.code).toBe('RATE_NOT_AVAILABLE');
@@ -178,7 +154,6 @@ describe('prebook', () => {
     });
 
     // As if the signing secret had leaked: ids signed with the right secret, carrying a stay no search would accept.
-    const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
     it.each([
       ['0 nights', (stay: { check_in: string }) => ({ check_out: stay.check_in })],
       ['a check-out before the check-in', () => ({ check_in: day(40), check_out: day(38) })],
@@ -187,7 +162,7 @@ describe('prebook', () => {
       ['a check-in beyond 500 days', () => ({ check_in: day(520), check_out: day(522) })],
     ])('refuses a correctly signed rate id with %s (404, nothing prebooked)', async (_what, change) => {
       const secret = loadEnv(RateIdEnv, system.env).RATE_ID_SECRET;
-      const rate = await v2Rate();
+      const rate = await v2Rate(system, auth, STAY);
       const genuine = decodeV2RateId(rate.id, secret, 1800);
       expect(genuine).not.toBeNull();
       const forged = encodeV2RateId({ ...genuine!, stay: { ...genuine!.stay, ...change(genuine!.stay) } }, secret);
@@ -198,7 +173,7 @@ describe('prebook', () => {
 
     it('refuses a correctly signed rate id issued in the future', async () => {
       const secret = loadEnv(RateIdEnv, system.env).RATE_ID_SECRET;
-      const genuine = decodeV2RateId((await v2Rate()).id, secret, 1800)!;
+      const genuine = decodeV2RateId((await v2Rate(system, auth, STAY)).id, secret, 1800)!;
       const forged = encodeV2RateId({ ...genuine, issuedAt: new Date(Date.now() + 10 * 365 * 86_400_000) }, secret);
       const response = await system.request('POST', '/v2/prebook', { headers: auth, json: { rate_id: forged, payment_method: 'account' } });
       expect(response.status).toBe(404);

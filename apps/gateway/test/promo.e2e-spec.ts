@@ -1,7 +1,7 @@
 import { SUBJECTS } from '@hotel/contracts';
 import { ServiceClient } from '@hotel/platform';
-import { queryTestDatabase } from '@hotel/testing';
-import { TestSystem, bearer } from './system';
+import { bearer, queryTestDatabase } from '@hotel/testing';
+import { TestSystem } from './system';
 
 /** Promo codes: created by operators, validated by POST /book/promocode, consumed atomically. */
 describe('promo codes', () => {

@@ -2,7 +2,8 @@ import { request } from 'node:https';
 import { connect } from 'nats';
 import { SUBJECTS } from '@hotel/contracts';
 import { natsConnectionOptions } from '@hotel/platform';
-import { TestSystem, bearer } from './system';
+import { bearer } from '@hotel/testing';
+import { TestSystem } from './system';
 
 /**
  * Decisions §11: a token bucket per credential and one per client (all its keys and

@@ -1,7 +1,7 @@
 import { SUBJECTS } from '@hotel/contracts';
 import { ServiceClient } from '@hotel/platform';
-import { CapturedLogs, captureLogs } from '@hotel/testing';
-import { TestSystem, bearer } from './system';
+import { CapturedLogs, bearer, captureLogs } from '@hotel/testing';
+import { TestSystem } from './system';
 
 /** Replicas share work through NATS queue groups; PostgreSQL keeps the state across restarts. */
 describe('replicas and restarts', () => {

@@ -4,12 +4,10 @@ import { join } from 'node:path';
 import { NatsConnection, connect } from 'nats';
 import { SUBJECTS, credentialHash } from '@hotel/contracts';
 import { loadEnv, natsConnectionOptions } from '@hotel/platform';
-import { call, queryTestDatabase } from '@hotel/testing';
+import { bearer, call, queryTestDatabase, userToken } from '@hotel/testing';
 import { GatewayEnv } from '../src/gateway.env';
 import { RunningGateway, startGateway } from '../src/start-gateway';
-import { TestSystem, bearer } from './system';
-
-const NEW_USER = { firstName: 'Ada', lastName: 'Lovelace', email: 'ada@example.com', phone: '+44 20 7946 0000', clientAccountLimit: 100 };
+import { TestSystem } from './system';
 
 async function eventually(what: string, probe: () => Promise<boolean>, timeoutMs = 20_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -43,16 +41,9 @@ describe('revocation on every gateway replica', () => {
   /** The status each gateway answers GET /me with for this credential. */
   const statuses = (headers: Record<string, string>, path = '/me') => Promise.all(gateways.map(async (url) => (await call(url, 'GET', path, { headers })).status));
 
-  async function userToken(backendToken: string) {
-    const user = await call(system.url, 'POST', '/api/user', { headers: { authorization: backendToken }, json: NEW_USER });
-    expect(user.status).toBe(201);
-    const issued = await call(system.url, 'GET', `/api/user/${user.body.data.id}/token`, { headers: { authorization: backendToken } });
-    return { userId: user.body.data.id as number, token: issued.body.data.token as string };
-  }
-
   it('revoke-key --kind user-tokens: every user token of the client is refused at once, its keys still work', async () => {
     const client = await system.createClient('Revoked Users Travel');
-    const [ada, bob] = [await userToken(client.backend_token), await userToken(client.backend_token)];
+    const [ada, bob] = [await userToken(system, client.backend_token), await userToken(system, client.backend_token)];
     // Cached on both replicas.
     expect(await statuses(bearer(ada.token))).toEqual([200, 200]);
     expect(await statuses(bearer(bob.token))).toEqual([200, 200]);
@@ -72,7 +63,7 @@ describe('revocation on every gateway replica', () => {
 
   it('revoke-key --kind all refuses the keys, the backend token and the user tokens at once', async () => {
     const client = await system.createClient('Revoked All Travel');
-    const ada = await userToken(client.backend_token);
+    const ada = await userToken(system, client.backend_token);
     expect(await statuses(bearer(ada.token))).toEqual([200, 200]);
     expect(await statuses(bearer(client.sandbox_api_key))).toEqual([200, 200]);
     expect(await statuses({ authorization: client.backend_token }, '/api/booking')).toEqual([200, 200]);
@@ -89,7 +80,7 @@ describe('revocation on every gateway replica', () => {
   it('a rotated key and a deleted user are refused at the next request; other clients are untouched', async () => {
     const client = await system.createClient('Rotating Travel');
     const bystander = await system.createClient('Bystander Travel');
-    const ada = await userToken(client.backend_token);
+    const ada = await userToken(system, client.backend_token);
     expect(await statuses(bearer(client.api_key))).toEqual([200, 200]);
     expect(await statuses(bearer(bystander.api_key))).toEqual([200, 200]);
 
@@ -107,7 +98,7 @@ describe('revocation on every gateway replica', () => {
   it('delete-client: every credential of the client is refused at once, for good', async () => {
     const client = await system.createClient('Deleted Travel');
     const bystander = await system.createClient('Staying Travel');
-    const ada = await userToken(client.backend_token);
+    const ada = await userToken(system, client.backend_token);
     expect(await statuses(bearer(client.api_key))).toEqual([200, 200]);
     expect(await statuses(bearer(ada.token))).toEqual([200, 200]);
     expect(await statuses({ authorization: client.backend_token }, '/api/booking')).toEqual([200, 200]);

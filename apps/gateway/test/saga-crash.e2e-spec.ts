@@ -1,7 +1,6 @@
-import { queryTestDatabase } from '@hotel/testing';
+import { CARD, GUEST, PaymentMethod, prebookV1, queryTestDatabase, roomsSold, settledBooking, staySequence } from '@hotel/testing';
 import { FailPoint, FailPoints } from '../../booking/src/bookings/fail-points';
-import { CARD, GUEST, PaymentMethod, prebookV1, settledBooking, staySequence } from './booking-fixtures';
-import { ClientKeys, TestSystem, bearer } from './system';
+import { TestSystem } from './system';
 
 const freshStay = staySequence(120);
 
@@ -11,19 +10,10 @@ const freshStay = staySequence(120);
  * finishes or undoes the work, and every sum is exact afterwards.
  */
 describe('saga crash at every step', () => {
-  let system: TestSystem;
-  let acme: ClientKeys;
-  let auth: { authorization: string };
+  let system: TestSystem, auth: { authorization: string };
   let promoSeq = 0;
-
-  beforeAll(async () => {
-    system = await TestSystem.start({ VENDOR_LATENCY_MS: 'atlas=0,borealis=0,cobalt=0', SAGA_LEASE_S: '1', RECOVERY_INTERVAL_MS: '300' });
-    acme = await system.createClient('Acme Travel', '1000000');
-    auth = bearer(acme.api_key);
-  });
-  afterAll(async () => {
-    await system?.close();
-  });
+  beforeAll(async () => ({ system, auth } = await TestSystem.startWithClient({ SAGA_LEASE_S: '1', RECOVERY_INTERVAL_MS: '300' }, { creditLimit: '1000000' })));
+  afterAll(() => system?.close());
 
   const sql = <T = any>(text: string, params: unknown[] = []) => queryTestDatabase<T>(system.database.url, text, params);
   const failPoints = () => system.replicas.get('booking')![0].app.get(FailPoints);
@@ -55,15 +45,10 @@ describe('saga crash at every step', () => {
     const charges = await sql(`SELECT payment_id, amount FROM booking.sandbox_card_charges WHERE payment_key = $1 AND payment_id IS NOT NULL`, [`booking-${id}-charge`]);
     const refunds = await sql(`SELECT refund_key, amount FROM booking.sandbox_card_refunds WHERE refund_key LIKE $1`, [`booking-${id}-%`]);
     const [supplier] = await sql(`SELECT status FROM rates.supplier_bookings WHERE booking_id = $1`, [id]);
-    const [sold] = await sql<{ sold: number }>(
-      `SELECT coalesce(sum(a.rooms_sold), 0)::int AS sold FROM rates.allotments a JOIN rates.supplier_bookings s
-         ON a.vendor = s.vendor AND a.hotel_id = s.hotel_id AND a.room_id = s.room_id AND a.night >= s.check_in AND a.night < s.check_out
-        WHERE s.booking_id = $1`,
-      [id],
-    );
+    const sold = await roomsSold(system, id);
     const live = booking.status === 'confirmed';
     expect(holds.filter((hold) => hold.status === 'active')).toEqual([]);
-    expect(sold.sold).toBe(live ? 2 : 0);
+    expect(sold).toBe(live ? 2 : 0);
     if (booking.status !== 'failed' || supplier) expect(supplier?.status).toBe(live ? 'confirmed' : 'cancelled');
     if (booking.payment_method === 'account') {
       const debited = booking.status === 'failed' ? 0 : price;
@@ -138,17 +123,10 @@ describe('saga crash at every step', () => {
 
 /** A repeat of a card booking whose worker died takes the saga over with the card it carries. */
 describe('a repeated card booking takes over a dead worker', () => {
-  let system: TestSystem;
-  let auth: { authorization: string };
-
-  beforeAll(async () => {
-    // No recovery pass during the test: only the repeat can take the saga over.
-    system = await TestSystem.start({ VENDOR_LATENCY_MS: 'atlas=0,borealis=0,cobalt=0', SAGA_LEASE_S: '1', RECOVERY_INTERVAL_MS: '600000' });
-    auth = bearer((await system.createClient('Acme Travel', '100000')).api_key);
-  });
-  afterAll(async () => {
-    await system?.close();
-  });
+  let system: TestSystem, auth: { authorization: string };
+  // No recovery pass during the test: only the repeat can take the saga over.
+  beforeAll(async () => ({ system, auth } = await TestSystem.startWithClient({ SAGA_LEASE_S: '1', RECOVERY_INTERVAL_MS: '600000' })));
+  afterAll(() => system?.close());
 
   it('charges once and confirms', async () => {
     const { path } = await prebookV1(system, auth, staySequence(200)(), { method: 'credit_card' });

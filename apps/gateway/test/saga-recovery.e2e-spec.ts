@@ -1,11 +1,9 @@
 import { Client } from 'pg';
-import { queryTestDatabase } from '@hotel/testing';
-import { GUEST, staySequence } from './booking-fixtures';
-import { ClientKeys, TestSystem, bearer } from './system';
+import { GUEST, prebookV1, queryTestDatabase, settledBooking, staySequence } from '@hotel/testing';
+import { ClientKeys, TestSystem } from './system';
 
 /** Each booking its own dates, so they never compete for one night's allotment. */
 const freshStay = staySequence(30);
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * A service stopped in the middle of a booking leaves the saga at its recorded
@@ -13,25 +11,16 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * also a freshly started one) finishes it, and money and bookings agree.
  */
 describe('booking saga recovery', () => {
-  let system: TestSystem;
-  let acme: ClientKeys;
-  let auth: { authorization: string };
-
+  let system: TestSystem, acme: ClientKeys, auth: { authorization: string };
   beforeAll(async () => {
-    system = await TestSystem.start({ VENDOR_LATENCY_MS: 'atlas=0,borealis=0,cobalt=0', RPC_TIMEOUT_MS: '1500', SAGA_LEASE_S: '1', RECOVERY_INTERVAL_MS: '300' });
-    acme = await system.createClient('Acme Travel', '100000');
-    auth = bearer(acme.api_key);
+    ({ system, acme, auth } = await TestSystem.startWithClient({ RPC_TIMEOUT_MS: '1500', SAGA_LEASE_S: '1', RECOVERY_INTERVAL_MS: '300' }));
     await system.admin('create-promo', '--code', 'FIVEOFF', '--amount', '5');
   });
-  afterAll(async () => {
-    await system?.close();
-  });
+  afterAll(() => system?.close());
 
-  async function prebooked(query = '') {
-    const { sessionId, hotelId, rates } = await system.hotelRates(auth, freshStay());
-    const rate = rates[0];
-    const prebook = await system.request('GET', `/prebook/${hotelId}/${sessionId}/${rate.id}/account${query}`, { headers: auth });
-    return { path: `/book/${hotelId}/${sessionId}/${rate.id}/account`, price: prebook.body.data.rate.price_chargeable as number };
+  async function prebooked(query?: string) {
+    const { path, prebook } = await prebookV1(system, auth, freshStay(), { query });
+    return { path, price: prebook.rate.price_chargeable as number };
   }
 
   const booking = async (reference: string) =>
@@ -39,14 +28,7 @@ describe('booking saga recovery', () => {
   const hold = async (bookingId: number) =>
     (await queryTestDatabase<{ status: string }>(system.database.url, 'SELECT status FROM accounting.holds WHERE booking_id = $1', [bookingId]))[0];
 
-  async function settled(reference: string) {
-    for (let i = 0; i < 100; i++) {
-      const row = await booking(reference);
-      if (row.step === 'done' || row.step === 'failed') return row;
-      await sleep(100);
-    }
-    throw new Error(`booking ${reference} did not settle`);
-  }
+  const settled = async (reference: string) => settledBooking(system, (await booking(reference)).id);
 
   /**
    * Makes the supplier hang: a transaction holds a lock that blocks the

@@ -1,33 +1,22 @@
-import { CARD, GUEST, day } from './booking-fixtures';
-import { ClientKeys, TestSystem, bearer } from './system';
+import { CARD, GUEST, bearer, hotelRates, sleep, staySequence } from '@hotel/testing';
+import { ClientKeys, TestSystem } from './system';
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-let nextOffset = 30;
+const freshStay = staySequence(30);
 
 /** Sandbox test scenarios forced with X-Test-Scenario; live keys ignore the header. */
 describe('sandbox test scenarios', () => {
-  let system: TestSystem;
-  let acme: ClientKeys;
+  let system: TestSystem, acme: ClientKeys;
   let sandbox: { authorization: string };
 
   beforeAll(async () => {
-    system = await TestSystem.start({
-      VENDOR_LATENCY_MS: 'atlas=0,borealis=0,cobalt=0',
-      SUPPLIER_PENDING_S: '1',
-      SAGA_LEASE_S: '1',
-      RECOVERY_INTERVAL_MS: '300',
-    });
-    acme = await system.createClient('Acme Travel', '100000');
+    ({ system, acme } = await TestSystem.startWithClient({ SUPPLIER_PENDING_S: '1', SAGA_LEASE_S: '1', RECOVERY_INTERVAL_MS: '300' }));
     sandbox = bearer(acme.sandbox_api_key);
   });
-  afterAll(async () => {
-    await system?.close();
-  });
+  afterAll(() => system?.close());
 
+  /** A fresh rate's `hotelId/sessionId/rateId`, for a prebook and book path. */
   async function rate(headers: Record<string, string>) {
-    nextOffset += 3;
-    const stay = { check_in: day(nextOffset), check_out: day(nextOffset + 2), rooms: [{ adults: 2, children: 0, children_ages: [] }] };
-    const { sessionId, hotelId, rates } = await system.hotelRates(headers, stay);
+    const { sessionId, hotelId, rates } = await hotelRates(system, headers, freshStay());
     return `${hotelId}/${sessionId}/${rates[0].id}`;
   }
 

@@ -1,27 +1,15 @@
-import { queryTestDatabase } from '@hotel/testing';
-import { ClientKeys, TestSystem, bearer } from './system';
+import { TWO_ADULTS, bearer, day, queryTestDatabase, sleep } from '@hotel/testing';
+import { TestSystem } from './system';
 
-const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
 const PARIS = 'gn:2988507';
-const TWO_ADULTS = [{ adults: 2, children: 0, children_ages: [] }];
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /** Places, V1 search with polling, one hotel's rates, and the validation limits. */
 describe('places and V1 search', () => {
-  let system: TestSystem;
-  let acme: ClientKeys;
-  let auth: { authorization: string };
-
-  beforeAll(async () => {
-    // Vendors of different speeds: atlas answers at once, borealis after 0.6 s, cobalt after 1.2 s.
-    system = await TestSystem.start({ VENDOR_LATENCY_MS: 'atlas=0,borealis=600,cobalt=1200' });
-    acme = await system.createClient('Acme Travel');
-    auth = bearer(acme.api_key);
-  });
-  afterAll(async () => {
-    await system?.close();
-  });
+  let system: TestSystem, auth: { authorization: string };
+  // Vendors of different speeds: atlas answers at once, borealis after 0.6 s, cobalt after 1.2 s.
+  beforeAll(async () => ({ system, auth } = await TestSystem.startWithClient({ VENDOR_LATENCY_MS: 'atlas=0,borealis=600,cobalt=1200' })));
+  afterAll(() => system?.close());
 
   const newSearch = (body: Record<string, unknown> = {}) =>
     system.request('POST', '/search', { headers: auth, json: { place_id: PARIS, check_in: day(20), check_out: day(23), rooms: TWO_ADULTS, ...body } });

@@ -1,6 +1,5 @@
-import { queryTestDatabase } from '@hotel/testing';
-import { CARD, GUEST, prebookV1, staySequence } from './booking-fixtures';
-import { ClientKeys, TestSystem, bearer } from './system';
+import { CARD, GUEST, prebookV1, prebookV2, queryTestDatabase, staySequence } from '@hotel/testing';
+import { ClientKeys, TestSystem } from './system';
 
 const freshStay = staySequence(60);
 
@@ -9,19 +8,12 @@ const freshStay = staySequence(60);
  * makes one booking whatever the interleaving; a free booking moves no money.
  */
 describe('single-use prebooks and idempotent books', () => {
-  let system: TestSystem;
-  let acme: ClientKeys;
-  let auth: { authorization: string };
-
+  let system: TestSystem, acme: ClientKeys, auth: { authorization: string };
   beforeAll(async () => {
-    system = await TestSystem.start({ VENDOR_LATENCY_MS: 'atlas=0,borealis=0,cobalt=0' });
-    acme = await system.createClient('Acme Travel', '100000');
-    auth = bearer(acme.api_key);
+    ({ system, acme, auth } = await TestSystem.startWithClient());
     await system.admin('create-promo', '--code', 'FREESTAY', '--percent', '100');
   });
-  afterAll(async () => {
-    await system?.close();
-  });
+  afterAll(() => system?.close());
 
   const sql = <T = any>(text: string, params: unknown[] = []) => queryTestDatabase<T>(system.database.url, text, params);
   const backend = () => ({ authorization: acme.backend_token });
@@ -62,8 +54,7 @@ describe('single-use prebooks and idempotent books', () => {
   });
 
   it('V2: a prebook_id books once', async () => {
-    const rate = (await system.request('POST', '/v2/rates', { headers: auth, json: { place_id: 'gn:2988507', ...freshStay() } })).body.rates[0];
-    const prebook = (await system.request('POST', '/v2/prebook', { headers: auth, json: { rate_id: rate.id, payment_method: 'account' } })).body.data;
+    const { prebook } = await prebookV2(system, auth, freshStay());
     const body = { ...GUEST, prebook_id: prebook.prebook_id };
     const responses = await Promise.all(Array.from({ length: 10 }, () => system.request('POST', '/v2/book', { headers: auth, json: body })));
     expect(responses.filter((response) => response.status === 201)).toHaveLength(1);

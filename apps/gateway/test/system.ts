@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BusIdentity, ServiceName, SERVICE_NAMES } from '@hotel/contracts';
 import { RunningService, ServiceClient, ServiceEnv, loadEnv, startService } from '@hotel/platform';
-import { TestDatabase, TestNats, TestRequest, TestResponse, call, createTestDatabase, startTestNats } from '@hotel/testing';
+import { SystemUnderTest, TestDatabase, TestNats, TestRequest, TestResponse, bearer, call, createTestDatabase, startTestNats } from '@hotel/testing';
 import { AccountingAppModule } from '../../accounting/src/accounting-app.module';
 import { runAdmin } from '../../admin/src/admin-cli';
 import { BookingAppModule } from '../../booking/src/booking-app.module';
@@ -50,12 +50,23 @@ export interface ClientKeys {
   backend_token: string;
 }
 
+/** Vendors that answer at once, so a search's first answer holds every vendor's rates. */
+export const INSTANT_VENDORS: Env = { VENDOR_LATENCY_MS: 'atlas=0,borealis=0,cobalt=0' };
+
+export interface SystemWithClient {
+  system: TestSystem;
+  /** Acme Travel's keys. */
+  acme: ClientKeys;
+  /** Acme Travel's live API key, as an Authorization header. */
+  auth: { authorization: string };
+}
+
 /**
  * The whole platform for one test file: a private NATS server, a fresh database,
  * every service and the gateway, started in this process through the same code
  * paths their `main` uses.
  */
-export class TestSystem {
+export class TestSystem implements SystemUnderTest {
   readonly replicas = new Map<ServiceName, RunningService[]>();
   private readonly busClients: ServiceClient[] = [];
   gateway!: RunningGateway;
@@ -94,6 +105,22 @@ export class TestSystem {
     for (const name of services) await system.startReplica(name);
     await system.startGateway();
     return system;
+  }
+
+  /**
+   * The platform with vendors that answer at once (unless `env` says otherwise) and one
+   * client, Acme Travel, with `creditLimit` (100000 unless said) to spend: what a test
+   * that searches, prebooks and books starts from.
+   */
+  static async startWithClient(env: Env = {}, options: { creditLimit?: string; databaseUrl?: (url: string) => string } = {}): Promise<SystemWithClient> {
+    const system = await TestSystem.start({ ...INSTANT_VENDORS, ...env }, SERVICE_NAMES, { databaseUrl: options.databaseUrl });
+    try {
+      const acme = await system.createClient('Acme Travel', options.creditLimit ?? '100000');
+      return { system, acme, auth: bearer(acme.api_key) };
+    } catch (error) {
+      await system.close();
+      throw error;
+    }
   }
 
   get url(): string {
@@ -156,24 +183,6 @@ export class TestSystem {
     return result.json;
   }
 
-  /**
-   * Starts a V1 search and reads one of its hotels' rates (tests run the vendors
-   * with no latency, so the first answer has results).
-   */
-  async hotelRates(
-    headers: Record<string, string>,
-    stay: { check_in: string; check_out: string; rooms: unknown[] },
-    hotelIndex = 0,
-    placeId = 'gn:2988507',
-  ): Promise<{ sessionId: string; hotelId: number; rates: any[]; results: any[] }> {
-    const search = await this.request('POST', '/search', { headers, json: { place_id: placeId, ...stay } });
-    const sessionId = search.body.data.session_id;
-    const results = search.body.data.results;
-    const hotelId = results[hotelIndex % results.length].hotel.id;
-    const rates = (await this.request('GET', `/hotel/${hotelId}/${sessionId}`, { headers })).body.data.rates;
-    return { sessionId, hotelId, rates, results };
-  }
-
   async stopAll(): Promise<void> {
     await this.gateway?.close();
     for (const name of [...this.replicas.keys()]) await this.stopService(name);
@@ -187,5 +196,3 @@ export class TestSystem {
     rmSync(this.dataDir, { recursive: true, force: true });
   }
 }
-
-export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });

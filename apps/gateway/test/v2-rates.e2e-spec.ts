@@ -1,25 +1,19 @@
-import { queryTestDatabase } from '@hotel/testing';
-import { TestSystem, bearer } from './system';
+import { TWO_ADULTS, bearer, day, queryTestDatabase } from '@hotel/testing';
+import { TestSystem } from './system';
 
-const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
 const PARIS = { lat: 48.85341, long: 2.3488 };
-const TWO_ADULTS = [{ adults: 2, children: 0, children_ages: [] }];
 
 /** POST /v2/rates: one call, every rate, no session. */
 describe('V2 rates', () => {
-  let system: TestSystem;
-  let auth: { authorization: string };
+  let system: TestSystem, auth: { authorization: string };
   let parisHotelIds: number[];
 
   beforeAll(async () => {
-    system = await TestSystem.start({ VENDOR_LATENCY_MS: 'atlas=0,borealis=0,cobalt=0' });
-    auth = bearer((await system.createClient('Reseller Ltd')).api_key);
+    ({ system, auth } = await TestSystem.startWithClient());
     const all = await v2({ place_id: 'gn:2988507' });
     parisHotelIds = [...new Set<number>(all.body.rates.map((rate: any) => rate.hotel_id))];
   });
-  afterAll(async () => {
-    await system?.close();
-  });
+  afterAll(() => system?.close());
 
   function v2(body: Record<string, unknown>, headers = auth) {
     return system.request('POST', '/v2/rates', { headers, json: { check_in: day(40), check_out: day(42), rooms: TWO_ADULTS, ...body } });

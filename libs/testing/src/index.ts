@@ -4,3 +4,4 @@ export * from './https-client';
 export * from './log-capture';
 export * from './tcp-proxy';
 export * from './service-harness';
+export * from './platform-api';

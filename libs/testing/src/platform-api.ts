@@ -1,0 +1,146 @@
+import { TestRequest, TestResponse } from './https-client';
+import { queryTestDatabase } from './test-database';
+
+/**
+ * The platform as a system test drives it: the gateway's HTTP API and the database
+ * its services share (the gateway's TestSystem is one). The steps below go through
+ * the public API only, so a test states what it checks and not how it got there.
+ */
+export interface SystemUnderTest {
+  request<T = any>(method: string, path: string, options?: TestRequest): Promise<TestResponse<T>>;
+  readonly database: { readonly url: string };
+}
+
+type Headers = Record<string, string>;
+
+/** The Authorization header of an API key or a user token. */
+export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+
+/** A date `offset` days from today, YYYY-MM-DD. */
+export const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+
+export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+export const TWO_ADULTS = [{ adults: 2, children: 0, children_ages: [] }];
+export const GUEST = { rooms: [{ lead_first_name: 'Ada', lead_last_name: 'Lovelace' }], email: 'ada@example.com', phone: '+44 20 7946 0000' };
+export const CARD = { payment_token: 'tok_visa', payment_first_name: 'Ada', payment_last_name: 'Lovelace', payment_postal_code: 'N1 9GU', payment_expiration: '12/30' };
+/** A user of the backend API's POST /api/user, with funds for a few bookings. */
+const NEW_USER = { firstName: 'Ada', lastName: 'Lovelace', email: 'ada@example.com', phone: '+44 20 7946 0000', clientAccountLimit: 100000 };
+
+export interface Stay {
+  check_in: string;
+  check_out: string;
+  rooms: unknown[];
+}
+
+/** Stays that never share a night, so bookings do not compete for one night's allotment. */
+export function staySequence(firstOffset: number, nights = 2): () => Stay {
+  let offset = firstOffset;
+  return () => {
+    offset += nights + 1;
+    return { check_in: day(offset), check_out: day(offset + nights), rooms: TWO_ADULTS };
+  };
+}
+
+export type PaymentMethod = 'account' | 'credit_card';
+
+/**
+ * Starts a V1 search and reads one of its hotels' rates (system tests run the vendors
+ * with no latency, so the first answer has results).
+ */
+export async function hotelRates(
+  system: SystemUnderTest,
+  headers: Headers,
+  stay: Stay,
+  hotelIndex = 0,
+  placeId = 'gn:2988507',
+): Promise<{ sessionId: string; hotelId: number; rates: any[] }> {
+  const search = await system.request('POST', '/search', { headers, json: { place_id: placeId, ...stay } });
+  const sessionId = search.body.data.session_id;
+  const results = search.body.data.results;
+  const hotelId = results[hotelIndex % results.length].hotel.id;
+  const rates = (await system.request('GET', `/hotel/${hotelId}/${sessionId}`, { headers })).body.data.rates;
+  return { sessionId, hotelId, rates };
+}
+
+export interface PrebookOptions {
+  method?: PaymentMethod;
+  /** Another hotel of the search, so bookings do not compete for one allotment. */
+  hotelIndex?: number;
+  /** Appended to the prebook path: `?promo_code=...`. */
+  query?: string;
+}
+
+export interface Prebooked {
+  /** The V1 book path of the prebooked rate. */
+  path: string;
+  prebook: any;
+  hotelId: number;
+}
+
+/** Searches, reads a hotel's rates and prebooks its first rate (V1). */
+export async function prebookV1(system: SystemUnderTest, headers: Headers, stay: Stay, options: PrebookOptions = {}): Promise<Prebooked> {
+  const method = options.method ?? 'account';
+  const { sessionId, hotelId, rates } = await hotelRates(system, headers, stay, options.hotelIndex ?? 0);
+  const rate = rates[0];
+  const prebook = await system.request('GET', `/prebook/${hotelId}/${sessionId}/${rate.id}/${method}${options.query ?? ''}`, { headers });
+  if (prebook.status !== 200) throw new Error(`prebook answered ${prebook.status}: ${JSON.stringify(prebook.body)}`);
+  return { path: `/book/${hotelId}/${sessionId}/${rate.id}/${method}`, prebook: prebook.body.data, hotelId };
+}
+
+/**
+ * A V1 booking made (201): prebooked as `prebookV1` does, booked for GUEST (and CARD
+ * for a card rate) with `body` on top. Answers the booking.
+ */
+export async function bookV1(system: SystemUnderTest, headers: Headers, stay: Stay, options: PrebookOptions & { body?: Record<string, unknown> } = {}): Promise<any> {
+  const { path } = await prebookV1(system, headers, stay, options);
+  const response = await system.request('POST', path, { headers, json: { ...GUEST, ...(options.method === 'credit_card' && CARD), ...options.body } });
+  if (response.status !== 201) throw new Error(`book answered ${response.status}: ${JSON.stringify(response.body)}`);
+  return response.body.data;
+}
+
+/** The first rate POST /v2/rates answers for a stay in Paris. */
+export async function v2Rate(system: SystemUnderTest, headers: Headers, stay: Stay): Promise<any> {
+  return (await system.request('POST', '/v2/rates', { headers, json: { place_id: 'gn:2988507', ...stay } })).body.rates[0];
+}
+
+/** A V2 rate and its prebook (POST /v2/prebook), ready for POST /v2/book with `prebook.prebook_id`. */
+export async function prebookV2(system: SystemUnderTest, headers: Headers, stay: Stay, method: PaymentMethod = 'account'): Promise<{ rate: any; prebook: any }> {
+  const rate = await v2Rate(system, headers, stay);
+  const prebook = await system.request('POST', '/v2/prebook', { headers, json: { rate_id: rate.id, payment_method: method } });
+  if (prebook.status !== 200) throw new Error(`V2 prebook answered ${prebook.status}: ${JSON.stringify(prebook.body)}`);
+  return { rate, prebook: prebook.body.data };
+}
+
+/** A user of the client (NEW_USER with `user` on top), created with its backend token, and a token of that user. */
+export async function userToken(system: SystemUnderTest, backendToken: string, user: Partial<typeof NEW_USER> = {}): Promise<{ userId: number; token: string }> {
+  const headers = { authorization: backendToken };
+  const created = await system.request('POST', '/api/user', { headers, json: { ...NEW_USER, ...user } });
+  if (created.status !== 201) throw new Error(`POST /api/user answered ${created.status}: ${JSON.stringify(created.body)}`);
+  const userId: number = created.body.data.id;
+  const issued = await system.request('GET', `/api/user/${userId}/token`, { headers });
+  return { userId, token: issued.body.data.token };
+}
+
+/** Polls a booking's row until its saga reached a final step. */
+export async function settledBooking(system: SystemUnderTest, id: number, timeoutMs = 20_000): Promise<{ id: number; status: string; step: string }> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const [row] = await queryTestDatabase<{ id: number; status: string; step: string }>(system.database.url, 'SELECT id, status, step FROM booking.bookings WHERE id = $1', [id]);
+    if (['done', 'failed', 'cancelled'].includes(row.step)) return row;
+    if (Date.now() > deadline) throw new Error(`booking ${id} did not settle: ${JSON.stringify(row)}`);
+    await sleep(100);
+  }
+}
+
+/** The rooms a booking's supplier booking holds in the allotments, summed over its nights. */
+export async function roomsSold(system: SystemUnderTest, bookingId: number): Promise<number> {
+  const [row] = await queryTestDatabase<{ sold: number }>(
+    system.database.url,
+    `SELECT coalesce(sum(a.rooms_sold), 0)::int AS sold FROM rates.allotments a JOIN rates.supplier_bookings s
+       ON a.vendor = s.vendor AND a.hotel_id = s.hotel_id AND a.room_id = s.room_id AND a.night >= s.check_in AND a.night < s.check_out
+      WHERE s.booking_id = $1`,
+    [bookingId],
+  );
+  return row.sold;
+}
