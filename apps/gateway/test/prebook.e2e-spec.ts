@@ -1,9 +1,11 @@
 import { decodeV2RateId, encodeV2RateId } from '@hotel/inventory';
 import { RateIdEnv, loadEnv } from '@hotel/platform';
-import { TWO_ADULTS, bearer, day, hotelRates, queryTestDatabase, userToken, v2Rate } from '@hotel/testing';
+import { GUEST, TWO_ADULTS, bearer, day, hotelRates, prebookV1, queryTestDatabase, staySequence, userToken, v2Rate } from '@hotel/testing';
 import { ClientKeys, TestSystem } from './system';
 
 const STAY = { check_in: day(30), check_out: day(33), rooms: TWO_ADULTS };
+/** Each booking its own dates, so bookings never compete for one night's allotment. */
+const freshStay = staySequence(60, 2);
 
 /** Prebook, V1 and V2: recheck, funds, promo codes, stored for book. */
 describe('prebook', () => {
@@ -60,6 +62,23 @@ describe('prebook', () => {
     expect(invalid.status).toBe(200);
     expect(invalid.body.data.promo_code_response).toEqual({ success: false, message: 'unknown promo code', discount_amount: 0 });
     expect(invalid.body.data.rate.price_chargeable).toBe(rate.price_chargeable);
+  });
+
+  it('book keeps the discount fixed at prebook: the same code (any case) books, another code or a late one is 400 naming promo_code', async () => {
+    const discounted = await prebookV1(system, auth, freshStay(), { query: '?promo_code=TENOFF' });
+    const again = await system.request('POST', discounted.path, { headers: auth, json: { ...GUEST, promo_code: 'tenoff' } });
+    expect(again.status).toBe(201);
+    expect(again.body.data.price_chargeable).toBe(discounted.prebook.rate.price_chargeable);
+
+    const other = await prebookV1(system, auth, freshStay(), { query: '?promo_code=TENOFF' });
+    const otherCode = await system.request('POST', other.path, { headers: auth, json: { ...GUEST, promo_code: 'SOMETHINGELSE' } });
+    expect(otherCode.status).toBe(400);
+    expect(otherCode.body.errors).toEqual([{ field: 'promo_code', message: 'promo_code must be the code applied at prebook (TENOFF)' }]);
+
+    const plain = await prebookV1(system, auth, freshStay());
+    const late = await system.request('POST', plain.path, { headers: auth, json: { ...GUEST, promo_code: 'TENOFF' } });
+    expect(late.status).toBe(400);
+    expect(late.body.errors[0]).toMatchObject({ field: 'promo_code', message: expect.stringContaining('prebook again with promo_code') });
   });
 
   it('answers 400 insufficient funds for account payment beyond the available funds', async () => {

@@ -207,6 +207,17 @@ export class BookingsService {
     if (request.body.rooms.length !== expected) {
       errors.push({ field: 'rooms', message: `rooms must name a lead guest for each of the ${expected} prebooked room(s)` });
     }
+    // The discount is fixed at prebook, where the price with it was confirmed; a code
+    // named at book must be that one (never silently ignored, never a second discount).
+    const promoCode = request.body.promo_code?.trim().toUpperCase();
+    if (promoCode && promoCode !== prebook.promoCode) {
+      errors.push({
+        field: 'promo_code',
+        message: prebook.promoCode
+          ? `promo_code must be the code applied at prebook (${prebook.promoCode})`
+          : 'promo codes are applied at prebook: prebook again with promo_code to book with this discount',
+      });
+    }
     if (prebook.paymentMethod === 'credit_card') {
       for (const field of CARD_FIELDS) {
         if (!request.body[field]) errors.push({ field, message: `${field} is required for credit_card payment` });
