@@ -7,7 +7,7 @@ import { AllotmentEntity } from '../inventory/allotment.entity';
 import { SupplierBookingEntity } from './supplier-booking.entity';
 
 /** The room type a supplier booking is for, and how many rooms. */
-export type BookedRoom = Pick<SupplierBookRequest, 'vendor' | 'hotel_id' | 'room_id' | 'rooms'>;
+export type BookedRoom = Pick<SupplierBookRequest, 'vendor' | 'hotelId' | 'roomId' | 'rooms'>;
 
 export interface NewSupplierBooking {
   bookingId: number;
@@ -41,7 +41,7 @@ export class SupplierBookingTransaction {
   async roomsSold(room: BookedRoom, night: string): Promise<number> {
     const allotment = await this.manager
       .getRepository(AllotmentEntity)
-      .findOne({ select: { roomsSold: true }, where: { vendor: room.vendor, hotelId: room.hotel_id, roomId: room.room_id, night } });
+      .findOne({ select: { roomsSold: true }, where: { vendor: room.vendor, hotelId: room.hotelId, roomId: room.roomId, night } });
     return allotment?.roomsSold ?? 0;
   }
 
@@ -55,7 +55,7 @@ export class SupplierBookingTransaction {
          DO UPDATE SET rooms_sold = rates.allotments.rooms_sold + EXCLUDED.rooms_sold
           WHERE rates.allotments.rooms_sold + EXCLUDED.rooms_sold <= rates.allotments.capacity
          RETURNING rooms_sold`,
-        [room.vendor, room.hotel_id, room.room_id, night, capacity, room.rooms],
+        [room.vendor, room.hotelId, room.roomId, night, capacity, room.rooms],
       ),
     );
     return rows.length === 1;

@@ -21,25 +21,25 @@ export class SupplierService {
   ) {}
 
   async book(request: SupplierBookRequest): Promise<SupplierBooking> {
-    return this.bookings.inBookingLock(request.booking_id, async (booking) => {
-      const existing = await booking.find(request.booking_id);
+    return this.bookings.inBookingLock(request.bookingId, async (booking) => {
+      const existing = await booking.find(request.bookingId);
       if (existing) return existing;
-      if (request.test_scenario === 'supplier_error') {
+      if (request.testScenario === 'supplier_error') {
         throw new DomainError('SUPPLIER_ERROR', 'the supplier could not confirm the booking (sandbox scenario supplier_error)');
       }
-      for (const night of stayNights(request)) {
+      for (const night of stayNights({ check_in: request.checkIn, check_out: request.checkOut })) {
         const available = request.sandbox ? await this.hasRoom(booking, request, night) : await this.take(booking, request, night);
         if (!available) throw new DomainError('RATE_NOT_AVAILABLE', 'rate not available: the room sold out');
       }
-      const reference = `${request.vendor.slice(0, 3).toUpperCase()}-${request.booking_id}-${randomBytes(3).toString('hex').toUpperCase()}`;
-      const status = request.test_scenario === 'supplier_pending' ? 'pending' : 'confirmed';
+      const reference = `${request.vendor.slice(0, 3).toUpperCase()}-${request.bookingId}-${randomBytes(3).toString('hex').toUpperCase()}`;
+      const status = request.testScenario === 'supplier_pending' ? 'pending' : 'confirmed';
       await booking.insert({
-        bookingId: request.booking_id,
+        bookingId: request.bookingId,
         vendor: request.vendor,
-        hotelId: request.hotel_id,
-        roomId: request.room_id,
-        checkIn: request.check_in,
-        checkOut: request.check_out,
+        hotelId: request.hotelId,
+        roomId: request.roomId,
+        checkIn: request.checkIn,
+        checkOut: request.checkOut,
         rooms: request.rooms,
         reference,
         status,
@@ -65,13 +65,13 @@ export class SupplierService {
 
   /** Whether the rooms are there for one night (a sandbox booking: looked at, not taken). */
   private async hasRoom(booking: SupplierBookingTransaction, request: SupplierBookRequest, night: string): Promise<boolean> {
-    const capacity = allotmentCapacity(request.vendor, request.hotel_id, request.room_id);
+    const capacity = allotmentCapacity(request.vendor, request.hotelId, request.roomId);
     return (await booking.roomsSold(request, night)) + request.rooms <= capacity;
   }
 
   /** Takes rooms for one night: never more than the allotment. */
   private async take(booking: SupplierBookingTransaction, request: SupplierBookRequest, night: string): Promise<boolean> {
-    const capacity = allotmentCapacity(request.vendor, request.hotel_id, request.room_id);
+    const capacity = allotmentCapacity(request.vendor, request.hotelId, request.roomId);
     if (request.rooms > capacity) return false;
     return booking.take(request, night, capacity);
   }
