@@ -30,7 +30,7 @@ describe('cancellation saga', () => {
     // Beside the rates service, every supplier cancellation request the booking service sends.
     const listener = await connect(natsConnectionOptions(system.nats.bus('rates')));
     const supplierCancels: number[] = [];
-    listener.subscribe(SUBJECTS.RATES_SUPPLIER_CANCEL, { callback: (_error, message) => supplierCancels.push(JSON.parse(new TextDecoder().decode(message.data)).data.booking_id) });
+    listener.subscribe(SUBJECTS.RATES_SUPPLIER_CANCEL, { callback: (_error, message) => supplierCancels.push(JSON.parse(new TextDecoder().decode(message.data)).data.bookingId) });
     await listener.flush();
     const responses = await Promise.all(Array.from({ length: 20 }, () => system.request('POST', `/book/cancel/${booking.id}`, { headers: auth })));
     await listener.flush();

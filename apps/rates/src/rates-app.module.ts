@@ -37,7 +37,7 @@ export class RatesAppModule {
         }),
       ],
       controllers: [InventoryController, PrebooksController, SupplierController],
-      providers: [...supplierProviders(), AllotmentsRepository, PrebooksRepository, PrebooksService, SupplierBookingsRepository, SupplierService],
+      providers: [...supplierProviders({ simulated: { pendingSeconds: env.SUPPLIER_PENDING_S } }), AllotmentsRepository, PrebooksRepository, PrebooksService, SupplierBookingsRepository, SupplierService],
     };
   }
 }

@@ -23,3 +23,4 @@ export * from './booking/book';
 export * from './booking/backend-booking';
 export * from './booking/voucher';
 export * from './bus';
+export * from './api-bodies';

@@ -1,19 +1,33 @@
-import { HotelRate } from '@hotel/contracts';
+import { randomBytes } from 'node:crypto';
+import { HotelRate, SupplierBooking } from '@hotel/contracts';
+import { DomainError } from '@hotel/platform';
 import { Hotel } from './catalog';
 import { OfferKey, PricingContext, Stay, listOffers, offerKeyString, priceOffer } from './pricing';
-import { AvailabilityRequest, SupplierOffer, SupplierPort } from './supplier-port';
+import { AvailabilityRequest, PlacedSupplierBooking, SupplierBookingOrder, SupplierOffer, SupplierPort } from './supplier-port';
 import { Vendor, VendorCode } from './vendors';
+
+export interface SimulatedSupplierOptions {
+  /** A booking in the sandbox scenario supplier_pending is confirmed this long after the vendor accepted it. */
+  pendingSeconds: number;
+}
+
+const DEFAULT_OPTIONS: SimulatedSupplierOptions = { pendingSeconds: 60 };
 
 /**
  * A built-in simulated vendor: deterministic offers and prices from the catalog,
  * computed in process (its answers are ready at once; the search service
- * simulates the vendor's latency).
+ * simulates the vendor's latency). It books whatever it is asked (the rates
+ * service has checked the room against its allotment), keeping no bookings of its
+ * own: where one stands follows from what the platform recorded of its answer.
  */
 export class SimulatedSupplier implements SupplierPort {
   readonly code: VendorCode;
   readonly name: string;
 
-  constructor(private readonly vendor: Vendor) {
+  constructor(
+    private readonly vendor: Vendor,
+    private readonly options: SimulatedSupplierOptions = DEFAULT_OPTIONS,
+  ) {
     this.code = vendor.code;
     this.name = vendor.name;
   }
@@ -34,5 +48,24 @@ export class SimulatedSupplier implements SupplierPort {
   async recheck(hotel: Hotel, offer: OfferKey, stay: Stay, soldOut: ReadonlySet<string>): Promise<boolean> {
     const wanted = offerKeyString(offer);
     return listOffers(hotel, this.vendor, stay, { soldOut, includeMemberRates: true }).some((candidate) => offerKeyString(candidate) === wanted);
+  }
+
+  /** Confirmed at once with a fresh reference (`ATL-<booking id>-<6 hex>`); the sandbox scenarios make it pending or refused. */
+  async book(order: SupplierBookingOrder): Promise<SupplierBooking> {
+    if (order.testScenario === 'supplier_error') {
+      throw new DomainError('SUPPLIER_ERROR', 'the supplier could not confirm the booking (sandbox scenario supplier_error)');
+    }
+    const reference = `${this.code.slice(0, 3).toUpperCase()}-${order.bookingId}-${randomBytes(3).toString('hex').toUpperCase()}`;
+    return { reference, status: order.testScenario === 'supplier_pending' ? 'pending' : 'confirmed' };
+  }
+
+  /** A pending booking is confirmed once `pendingSeconds` have passed since it was accepted. */
+  async status(booking: PlacedSupplierBooking, now = Date.now()): Promise<SupplierBooking> {
+    const due = booking.status === 'pending' && booking.placedAt.getTime() + this.options.pendingSeconds * 1000 <= now;
+    return { reference: booking.reference, status: due ? 'confirmed' : booking.status };
+  }
+
+  async cancel(booking: PlacedSupplierBooking): Promise<SupplierBooking> {
+    return { reference: booking.reference, status: 'cancelled' };
   }
 }

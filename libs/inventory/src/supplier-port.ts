@@ -1,4 +1,4 @@
-import { HotelRate } from '@hotel/contracts';
+import { HotelRate, SupplierBooking, SupplierTestScenario } from '@hotel/contracts';
 import { Hotel } from './catalog';
 import { OfferKey, PricingContext, Stay } from './pricing';
 import { VendorCode } from './vendors';
@@ -21,15 +21,56 @@ export interface SupplierOffer {
 }
 
 /**
- * What the platform asks of a supplier when searching and prebooking: its priced
- * offers for many hotels at once (search availability, hotel rates, V2 rates),
- * one offer's price, and a recheck before booking. Every method is asynchronous, so
- * a supplier may answer over the network. Booking and cancelling change the
- * supplier's inventory and go through the rates service's supplier API
- * (`rates.supplier.book|cancel|status`).
+ * A booking the platform places with a vendor: one room type for a stay. The
+ * platform's booking id is the idempotency reference: the same order placed again
+ * (a retry after a timeout or a crash) is the same booking at the vendor.
+ */
+export interface SupplierBookingOrder {
+  bookingId: number;
+  hotelId: number;
+  roomId: number;
+  /** YYYY-MM-DD. */
+  checkIn: string;
+  /** YYYY-MM-DD. */
+  checkOut: string;
+  /** Rooms of the type. */
+  rooms: number;
+  /** A test booking: the vendor answers as it would, and no real room is taken. */
+  sandbox: boolean;
+  /** Sandbox only: the vendor accepts without confirming, or refuses. */
+  testScenario?: SupplierTestScenario;
+}
+
+/**
+ * A booking a vendor accepted, as the platform recorded its answer: a real vendor
+ * needs the reference (or the booking id); the rest lets a vendor that keeps no
+ * bookings of its own (the simulated ones) answer too.
+ */
+export interface PlacedSupplierBooking {
+  bookingId: number;
+  reference: string;
+  /** As the vendor last answered. */
+  status: SupplierBooking['status'];
+  sandbox: boolean;
+  /** When the vendor accepted it. */
+  placedAt: Date;
+}
+
+/**
+ * What the platform asks of a supplier: for searching and prebooking, its priced
+ * offers for many hotels at once (search availability, hotel rates, V2 rates), one
+ * offer's price and a recheck before booking; for booking, to book, to say where a
+ * booking stands and to cancel it. Every method is asynchronous, so a supplier may
+ * answer over the network. The rates service keeps the platform's own record of
+ * supplier bookings and allotments around the booking calls.
+ *
+ * A vendor's refusal is a DomainError (`@hotel/platform`): SUPPLIER_ERROR, or
+ * RATE_NOT_AVAILABLE for a room gone; the booking then fails. Any other error is
+ * taken as passing (a timeout, the vendor down) and the step is retried later with
+ * the same booking id.
  *
  * Implementations are Nest providers collected under SUPPLIER_PORTS (see
- * `supplier-providers.ts`); callers inject `Suppliers`, never a static registry.
+ * `suppliers.ts`); callers inject `Suppliers`, never a static registry.
  */
 export interface SupplierPort {
   readonly code: VendorCode;
@@ -44,6 +85,12 @@ export interface SupplierPort {
   price(hotel: Hotel, offer: OfferKey, stay: Stay, context: PricingContext): Promise<Omit<HotelRate, 'id'>>;
   /** Is the offer still available (closed nights, allotment)? */
   recheck(hotel: Hotel, offer: OfferKey, stay: Stay, soldOut: ReadonlySet<string>): Promise<boolean>;
+  /** Books the room: confirmed, or pending (accepted, to be confirmed later: ask `status`). */
+  book(order: SupplierBookingOrder): Promise<SupplierBooking>;
+  /** Where a booking stands now (a pending one may have been confirmed, or rejected). */
+  status(booking: PlacedSupplierBooking): Promise<SupplierBooking>;
+  /** Cancels a booking: answers `cancelled`, again for a booking already cancelled. */
+  cancel(booking: PlacedSupplierBooking): Promise<SupplierBooking>;
 }
 
 /** Injection token: every registered supplier (`readonly SupplierPort[]`), one per vendor code. */

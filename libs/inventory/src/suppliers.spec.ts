@@ -37,6 +37,21 @@ describe('supplier port', () => {
     expect(await supplier.recheck(hotel, offer.key, stay, new Set([`atlas:${hotel.id}:${offer.key.roomId}`]))).toBe(false);
   });
 
+  it('books as the sandbox scenario says, and answers status and cancel from the booking as recorded', async () => {
+    const supplier = new SimulatedSupplier(VENDORS.cobalt, { pendingSeconds: 5 });
+    const order = { bookingId: 42, hotelId: hotels[0].id, roomId: 1, checkIn: day(30), checkOut: day(32), rooms: 1, sandbox: true };
+    expect(await supplier.book(order)).toEqual({ reference: expect.stringMatching(/^COB-42-[0-9A-F]{6}$/), status: 'confirmed' });
+    await expect(supplier.book({ ...order, testScenario: 'supplier_error' })).rejects.toMatchObject({ code: 'SUPPLIER_ERROR' });
+    const pending = await supplier.book({ ...order, testScenario: 'supplier_pending' });
+    expect(pending).toEqual({ reference: expect.stringMatching(/^COB-42-/), status: 'pending' });
+
+    const placed = { bookingId: 42, reference: pending.reference, status: pending.status, sandbox: true, placedAt: new Date(1_000_000) };
+    expect(await supplier.status(placed, 1_000_000 + 4_999)).toEqual({ reference: pending.reference, status: 'pending' });
+    expect(await supplier.status(placed, 1_000_000 + 5_000)).toEqual({ reference: pending.reference, status: 'confirmed' });
+    expect(await supplier.status({ ...placed, status: 'cancelled' }, 1_000_000 + 5_000)).toEqual({ reference: pending.reference, status: 'cancelled' });
+    expect(await supplier.cancel(placed)).toEqual({ reference: pending.reference, status: 'cancelled' });
+  });
+
   it('is provided by Nest: one supplier per vendor', async () => {
     @Module({ providers: supplierProviders() })
     class AppModule {}

@@ -1,5 +1,5 @@
 import { Inject, Injectable, Provider, Type } from '@nestjs/common';
-import { SimulatedSupplier } from './simulated-supplier';
+import { SimulatedSupplier, SimulatedSupplierOptions } from './simulated-supplier';
 import { SUPPLIER_PORTS, SupplierPort } from './supplier-port';
 import { VENDORS, VENDOR_CODES, VendorCode } from './vendors';
 
@@ -7,7 +7,7 @@ import { VENDORS, VENDOR_CODES, VendorCode } from './vendors';
  * Real suppliers: `@Injectable()` classes implementing SupplierPort (an HTTP
  * client, say), with whatever they need injected. One listed here replaces the
  * simulated vendor with the same code in every service that registers
- * supplierProviders().
+ * supplierProviders(): it is searched, priced, booked and cancelled through.
  */
 const REAL_SUPPLIERS: Type<SupplierPort>[] = [];
 
@@ -39,21 +39,29 @@ export class Suppliers {
   }
 }
 
+export interface SupplierProvidersOptions {
+  /** The real suppliers (default: REAL_SUPPLIERS); a test may register its own. */
+  suppliers?: Type<SupplierPort>[];
+  /** How the simulated vendors behave (the rates service sets SUPPLIER_PENDING_S). */
+  simulated?: SimulatedSupplierOptions;
+}
+
 /**
  * The Nest providers behind `Suppliers`: the real suppliers first, then the simulated
  * vendors whose codes no real supplier has taken. The search and rates services
  * register these in their modules.
  */
-export function supplierProviders(): Provider[] {
+export function supplierProviders(options: SupplierProvidersOptions = {}): Provider[] {
+  const suppliers = options.suppliers ?? REAL_SUPPLIERS;
   return [
-    ...REAL_SUPPLIERS,
+    ...suppliers,
     {
       provide: SUPPLIER_PORTS,
       useFactory: (...real: SupplierPort[]): SupplierPort[] => [
         ...real,
-        ...VENDOR_CODES.filter((code) => !real.some((port) => port.code === code)).map((code) => new SimulatedSupplier(VENDORS[code])),
+        ...VENDOR_CODES.filter((code) => !real.some((port) => port.code === code)).map((code) => new SimulatedSupplier(VENDORS[code], options.simulated)),
       ],
-      inject: REAL_SUPPLIERS,
+      inject: suppliers,
     },
     Suppliers,
   ];

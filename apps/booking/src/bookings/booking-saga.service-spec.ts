@@ -35,9 +35,9 @@ describe('BookingSaga (service tier: real PostgreSQL, fake accounting, rates and
         await note(SUBJECTS.ACCOUNTING_HOLD_PLACE, bookingId);
         return { bookingId, amount, status: 'active', entryId: null };
       })
-      .on(SUBJECTS.RATES_SUPPLIER_BOOK, async ({ booking_id }) => {
-        await note(SUBJECTS.RATES_SUPPLIER_BOOK, booking_id);
-        return { reference: `SUP-${booking_id}`, status: 'confirmed' };
+      .on(SUBJECTS.RATES_SUPPLIER_BOOK, async ({ bookingId }) => {
+        await note(SUBJECTS.RATES_SUPPLIER_BOOK, bookingId);
+        return { reference: `SUP-${bookingId}`, status: 'confirmed' };
       })
       .on(SUBJECTS.PROMO_CODE_REDEEM, async ({ bookingId, code, currency }) => {
         await note(SUBJECTS.PROMO_CODE_REDEEM, bookingId);
@@ -51,12 +51,12 @@ describe('BookingSaga (service tier: real PostgreSQL, fake accounting, rates and
         await note(SUBJECTS.ACCOUNTING_HOLD_RELEASE, bookingId);
         return { bookingId, amount: '0.00', status: 'released', entryId: null };
       })
-      .on(SUBJECTS.RATES_SUPPLIER_CANCEL, async ({ booking_id }) => {
-        await note(SUBJECTS.RATES_SUPPLIER_CANCEL, booking_id);
-        return { reference: `SUP-${booking_id}`, status: 'cancelled' };
+      .on(SUBJECTS.RATES_SUPPLIER_CANCEL, async ({ bookingId }) => {
+        await note(SUBJECTS.RATES_SUPPLIER_CANCEL, bookingId);
+        return { reference: `SUP-${bookingId}`, status: 'cancelled' };
       })
-      .on(SUBJECTS.RATES_PREBOOK_ATTACH, async ({ booking_id }) => {
-        await note(SUBJECTS.RATES_PREBOOK_ATTACH, booking_id);
+      .on(SUBJECTS.RATES_PREBOOK_ATTACH, async ({ bookingId }) => {
+        await note(SUBJECTS.RATES_PREBOOK_ATTACH, bookingId);
         return { attached: true };
       });
   }
@@ -147,7 +147,7 @@ describe('BookingSaga (service tier: real PostgreSQL, fake accounting, rates and
     expect(harness.client.callsTo(SUBJECTS.ACCOUNTING_HOLD_PLACE)[0].request).toMatchObject({ clientId: 1, bookingId: created.id, amount: centsToDecimal(price) });
     // The code is redeemed on the price before its discount.
     expect(harness.client.callsTo(SUBJECTS.PROMO_CODE_REDEEM)[0].request).toMatchObject({ code: 'SAVE10', amount: centsToDecimal(price + 1000) });
-    expect(harness.client.callsTo(SUBJECTS.RATES_PREBOOK_ATTACH)[0].request).toEqual({ prebook_id: created.prebookId, booking_id: created.id, processing: false });
+    expect(harness.client.callsTo(SUBJECTS.RATES_PREBOOK_ATTACH)[0].request).toEqual({ prebookId: created.prebookId, bookingId: created.id, processing: false });
   });
 
   it('the repository answers what it stored: an inserted booking reads back equal, a step moves only its step and updatedAt', async () => {

@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { SUBJECTS, centsToDecimal, toCents } from '@hotel/contracts';
+import { SUBJECTS, SUPPLIER_TEST_SCENARIOS, SupplierTestScenario, TestScenario, centsToDecimal, toCents } from '@hotel/contracts';
 import { BACKGROUND_JOBS, BackgroundJobs, DomainError, SERVICE_CLIENT, SERVICE_ENV, ServiceClient } from '@hotel/platform';
 import { BookingEnv } from '../booking.env';
 import { CardDetails, PAYMENT_PROCESSOR, PaymentProcessor } from '../payments/payment-processor';
@@ -168,15 +168,15 @@ export class BookingSaga implements OnModuleInit, OnModuleDestroy {
         return this.chargeCard(booking, card, settle);
       case 'funds_held': {
         const supplier = await this.services.send(SUBJECTS.RATES_SUPPLIER_BOOK, {
-          booking_id: booking.id,
+          bookingId: booking.id,
           vendor: booking.offer.vendor,
-          hotel_id: booking.hotelId,
-          room_id: booking.offer.roomId,
-          check_in: booking.checkIn,
-          check_out: booking.checkOut,
+          hotelId: booking.hotelId,
+          roomId: booking.offer.roomId,
+          checkIn: booking.checkIn,
+          checkOut: booking.checkOut,
           rooms: booking.rooms.length,
           sandbox: booking.sandbox,
-          ...(booking.testScenario === 'supplier_pending' || booking.testScenario === 'supplier_error' ? { test_scenario: booking.testScenario } : {}),
+          ...(isSupplierScenario(booking.testScenario) && { testScenario: booking.testScenario }),
         });
         this.failPoints.pass('after-supplier-book');
         // Without a promo code there is nothing to redeem: straight to collecting the money.
@@ -213,7 +213,7 @@ export class BookingSaga implements OnModuleInit, OnModuleDestroy {
       }
       case 'cancelling':
         this.failPoints.pass('before-supplier-cancel');
-        await this.services.send(SUBJECTS.RATES_SUPPLIER_CANCEL, { booking_id: booking.id });
+        await this.services.send(SUBJECTS.RATES_SUPPLIER_CANCEL, { bookingId: booking.id });
         this.failPoints.pass('after-supplier-cancel');
         return settle('refunding');
       case 'refunding':
@@ -228,13 +228,13 @@ export class BookingSaga implements OnModuleInit, OnModuleDestroy {
   /** The prebook no longer has a booking under way (best effort: it only informs is_booking_processing). */
   private async settledPrebook(booking: BookingEntity) {
     await this.services
-      .send(SUBJECTS.RATES_PREBOOK_ATTACH, { prebook_id: booking.prebookId, booking_id: booking.id, processing: false })
+      .send(SUBJECTS.RATES_PREBOOK_ATTACH, { prebookId: booking.prebookId, bookingId: booking.id, processing: false })
       .catch((error) => this.logger.warn({ msg: 'could not update the prebook', bookingId: booking.id, error: String(error) }));
   }
 
   /** A supplier that accepted without confirming: asked again each time the saga's lease runs out. */
   private async supplierConfirmed(booking: BookingEntity): Promise<boolean> {
-    const supplier = await this.services.send(SUBJECTS.RATES_SUPPLIER_STATUS, { booking_id: booking.id });
+    const supplier = await this.services.send(SUBJECTS.RATES_SUPPLIER_STATUS, { bookingId: booking.id });
     if (supplier.status === 'confirmed') return true;
     if (supplier.status === 'pending') {
       await this.bookings.extendLease(booking.id);
@@ -313,7 +313,7 @@ export class BookingSaga implements OnModuleInit, OnModuleDestroy {
 
   /** Undoes what a failed saga did; each undo is idempotent. */
   private async compensate(booking: BookingEntity) {
-    if (booking.supplierReference) await this.services.send(SUBJECTS.RATES_SUPPLIER_CANCEL, { booking_id: booking.id });
+    if (booking.supplierReference) await this.services.send(SUBJECTS.RATES_SUPPLIER_CANCEL, { bookingId: booking.id });
     if (booking.paymentMethod === 'account' && !booking.sandbox && toCents(booking.priceChargeable) > 0) {
       await this.services.send(SUBJECTS.ACCOUNTING_HOLD_RELEASE, { clientId: booking.clientId, bookingId: booking.id });
     }
@@ -356,6 +356,11 @@ async function within<T>(promise: Promise<T>, ms: number): Promise<T | undefined
   } finally {
     clearTimeout(timer);
   }
+}
+
+/** A sandbox scenario the supplier plays (the others are played before the supplier is asked). */
+function isSupplierScenario(scenario: TestScenario | null): scenario is SupplierTestScenario {
+  return (SUPPLIER_TEST_SCENARIOS as readonly (TestScenario | null)[]).includes(scenario);
 }
 
 function isBookingStep(step: SagaStep): boolean {

@@ -36,17 +36,17 @@ export class BookingsController {
 
   @MessagePattern(SUBJECTS.BOOKING_VOUCHER_RENDER)
   voucher(@Payload() request: RenderVoucherRequest): Promise<VoucherPdf> {
-    return this.vouchers.render(request.booking_id, request.expires, request.signature);
+    return this.vouchers.render(request.bookingId, request.expires, request.signature);
   }
 
   @MessagePattern(SUBJECTS.BOOKING_BOOKING_PRECANCEL)
   precancel(@Payload() request: BookingIdRequest): Promise<PrecancelView> {
-    return this.bookings.precancel(request.actor, request.booking_id);
+    return this.bookings.precancel(request.actor, request.bookingId);
   }
 
   @MessagePattern(SUBJECTS.BOOKING_BOOKING_CANCEL)
   cancel(@Payload() request: BookingIdRequest): Promise<CancelView> {
-    return this.bookings.cancel(request.actor, request.booking_id);
+    return this.bookings.cancel(request.actor, request.bookingId);
   }
 
   @MessagePattern(SUBJECTS.BOOKING_BOOKING_CREATE)

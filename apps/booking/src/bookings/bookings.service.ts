@@ -72,9 +72,9 @@ export class BookingsService {
     }
     const prebook = await this.services.send(SUBJECTS.RATES_PREBOOK_FIND, {
       actor,
-      ...(request.prebook_id
-        ? { prebook_id: request.prebook_id }
-        : { session_id: request.session_id, hotel_id: request.hotel_id, rate_id: request.rate_id, payment_method: request.payment_method }),
+      ...(request.prebookId
+        ? { prebookId: request.prebookId }
+        : { sessionId: request.sessionId, hotelId: request.hotelId, rateId: request.rateId, paymentMethod: request.paymentMethod }),
     });
     this.validateAgainstPrebook(request, prebook);
 
@@ -90,7 +90,7 @@ export class BookingsService {
       }
       throw error;
     }
-    await this.services.send(SUBJECTS.RATES_PREBOOK_ATTACH, { prebook_id: prebook.prebookId, booking_id: booking.id, processing: true }).catch(() => undefined);
+    await this.services.send(SUBJECTS.RATES_PREBOOK_ATTACH, { prebookId: prebook.prebookId, bookingId: booking.id, processing: true }).catch(() => undefined);
     const settled = await this.saga.settle(booking, {
       owned: true,
       deadline: this.answerBy(),
@@ -267,7 +267,7 @@ export class BookingsService {
       requestFingerprint: fingerprint,
       promoCode: prebook.promoCode,
       promoDiscount: prebook.discount,
-      testScenario: actor.sandbox ? (request.test_scenario ?? null) : null,
+      testScenario: actor.sandbox ? (request.testScenario ?? null) : null,
     };
   }
 }
@@ -295,10 +295,25 @@ function cardOf(request: CreateBookingRequest): CardDetails | undefined {
   return token && expiration ? { token, expiration } : undefined;
 }
 
+/**
+ * The request's fields under the names they had when fingerprints were first
+ * stored (before the request's own fields were camelCase), so that a key used
+ * before the rename still matches its repeat.
+ */
+const FINGERPRINT_NAMES: Record<string, string> = {
+  prebookId: 'prebook_id',
+  sessionId: 'session_id',
+  hotelId: 'hotel_id',
+  rateId: 'rate_id',
+  paymentMethod: 'payment_method',
+  testScenario: 'test_scenario',
+};
+
 /** What makes two requests "the same": the rate they book and every body field, in a stable order. */
 function fingerprintOf(request: CreateBookingRequest): string {
   const { actor: _actor, ...rest } = request;
-  const canonical = JSON.stringify(rest, (_key, value) =>
+  const named = Object.fromEntries(Object.entries(rest).map(([field, value]) => [FINGERPRINT_NAMES[field] ?? field, value]));
+  const canonical = JSON.stringify(named, (_key, value) =>
     value && typeof value === 'object' && !Array.isArray(value) ? Object.fromEntries(Object.entries(value).sort(([a], [b]) => a.localeCompare(b))) : value,
   );
   return createHash('sha256').update(canonical).digest('hex');

@@ -34,7 +34,7 @@ export class Vouchers {
     if (Number(expires) * 1000 < Date.now()) throw notFound();
     const booking = await this.bookings.find(bookingId);
     if (!booking || booking.status !== 'confirmed') throw notFound();
-    return { filename: `voucher-${booking.id}.pdf`, pdf_base64: (await pdfOf(booking)).toString('base64') };
+    return { filename: `voucher-${booking.id}.pdf`, pdfBase64: (await pdfOf(booking)).toString('base64') };
   }
 
   private sign(bookingId: number, expires: number): string {

@@ -47,12 +47,12 @@ export class BookController {
       SUBJECTS.BOOKING_BOOKING_CREATE,
       {
         actor,
-        session_id: params.session_id,
-        hotel_id: Number(params.hotel_id),
-        rate_id: params.rate_id,
-        payment_method: params.payment_method,
+        sessionId: params.session_id,
+        hotelId: Number(params.hotel_id),
+        rateId: params.rate_id,
+        paymentMethod: params.payment_method,
         body,
-        ...(scenario && { test_scenario: scenario }),
+        ...(scenario && { testScenario: scenario }),
       },
     );
     return bookingAnswer(result, reply);
@@ -67,12 +67,12 @@ export class BookController {
 
   @Get('book/precancel/:booking_id')
   precancel(@CurrentActor() actor: Actor, @Param() params: BookingIdParams): Promise<PrecancelView> {
-    return this.services.send(SUBJECTS.BOOKING_BOOKING_PRECANCEL, { actor, booking_id: Number(params.booking_id) });
+    return this.services.send(SUBJECTS.BOOKING_BOOKING_PRECANCEL, { actor, bookingId: Number(params.booking_id) });
   }
 
   @Post('book/cancel/:booking_id')
   @HttpCode(200)
   cancel(@CurrentActor() actor: Actor, @Param() params: BookingIdParams): Promise<CancelView> {
-    return this.services.send(SUBJECTS.BOOKING_BOOKING_CANCEL, { actor, booking_id: Number(params.booking_id) });
+    return this.services.send(SUBJECTS.BOOKING_BOOKING_CANCEL, { actor, bookingId: Number(params.booking_id) });
   }
 }

@@ -29,12 +29,12 @@ export class PrebookController {
   ): Promise<PrebookData> {
     return this.services.send(SUBJECTS.RATES_PREBOOK_CREATE, {
       actor,
-      ...(scenario && { test_scenario: scenario }),
-      session_id: params.session_id,
-      hotel_id: Number(params.hotel_id),
-      rate_id: params.rate_id,
-      payment_method: params.payment_method,
-      ...(query.promo_code !== undefined && { promo_code: query.promo_code }),
+      ...(scenario && { testScenario: scenario }),
+      sessionId: params.session_id,
+      hotelId: Number(params.hotel_id),
+      rateId: params.rate_id,
+      paymentMethod: params.payment_method,
+      ...(query.promo_code !== undefined && { promoCode: query.promo_code }),
     });
   }
 }

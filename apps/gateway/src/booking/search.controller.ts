@@ -25,18 +25,18 @@ export class SearchController {
   @HttpCode(200)
   search(@CurrentActor() actor: Actor, @Body() body: SearchBody): Promise<SearchData> {
     if (body.session_id !== undefined) {
-      return this.services.send(SUBJECTS.SEARCH_SESSION_POLL, { actor, session_id: body.session_id });
+      return this.services.send(SUBJECTS.SEARCH_SESSION_POLL, { actor, sessionId: body.session_id });
     }
     return this.services.send(SUBJECTS.SEARCH_SESSION_CREATE, { actor, search: body });
   }
 
   @Get('search/:session_id')
   poll(@CurrentActor() actor: Actor, @Param() params: SessionParams): Promise<SearchData> {
-    return this.services.send(SUBJECTS.SEARCH_SESSION_POLL, { actor, session_id: params.session_id });
+    return this.services.send(SUBJECTS.SEARCH_SESSION_POLL, { actor, sessionId: params.session_id });
   }
 
   @Get('hotel/:hotel_id/:session_id')
   hotel(@CurrentActor() actor: Actor, @Param() params: HotelSessionParams): Promise<HotelRatesData> {
-    return this.services.send(SUBJECTS.SEARCH_HOTEL_RATES_GET, { actor, session_id: params.session_id, hotel_id: Number(params.hotel_id) });
+    return this.services.send(SUBJECTS.SEARCH_HOTEL_RATES_GET, { actor, sessionId: params.session_id, hotelId: Number(params.hotel_id) });
   }
 }

@@ -32,10 +32,10 @@ export class VoucherController {
       throw DomainError.notFound('voucher');
     }
     const voucher = await this.services.send(SUBJECTS.BOOKING_VOUCHER_RENDER, {
-      booking_id: Number(params.booking_id),
+      bookingId: Number(params.booking_id),
       expires: query.expires,
       signature: query.signature,
     });
-    return Buffer.from(voucher.pdf_base64, 'base64');
+    return Buffer.from(voucher.pdfBase64, 'base64');
   }
 }

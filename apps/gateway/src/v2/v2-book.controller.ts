@@ -24,7 +24,7 @@ export class V2BookController {
     const { prebook_id, ...body } = v2Body;
     const result = await this.services.send(
       SUBJECTS.BOOKING_BOOKING_CREATE,
-      { actor, prebook_id, body, ...(scenario && { test_scenario: scenario }) },
+      { actor, prebookId: prebook_id, body, ...(scenario && { testScenario: scenario }) },
     );
     return bookingAnswer(result, reply);
   }

@@ -14,6 +14,12 @@ export class V2PrebookController {
   @Post('prebook')
   @HttpCode(200)
   prebook(@CurrentActor() actor: Actor, @Body() body: V2PrebookBody, @TestScenarioHeader() scenario?: TestScenario): Promise<PrebookData> {
-    return this.services.send(SUBJECTS.RATES_PREBOOK_CREATE, { actor, ...body, ...(scenario && { test_scenario: scenario }) });
+    return this.services.send(SUBJECTS.RATES_PREBOOK_CREATE, {
+      actor,
+      rateId: body.rate_id,
+      paymentMethod: body.payment_method,
+      ...(body.promo_code !== undefined && { promoCode: body.promo_code }),
+      ...(scenario && { testScenario: scenario }),
+    });
   }
 }

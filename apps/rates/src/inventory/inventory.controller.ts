@@ -9,6 +9,6 @@ export class InventoryController {
 
   @MessagePattern(SUBJECTS.RATES_INVENTORY_SOLD_OUT)
   async soldOut(@Payload() request: SoldOutRequest): Promise<SoldOutReply> {
-    return { sold_out: await this.allotments.soldOut(request.hotel_ids, request.check_in, request.check_out, request.rooms) };
+    return { soldOut: await this.allotments.soldOut(request.hotelIds, request.checkIn, request.checkOut, request.rooms) };
   }
 }

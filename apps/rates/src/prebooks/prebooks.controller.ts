@@ -14,7 +14,7 @@ export class PrebooksController {
 
   @MessagePattern(SUBJECTS.RATES_PREBOOK_ATTACH)
   async attach(@Payload() request: AttachBookingRequest): Promise<{ attached: boolean }> {
-    await this.prebooks.attachBooking(request.prebook_id, request.booking_id, request.processing);
+    await this.prebooks.attachBooking(request.prebookId, request.bookingId, request.processing);
     return { attached: true };
   }
 

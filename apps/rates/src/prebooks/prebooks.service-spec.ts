@@ -70,25 +70,25 @@ describe('PrebooksService (service tier: real PostgreSQL, fake accounting, users
 
   it('an account prebook checks the price against the funds through accounting and is stored for the booking', async () => {
     sufficient(true);
-    const data = await prebooks.create({ actor: live(1), rate_id: rateId(), payment_method: 'account' });
+    const data = await prebooks.create({ actor: live(1), rateId: rateId(), paymentMethod: 'account' });
 
     const price = centsToDecimal(toCents(data.rate.price_chargeable));
     expect(toCents(price)).toBeGreaterThan(0);
     expect(fundsChecks()).toEqual([{ clientId: 1, amount: price }]);
 
-    const stored = await prebooks.findForBooking({ actor: live(1), prebook_id: data.prebook_id });
+    const stored = await prebooks.findForBooking({ actor: live(1), prebookId: data.prebook_id });
     expect(stored).toMatchObject({ prebookId: data.prebook_id, paymentMethod: 'account', priceChargeable: price, promoCode: null, offer: offer.key });
     expect(stored.response.rate.price_chargeable).toBe(data.rate.price_chargeable);
     // Another client, or the same client's sandbox, cannot book on it.
-    await expect(prebooks.findForBooking({ actor: live(2), prebook_id: data.prebook_id })).rejects.toMatchObject({ code: 'PREBOOK_REQUIRED' });
-    await expect(prebooks.findForBooking({ actor: { ...live(1), sandbox: true }, prebook_id: data.prebook_id })).rejects.toMatchObject({
+    await expect(prebooks.findForBooking({ actor: live(2), prebookId: data.prebook_id })).rejects.toMatchObject({ code: 'PREBOOK_REQUIRED' });
+    await expect(prebooks.findForBooking({ actor: { ...live(1), sandbox: true }, prebookId: data.prebook_id })).rejects.toMatchObject({
       code: 'PREBOOK_REQUIRED',
     });
   });
 
   it('insufficient funds refuse the prebook and store nothing', async () => {
     sufficient(false);
-    await expect(prebooks.create({ actor: live(3), rate_id: rateId(), payment_method: 'account' })).rejects.toMatchObject({ code: 'INSUFFICIENT_FUNDS' });
+    await expect(prebooks.create({ actor: live(3), rateId: rateId(), paymentMethod: 'account' })).rejects.toMatchObject({ code: 'INSUFFICIENT_FUNDS' });
     expect(fundsChecks()).toHaveLength(1);
     expect(await storedFor(3)).toEqual([]);
   });
@@ -99,15 +99,15 @@ describe('PrebooksService (service tier: real PostgreSQL, fake accounting, users
       if (code.trim().toUpperCase() !== 'SAVE10') throw new DomainError('PROMO_CODE_INVALID', 'promo code unknown');
       return { code: 'SAVE10', discount: '10.00', currency };
     });
-    const full = await prebooks.create({ actor: live(4), rate_id: rateId(), payment_method: 'account', promo_code: 'NOPE' });
-    const discounted = await prebooks.create({ actor: live(4), rate_id: rateId(), payment_method: 'account', promo_code: 'save10' });
+    const full = await prebooks.create({ actor: live(4), rateId: rateId(), paymentMethod: 'account', promoCode: 'NOPE' });
+    const discounted = await prebooks.create({ actor: live(4), rateId: rateId(), paymentMethod: 'account', promoCode: 'save10' });
 
     expect(full.promo_code_response).toMatchObject({ success: false, discount_amount: 0 });
     expect(discounted.promo_code_response).toMatchObject({ success: true, discount_amount: 10 });
     const fullCents = toCents(full.rate.price_chargeable);
     expect(toCents(discounted.rate.price_chargeable)).toBe(fullCents - 1000);
     expect(fundsChecks().map((check) => check.amount)).toEqual([centsToDecimal(fullCents), centsToDecimal(fullCents - 1000)]);
-    const stored = await prebooks.findForBooking({ actor: live(4), prebook_id: discounted.prebook_id });
+    const stored = await prebooks.findForBooking({ actor: live(4), prebookId: discounted.prebook_id });
     expect(stored).toMatchObject({ priceChargeable: centsToDecimal(fullCents - 1000), promoCode: 'SAVE10', discount: '10.00' });
   });
 
@@ -125,7 +125,7 @@ describe('PrebooksService (service tier: real PostgreSQL, fake accounting, users
       deletedAt: null,
     }));
     const actor: Actor = { clientId: 5, userId: 9, role: 'user', sandbox: false };
-    await prebooks.create({ actor, rate_id: rateId(), payment_method: 'account' });
+    await prebooks.create({ actor, rateId: rateId(), paymentMethod: 'account' });
 
     expect(harness.client.subjects()).toEqual([SUBJECTS.USERS_USER_GET, SUBJECTS.ACCOUNTING_FUNDS_CHECK]);
     expect(fundsChecks()[0]).toMatchObject({ clientId: 5, userId: 9, userLimit: '750.00' });
@@ -133,11 +133,11 @@ describe('PrebooksService (service tier: real PostgreSQL, fake accounting, users
 
   it('with accounting down an account prebook fails as unavailable; sandbox and card prebooks do not ask it', async () => {
     harness.client.off(SUBJECTS.ACCOUNTING_FUNDS_CHECK);
-    await expect(prebooks.create({ actor: live(6), rate_id: rateId(), payment_method: 'account' })).rejects.toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
+    await expect(prebooks.create({ actor: live(6), rateId: rateId(), paymentMethod: 'account' })).rejects.toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
     expect(await storedFor(6)).toEqual([]);
 
-    const sandbox = await prebooks.create({ actor: { ...live(6), sandbox: true }, rate_id: rateId(), payment_method: 'account' });
-    const card = await prebooks.create({ actor: live(6), rate_id: rateId(), payment_method: 'credit_card' });
+    const sandbox = await prebooks.create({ actor: { ...live(6), sandbox: true }, rateId: rateId(), paymentMethod: 'account' });
+    const card = await prebooks.create({ actor: live(6), rateId: rateId(), paymentMethod: 'credit_card' });
     expect(card.payment_session_token).toMatch(/^pst_/);
     expect(fundsChecks()).toHaveLength(1); // the failed one only
     expect((await storedFor(6)).map((row) => row.id).sort()).toEqual([sandbox.prebook_id, card.prebook_id].sort());
@@ -153,7 +153,7 @@ describe('PrebooksService (service tier: real PostgreSQL, fake accounting, users
       night,
     ]);
     try {
-      await expect(prebooks.create({ actor: live(7), rate_id: rateId(), payment_method: 'account' })).rejects.toMatchObject({ code: 'RATE_NOT_AVAILABLE' });
+      await expect(prebooks.create({ actor: live(7), rateId: rateId(), paymentMethod: 'account' })).rejects.toMatchObject({ code: 'RATE_NOT_AVAILABLE' });
       expect(await storedFor(7)).toEqual([]);
     } finally {
       await harness.dataSource.query(`DELETE FROM rates.allotments WHERE hotel_id = $1`, [offer.key.hotelId]);
@@ -162,9 +162,9 @@ describe('PrebooksService (service tier: real PostgreSQL, fake accounting, users
 
   it('an expired prebook no longer backs a booking', async () => {
     sufficient(true);
-    const data = await prebooks.create({ actor: live(8), rate_id: rateId(), payment_method: 'account' });
+    const data = await prebooks.create({ actor: live(8), rateId: rateId(), paymentMethod: 'account' });
     await harness.dataSource.query(`UPDATE rates.prebooks SET expires_at = now() - interval '1 second' WHERE id = $1`, [data.prebook_id]);
-    await expect(prebooks.findForBooking({ actor: live(8), prebook_id: data.prebook_id })).rejects.toMatchObject({
+    await expect(prebooks.findForBooking({ actor: live(8), prebookId: data.prebook_id })).rejects.toMatchObject({
       code: 'PREBOOK_REQUIRED',
       message: expect.stringContaining('expired'),
     });

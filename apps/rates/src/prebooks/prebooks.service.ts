@@ -62,10 +62,10 @@ export class PrebooksService {
 
   async create(request: CreatePrebookRequest): Promise<PrebookData> {
     const { actor } = request;
-    const offer = request.session_id ? await this.v1Offer(request) : this.v2Offer(request.rate_id);
+    const offer = request.sessionId ? await this.v1Offer(request) : this.v2Offer(request.rateId);
     const hotel = hotelById(offer.key.hotelId);
     if (!hotel) throw RATE_NOT_AVAILABLE();
-    if (request.test_scenario === 'sold_out' && actor.sandbox) throw RATE_NOT_AVAILABLE();
+    if (request.testScenario === 'sold_out' && actor.sandbox) throw RATE_NOT_AVAILABLE();
     const vendor = await this.recheckAvailability(hotel, offer);
 
     const now = new Date();
@@ -73,18 +73,18 @@ export class PrebooksService {
       vendor.price(hotel, offer.key, offer.stay, { epoch: priceEpoch(now.getTime()), issuedAt: now }),
       vendor.price(hotel, offer.key, offer.stay, { epoch: offer.seenEpoch, issuedAt: offer.seenAt }),
     ]);
-    if (request.test_scenario === 'price_changed' && actor.sandbox) {
+    if (request.testScenario === 'price_changed' && actor.sandbox) {
       // The client "saw" 5% less than the vendor's current price.
       seen.price_chargeable = centsToNumber(Math.round(toCents(current.price_chargeable) * 0.95));
     }
-    const rate: HotelRate = { id: request.rate_id, ...current, payment_type: request.payment_method };
+    const rate: HotelRate = { id: request.rateId, ...current, payment_type: request.paymentMethod };
 
-    const promo = request.promo_code ? await this.applyPromo(request.promo_code, rate) : null;
-    if (request.payment_method === 'account' && !actor.sandbox) await this.requireFunds(actor, rate.price_chargeable);
+    const promo = request.promoCode ? await this.applyPromo(request.promoCode, rate) : null;
+    if (request.paymentMethod === 'account' && !actor.sandbox) await this.requireFunds(actor, rate.price_chargeable);
 
     const prebookId = randomUUID();
     const expiresAt = new Date(now.getTime() + this.env.PREBOOK_TTL_S * 1000);
-    const bookingId = await this.prebooks.bookingInProgress(actor.clientId, hotel.id, request.rate_id, request.payment_method);
+    const bookingId = await this.prebooks.bookingInProgress(actor.clientId, hotel.id, request.rateId, request.paymentMethod);
     const data: PrebookData = {
       prebook_id: prebookId,
       search: offer.search,
@@ -95,7 +95,7 @@ export class PrebooksService {
       remarks: remarks(hotel, rate),
       is_booking_processing: bookingId !== null,
       booking_id: bookingId,
-      payment_session_token: request.payment_method === 'credit_card' ? `pst_${randomBytes(24).toString('base64url')}` : null,
+      payment_session_token: request.paymentMethod === 'credit_card' ? `pst_${randomBytes(24).toString('base64url')}` : null,
       promo_code_response: promo,
       price_changed: current.price_chargeable !== seen.price_chargeable,
       previous_price_chargeable: seen.price_chargeable,
@@ -106,14 +106,14 @@ export class PrebooksService {
       clientId: actor.clientId,
       userId: actor.userId ?? null,
       sandbox: actor.sandbox,
-      sessionId: request.session_id ?? null,
+      sessionId: request.sessionId ?? null,
       hotelId: hotel.id,
-      rateId: request.rate_id,
-      paymentMethod: request.payment_method,
+      rateId: request.rateId,
+      paymentMethod: request.paymentMethod,
       offer: offer.key,
       response: data,
       priceChargeable: centsToDecimal(toCents(rate.price_chargeable)),
-      promoCode: promo?.success ? request.promo_code!.trim().toUpperCase() : null,
+      promoCode: promo?.success ? request.promoCode!.trim().toUpperCase() : null,
       discount: centsToDecimal(toCents(promo?.discount_amount ?? 0)),
       expiresAt,
     });
@@ -124,11 +124,11 @@ export class PrebooksService {
   async findForBooking(request: FindPrebookRequest): Promise<StoredPrebook> {
     const { actor } = request;
     const row = await this.prebooks.findForBooking({ clientId: actor.clientId, sandbox: actor.sandbox, userId: actor.role === 'user' ? actor.userId : null }, {
-      prebookId: request.prebook_id,
-      hotelId: request.hotel_id,
-      sessionId: request.session_id,
-      rateId: request.rate_id,
-      paymentMethod: request.payment_method,
+      prebookId: request.prebookId,
+      hotelId: request.hotelId,
+      sessionId: request.sessionId,
+      rateId: request.rateId,
+      paymentMethod: request.paymentMethod,
     });
     if (!row || row.expired) throw new DomainError('PREBOOK_REQUIRED', row ? 'prebook required: the prebook has expired, prebook again' : 'prebook required');
     return {
@@ -148,12 +148,12 @@ export class PrebooksService {
   }
 
   private async v1Offer(request: CreatePrebookRequest): Promise<Offer> {
-    if (request.hotel_id === undefined) throw DomainError.validation([{ field: 'hotel_id', message: 'hotel_id is required with session_id' }]);
+    if (request.hotelId === undefined) throw DomainError.validation([{ field: 'hotel_id', message: 'hotel_id is required with session_id' }]);
     const resolved = await this.services.send(SUBJECTS.SEARCH_RATE_RESOLVE, {
       actor: request.actor,
-      session_id: request.session_id!,
-      hotel_id: request.hotel_id,
-      rate_id: request.rate_id,
+      sessionId: request.sessionId!,
+      hotelId: request.hotelId,
+      rateId: request.rateId,
     });
     const { check_in, check_out, rooms } = resolved.search;
     return {

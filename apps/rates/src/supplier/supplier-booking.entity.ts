@@ -2,7 +2,7 @@ import { Column, CreateDateColumn, Entity, PrimaryColumn } from 'typeorm';
 
 export type SupplierBookingStatus = 'pending' | 'confirmed' | 'cancelled';
 
-/** A booking made with a simulated vendor (table rates.supplier_bookings): one per platform booking. */
+/** A booking made with a vendor (table rates.supplier_bookings): one per platform booking, with the vendor's last answer. */
 @Entity({ schema: 'rates', name: 'supplier_bookings' })
 export class SupplierBookingEntity {
   /** The platform booking's id. */
@@ -35,10 +35,15 @@ export class SupplierBookingEntity {
   @Column({ type: 'text' })
   status: SupplierBookingStatus;
 
-  /** A pending booking (the vendor accepted without confirming) confirms at this time. */
+  /**
+   * When a pending booking was due to be confirmed, as the rates service simulated
+   * it before vendors answered through the SupplierPort; no longer written (the
+   * vendor says, see SupplierPort.status).
+   */
   @Column({ name: 'confirm_after', type: 'timestamptz', nullable: true })
   confirmAfter: Date | null;
 
+  /** When the vendor accepted the booking. */
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;
 

@@ -7,7 +7,7 @@ import { AllotmentEntity } from '../inventory/allotment.entity';
 import { SupplierBookingEntity } from './supplier-booking.entity';
 
 /** The room type a supplier booking is for, and how many rooms. */
-export type BookedRoom = Pick<SupplierBookRequest, 'vendor' | 'hotel_id' | 'room_id' | 'rooms'>;
+export type BookedRoom = Pick<SupplierBookRequest, 'vendor' | 'hotelId' | 'roomId' | 'rooms'>;
 
 export interface NewSupplierBooking {
   bookingId: number;
@@ -17,16 +17,30 @@ export interface NewSupplierBooking {
   checkIn: string;
   checkOut: string;
   rooms: number;
+  /** The vendor's answer. */
   reference: string;
   status: 'pending' | 'confirmed';
-  /** A pending booking confirms this many seconds from now. */
-  confirmAfterSeconds: number;
   sandbox: boolean;
+}
+
+/** A supplier booking as recorded: the rooms it took, and the vendor's last answer (`createdAt`: when it was accepted). */
+export type SupplierBookingRecord = Pick<
+  SupplierBookingEntity,
+  'bookingId' | 'vendor' | 'hotelId' | 'roomId' | 'checkIn' | 'checkOut' | 'rooms' | 'reference' | 'status' | 'sandbox' | 'createdAt'
+>;
+
+/** The query of one booking's record. */
+function recordQuery(manager: EntityManager, bookingId: number) {
+  return manager
+    .getRepository(SupplierBookingEntity)
+    .createQueryBuilder('b')
+    .select(['b.bookingId', 'b.vendor', 'b.hotelId', 'b.roomId', 'b.checkIn', 'b.checkOut', 'b.rooms', 'b.reference', 'b.status', 'b.sandbox', 'b.createdAt'])
+    .where('b.bookingId = :bookingId', { bookingId });
 }
 
 /**
  * The statements a booking runs inside the transaction SupplierBookingsRepository
- * opened for it (see `inBookingLock`). The transaction stays private: callers get
+ * opened for it (see `inBookingLock`, `inTransaction`). The transaction stays private: callers get
  * these operations, never the manager.
  */
 export class SupplierBookingTransaction {
@@ -41,7 +55,7 @@ export class SupplierBookingTransaction {
   async roomsSold(room: BookedRoom, night: string): Promise<number> {
     const allotment = await this.manager
       .getRepository(AllotmentEntity)
-      .findOne({ select: { roomsSold: true }, where: { vendor: room.vendor, hotelId: room.hotel_id, roomId: room.room_id, night } });
+      .findOne({ select: { roomsSold: true }, where: { vendor: room.vendor, hotelId: room.hotelId, roomId: room.roomId, night } });
     return allotment?.roomsSold ?? 0;
   }
 
@@ -55,7 +69,7 @@ export class SupplierBookingTransaction {
          DO UPDATE SET rooms_sold = rates.allotments.rooms_sold + EXCLUDED.rooms_sold
           WHERE rates.allotments.rooms_sold + EXCLUDED.rooms_sold <= rates.allotments.capacity
          RETURNING rooms_sold`,
-        [room.vendor, room.hotel_id, room.room_id, night, capacity, room.rooms],
+        [room.vendor, room.hotelId, room.roomId, night, capacity, room.rooms],
       ),
     );
     return rows.length === 1;
@@ -76,17 +90,46 @@ export class SupplierBookingTransaction {
         rooms: booking.rooms,
         reference: booking.reference,
         status: booking.status,
-        // By the database's clock, as every other time in the table.
-        confirmAfter: booking.status === 'pending' ? () => 'now() + make_interval(secs => :confirmAfterSeconds)' : null,
         sandbox: booking.sandbox,
       })
-      .setParameter('confirmAfterSeconds', booking.confirmAfterSeconds)
       .updateEntity(false)
+      .execute();
+  }
+
+  /** A booking's record, its row held until the transaction ends; null when there is no such booking. */
+  async lock(bookingId: number): Promise<SupplierBookingRecord | null> {
+    return recordQuery(this.manager, bookingId).setLock('pessimistic_write').getOne();
+  }
+
+  /** Gives a booking's rooms back to the allotment, every night of its stay. */
+  async giveBack(booking: SupplierBookingRecord): Promise<void> {
+    await this.manager
+      .getRepository(AllotmentEntity)
+      .createQueryBuilder()
+      .update()
+      .set({ roomsSold: () => 'rooms_sold - :rooms' })
+      .where('vendor = :vendor AND hotel_id = :hotelId AND room_id = :roomId', { vendor: booking.vendor, hotelId: booking.hotelId, roomId: booking.roomId })
+      .andWhere('night >= :checkIn AND night < :checkOut', { checkIn: booking.checkIn, checkOut: booking.checkOut })
+      .setParameter('rooms', booking.rooms)
+      .execute();
+  }
+
+  async markCancelled(bookingId: number): Promise<void> {
+    await this.manager
+      .getRepository(SupplierBookingEntity)
+      .createQueryBuilder()
+      .update()
+      .set({ status: 'cancelled', updatedAt: () => 'now()' })
+      .where('booking_id = :bookingId', { bookingId })
       .execute();
   }
 }
 
-/** Supplier bookings with the simulated vendors (`rates.supplier_bookings`) and the allotment rooms they take. */
+/**
+ * The platform's record of its supplier bookings (`rates.supplier_bookings`: one per
+ * platform booking, with the vendor's reference and last answer) and the allotment
+ * rooms they take.
+ */
 @Injectable()
 export class SupplierBookingsRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
@@ -104,52 +147,30 @@ export class SupplierBookingsRepository {
     });
   }
 
-  /** Where a booking stands, confirming a pending one whose time has come; null when there is no such booking. */
-  async confirmDue(bookingId: number): Promise<SupplierBooking | null> {
+  /** Runs `work` in one transaction (rows it locks stay held until the end). All or nothing. */
+  inTransaction<T>(work: (booking: SupplierBookingTransaction) => Promise<T>): Promise<T> {
+    return this.dataSource.transaction((manager) => work(new SupplierBookingTransaction(manager)));
+  }
+
+  /** A booking's record; null when there is no such booking. */
+  async find(bookingId: number): Promise<SupplierBookingRecord | null> {
+    return recordQuery(this.dataSource.manager, bookingId).getOne();
+  }
+
+  /**
+   * Records that the vendor confirmed a pending booking (one cancelled meanwhile
+   * stays cancelled); where it then stands, or null when there is no such booking.
+   */
+  async confirm(bookingId: number): Promise<SupplierBooking | null> {
     const updated = await this.dataSource
       .getRepository(SupplierBookingEntity)
       .createQueryBuilder()
       .update()
-      .set({
-        status: () => `CASE WHEN status = 'pending' AND confirm_after <= now() THEN 'confirmed' ELSE status END`,
-        updatedAt: () => 'now()',
-      })
+      .set({ status: () => `CASE WHEN status = 'pending' THEN 'confirmed' ELSE status END`, updatedAt: () => 'now()' })
       .where('booking_id = :bookingId', { bookingId })
       .returning(['reference', 'status'])
       .execute();
     const rows = updated.raw as Pick<SupplierBookingEntity, 'reference' | 'status'>[];
     return rows[0] ? { reference: rows[0].reference, status: rows[0].status } : null;
-  }
-
-  /**
-   * Cancels a booking and gives its rooms back to the allotment (a sandbox booking
-   * took none), in one transaction holding the booking's row; cancelling again
-   * changes nothing. Null when there is no such booking.
-   */
-  async cancel(bookingId: number): Promise<SupplierBooking | null> {
-    return this.dataSource.transaction(async (manager) => {
-      const bookings = manager.getRepository(SupplierBookingEntity);
-      const booking = await bookings
-        .createQueryBuilder('b')
-        .select(['b.bookingId', 'b.vendor', 'b.hotelId', 'b.roomId', 'b.checkIn', 'b.checkOut', 'b.rooms', 'b.reference', 'b.status', 'b.sandbox'])
-        .where('b.bookingId = :bookingId', { bookingId })
-        .setLock('pessimistic_write')
-        .getOne();
-      if (!booking) return null;
-      if (booking.status === 'cancelled') return { reference: booking.reference, status: 'cancelled' };
-      if (!booking.sandbox) {
-        await manager
-          .getRepository(AllotmentEntity)
-          .createQueryBuilder()
-          .update()
-          .set({ roomsSold: () => 'rooms_sold - :rooms' })
-          .where('vendor = :vendor AND hotel_id = :hotelId AND room_id = :roomId', { vendor: booking.vendor, hotelId: booking.hotelId, roomId: booking.roomId })
-          .andWhere('night >= :checkIn AND night < :checkOut', { checkIn: booking.checkIn, checkOut: booking.checkOut })
-          .setParameter('rooms', booking.rooms)
-          .execute();
-      }
-      await bookings.createQueryBuilder().update().set({ status: 'cancelled', updatedAt: () => 'now()' }).where('booking_id = :bookingId', { bookingId }).execute();
-      return { reference: booking.reference, status: 'cancelled' };
-    });
   }
 }

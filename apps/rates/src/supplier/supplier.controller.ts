@@ -14,11 +14,11 @@ export class SupplierController {
 
   @MessagePattern(SUBJECTS.RATES_SUPPLIER_STATUS)
   status(@Payload() request: SupplierStatusRequest): Promise<SupplierBooking> {
-    return this.supplier.status(request.booking_id);
+    return this.supplier.status(request.bookingId);
   }
 
   @MessagePattern(SUBJECTS.RATES_SUPPLIER_CANCEL)
   cancel(@Payload() request: SupplierCancelRequest): Promise<SupplierBooking> {
-    return this.supplier.cancel(request.booking_id);
+    return this.supplier.cancel(request.bookingId);
   }
 }

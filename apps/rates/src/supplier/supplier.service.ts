@@ -1,78 +1,105 @@
-import { Inject, Injectable } from '@nestjs/common';
-import { randomBytes } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
 import { SupplierBookRequest, SupplierBooking } from '@hotel/contracts';
-import { allotmentCapacity, stayNights } from '@hotel/inventory';
-import { DomainError, SERVICE_ENV } from '@hotel/platform';
-import { RatesEnv } from '../rates.env';
-import { SupplierBookingTransaction, SupplierBookingsRepository } from './supplier-bookings.repository';
+import { PlacedSupplierBooking, SupplierPort, Suppliers, allotmentCapacity, stayNights } from '@hotel/inventory';
+import { DomainError } from '@hotel/platform';
+import { SupplierBookingRecord, SupplierBookingTransaction, SupplierBookingsRepository } from './supplier-bookings.repository';
 
 /**
- * The supplier API's book and cancel, answered by the simulated vendors: a
- * booking takes rooms from the vendor's allotment for every night, all or
- * nothing; a cancellation gives them back. Both are idempotent by booking id. A
- * sandbox booking checks that the room is there but takes nothing: test traffic
- * never costs live clients a room.
+ * The supplier API's book, status and cancel: the vendor is asked through its
+ * SupplierPort, and the platform keeps its own record around the call. A booking
+ * takes rooms from the vendor's allotment for every night, all or nothing; a
+ * cancellation gives them back. A sandbox booking checks that the room is there
+ * but takes nothing: test traffic never costs live clients a room. Book and cancel
+ * are idempotent by booking id, which is also the vendor's idempotency reference.
  */
 @Injectable()
 export class SupplierService {
   constructor(
     private readonly bookings: SupplierBookingsRepository,
-    @Inject(SERVICE_ENV) private readonly env: RatesEnv,
+    private readonly suppliers: Suppliers,
   ) {}
 
+  /**
+   * One transaction holding the booking id's lock: the rooms are taken, the vendor
+   * books, its answer is recorded. A repeat answers the record without asking the
+   * vendor again; a refusal or a crash before the record keeps nothing, and a retry
+   * asks the vendor again under the same booking id.
+   */
   async book(request: SupplierBookRequest): Promise<SupplierBooking> {
-    return this.bookings.inBookingLock(request.booking_id, async (booking) => {
-      const existing = await booking.find(request.booking_id);
+    const { vendor, ...order } = request;
+    return this.bookings.inBookingLock(request.bookingId, async (booking) => {
+      const existing = await booking.find(request.bookingId);
       if (existing) return existing;
-      if (request.test_scenario === 'supplier_error') {
-        throw new DomainError('SUPPLIER_ERROR', 'the supplier could not confirm the booking (sandbox scenario supplier_error)');
-      }
-      for (const night of stayNights(request)) {
+      const supplier = this.supplierOf(vendor);
+      for (const night of stayNights({ check_in: request.checkIn, check_out: request.checkOut })) {
         const available = request.sandbox ? await this.hasRoom(booking, request, night) : await this.take(booking, request, night);
         if (!available) throw new DomainError('RATE_NOT_AVAILABLE', 'rate not available: the room sold out');
       }
-      const reference = `${request.vendor.slice(0, 3).toUpperCase()}-${request.booking_id}-${randomBytes(3).toString('hex').toUpperCase()}`;
-      const status = request.test_scenario === 'supplier_pending' ? 'pending' : 'confirmed';
-      await booking.insert({
-        bookingId: request.booking_id,
-        vendor: request.vendor,
-        hotelId: request.hotel_id,
-        roomId: request.room_id,
-        checkIn: request.check_in,
-        checkOut: request.check_out,
-        rooms: request.rooms,
-        reference,
-        status,
-        confirmAfterSeconds: this.env.SUPPLIER_PENDING_S,
-        sandbox: request.sandbox,
-      });
-      return { reference, status };
+      const answer = await supplier.book(order);
+      if (answer.status !== 'confirmed' && answer.status !== 'pending') throw refused(answer);
+      const { bookingId, hotelId, roomId, checkIn, checkOut, rooms, sandbox } = request;
+      await booking.insert({ bookingId, vendor, hotelId, roomId, checkIn, checkOut, rooms, sandbox, reference: answer.reference, status: answer.status });
+      return { reference: answer.reference, status: answer.status };
     });
   }
 
-  /** Where a supplier booking stands; a pending one is confirmed by its vendor once its time has come. */
+  /** Where a supplier booking stands; a pending one is asked of its vendor, and recorded once confirmed. */
   async status(bookingId: number): Promise<SupplierBooking> {
-    const booking = await this.bookings.confirmDue(bookingId);
-    if (!booking) throw DomainError.notFound(`supplier booking for booking ${bookingId}`);
-    return booking;
+    const booking = await this.bookings.find(bookingId);
+    if (!booking) throw notFound(bookingId);
+    if (booking.status !== 'pending') return { reference: booking.reference, status: booking.status };
+    const answer = await this.supplierOf(booking.vendor).status(placed(booking));
+    if (answer.status !== 'confirmed') return answer;
+    return (await this.bookings.confirm(bookingId)) ?? answer;
   }
 
+  /**
+   * Cancels with the vendor and gives the rooms back (a sandbox booking took none),
+   * in one transaction holding the booking's row; cancelling again changes nothing
+   * and asks the vendor nothing.
+   */
   async cancel(bookingId: number): Promise<SupplierBooking> {
-    const booking = await this.bookings.cancel(bookingId);
-    if (!booking) throw DomainError.notFound(`supplier booking for booking ${bookingId}`);
-    return booking;
+    return this.bookings.inTransaction(async (transaction) => {
+      const booking = await transaction.lock(bookingId);
+      if (!booking) throw notFound(bookingId);
+      if (booking.status !== 'cancelled') {
+        const answer = await this.supplierOf(booking.vendor).cancel(placed(booking));
+        if (answer.status !== 'cancelled') throw new DomainError('SUPPLIER_ERROR', `the supplier did not cancel the booking (it answered ${answer.status})`);
+        if (!booking.sandbox) await transaction.giveBack(booking);
+        await transaction.markCancelled(bookingId);
+      }
+      return { reference: booking.reference, status: 'cancelled' };
+    });
+  }
+
+  private supplierOf(vendor: string): SupplierPort {
+    const supplier = this.suppliers.find(vendor);
+    if (!supplier) throw new DomainError('SUPPLIER_ERROR', `no supplier is registered for vendor ${vendor}`);
+    return supplier;
   }
 
   /** Whether the rooms are there for one night (a sandbox booking: looked at, not taken). */
   private async hasRoom(booking: SupplierBookingTransaction, request: SupplierBookRequest, night: string): Promise<boolean> {
-    const capacity = allotmentCapacity(request.vendor, request.hotel_id, request.room_id);
+    const capacity = allotmentCapacity(request.vendor, request.hotelId, request.roomId);
     return (await booking.roomsSold(request, night)) + request.rooms <= capacity;
   }
 
   /** Takes rooms for one night: never more than the allotment. */
   private async take(booking: SupplierBookingTransaction, request: SupplierBookRequest, night: string): Promise<boolean> {
-    const capacity = allotmentCapacity(request.vendor, request.hotel_id, request.room_id);
+    const capacity = allotmentCapacity(request.vendor, request.hotelId, request.roomId);
     if (request.rooms > capacity) return false;
     return booking.take(request, night, capacity);
   }
+}
+
+function placed(booking: SupplierBookingRecord): PlacedSupplierBooking {
+  return { bookingId: booking.bookingId, reference: booking.reference, status: booking.status, sandbox: booking.sandbox, placedAt: booking.createdAt };
+}
+
+function notFound(bookingId: number): DomainError {
+  return DomainError.notFound(`supplier booking for booking ${bookingId}`);
+}
+
+function refused(answer: SupplierBooking): DomainError {
+  return new DomainError('SUPPLIER_ERROR', `the supplier ${answer.status} the booking`);
 }

@@ -22,13 +22,13 @@ export class OfferFinder {
 
   async soldOut(hotels: Hotel[], stay: Stay): Promise<Set<string>> {
     if (hotels.length === 0) return new Set();
-    const { sold_out } = await this.services.send(SUBJECTS.RATES_INVENTORY_SOLD_OUT, {
-      hotel_ids: hotels.map((hotel) => hotel.id),
-      check_in: stay.check_in,
-      check_out: stay.check_out,
+    const { soldOut } = await this.services.send(SUBJECTS.RATES_INVENTORY_SOLD_OUT, {
+      hotelIds: hotels.map((hotel) => hotel.id),
+      checkIn: stay.check_in,
+      checkOut: stay.check_out,
       rooms: stay.rooms.length,
     });
-    return new Set(sold_out.map(([vendor, hotelId, roomId]) => soldOutKey(vendor, hotelId, roomId)));
+    return new Set(soldOut.map(([vendor, hotelId, roomId]) => soldOutKey(vendor, hotelId, roomId)));
   }
 
   /** Every hotel's offers, hotel by hotel and, within a hotel, vendor by vendor: one availability call per vendor. */

@@ -23,16 +23,16 @@ export class SessionsController {
 
   @MessagePattern(SUBJECTS.SEARCH_SESSION_POLL)
   poll(@Payload() request: PollSearchSessionRequest): Promise<SearchData> {
-    return this.sessions.poll(request.actor, request.session_id);
+    return this.sessions.poll(request.actor, request.sessionId);
   }
 
   @MessagePattern(SUBJECTS.SEARCH_RATE_RESOLVE)
   resolveRate(@Payload() request: ResolveRateRequest): Promise<ResolvedRate> {
-    return this.sessions.resolveRate(request.actor, request.session_id, request.hotel_id, request.rate_id);
+    return this.sessions.resolveRate(request.actor, request.sessionId, request.hotelId, request.rateId);
   }
 
   @MessagePattern(SUBJECTS.SEARCH_HOTEL_RATES_GET)
   hotelRates(@Payload() request: HotelRatesRequest): Promise<HotelRatesData> {
-    return this.sessions.hotelRates(request.actor, request.session_id, request.hotel_id);
+    return this.sessions.hotelRates(request.actor, request.sessionId, request.hotelId);
   }
 }

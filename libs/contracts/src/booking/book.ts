@@ -120,7 +120,7 @@ export class V2BookBody extends BookCreateBody {
   prebook_id: string;
 }
 
-/** booking.booking.create.v1 */
+/** booking.booking.create.v2: the body as the caller sent it (V2: without prebook_id), and which prebook it books. */
 export class CreateBookingRequest extends PrebookSelector {
   @IsDefined()
   @ValidateNested()
@@ -130,7 +130,7 @@ export class CreateBookingRequest extends PrebookSelector {
   /** Sandbox only (X-Test-Scenario). */
   @IsOptional()
   @IsIn(TEST_SCENARIOS)
-  test_scenario?: TestScenario;
+  testScenario?: TestScenario;
 }
 
 export interface BookingGuest {
@@ -282,11 +282,11 @@ export interface BookingPage {
   total: number;
 }
 
-/** booking.booking.precancel.v1 / cancel.v1 */
+/** booking.booking.precancel.v2 / cancel.v2 */
 export class BookingIdRequest extends ActorScoped {
   @IsInt()
   @IsPositive()
-  booking_id: number;
+  bookingId: number;
 }
 
 export interface PrecancelView {

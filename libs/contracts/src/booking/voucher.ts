@@ -1,10 +1,10 @@
 import { IsInt, IsPositive, Matches } from 'class-validator';
 
-/** booking.voucher.render.v1: the PDF behind a signed voucher link (no credential: the signature is the authority). */
+/** booking.voucher.render.v2: the PDF behind a signed voucher link (no credential: the signature is the authority). */
 export class RenderVoucherRequest {
   @IsInt()
   @IsPositive()
-  booking_id: number;
+  bookingId: number;
 
   @Matches(/^\d{1,12}$/)
   expires: string;
@@ -16,5 +16,5 @@ export class RenderVoucherRequest {
 export interface VoucherPdf {
   filename: string;
   /** The PDF, base64. */
-  pdf_base64: string;
+  pdfBase64: string;
 }

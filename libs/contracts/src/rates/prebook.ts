@@ -33,17 +33,17 @@ export class V2PrebookBody {
   promo_code?: string;
 }
 
-/** search.rate.resolve.v1: the offer behind a V1 rate id, for prebook. */
+/** search.rate.resolve.v2: the offer behind a V1 rate id, for prebook. */
 export class ResolveRateRequest extends ActorScoped {
   @IsUUID()
-  session_id: string;
+  sessionId: string;
 
   @IsInt()
   @IsPositive()
-  hotel_id: number;
+  hotelId: number;
 
   @IsUUID()
-  rate_id: string;
+  rateId: string;
 }
 
 export interface PrebookSearch {
@@ -74,35 +74,35 @@ export interface ResolvedRate {
   issuedAt: string;
 }
 
-/** rates.prebook.create.v1 */
+/** rates.prebook.create.v2: the V1 route's path and query, or the V2 body, with the caller. */
 export class CreatePrebookRequest extends ActorScoped {
   /** V1: the session's rate; V2: the opaque rate id alone. */
   @IsOptional()
   @IsUUID()
-  session_id?: string;
+  sessionId?: string;
 
   @IsOptional()
   @IsInt()
   @IsPositive()
-  hotel_id?: number;
+  hotelId?: number;
 
   @IsString()
   @MinLength(1)
   @MaxLength(2000)
-  rate_id: string;
+  rateId: string;
 
   @IsIn(PAYMENT_METHODS)
-  payment_method: PaymentMethod;
+  paymentMethod: PaymentMethod;
 
   @IsOptional()
   @IsString()
   @MaxLength(64)
-  promo_code?: string;
+  promoCode?: string;
 
   /** Sandbox only (X-Test-Scenario). */
   @IsOptional()
   @IsIn(TEST_SCENARIOS)
-  test_scenario?: TestScenario;
+  testScenario?: TestScenario;
 }
 
 export interface PrebookPromoResponse {

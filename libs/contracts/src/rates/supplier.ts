@@ -1,5 +1,6 @@
 import { IsBoolean, IsIn, IsInt, IsOptional, IsPositive, IsString, IsUUID, Matches, Max, Min } from 'class-validator';
 import { ActorScoped } from '../common/actor';
+import { TestScenario } from '../common/test-scenario';
 import { STAY_LIMITS } from '../search/stay';
 import { OfferKeyWire, PAYMENT_METHODS, PaymentMethod, PrebookData } from './prebook';
 
@@ -7,27 +8,27 @@ import { OfferKeyWire, PAYMENT_METHODS, PaymentMethod, PrebookData } from './pre
 export class PrebookSelector extends ActorScoped {
   @IsOptional()
   @IsUUID()
-  prebook_id?: string;
+  prebookId?: string;
 
   @IsOptional()
   @IsUUID()
-  session_id?: string;
+  sessionId?: string;
 
   @IsOptional()
   @IsInt()
   @IsPositive()
-  hotel_id?: number;
+  hotelId?: number;
 
   @IsOptional()
   @IsUUID()
-  rate_id?: string;
+  rateId?: string;
 
   @IsOptional()
   @IsIn(PAYMENT_METHODS)
-  payment_method?: PaymentMethod;
+  paymentMethod?: PaymentMethod;
 }
 
-/** rates.prebook.find.v1: the prebook a booking relies on (by id, or the latest for a V1 rate). */
+/** rates.prebook.find.v2: the prebook a booking relies on (by id, or the latest for a V1 rate). */
 export class FindPrebookRequest extends PrebookSelector {}
 
 export interface StoredPrebook {
@@ -42,41 +43,45 @@ export interface StoredPrebook {
   expiresAt: string;
 }
 
-/** rates.prebook.attach.v1: marks the booking made from a prebook, and whether it is still under way (is_booking_processing). */
+/** rates.prebook.attach.v2: marks the booking made from a prebook, and whether it is still under way (is_booking_processing). */
 export class AttachBookingRequest {
   @IsUUID()
-  prebook_id: string;
+  prebookId: string;
 
   @IsInt()
   @IsPositive()
-  booking_id: number;
+  bookingId: number;
 
   @IsBoolean()
   processing: boolean;
 }
 
-/** rates.supplier.book.v2: books the room with its vendor, consuming allotment (not for a sandbox booking); idempotent by booking. */
+/** The sandbox scenarios a supplier booking can be asked to play (see TEST_SCENARIOS). */
+export const SUPPLIER_TEST_SCENARIOS = ['supplier_pending', 'supplier_error'] as const satisfies readonly TestScenario[];
+export type SupplierTestScenario = (typeof SUPPLIER_TEST_SCENARIOS)[number];
+
+/** rates.supplier.book.v3: books the room with its vendor, consuming allotment (not for a sandbox booking); idempotent by booking. */
 export class SupplierBookRequest {
   @IsInt()
   @IsPositive()
-  booking_id: number;
+  bookingId: number;
 
   @IsString()
   vendor: string;
 
   @IsInt()
   @IsPositive()
-  hotel_id: number;
+  hotelId: number;
 
   @IsInt()
   @IsPositive()
-  room_id: number;
+  roomId: number;
 
   @Matches(/^\d{4}-\d{2}-\d{2}$/)
-  check_in: string;
+  checkIn: string;
 
   @Matches(/^\d{4}-\d{2}-\d{2}$/)
-  check_out: string;
+  checkOut: string;
 
   @IsInt()
   @Min(1)
@@ -89,8 +94,8 @@ export class SupplierBookRequest {
 
   /** Sandbox only: the vendor accepts without confirming, or refuses. */
   @IsOptional()
-  @IsIn(['supplier_pending', 'supplier_error'])
-  test_scenario?: 'supplier_pending' | 'supplier_error';
+  @IsIn(SUPPLIER_TEST_SCENARIOS)
+  testScenario?: SupplierTestScenario;
 }
 
 export interface SupplierBooking {
@@ -99,17 +104,17 @@ export interface SupplierBooking {
   status: 'confirmed' | 'pending' | 'cancelled' | 'rejected';
 }
 
-/** rates.supplier.status.v1: where a supplier booking stands (a pending one settles later). */
+/** rates.supplier.status.v2: where a supplier booking stands (a pending one settles later). */
 export class SupplierStatusRequest {
   @IsInt()
   @IsPositive()
-  booking_id: number;
+  bookingId: number;
 }
 
-/** rates.supplier.cancel.v1: cancels with the vendor and returns the rooms to the allotment; idempotent. */
+/** rates.supplier.cancel.v2: cancels with the vendor and returns the rooms to the allotment; idempotent. */
 export class SupplierCancelRequest {
   @IsInt()
   @IsPositive()
-  booking_id: number;
+  bookingId: number;
 }
 

@@ -1,22 +1,21 @@
-import { ArrayMaxSize, IsArray, IsInt, IsPositive, Max, Min } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsInt, IsPositive, Matches, Max, Min } from 'class-validator';
 import { MAX_INT_ID } from '../common/validators';
 import { IsCheckOutDay, STAY_LIMITS } from './stay';
-import { Matches } from 'class-validator';
 
-/** rates.inventory.sold-out.v1: which (vendor, hotel, room type) cannot take these rooms for these nights. */
+/** rates.inventory.sold-out.v2: which (vendor, hotel, room type) cannot take these rooms for these nights. */
 export class SoldOutRequest {
   @IsArray()
   @ArrayMaxSize(5000)
   @IsInt({ each: true })
   @IsPositive({ each: true })
   @Max(MAX_INT_ID, { each: true })
-  hotel_ids: number[];
+  hotelIds: number[];
 
   @Matches(/^\d{4}-\d{2}-\d{2}$/)
-  check_in: string;
+  checkIn: string;
 
-  @IsCheckOutDay()
-  check_out: string;
+  @IsCheckOutDay(undefined, 'checkIn')
+  checkOut: string;
 
   @IsInt()
   @Min(1)
@@ -24,9 +23,9 @@ export class SoldOutRequest {
   rooms: number;
 }
 
-/** [vendor, hotel_id, room_id] */
+/** [vendor, hotelId, roomId] */
 export type SoldOutRoom = [string, number, number];
 
 export interface SoldOutReply {
-  sold_out: SoldOutRoom[];
+  soldOut: SoldOutRoom[];
 }

@@ -86,20 +86,20 @@ export class CreateSearchSessionRequest extends ActorScoped {
   search: SearchBody;
 }
 
-/** search.session.poll.v1 */
+/** search.session.poll.v2 */
 export class PollSearchSessionRequest extends ActorScoped {
   @IsUUID()
-  session_id: string;
+  sessionId: string;
 }
 
-/** search.hotel-rates.get.v1: one hotel's details and rates within a session. */
+/** search.hotel-rates.get.v2: one hotel's details and rates within a session. */
 export class HotelRatesRequest extends ActorScoped {
   @IsUUID()
-  session_id: string;
+  sessionId: string;
 
   @IsInt()
   @IsPositive()
-  hotel_id: number;
+  hotelId: number;
 }
 
 export interface SearchResultHotel {

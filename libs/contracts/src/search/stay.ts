@@ -60,19 +60,19 @@ export function IsCheckInDay(options?: ValidationOptions) {
   );
 }
 
-/** check_out: a real day after check_in, at most 30 nights later. */
-export function IsCheckOutDay(options?: ValidationOptions) {
+/** check_out: a real day after check-in (the `checkInField` of the same object), at most 30 nights later. */
+export function IsCheckOutDay(options?: ValidationOptions, checkInField = 'check_in') {
   return decorator(
     'isCheckOutDay',
     (value, args) => {
       const checkOut = parseDay(value);
-      const checkIn = parseDay((args.object as { check_in?: unknown }).check_in);
+      const checkIn = parseDay((args.object as Record<string, unknown>)[checkInField]);
       if (!checkOut) return false;
-      if (!checkIn) return true; // check_in reports its own error
+      if (!checkIn) return true; // check-in reports its own error
       const nights = (checkOut.getTime() - checkIn.getTime()) / DAY_MS;
       return nights >= 1 && nights <= STAY_LIMITS.maxNights;
     },
-    `check_out must be a date YYYY-MM-DD after check_in, at most ${STAY_LIMITS.maxNights} nights later`,
+    `$property must be a date YYYY-MM-DD after ${checkInField}, at most ${STAY_LIMITS.maxNights} nights later`,
     options,
   );
 }

@@ -1,0 +1,31 @@
+/**
+ * The casing of NATS payloads. A payload that is an API body travels in that
+ * API's casing, as the gateway passes it through: the booking API's bodies
+ * (listed here, with every type they contain) in snake_case, the backend API's
+ * (`/api`) in camelCase. Every other field on the bus is camelCase: the
+ * internal-only contracts, and the fields the gateway or a service puts around an
+ * API body (`actor`, `prebookId`, `testScenario`, ...); the gateway maps them
+ * from and to the API's names explicitly. `casing.spec.ts` holds every contract
+ * to this list.
+ */
+export const BOOKING_API_BODIES = {
+  SearchBody: 'body of POST /search; search.session.create carries it as `search`',
+  V2RatesBody: 'body of POST /v2/rates; search.v2-rates.search carries it as `search`',
+  PlacesQuery: 'query of GET /places/search, sent as the search.place.find request',
+  BookingListQuery: 'query of GET /book; booking.booking.list carries it as `query`',
+  BookCreateBody: 'body of POST /book/...; booking.booking.create carries it as `body`',
+  V2BookBody: 'body of POST /v2/book: its prebook_id is mapped, the rest travels as a BookCreateBody',
+  V2PrebookBody: 'body of POST /v2/prebook, mapped by the gateway',
+  PrebookQuery: 'query of GET /prebook/..., mapped by the gateway',
+  PromoCodeBody: 'body of POST /book/promocode, mapped by the gateway',
+  PlacesReply: 'response of GET /places/search',
+  SearchData: 'response of POST /search and GET /search/{session_id}',
+  HotelRatesData: 'response of GET /hotel/{hotel_id}/{session_id}',
+  V2RatesResponse: 'response of POST /v2/rates (a head, then the rates as raw JSON chunks)',
+  PrebookData: 'response of GET /prebook/... and POST /v2/prebook, kept as StoredPrebook.response',
+  BookingView: 'the Booking resource of book and GET /book',
+  PrecancelView: 'response of GET /book/precancel/{booking_id}',
+  CancelView: 'response of POST /book/cancel/{booking_id}',
+} as const satisfies Record<string, string>;
+
+export type BookingApiBody = keyof typeof BOOKING_API_BODIES;
