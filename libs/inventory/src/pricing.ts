@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import {
   Board,
   CancellationPolicyData,
@@ -75,7 +76,7 @@ interface Night {
   weekday: number;
 }
 
-const nightsCache = new Map<string, Night[]>();
+const nightsCache = new LRUCache<string, Night[]>({ max: 1000 });
 
 /** The nights of a stay (memoised: every hotel of a search asks for the same ones). */
 function nightsOf(stay: Pick<Stay, 'check_in' | 'check_out'>): Night[] {
@@ -88,7 +89,6 @@ function nightsOf(stay: Pick<Stay, 'check_in' | 'check_out'>): Night[] {
       const date = new Date(time);
       nights.push({ date: date.toISOString().slice(0, 10), dayNumber: time / DAY_MS, month: date.getUTCMonth(), weekday: date.getUTCDay() });
     }
-    if (nightsCache.size > 1000) nightsCache.clear();
     nightsCache.set(cacheKey, nights);
   }
   return nights;

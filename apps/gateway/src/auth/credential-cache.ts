@@ -20,7 +20,9 @@ const MAX_ENTRIES = 50_000;
  * the background once its entry is past half its life, and concurrent misses share
  * one lookup: a busy key's entry does not expire under a burst of its requests,
  * which would otherwise all wait for the users service at once. Each replica keeps
- * its own: it is a cache, never the record.
+ * its own: it is a cache, never the record. Hand-written rather than lru-cache: forgetting
+ * a client's entries on a revocation event, and the generation that keeps an answer begun
+ * before that event from being remembered, are what makes revocation immediate.
  */
 export class CredentialCache {
   private readonly entries = new Map<string, Entry>();

@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import { HotelRate } from '@hotel/contracts';
 import { Hotel, Stay, SupplierOffer, Suppliers, VendorCode, encodeV2RateId, soldOutKey } from '@hotel/inventory';
 
@@ -23,7 +24,8 @@ const NOTHING_SOLD_OUT: ReadonlySet<string> = new Set();
  * depends on another's. Sold-out room types and filters are applied per request.
  */
 export class V2RateCache {
-  private readonly entries = new Map<string, CachedRate[]>();
+  /** Least recently used out first: a past price step's entries are never asked again and go. */
+  private readonly entries = new LRUCache<string, CachedRate[]>({ max: MAX_ENTRIES });
 
   constructor(
     private readonly secret: string,
@@ -55,7 +57,6 @@ export class V2RateCache {
         for (const offer of answer[m] ?? []) rates.push(this.serialize(hotel, offer, stay, epoch, issuedAt));
       }
       rates.sort((a, b) => a.priceChargeable - b.priceChargeable);
-      if (this.entries.size >= MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value!);
       this.entries.set(`${hotel.id}${suffix}`, rates);
       results[missing[m]] = rates;
     }
