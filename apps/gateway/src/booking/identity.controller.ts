@@ -1,6 +1,7 @@
 import { Controller, Get } from '@nestjs/common';
 import { Actor } from '@hotel/contracts';
 import { BookingApi, CurrentActor } from '../auth/api-family';
+import { IdentityView } from '../http/reply-views';
 
 /**
  * `GET /me`, an addition to the specification: tells an integrator which client
@@ -11,7 +12,7 @@ import { BookingApi, CurrentActor } from '../auth/api-family';
 @BookingApi()
 export class IdentityController {
   @Get()
-  whoAmI(@CurrentActor() actor: Actor) {
+  whoAmI(@CurrentActor() actor: Actor): IdentityView {
     return { client_id: actor.clientId, user_id: actor.userId, is_sandbox: actor.sandbox };
   }
 }

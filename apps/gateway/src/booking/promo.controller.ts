@@ -3,6 +3,7 @@ import { PromoCodeBody, SUBJECTS, centsToNumber, toCents, toDecimalString } from
 import { ServiceClient } from '@hotel/platform';
 import { BookingApi } from '../auth/api-family';
 import { SERVICE_CLIENT } from '../gateway.tokens';
+import { PromoDiscountView } from '../http/reply-views';
 
 /** Bookings are priced in USD: a code's discount is quoted on a USD amount. */
 const BOOKING_CURRENCY = 'USD';
@@ -15,7 +16,7 @@ export class PromoController {
   /** 200 with the discount, or 400 PROMO_CODE_INVALID saying why (unknown, expired, minimum amount, used up). */
   @Post()
   @HttpCode(200)
-  async validate(@Body() body: PromoCodeBody) {
+  async validate(@Body() body: PromoCodeBody): Promise<PromoDiscountView> {
     const quote = await this.services.send(SUBJECTS.PROMO_CODE_QUOTE, {
       code: body.code,
       amount: toDecimalString(body.booking_amount),

@@ -3,9 +3,7 @@ import { HEALTH_SUBJECT_BY_SERVICE, SERVICE_NAMES, ServiceName } from '@hotel/co
 import { DomainError, ServiceClient } from '@hotel/platform';
 import { GatewayEnv } from '../gateway.env';
 import { GATEWAY_ENV, SERVICE_CLIENT } from '../gateway.tokens';
-
-/** Public: says whether each service answers and reaches its database, never which host or process answered. */
-type ServiceStatus = { status: 'up'; database: 'up' | 'down' } | { status: 'down'; reason: string };
+import { LivenessView, ReadinessView, ServiceStatus } from '../http/reply-views';
 
 @Controller('health')
 export class HealthController {
@@ -16,13 +14,13 @@ export class HealthController {
 
   /** Liveness: the gateway process answers. No credential needed. */
   @Get()
-  live() {
+  live(): LivenessView {
     return { status: 'ok' };
   }
 
   /** Readiness: every service answers over NATS and reaches its database. */
   @Get('ready')
-  async ready() {
+  async ready(): Promise<ReadinessView> {
     const entries = await Promise.all(
       SERVICE_NAMES.map(async (name): Promise<[ServiceName, ServiceStatus]> => {
         try {
@@ -41,6 +39,6 @@ export class HealthController {
     if (problems.length > 0) {
       throw new DomainError('SERVICE_UNAVAILABLE', `not ready: ${problems.join(', ')} down`, undefined, 5);
     }
-    return { status: 'ready', nats: 'up', services: Object.fromEntries(entries) };
+    return { status: 'ready', nats: 'up', services: Object.fromEntries(entries) as ReadinessView['services'] };
   }
 }

@@ -1,0 +1,338 @@
+import { ErrorCode } from '@hotel/contracts';
+
+/**
+ * How a success reply is written: `envelope` `{data, success, message}`; `page` the
+ * envelope plus `total`; `list` the envelope around an array; `bare` the type as
+ * it is (V2 rates); `pdf`, `html`, `asset` and `json-document` are not JSON replies
+ * of the APIs.
+ */
+export type ReplyForm = 'envelope' | 'page' | 'list' | 'bare' | 'pdf' | 'html' | 'asset' | 'json-document';
+
+export interface Reply {
+  /** The reply type (a type exported by reply-types.ts); none for pdf, html, asset and json-document. */
+  type?: string;
+  form: ReplyForm;
+  description: string;
+}
+
+export const TAGS = [
+  { name: 'Places and search', description: 'Booking API, V1: places, searches polled by session, one hotel\'s rates.' },
+  { name: 'Prebook and book', description: 'Booking API, V1: prebook a rate of a search session, then book it.' },
+  { name: 'Bookings', description: 'Booking API: the client\'s bookings, cancellation, promo codes and vouchers.' },
+  { name: 'V2', description: 'Booking API, V2: every rate at once without a session, then prebook and book by id.' },
+  { name: 'Users', description: 'Backend API: the client\'s users and their tokens.' },
+  { name: 'Accounting', description: 'Backend API: the append-only ledger and the balance.' },
+  { name: 'Backend bookings', description: 'Backend API: bookings in the backend\'s camelCase shape.' },
+  { name: 'Identity', description: 'Which client and user a credential acts for.' },
+  { name: 'Health', description: 'Liveness and readiness; no credential.' },
+  { name: 'Documentation', description: 'This document and its interactive reference; no credential.' },
+] as const;
+
+export type Tag = (typeof TAGS)[number]['name'];
+
+/**
+ * What the code cannot tell about one route: its name, words, reply type and the
+ * error codes its services answer with. Everything else (path, method, status,
+ * credential, parameters, body) is read from the controller (routes.ts), and the
+ * document generator refuses a route without an entry here or an entry without a route.
+ */
+export interface OperationSpec {
+  operationId: string;
+  tag: Tag;
+  summary: string;
+  description?: string;
+  /** Success replies by status; the route's own status must be one of them. */
+  replies: Record<number, Reply>;
+  /**
+   * Error codes besides those every route can answer (see COMMON_ERRORS in
+   * openapi-document.ts): the codes its services or handler throw.
+   */
+  errors: ErrorCode[];
+}
+
+const BOOK_ERRORS: ErrorCode[] = [
+  'NOT_FOUND',
+  'SESSION_EXPIRED',
+  'RATE_NOT_AVAILABLE',
+  'PREBOOK_REQUIRED',
+  'INSUFFICIENT_FUNDS',
+  'DUPLICATE_CLIENT_REFERENCE',
+  'IDEMPOTENCY_CONFLICT',
+  'PREBOOK_ALREADY_BOOKED',
+  'CONFLICT',
+  'PAYMENT_DECLINED',
+  'PAYMENT_INCOMPLETE',
+  'PROMO_CODE_INVALID',
+  'SUPPLIER_ERROR',
+];
+
+const BOOKED: Record<number, Reply> = {
+  201: { type: 'BookingView', form: 'envelope', description: 'The booking was created (status `confirmed`, or `pending` when its steps take longer than the call may).' },
+  200: { type: 'BookingView', form: 'envelope', description: 'A repeat with the same `idempotency_key`: the original booking.' },
+};
+
+const BOOK_DESCRIPTION =
+  'Needs an unexpired prebook of the same rate and payment method by the same client (else 400 `PREBOOK_REQUIRED`); one lead guest per prebooked room; ' +
+  'card fields for `credit_card`. A prebook backs one booking that has not failed (409 `PREBOOK_ALREADY_BOOKED` names it). ' +
+  'A repeat with the same `idempotency_key` (kept 24 h) answers the original with 200; a different body with that key is 409 `IDEMPOTENCY_CONFLICT`. ' +
+  'A business failure (funds, decline, sold out, supplier) answers 400 (404 for a sold-out rate) and the booking is `failed`. ' +
+  'With a sandbox key, `X-Test-Scenario` forces `supplier_pending`, `supplier_error` or `card_declined`.';
+
+const PREBOOK_DESCRIPTION =
+  'Rechecks the offer with its vendor and prices it now (`price_changed`, `previous_price_chargeable`); applies a promo code (an invalid one leaves the price and says why in ' +
+  '`promo_code_response`); for `account` checks available funds (400 `INSUFFICIENT_FUNDS`); `credit_card` gets a `payment_session_token`. The prebook holds its price ' +
+  'until `expires_at`. With a sandbox key, `X-Test-Scenario` forces `price_changed` or `sold_out`.';
+
+/** Keyed by `METHOD /path/{template}`, as routes.ts names a route. */
+export const OPERATIONS: Record<string, OperationSpec> = {
+  'GET /health': {
+    operationId: 'getLiveness',
+    tag: 'Health',
+    summary: 'Liveness: the gateway answers',
+    replies: { 200: { type: 'LivenessView', form: 'envelope', description: 'The gateway process answers.' } },
+    errors: [],
+  },
+  'GET /health/ready': {
+    operationId: 'getReadiness',
+    tag: 'Health',
+    summary: 'Readiness: every service answers and reaches its database',
+    description: '503 `SERVICE_UNAVAILABLE` names what is down (NATS, a service, a database).',
+    replies: { 200: { type: 'ReadinessView', form: 'envelope', description: 'Every service answers over NATS and reaches its database.' } },
+    errors: ['SERVICE_UNAVAILABLE'],
+  },
+  'GET /openapi.json': {
+    operationId: 'getOpenApiDocument',
+    tag: 'Documentation',
+    summary: 'This OpenAPI document',
+    replies: { 200: { form: 'json-document', description: 'The OpenAPI 3.1 document of both APIs.' } },
+    errors: [],
+  },
+  'GET /docs': {
+    operationId: 'getApiReference',
+    tag: 'Documentation',
+    summary: 'The interactive API reference (Swagger UI)',
+    description: 'An HTML page that renders `/openapi.json`; every script and style it uses is served by the gateway under `/docs/`, none from elsewhere.',
+    replies: { 200: { form: 'html', description: 'The reference page.' } },
+    errors: [],
+  },
+  'GET /docs/{asset}': {
+    operationId: 'getApiReferenceAsset',
+    tag: 'Documentation',
+    summary: 'A script, style sheet or icon of the API reference page',
+    replies: { 200: { form: 'asset', description: 'The file.' } },
+    errors: [],
+  },
+  'GET /me': {
+    operationId: 'getIdentity',
+    tag: 'Identity',
+    summary: 'Which client and user a credential acts for',
+    description: 'The first call to make with a new key: the client, the user (for a user token) and whether it is a sandbox key.',
+    replies: { 200: { type: 'IdentityView', form: 'envelope', description: 'The credential\'s client and user.' } },
+    errors: [],
+  },
+  'GET /places/search': {
+    operationId: 'searchPlaces',
+    tag: 'Places and search',
+    summary: 'Find places (cities, regions, countries) by name',
+    description:
+      'Case and accent insensitive prefix matching on the name or any later word, ranked by population. `place_id` (`gn:<GeoNames id>`, `cc:<ISO country>`) and ' +
+      '`destination_id` are both accepted wherever a place is taken.',
+    replies: { 200: { type: 'PlacesReply', form: 'envelope', description: 'The matching places, best first.' } },
+    errors: [],
+  },
+  'POST /search': {
+    operationId: 'searchHotels',
+    tag: 'Places and search',
+    summary: 'Start a search, or poll one with `{"session_id"}` alone',
+    description:
+      'Answers at once with a `session_id` and what the fastest vendors returned; poll until `search_completed`. Each hotel appears once, with its lowest rate, cheapest first.',
+    replies: { 200: { type: 'SearchData', form: 'envelope', description: 'The search session and the results gathered so far.' } },
+    errors: ['NOT_FOUND', 'SESSION_EXPIRED'],
+  },
+  'GET /search/{session_id}': {
+    operationId: 'pollSearch',
+    tag: 'Places and search',
+    summary: 'Poll a search',
+    description: 'Sessions expire 30 minutes after their last use: 404 `SESSION_EXPIRED`.',
+    replies: { 200: { type: 'SearchData', form: 'envelope', description: 'The results gathered so far.' } },
+    errors: ['NOT_FOUND', 'SESSION_EXPIRED'],
+  },
+  'GET /hotel/{hotel_id}/{session_id}': {
+    operationId: 'getHotelRates',
+    tag: 'Places and search',
+    summary: 'One hotel\'s details and rates within a search',
+    description: 'Polled like a search: vendors answer in half their search latency, counted from the first request for that hotel.',
+    replies: { 200: { type: 'HotelRatesData', form: 'envelope', description: 'The hotel and its rates, cheapest first.' } },
+    errors: ['NOT_FOUND', 'SESSION_EXPIRED'],
+  },
+  'GET /prebook/{hotel_id}/{session_id}/{rate_id}/{payment_method}': {
+    operationId: 'prebookRate',
+    tag: 'Prebook and book',
+    summary: 'Prebook a rate of a search',
+    description: PREBOOK_DESCRIPTION,
+    replies: { 200: { type: 'PrebookData', form: 'envelope', description: 'The prebook, priced now.' } },
+    errors: ['NOT_FOUND', 'SESSION_EXPIRED', 'RATE_NOT_AVAILABLE', 'INSUFFICIENT_FUNDS'],
+  },
+  'POST /book/{hotel_id}/{session_id}/{rate_id}/{payment_method}': {
+    operationId: 'bookRate',
+    tag: 'Prebook and book',
+    summary: 'Book a prebooked rate',
+    description: BOOK_DESCRIPTION,
+    replies: BOOKED,
+    errors: BOOK_ERRORS,
+  },
+  'POST /book/promocode': {
+    operationId: 'validatePromoCode',
+    tag: 'Bookings',
+    summary: 'The discount a promo code gives on an amount',
+    description: 'Codes are case insensitive; an invalid code is 400 `PROMO_CODE_INVALID` saying why (unknown, expired, minimum amount, used up).',
+    replies: { 200: { type: 'PromoDiscountView', form: 'envelope', description: 'The discount.' } },
+    errors: ['PROMO_CODE_INVALID'],
+  },
+  'GET /book': {
+    operationId: 'listBookings',
+    tag: 'Bookings',
+    summary: 'The client\'s bookings, filtered, sorted and paged',
+    description: 'An API key lists its own world\'s bookings (sandbox or live), a user token its user\'s. `total` counts every match across pages.',
+    replies: { 200: { type: 'BookingView', form: 'page', description: 'One page of bookings and the total.' } },
+    errors: [],
+  },
+  'GET /book/precancel/{booking_id}': {
+    operationId: 'previewCancellation',
+    tag: 'Bookings',
+    summary: 'The penalty cancelling now would cost',
+    replies: { 200: { type: 'PrecancelView', form: 'envelope', description: 'The penalty.' } },
+    errors: ['NOT_FOUND'],
+  },
+  'POST /book/cancel/{booking_id}': {
+    operationId: 'cancelBooking',
+    tag: 'Bookings',
+    summary: 'Cancel a booking',
+    description:
+      'Applies the penalty of the latest penalty period that has started. Idempotent: a repeat answers the same reference. Failed or pending bookings and bookings whose ' +
+      'check-in has passed: 400. One that cannot finish in time: 503 with `Retry-After` (the cancellation is recorded and finished in the background).',
+    replies: { 200: { type: 'CancelView', form: 'envelope', description: 'The booking is cancelled.' } },
+    errors: ['NOT_FOUND', 'CONFLICT'],
+  },
+  'GET /vouchers/{booking_id}': {
+    operationId: 'getVoucher',
+    tag: 'Bookings',
+    summary: 'A booking\'s voucher (PDF) behind its signed link',
+    description: 'No credential: the signature of `voucher_url` is the authority, valid 30 days. A tampered or expired link is 404.',
+    replies: { 200: { form: 'pdf', description: 'The voucher.' } },
+    errors: ['NOT_FOUND', 'SERVICE_UNAVAILABLE'],
+  },
+  'POST /v2/rates': {
+    operationId: 'searchRatesV2',
+    tag: 'V2',
+    summary: 'Every rate of the matching hotels at once (no envelope)',
+    description:
+      'Exactly one of `destination_id`, `place_id`, `coordinates` (+ `radius`) or `hotel_ids`. Vendors slower than the V2 deadline are left out and `search_completed` is false. ' +
+      '`page` and `limit` page over hotels. Rate ids are opaque signed strings valid 30 minutes.',
+    replies: { 200: { type: 'V2RatesResponse', form: 'bare', description: 'The rates, without an envelope.' } },
+    errors: [],
+  },
+  'POST /v2/prebook': {
+    operationId: 'prebookV2',
+    tag: 'V2',
+    summary: 'Prebook a V2 rate by its id',
+    description: `${PREBOOK_DESCRIPTION} The answer's \`prebook_id\` is what \`POST /v2/book\` takes.`,
+    replies: { 200: { type: 'PrebookData', form: 'envelope', description: 'The prebook, priced now.' } },
+    errors: ['NOT_FOUND', 'RATE_NOT_AVAILABLE', 'INSUFFICIENT_FUNDS'],
+  },
+  'POST /v2/book': {
+    operationId: 'bookV2',
+    tag: 'V2',
+    summary: 'Book a V2 prebook',
+    description: BOOK_DESCRIPTION,
+    replies: BOOKED,
+    errors: BOOK_ERRORS,
+  },
+  'POST /api/user': {
+    operationId: 'createUser',
+    tag: 'Users',
+    summary: 'Create a user',
+    replies: { 201: { type: 'UserView', form: 'envelope', description: 'The user.' } },
+    errors: [],
+  },
+  'GET /api/user/{id}': {
+    operationId: 'getUser',
+    tag: 'Users',
+    summary: 'A user (a deleted one too, with `deletedAt`)',
+    replies: { 200: { type: 'UserView', form: 'envelope', description: 'The user.' } },
+    errors: ['NOT_FOUND'],
+  },
+  'PUT /api/user/{id}': {
+    operationId: 'updateUser',
+    tag: 'Users',
+    summary: 'Change a user (at least one field)',
+    replies: { 200: { type: 'UserView', form: 'envelope', description: 'The user as changed.' } },
+    errors: ['NOT_FOUND'],
+  },
+  'DELETE /api/user/{id}': {
+    operationId: 'deleteUser',
+    tag: 'Users',
+    summary: 'Delete a user (soft: it stays readable, its tokens stop working)',
+    replies: { 200: { type: 'UserView', form: 'envelope', description: 'The deleted user, with `deletedAt`.' } },
+    errors: ['NOT_FOUND'],
+  },
+  'GET /api/user/{id}/token': {
+    operationId: 'issueUserToken',
+    tag: 'Users',
+    summary: 'Issue a user token',
+    description: 'A user token acts as that user on both APIs until `expiresAt`.',
+    replies: { 200: { type: 'UserTokenView', form: 'envelope', description: 'The token, shown once.' } },
+    errors: ['NOT_FOUND'],
+  },
+  'POST /api/accounting': {
+    operationId: 'createAccountingEntry',
+    tag: 'Accounting',
+    summary: 'Append a ledger entry',
+    description: 'A `clientId` other than the caller\'s is 403. Entries are never changed or deleted; corrections are new entries.',
+    replies: { 201: { type: 'AccountingEntryView', form: 'envelope', description: 'The entry.' } },
+    errors: [],
+  },
+  'GET /api/accounting': {
+    operationId: 'listAccountingEntries',
+    tag: 'Accounting',
+    summary: 'The ledger, newest first',
+    replies: { 200: { type: 'AccountingEntryView', form: 'page', description: 'One page of entries and the total.' } },
+    errors: [],
+  },
+  'GET /api/accounting/balance': {
+    operationId: 'getBalance',
+    tag: 'Accounting',
+    summary: 'Credit limit, credits, debits, holds and available funds',
+    replies: { 200: { type: 'BalanceView', form: 'envelope', description: 'The balance.' } },
+    errors: [],
+  },
+  'GET /api/accounting/booking/{bookingId}': {
+    operationId: 'listBookingAccountingEntries',
+    tag: 'Accounting',
+    summary: 'A booking\'s ledger entries',
+    replies: { 200: { type: 'AccountingEntryView', form: 'list', description: 'The entries.' } },
+    errors: ['NOT_FOUND'],
+  },
+  'GET /api/accounting/{id}': {
+    operationId: 'getAccountingEntry',
+    tag: 'Accounting',
+    summary: 'A ledger entry',
+    replies: { 200: { type: 'AccountingEntryView', form: 'envelope', description: 'The entry.' } },
+    errors: ['NOT_FOUND'],
+  },
+  'GET /api/booking': {
+    operationId: 'listBackendBookings',
+    tag: 'Backend bookings',
+    summary: 'The client\'s bookings (a user token: that user\'s), newest first',
+    description: 'Failed bookings are left out.',
+    replies: { 200: { type: 'BackendBooking', form: 'page', description: 'One page of bookings and the total.' } },
+    errors: [],
+  },
+  'GET /api/booking/user/{userId}': {
+    operationId: 'listUserBackendBookings',
+    tag: 'Backend bookings',
+    summary: 'A user\'s bookings, newest first',
+    replies: { 200: { type: 'BackendBooking', form: 'page', description: 'One page of bookings and the total.' } },
+    errors: [],
+  },
+};

@@ -1,0 +1,22 @@
+/**
+ * The root file the OpenAPI generator reads reply types from (TypeScript
+ * sources, with ts-json-schema-generator): every type an operation of the
+ * operations table answers with, named as the document names its schema.
+ */
+export type {
+  AccountingEntryView,
+  BackendBooking,
+  BalanceView,
+  BookingView,
+  CancelView,
+  HotelRatesData,
+  PlacesReply,
+  PrebookData,
+  PrecancelView,
+  SearchData,
+  UserTokenView,
+  UserView,
+  V2RatesResponse,
+} from '@hotel/contracts';
+export type { ErrorEnvelope } from '../src/http/http-error.filter';
+export type { IdentityView, LivenessView, PromoDiscountView, ReadinessView } from '../src/http/reply-views';

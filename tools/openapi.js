@@ -1,0 +1,34 @@
+#!/usr/bin/env node
+// `npm run openapi`: regenerates the gateway's OpenAPI document
+// (apps/gateway/src/docs/openapi.json) from the sources: the controllers' routes, the
+// request classes' class-validator decorators and the reply types (see
+// apps/gateway/openapi). The unit test openapi-document.spec.ts fails while the
+// committed document differs from what this writes.
+const fs = require('node:fs');
+const path = require('node:path');
+const { ROOT, log } = require('./lib/workspace');
+
+const swc = require('@swc/core');
+const { paths } = JSON.parse(fs.readFileSync(path.join(ROOT, 'tsconfig.base.json'), 'utf8')).compilerOptions;
+
+// TypeScript straight from the sources, compiled as tools/build.js and Jest compile it.
+require.extensions['.ts'] = (module, filename) => {
+  const { code } = swc.transformSync(fs.readFileSync(filename, 'utf8'), {
+    filename,
+    jsc: {
+      parser: { syntax: 'typescript', decorators: true },
+      transform: { legacyDecorator: true, decoratorMetadata: true },
+      target: 'es2022',
+      keepClassNames: true,
+      baseUrl: ROOT,
+      paths,
+    },
+    module: { type: 'commonjs' },
+  });
+  module._compile(code, filename);
+};
+require('reflect-metadata');
+
+const { renderOpenApiDocument, OPENAPI_DOCUMENT } = require(path.join(ROOT, 'apps/gateway/openapi/openapi-document.ts'));
+fs.writeFileSync(OPENAPI_DOCUMENT, renderOpenApiDocument());
+log(`wrote ${path.relative(ROOT, OPENAPI_DOCUMENT)}`);
