@@ -18,6 +18,7 @@ import { UsersAppModule } from '../../users/src/users-app.module';
 import { UsersEnv } from '../../users/src/users.env';
 import { GatewayEnv } from '../src/gateway.env';
 import { RunningGateway, startGateway } from '../src/start-gateway';
+import { OpenApiContract } from './openapi-contract';
 
 type Env = Record<string, string>;
 
@@ -159,8 +160,11 @@ export class TestSystem implements SystemUnderTest {
     this.replicas.delete(name);
   }
 
-  request<T = any>(method: string, path: string, options?: TestRequest): Promise<TestResponse<T>> {
-    return call<T>(this.url, method, path, options);
+  /** Every answer is checked against the OpenAPI document the gateway serves (the contract test): one that differs fails the test. */
+  async request<T = any>(method: string, path: string, options?: TestRequest): Promise<TestResponse<T>> {
+    const response = await call<T>(this.url, method, path, options);
+    OpenApiContract.served().assert(method, path, response);
+    return response;
   }
 
   async admin(...argv: string[]): Promise<AdminResult> {
