@@ -272,6 +272,7 @@ function operation(route: GatewayRoute, spec: OperationSpec, example: OperationE
   const byStatus = new Map<number, ErrorCode[]>();
   for (const code of codes) byStatus.set(HTTP_STATUS_BY_CODE[code], [...(byStatus.get(HTTP_STATUS_BY_CODE[code]) ?? []), code]);
   for (const status of [...byStatus.keys()].sort()) responses[status] = errorResponse(status, byStatus.get(status)!, authenticated);
+  responses[417] = { $ref: '#/components/responses/ExpectationFailed' };
   return {
     operationId: spec.operationId,
     tags: [spec.tag],
@@ -315,6 +316,51 @@ function mergeSchemas(requests: Record<string, JsonSchema>, replies: Record<stri
   return { ...replies, ...requests };
 }
 
+/**
+ * Fields the specification gives as integers, where TypeScript can only say `number`:
+ * `a.b` is a nested field, `a[]` the items of an array. The contract test holds the
+ * replies to it.
+ */
+const INTEGER_FIELDS: Record<string, string[]> = {
+  AccountingEntryView: ['id', 'clientId', 'bookingId', 'userId', 'bankPaymentId'],
+  BackendBooking: ['id', 'hotelId', 'userId', 'hotel.id', 'rooms[].children[].age'],
+  BalanceView: ['clientId'],
+  BedType: ['quantity'],
+  BookingRoom: ['children[].age'],
+  BookingView: ['id', 'hotel_id', 'nights'],
+  HotelDetails: ['id', 'review_count', 'minimum_age'],
+  HotelRate: ['hotel_id'],
+  HotelRateElite: ['breakfast_pax'],
+  HotelRateRoom: ['adults', 'children', 'children_ages[]'],
+  HotelRateRoomData: ['size_sqft', 'size_sqm', 'max_occupancy', 'max_adults', 'max_children', 'room_id'],
+  IdentityView: ['client_id', 'user_id'],
+  PrebookData: ['nights', 'booking_id'],
+  PrebookSearch: ['radius'],
+  SearchMetadata: ['total_hotels', 'total_pages', 'nights', 'rooms'],
+  SearchResultHotel: ['hotel.id'],
+  UserView: ['id'],
+};
+
+function asInteger(schema: JsonSchema, path: string[], where: string): void {
+  const [step, ...rest] = path;
+  const items = step.endsWith('[]');
+  const property = (schema.properties as Record<string, JsonSchema> | undefined)?.[items ? step.slice(0, -2) : step];
+  const target = items ? (property?.items as JsonSchema | undefined) : property;
+  if (!target) throw new Error(`INTEGER_FIELDS: ${where} names no field`);
+  if (rest.length) return asInteger(target, rest, where);
+  const type = target.type;
+  if (type === 'number') target.type = 'integer';
+  else if (Array.isArray(type) && type.includes('number')) target.type = type.map((name) => (name === 'number' ? 'integer' : name));
+  else throw new Error(`INTEGER_FIELDS: ${where} is not a number`);
+}
+
+function markIntegers(schemas: Record<string, JsonSchema>): void {
+  for (const [name, fields] of Object.entries(INTEGER_FIELDS)) {
+    if (!schemas[name]) throw new Error(`INTEGER_FIELDS: no schema ${name}`);
+    for (const field of fields) asInteger(schemas[name], field.split('.'), `${name}.${field}`);
+  }
+}
+
 /** `search` of the V2 rates answer: the request as validated, with the defaults it was answered with. */
 function v2SearchEcho(body: JsonSchema): JsonSchema {
   return {
@@ -335,6 +381,7 @@ export function buildOpenApiDocument(examples: Record<string, OperationExample> 
   const requestSchemas = bodySchemas(bodies);
   const replyTypes = [...new Set(replies.flatMap((reply) => (reply.type ? [reply.type] : [])))];
   const schemas = mergeSchemas(requestSchemas, replySchemas([...replyTypes, 'ErrorEnvelope']));
+  markIntegers(schemas);
   schemas.V2RatesSearchEcho = v2SearchEcho(requestSchemas.V2RatesBody);
   (schemas.V2RatesResponse.properties as Record<string, JsonSchema>).search = ref('V2RatesSearchEcho');
   Object.assign(schemas, envelopeSchemas(replies));
@@ -366,6 +413,19 @@ export function buildOpenApiDocument(examples: Record<string, OperationExample> 
     components: {
       schemas: sorted(schemas),
       securitySchemes: SECURITY_SCHEMES,
+      responses: {
+        // Answered by the HTTP server before any route is chosen, so on every path.
+        ExpectationFailed: {
+          description: 'An `Expect` header other than `100-continue`.',
+          headers: headers(['X-Request-Id']),
+          content: {
+            'application/json': {
+              schema: { allOf: [ref('ErrorEnvelope')], properties: { code: { enum: ['VALIDATION_FAILED'] } } },
+              example: { data: null, success: false, message: 'the only Expect this server meets is 100-continue', code: 'VALIDATION_FAILED' },
+            },
+          },
+        },
+      },
       headers: sorted(headerComponents()),
       examples: Object.fromEntries(ERROR_CODES.map((code) => [code, errorExample(code)])),
       parameters: {

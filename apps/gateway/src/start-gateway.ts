@@ -64,16 +64,22 @@ async function checkRequestHead(request: AuthenticatedRequest, reply: FastifyRep
   checkUrlInput(request);
 }
 
-/** The error envelope written on a raw Node response, for answers given before Fastify sees the request. */
-function rawError(res: ServerResponse, status: number, code: ErrorCode, message: string): void {
+/** The error envelope written on a raw Node response, for answers given before Fastify sees the request (with its request id, as every answer). */
+function rawError(req: IncomingMessage, res: ServerResponse, status: number, code: ErrorCode, message: string): void {
   const body = JSON.stringify(errorEnvelope(new DomainError(code, message)));
-  res.writeHead(status, { ...SECURITY_HEADERS, 'cache-control': 'no-store', 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) });
+  res.writeHead(status, {
+    ...SECURITY_HEADERS,
+    'x-request-id': acceptRequestId(req.headers['x-request-id']),
+    'cache-control': 'no-store',
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(body),
+  });
   res.end(body);
 }
 
 /** An `Expect` header other than 100-continue (Node would answer a bare 417). */
-function answerExpectation(_request: IncomingMessage, response: ServerResponse): void {
-  rawError(response, 417, 'VALIDATION_FAILED', 'the only Expect this server meets is 100-continue');
+function answerExpectation(request: IncomingMessage, response: ServerResponse): void {
+  rawError(request, response, 417, 'VALIDATION_FAILED', 'the only Expect this server meets is 100-continue');
 }
 
 /** Malformed HTTP (Node's parser refused it): the error envelope, then the connection is closed. */
@@ -86,7 +92,8 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Socket): void {
         ? [408, 'Request Timeout', 'VALIDATION_FAILED', 'the request was not received in time']
         : [400, 'Bad Request', 'VALIDATION_FAILED', 'the request is not valid HTTP'];
   const body = JSON.stringify(errorEnvelope(new DomainError(code, message)));
-  const headers = Object.entries({ ...SECURITY_HEADERS, 'cache-control': 'no-store', connection: 'close' }).map(([name, value]) => `${name}: ${value}\r\n`);
+  // The request could not be read: its id is a new one.
+  const headers = Object.entries({ ...SECURITY_HEADERS, 'x-request-id': acceptRequestId(undefined), 'cache-control': 'no-store', connection: 'close' }).map(([name, value]) => `${name}: ${value}\r\n`);
   if (socket.writable) {
     socket.write(
       `HTTP/1.1 ${status} ${reason}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\n${headers.join('')}\r\n${body}`,

@@ -27,7 +27,7 @@ describe('the OpenAPI contract check', () => {
     expect(problems).toMatch(/must NOT have additional properties "surprise"/);
     expect(problems).toMatch(/\/data\/hotel must have required property 'name'/);
     expect(problems).toMatch(/\/data\/status must be equal to one of the allowed values/);
-    expect(problems).toMatch(/\/data\/nights must be number/);
+    expect(problems).toMatch(/\/data\/nights must be integer/);
   });
 
   it('refuses an undocumented status, an error code not listed for the operation, and a missing or undocumented header', () => {
@@ -39,6 +39,14 @@ describe('the OpenAPI contract check', () => {
     expect(contract.problems('GET', '/health', answer(200, examples.getLiveness.response, HEADERS)).join('\n')).toMatch(/header ratelimit-limit is sent but not documented/);
     expect(contract.problems('GET', '/api/accounting/balance', answer(200, examples.getBalance.response, { ...HEADERS, 'ratelimit-limit': 'many' }))[0]).toMatch(
       /header ratelimit-limit: "many" value must match pattern/,
+    );
+  });
+
+  it('knows the answer every route shares (417 for an unknown Expect), kept once in components.responses', () => {
+    const refused = { data: null, success: false, message: 'the only Expect this server meets is 100-continue', code: 'VALIDATION_FAILED' };
+    expect(contract.problems('GET', '/me', answer(417, refused, { 'x-request-id': 'req-1', 'content-type': 'application/json; charset=utf-8' }))).toEqual([]);
+    expect(contract.problems('GET', '/me', answer(417, { ...refused, code: 'NOT_FOUND' }, { 'content-type': 'application/json' })).join('\n')).toMatch(
+      /x-request-id is required[\s\S]*\/code must be equal to one of the allowed values/,
     );
   });
 

@@ -80,7 +80,8 @@ export class OpenApiContract {
     if (!responseObject) {
       return [`${name} answered ${response.status}, which the document does not list (it lists ${Object.keys(operation.responses).join(', ')}): ${response.text.slice(0, 300)}`];
     }
-    const at = pointer('paths', route.template, verb, 'responses', String(response.status));
+    // A response shared by every operation is kept once, in components.responses.
+    const at = typeof responseObject.$ref === 'string' ? responseObject.$ref : pointer('paths', route.template, verb, 'responses', String(response.status));
     return [...this.headerProblems(responseObject, response), ...this.bodyProblems(at, this.resolve(responseObject), response, method)].map(
       (problem) => `${name} → ${response.status}: ${problem}`,
     );

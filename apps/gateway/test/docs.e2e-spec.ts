@@ -1,0 +1,77 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { Browser, chromium } from 'playwright-core';
+import { DOCS_CONTENT_SECURITY_POLICY, OPENAPI_DOCUMENT_FILE } from '../src/docs/docs.controller';
+import { TestSystem } from './system';
+
+/** Debian's chromium (`.ci/run` installs it when missing); CHROMIUM_PATH names another. */
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+/** The OpenAPI document and the API reference page, served by the gateway itself without a credential. */
+describe('API documentation', () => {
+  let system: TestSystem;
+  let browser: Browser;
+  const document = JSON.parse(readFileSync(OPENAPI_DOCUMENT_FILE, 'utf8'));
+  const operations = Object.entries(document.paths as Record<string, Record<string, { operationId: string }>>).flatMap(([path, methods]) =>
+    Object.keys(methods).map((method) => ({ path, method: method.toUpperCase() })),
+  );
+
+  beforeAll(async () => {
+    // The documentation needs no service behind the gateway.
+    system = await TestSystem.start({}, []);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await system?.close();
+  });
+
+  it('serves GET /openapi.json without a credential: the OpenAPI 3.1 document', async () => {
+    const response = await system.request('GET', '/openapi.json');
+    expect(response.status).toBe(200);
+    expect(response.headers['content-type']).toMatch(/^application\/json/);
+    expect(response.body).toEqual(document);
+    expect(response.body.openapi).toBe('3.1.0');
+  });
+
+  it('serves the reference page and its own assets under a strict content security policy', async () => {
+    const page = await system.request('GET', '/docs');
+    expect(page.status).toBe(200);
+    expect(page.headers['content-security-policy']).toBe(DOCS_CONTENT_SECURITY_POLICY);
+    for (const source of page.text.match(/(?:src|href)="[^"]+"/g) ?? []) expect(source).toMatch(/^(src|href)="docs\//);
+    const script = await system.request('GET', '/docs/swagger-ui-bundle.js');
+    expect(script.status).toBe(200);
+    expect(script.headers['content-type']).toMatch(/^application\/javascript/);
+    expect((await system.request('GET', '/docs/..%2Fpackage.json')).status).toBe(400);
+  });
+
+  it('lists every operation in headless Chromium, offline, with no error', async () => {
+    expect(existsSync(CHROMIUM) ? CHROMIUM : `no browser at ${CHROMIUM}: apt-get install chromium`).toBe(CHROMIUM);
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-dev-shm-usage'] });
+    const context = await browser.newContext({ ignoreHTTPSErrors: true });
+    const page = await context.newPage();
+    const problems: string[] = [];
+    const elsewhere: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'error') problems.push(message.text());
+    });
+    page.on('pageerror', (error) => problems.push(error.message));
+    // Anything asked of another origin would not load offline: there must be none.
+    await context.route('**/*', (route) => {
+      const url = route.request().url();
+      if (url.startsWith(system.url) || url.startsWith('data:')) return route.continue();
+      elsewhere.push(url);
+      return route.abort();
+    });
+    await page.goto(`${system.url}/docs`);
+    await page.waitForSelector('.opblock', { timeout: 30_000 });
+    const listed = await page.$$eval('.opblock', (blocks) =>
+      blocks.map((block) => ({
+        method: block.querySelector('.opblock-summary-method')?.textContent?.trim() ?? '',
+        path: (block.querySelector('.opblock-summary-path')?.getAttribute('data-path') ?? block.querySelector('.opblock-summary-path')?.textContent ?? '').replace(/\u200b/g, '').trim(),
+      })),
+    );
+    expect(listed).toHaveLength(operations.length);
+    expect(new Set(listed.map(({ method, path }) => `${method} ${path}`))).toEqual(new Set(operations.map(({ method, path }) => `${method} ${path}`)));
+    expect(await page.title()).toBe('Hotel booking platform API');
+    expect({ problems, elsewhere }).toEqual({ problems: [], elsewhere: [] });
+  });
+});
