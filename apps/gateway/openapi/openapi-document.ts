@@ -405,9 +405,10 @@ export function buildOpenApiDocument(examples: Record<string, OperationExample> 
         '(no envelope), vouchers (PDF) and this documentation. Every error, on both APIs, is `{"data": null, "success": false, "message", "code"}`; validation ' +
         'errors add `errors: [{field, message}]`. Every answer carries `X-Request-Id`; authenticated answers carry `RateLimit-Limit`, `RateLimit-Remaining` and ' +
         '`RateLimit-Reset`, and 429 and 503 carry `Retry-After`.',
-      license: { name: 'UNLICENSED', identifier: 'LicenseRef-UNLICENSED' },
+      // package.json: UNLICENSED, a private API for the platform's clients.
+      license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
     },
-    servers: [{ url: '/', description: 'The gateway that serves this document (`npm start`: https://localhost:8443)' }],
+    servers: [{ url: '/', description: 'The gateway that serves this document (npm start: https://localhost:8443)' }],
     tags: TAGS.map((tag) => ({ ...tag })),
     paths,
     components: {

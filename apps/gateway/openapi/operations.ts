@@ -143,7 +143,7 @@ export const OPERATIONS: Record<string, OperationSpec> = {
   'POST /search': {
     operationId: 'searchHotels',
     tag: 'Places and search',
-    summary: 'Start a search, or poll one with `{"session_id"}` alone',
+    summary: 'Start a search, or poll one with {"session_id"} alone',
     description:
       'Answers at once with a `session_id` and what the fastest vendors returned; poll until `search_completed`. Each hotel appears once, with its lowest rate, cheapest first.',
     replies: { 200: { type: 'SearchData', form: 'envelope', description: 'The search session and the results gathered so far.' } },
@@ -258,7 +258,7 @@ export const OPERATIONS: Record<string, OperationSpec> = {
   'GET /api/user/{id}': {
     operationId: 'getUser',
     tag: 'Users',
-    summary: 'A user (a deleted one too, with `deletedAt`)',
+    summary: 'A user (a deleted one too, with deletedAt)',
     replies: { 200: { type: 'UserView', form: 'envelope', description: 'The user.' } },
     errors: ['NOT_FOUND'],
   },
