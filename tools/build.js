@@ -57,6 +57,10 @@ function buildProject(projectRoot) {
   return files.length;
 }
 
+// The SWC options serve tools/openapi.js too, which runs TypeScript sources unbuilt.
+module.exports = { swcOptions };
+if (require.main !== module) return;
+
 const targets = process.argv.slice(2);
 if (targets.length === 0) {
   console.error('usage: node tools/build.js <projectRoot> [<projectRoot> ...]');

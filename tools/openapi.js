@@ -9,23 +9,11 @@ const path = require('node:path');
 const { ROOT, log } = require('./lib/workspace');
 
 const swc = require('@swc/core');
-const { paths } = JSON.parse(fs.readFileSync(path.join(ROOT, 'tsconfig.base.json'), 'utf8')).compilerOptions;
+const { swcOptions } = require('./build');
 
-// TypeScript straight from the sources, compiled as tools/build.js and Jest compile it.
+// TypeScript straight from the sources, compiled as tools/build.js compiles it.
 require.extensions['.ts'] = (module, filename) => {
-  const { code } = swc.transformSync(fs.readFileSync(filename, 'utf8'), {
-    filename,
-    jsc: {
-      parser: { syntax: 'typescript', decorators: true },
-      transform: { legacyDecorator: true, decoratorMetadata: true },
-      target: 'es2022',
-      keepClassNames: true,
-      baseUrl: ROOT,
-      paths,
-    },
-    module: { type: 'commonjs' },
-  });
-  module._compile(code, filename);
+  module._compile(swc.transformSync(fs.readFileSync(filename, 'utf8'), swcOptions(filename)).code, filename);
 };
 require('reflect-metadata');
 
