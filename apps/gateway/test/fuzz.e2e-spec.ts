@@ -1,9 +1,11 @@
 import { RequestMethod } from '@nestjs/common';
 import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
 import fc from 'fast-check';
+import { IncomingHttpHeaders } from 'node:http';
 import { Agent, request } from 'node:https';
 import { gatewayControllers } from '../src/gateway-app.module';
 import { CARD, GUEST, TWO_ADULTS, day, hotelRates, userToken } from '@hotel/testing';
+import { OpenApiContract } from './openapi-contract';
 import { ClientKeys, TestSystem } from './system';
 
 /**
@@ -300,6 +302,9 @@ function routes(f: Fixtures): Route[] {
   return [
     { method: 'GET', pattern: '/health', family: null, query: {} },
     { method: 'GET', pattern: '/health/ready', family: null, query: {} },
+    { method: 'GET', pattern: '/openapi.json', family: null, query: {} },
+    { method: 'GET', pattern: '/docs', family: null, query: {} },
+    { method: 'GET', pattern: '/docs/:asset', family: null, params: { asset: 'docs.js' } },
     { method: 'GET', pattern: '/me', family: 'booking' },
     { method: 'GET', pattern: '/places/search', family: 'booking', query: { text_query: 'sao pau', limit: '5' } },
     { method: 'POST', pattern: '/search', family: 'booking', body: { place_id: 'gn:2988507', ...stay } },
@@ -407,20 +412,28 @@ function requests(route: Route, f: Fixtures): fc.Arbitrary<FuzzRequest> {
 
 const agent = new Agent({ keepAlive: true, rejectUnauthorized: false, maxSockets: 16 });
 
-function send(baseUrl: string, req: FuzzRequest): Promise<{ status: number; text: string }> {
+function send(baseUrl: string, req: FuzzRequest): Promise<{ status: number; headers: IncomingHttpHeaders; text: string }> {
   return new Promise((resolve, reject) => {
     const payload = req.body === undefined ? undefined : Buffer.from(req.body, 'utf8');
     const headers = { ...req.headers, ...(payload && { 'content-length': String(payload.length) }) };
     const outgoing = request(`${baseUrl}${req.path}`, { method: req.method, headers, agent, timeout: 30_000 }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }));
       res.on('error', reject);
     });
     outgoing.on('timeout', () => outgoing.destroy(new Error('no answer within 30 s')));
     outgoing.on('error', reject);
     outgoing.end(payload);
   });
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
 }
 
 /** Below 500; a 4xx carries the error envelope. */
@@ -525,6 +538,8 @@ describe('fuzzing every route', () => {
             statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
             const problem = problemWith(response);
             if (problem) throw new Error(`${req.method} ${req.path}: ${problem}: ${response.text.slice(0, 300)}`);
+            // And as the OpenAPI document says (the contract test, as TestSystem.request checks every answer).
+            OpenApiContract.served().assert(req.method, req.path, { ...response, body: parseJson(response.text) });
           });
           // One seed per route, fixed: a failure replays with the same seed and path.
           const result = await fc.check(property, { seed: SEED + index, numRuns: RUNS, endOnFailure: false });
