@@ -59,6 +59,13 @@ const ERROR_EXAMPLE_MESSAGES: Record<ErrorCode, string> = {
   INTERNAL_ERROR: 'internal error; retry with exponential backoff',
 };
 
+/** Answers of the HTTP server itself, before a route is chosen (start-gateway.ts): possible on every operation. */
+const BEFORE_ROUTING: Record<number, { name: string; description: string; code: ErrorCode; message: string }> = {
+  408: { name: 'RequestTimeout', description: 'The request was not received in time.', code: 'VALIDATION_FAILED', message: 'the request was not received in time' },
+  417: { name: 'ExpectationFailed', description: 'An `Expect` header other than `100-continue`.', code: 'VALIDATION_FAILED', message: 'the only Expect this server meets is 100-continue' },
+  431: { name: 'RequestHeaderFieldsTooLarge', description: 'The request line and headers are too large.', code: 'PAYLOAD_TOO_LARGE', message: 'request headers are too large' },
+};
+
 const STATUS_TEXT: Record<number, string> = {
   400: 'The request is not valid, or a business rule refused it: `code` says which.',
   401: 'Missing, unknown, revoked or expired credential.',
@@ -272,7 +279,7 @@ function operation(route: GatewayRoute, spec: OperationSpec, example: OperationE
   const byStatus = new Map<number, ErrorCode[]>();
   for (const code of codes) byStatus.set(HTTP_STATUS_BY_CODE[code], [...(byStatus.get(HTTP_STATUS_BY_CODE[code]) ?? []), code]);
   for (const status of [...byStatus.keys()].sort()) responses[status] = errorResponse(status, byStatus.get(status)!, authenticated);
-  responses[417] = { $ref: '#/components/responses/ExpectationFailed' };
+  for (const [status, { name }] of Object.entries(BEFORE_ROUTING)) responses[status] = { $ref: `#/components/responses/${name}` };
   return {
     operationId: spec.operationId,
     tags: [spec.tag],
@@ -414,19 +421,22 @@ export function buildOpenApiDocument(examples: Record<string, OperationExample> 
     components: {
       schemas: sorted(schemas),
       securitySchemes: SECURITY_SCHEMES,
-      responses: {
-        // Answered by the HTTP server before any route is chosen, so on every path.
-        ExpectationFailed: {
-          description: 'An `Expect` header other than `100-continue`.',
-          headers: headers(['X-Request-Id']),
-          content: {
-            'application/json': {
-              schema: { allOf: [ref('ErrorEnvelope')], properties: { code: { enum: ['VALIDATION_FAILED'] } } },
-              example: { data: null, success: false, message: 'the only Expect this server meets is 100-continue', code: 'VALIDATION_FAILED' },
+      // Answered by the HTTP server before any route is chosen, so on every path.
+      responses: Object.fromEntries(
+        Object.values(BEFORE_ROUTING).map(({ name, description, code, message }) => [
+          name,
+          {
+            description,
+            headers: headers(['X-Request-Id']),
+            content: {
+              'application/json': {
+                schema: { allOf: [ref('ErrorEnvelope')], properties: { code: { enum: [code] } } },
+                example: { data: null, success: false, message, code },
+              },
             },
           },
-        },
-      },
+        ]),
+      ),
       headers: sorted(headerComponents()),
       examples: Object.fromEntries(ERROR_CODES.map((code) => [code, errorExample(code)])),
       parameters: {

@@ -127,7 +127,8 @@ export class OpenApiContract {
   assert(method: string, url: string, response: Pick<TestResponse, 'status' | 'headers' | 'body' | 'text'>): void {
     const problems = this.problems(method, url, response);
     if (problems.length) {
-      throw new Error(`the answer to ${method} ${url} differs from the OpenAPI document (apps/gateway/src/docs/openapi.json):\n- ${problems.join('\n- ')}`);
+      const shown = url.length > 200 ? `${url.slice(0, 200)}… (${url.length} characters)` : url;
+      throw new Error(`the answer to ${method} ${shown} differs from the OpenAPI document (apps/gateway/src/docs/openapi.json):\n- ${problems.join('\n- ')}`);
     }
   }
 }
