@@ -3,7 +3,7 @@ import { ClientKeys, TestSystem } from './system';
 
 const NEW_USER = { firstName: 'Ada', lastName: 'Lovelace', email: 'ada@example.com', phone: '+44 20 7946 0000', clientAccountLimit: 500 };
 
-/** Decisions §2: which credential reaches which API, and 401/403/404. */
+/** Which credential reaches which API, and 401/403/404 (docs/credentials.md). */
 describe('credentials and roles', () => {
   let system: TestSystem;
   let acme: ClientKeys;

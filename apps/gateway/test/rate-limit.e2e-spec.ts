@@ -6,7 +6,7 @@ import { bearer } from '@hotel/testing';
 import { TestSystem } from './system';
 
 /**
- * Decisions §11: a token bucket per credential and one per client (all its keys and
+ * Rate limits (docs/rate-limits.md): a token bucket per credential and one per client (all its keys and
  * users together), RateLimit-* headers and 429 + Retry-After; per client via the admin
  * command; and a bound on a client's expensive requests in flight.
  */
