@@ -78,10 +78,14 @@ describe('sandbox test scenarios', () => {
     expect(response.body.code).toBe('PAYMENT_DECLINED');
   });
 
-  it('an unknown scenario is 400', async () => {
+  it('an unknown scenario is 400 with a sandbox key; a live key ignores the header whatever its value', async () => {
     const path = await rate(sandbox);
     const response = await system.request('GET', `/prebook/${path}/account`, { headers: withScenario(sandbox, 'meteor_strike') });
     expect(response.status).toBe(400);
     expect(response.body.errors[0].field).toBe('X-Test-Scenario');
+    const live = bearer(acme.api_key);
+    const livePath = await rate(live);
+    const liveResponse = await system.request('GET', `/prebook/${livePath}/account`, { headers: withScenario(live, 'meteor_strike') });
+    expect(liveResponse.status).toBe(200);
   });
 });
