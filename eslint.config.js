@@ -29,6 +29,8 @@ module.exports = tseslint.config(
             { sourceTag: 'type:contracts', onlyDependOnLibsWithTags: ['type:contracts'] },
             { sourceTag: 'type:util', onlyDependOnLibsWithTags: ['type:contracts', 'type:util'] },
             { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:contracts', 'type:util'] },
+            // The partners' SDK ships alone: no workspace lib, no package.
+            { sourceTag: 'type:sdk', onlyDependOnLibsWithTags: [], allowedExternalImports: [] },
             { sourceTag: 'scope:shared', onlyDependOnLibsWithTags: ['scope:shared'] },
             ...SERVICES.map((scope) => ({ sourceTag: `scope:${scope}`, onlyDependOnLibsWithTags: [`scope:${scope}`, 'scope:shared'] })),
           ],

@@ -20,3 +20,5 @@ require('reflect-metadata');
 const { renderOpenApiDocument, OPENAPI_DOCUMENT } = require(path.join(ROOT, 'apps/gateway/openapi/openapi-document.ts'));
 fs.writeFileSync(OPENAPI_DOCUMENT, renderOpenApiDocument());
 log(`wrote ${path.relative(ROOT, OPENAPI_DOCUMENT)}`);
+// The SDK's generated types follow the document (tools/sdk-types.js).
+require('./sdk-types').writeSdkSources().catch((error) => { log(`sdk types: ${error.message}`); process.exit(1); });

