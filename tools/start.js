@@ -64,10 +64,12 @@ async function main() {
     nodeFlags: (process.env.APP_NODE_FLAGS ?? '').split(' ').filter(Boolean),
     echo: true,
   });
-  for (const service of SERVICES) supervisor.start(service, nats.appEnv(service));
+  const base = `https://${['0.0.0.0', '127.0.0.1', '::', '::1'].includes(HOST) ? 'localhost' : HOST}:${PORT}`;
+  // Voucher links point at this gateway unless PUBLIC_BASE_URL names another address.
+  const publicBase = { PUBLIC_BASE_URL: process.env.PUBLIC_BASE_URL || base };
+  for (const service of SERVICES) supervisor.start(service, { ...nats.appEnv(service), ...(service === 'booking' && publicBase) });
   supervisor.start('gateway', { ...nats.appEnv('gateway'), PORT: String(PORT), HOST, DATA_DIR });
 
-  const base = `https://${['0.0.0.0', '127.0.0.1', '::', '::1'].includes(HOST) ? 'localhost' : HOST}:${PORT}`;
   log(`waiting for ${base}/health/ready ...`);
   if (!(await waitUntil200(`${base}/health/ready`, READY_TIMEOUT_MS, { stopped: () => stopping }))) {
     log(`the system did not become ready within ${READY_TIMEOUT_MS / 1000} s; logs are in ${logDir}`);
