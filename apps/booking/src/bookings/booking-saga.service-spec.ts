@@ -1,13 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { SUBJECTS, centsToDecimal, toCents } from '@hotel/contracts';
 import { DomainError } from '@hotel/platform';
-import { ServiceHarness, startServiceHarness } from '@hotel/testing';
-import { BOOKING_ENTITIES, BOOKING_MIGRATIONS, BookingAppModule } from '../booking-app.module';
+import { ServiceHarness } from '@hotel/testing';
 import { BookingEnv } from '../booking.env';
 import { BookingSaga } from './booking-saga';
 import { BookingEntity, FINAL_STEPS, SagaStep } from './booking.entity';
 import { BookingsRepository, NewBooking } from './bookings.repository';
-import { newBookingTemplate } from '../../test/new-booking';
+import { newBookingTemplate, startBookingHarness } from '../../test/booking-fixtures';
 
 // Service tier: the booking saga with the booking app's providers (its real
 // repository, the sandbox payment processor) on a fresh PostgreSQL database with the
@@ -66,13 +65,7 @@ describe('BookingSaga (service tier: real PostgreSQL, fake accounting, rates and
   }
 
   beforeAll(async () => {
-    harness = await startServiceHarness({
-      name: 'booking',
-      envClass: BookingEnv,
-      providers: (env) => BookingAppModule.register(env).providers ?? [],
-      entities: BOOKING_ENTITIES,
-      migrations: BOOKING_MIGRATIONS,
-    });
+    harness = await startBookingHarness();
     saga = harness.get(BookingSaga);
     bookings = harness.get(BookingsRepository);
 

@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { BookingEvent, HEADERS, SUBJECTS } from '@hotel/contracts';
 import { DomainError } from '@hotel/platform';
-import { ServiceHarness, startServiceHarness } from '@hotel/testing';
-import { newBookingTemplate } from '../../test/new-booking';
-import { BOOKING_ENTITIES, BOOKING_MIGRATIONS, BookingAppModule } from '../booking-app.module';
+import { ServiceHarness } from '@hotel/testing';
+import { newBookingTemplate, startBookingHarness } from '../../test/booking-fixtures';
 import { BookingEnv } from '../booking.env';
 import { BookingSaga } from '../bookings/booking-saga';
 import { toBookingView } from '../bookings/booking-view';
@@ -47,15 +46,8 @@ describe('booking events (service tier: the outbox and its relay)', () => {
   const streamedOf = (bookingId: number) => harness.client.streamed.filter((message) => (message.data as BookingEvent).data.id === bookingId);
 
   beforeAll(async () => {
-    harness = await startServiceHarness({
-      name: 'booking',
-      envClass: BookingEnv,
-      providers: (env) => BookingAppModule.register(env).providers ?? [],
-      entities: BOOKING_ENTITIES,
-      migrations: BOOKING_MIGRATIONS,
-      // Only the passes a test runs (and the nudges after each change).
-      env: { EVENTS_RELAY_INTERVAL_MS: '60000' },
-    });
+    // Only the passes a test runs (and the nudges after each change).
+    harness = await startBookingHarness({ EVENTS_RELAY_INTERVAL_MS: '60000' });
     bookings = harness.get(BookingsRepository);
     saga = harness.get(BookingSaga);
     relay = harness.get(BookingEventsRelay);

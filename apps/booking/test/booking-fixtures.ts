@@ -1,10 +1,25 @@
 import { RoomRequest, centsToDecimal, toCents } from '@hotel/contracts';
 import { VENDORS, VENDOR_CODES, hotelsForPlace, listOffers, priceEpoch, priceOffer, toHotelDetails } from '@hotel/inventory';
 import { randomUUID } from 'node:crypto';
+import { ServiceHarness, startServiceHarness } from '@hotel/testing';
+import { BOOKING_ENTITIES, BOOKING_MIGRATIONS, BookingAppModule } from '../src/booking-app.module';
+import { BookingEnv } from '../src/booking.env';
 import { NewBooking } from '../src/bookings/bookings.repository';
 
 const PARIS = 'gn:2988507';
 const DAY_MS = 86_400_000;
+
+/** For service-tier tests: the booking service's providers and migrations in the service harness, with `env` on top. */
+export function startBookingHarness(env: Record<string, string> = {}): Promise<ServiceHarness<BookingEnv>> {
+  return startServiceHarness({
+    name: 'booking',
+    envClass: BookingEnv,
+    providers: (validated) => BookingAppModule.register(validated).providers ?? [],
+    entities: BOOKING_ENTITIES,
+    migrations: BOOKING_MIGRATIONS,
+    env,
+  });
+}
 
 /**
  * For service-tier tests: a booking as BookingsService would record it for client
