@@ -14,11 +14,15 @@ import { SingleUsePrebooksAndCancellationSaga1764100000000 } from './migrations/
 import { FailPoints } from './bookings/fail-points';
 import { ScopedIdempotencyKeys1764200000000 } from './migrations/1764200000000-scoped-idempotency-keys';
 import { IndexBookingListByWorld1764400000000 } from './migrations/1764400000000-index-booking-list-by-world';
+import { BookingEventsOutbox1764500000000 } from './migrations/1764500000000-booking-events-outbox';
+import { BookingEventEntity } from './events/booking-event.entity';
+import { BookingEventsOutbox } from './events/booking-events-outbox';
+import { BookingEventsRelay } from './events/booking-events-relay';
 import { PAYMENT_PROCESSOR, SandboxPaymentProcessor } from './payments/payment-processor';
 import { Vouchers } from './vouchers/vouchers';
 
 /** The booking schema's tables, as TypeORM entities. */
-export const BOOKING_ENTITIES = [BookingEntity, SandboxCardChargeEntity, SandboxCardRefundEntity];
+export const BOOKING_ENTITIES = [BookingEntity, BookingEventEntity, SandboxCardChargeEntity, SandboxCardRefundEntity];
 
 /** The booking schema's migrations, in order. */
 export const BOOKING_MIGRATIONS = [
@@ -27,6 +31,7 @@ export const BOOKING_MIGRATIONS = [
   SingleUsePrebooksAndCancellationSaga1764100000000,
   ScopedIdempotencyKeys1764200000000,
   IndexBookingListByWorld1764400000000,
+  BookingEventsOutbox1764500000000,
 ];
 
 @Module({})
@@ -44,7 +49,16 @@ export class BookingAppModule {
         }),
       ],
       controllers: [BookingsController],
-      providers: [BookingsRepository, BookingSaga, BookingsService, Vouchers, FailPoints, { provide: PAYMENT_PROCESSOR, useClass: SandboxPaymentProcessor }],
+      providers: [
+        BookingsRepository,
+        BookingSaga,
+        BookingsService,
+        Vouchers,
+        FailPoints,
+        BookingEventsOutbox,
+        BookingEventsRelay,
+        { provide: PAYMENT_PROCESSOR, useClass: SandboxPaymentProcessor },
+      ],
     };
   }
 }

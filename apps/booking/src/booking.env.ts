@@ -11,6 +11,18 @@ export class BookingEnv extends ServiceEnv {
   @Max(600_000)
   RECOVERY_INTERVAL_MS = 5000;
 
+  /**
+   * How often a replica publishes the booking events it has not published yet
+   * (besides right after each status change): the bound on an event's delay
+   * after JetStream was unreachable.
+   */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(50)
+  @Max(60_000)
+  EVENTS_RELAY_INTERVAL_MS = 1000;
+
   /** How long one worker owns a saga before another replica may take it over. */
   @IsOptional()
   @Type(() => Number)

@@ -1,5 +1,5 @@
 import { NatsConnection, connect } from 'nats';
-import { BUS_IDENTITIES, BusIdentity, SERVICE_NAMES, SUBJECTS, busPermissions, inboxPrefixOf } from '@hotel/contracts';
+import { BOOKING_EVENT_SUBJECTS, BUS_IDENTITIES, BusIdentity, SERVICE_NAMES, STREAMS, SUBJECTS, busPermissions, inboxPrefixOf } from '@hotel/contracts';
 import { natsConnectionOptions } from '@hotel/platform';
 import { TestSystem } from './system';
 
@@ -92,6 +92,23 @@ describe('bus security', () => {
     const gateway = await system.busClient('gateway');
     const page = await gateway.send(SUBJECTS.BOOKING_BOOKING_LIST, { actor: forged, query: {} } as never);
     expect(page).toMatchObject({ bookings: [], total: 0 });
+  });
+
+  it.each(BUS_IDENTITIES)('%s may publish booking events and manage their stream only if it is booking, and read the stream only if it is admin', async (identity) => {
+    const { connection, refused } = await connectAs(system, identity);
+    const stream = STREAMS.BOOKING_EVENTS.name;
+    const owned = [BOOKING_EVENT_SUBJECTS['booking.confirmed'], `$JS.API.STREAM.CREATE.${stream}`, `$JS.API.STREAM.UPDATE.${stream}`, `$JS.API.STREAM.DELETE.${stream}`];
+    const read = [`$JS.API.STREAM.INFO.${stream}`, `$JS.API.CONSUMER.CREATE.${stream}.reader`, `$JS.API.CONSUMER.MSG.NEXT.${stream}.reader`];
+    // Nobody may purge it, delete it, or reach another stream or the account's JetStream.
+    const nobody = [`$JS.API.STREAM.PURGE.${stream}`, `$JS.API.STREAM.DELETE.${stream}`, '$JS.API.INFO', '$JS.API.STREAM.CREATE.OTHER', '$JS.API.STREAM.LIST'];
+    try {
+      for (const subject of [...owned, ...read, ...nobody]) connection.publish(subject, new Uint8Array(0));
+      await settled(connection);
+      const allowed = [...(identity === 'booking' ? [...owned, read[0]] : []), ...(identity === 'admin' ? read : [])].filter((subject) => !nobody.includes(subject));
+      expect([...refused.publish].sort()).toEqual([...new Set([...owned, ...read, ...nobody])].filter((subject) => !allowed.includes(subject)).sort());
+    } finally {
+      await connection.close();
+    }
   });
 
   it('a message that is not a request packet is answered as invalid, and the service goes on', async () => {

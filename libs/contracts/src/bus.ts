@@ -1,4 +1,4 @@
-import { SERVICE_NAMES, SUBJECTS, ServiceName } from './subjects';
+import { SERVICE_NAMES, STREAMS, SUBJECTS, ServiceName } from './subjects';
 import { CredentialsRevokedEvent } from './users/credentials';
 
 /**
@@ -95,6 +95,36 @@ export const EVENT_ROUTES: Record<keyof typeof EVENTS, { publishers: readonly Bu
   USERS_CREDENTIALS_REVOKED: { publishers: ['users'], subscribers: ['gateway'] },
 };
 
+/**
+ * JetStream streams (subjects.ts STREAMS): the identity that owns each (creates or
+ * updates it at start and publishes to it) and those that read it through
+ * consumers of their own. The admin identity reads the streams for operators.
+ */
+export const STREAM_ROUTES: Record<keyof typeof STREAMS, { owner: BusIdentity; readers: readonly BusIdentity[] }> = {
+  BOOKING_EVENTS: { owner: 'booking', readers: ['admin'] },
+};
+
+/** The JetStream API subjects (and stream subjects) an identity needs for the streams it owns or reads; the answers come back on its inbox. */
+function streamPermissions(identity: BusIdentity): string[] {
+  return (Object.keys(STREAMS) as (keyof typeof STREAMS)[]).flatMap((key) => {
+    const { name, subjects } = STREAMS[key];
+    const route = STREAM_ROUTES[key];
+    const owned = route.owner === identity ? [subjects, ...['INFO', 'CREATE', 'UPDATE'].map((call) => `$JS.API.STREAM.${call}.${name}`)] : [];
+    const read = route.readers.includes(identity)
+      ? [
+          `$JS.API.STREAM.INFO.${name}`,
+          // A consumer of this stream only: created (with its name, and a filter), read, looked at, deleted, acknowledged.
+          `$JS.API.CONSUMER.CREATE.${name}.>`,
+          `$JS.API.CONSUMER.MSG.NEXT.${name}.*`,
+          `$JS.API.CONSUMER.INFO.${name}.*`,
+          `$JS.API.CONSUMER.DELETE.${name}.*`,
+          `$JS.ACK.${name}.>`,
+        ]
+      : [];
+    return [...owned, ...read.filter((subject) => !owned.includes(subject))];
+  });
+}
+
 /** The subject prefix of an identity's reply inboxes: nobody else can read its replies. */
 export function inboxPrefixOf(identity: BusIdentity): string {
   return `_INBOX_${identity}`;
@@ -115,6 +145,7 @@ export function busPermissions(identity: BusIdentity): BusPermissions {
     if (EVENT_ROUTES[key].publishers.includes(identity)) publish.push(EVENTS[key]);
     if (EVENT_ROUTES[key].subscribers.includes(identity)) subscribe.push(EVENTS[key]);
   }
+  publish.push(...streamPermissions(identity));
   const service = (SERVICE_NAMES as readonly string[]).includes(identity);
   if (service) subscribe.push(`${identity as ServiceName}.>`);
   return { publish, subscribe, respond: service };

@@ -22,5 +22,6 @@ export * from './rates/supplier';
 export * from './booking/book';
 export * from './booking/backend-booking';
 export * from './booking/voucher';
+export * from './booking/events';
 export * from './bus';
 export * from './api-bodies';

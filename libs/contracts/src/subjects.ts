@@ -68,6 +68,24 @@ export const SUBJECTS = {
 
 export type Subject = (typeof SUBJECTS)[keyof typeof SUBJECTS];
 
+/**
+ * JetStream streams of the platform: events kept on the broker's disk, read by
+ * consumers at their own pace. A stream's subjects are `events.<context>.<type>.v<n>`
+ * like the core events (bus.ts), and a changed payload gets a new `.v<n+1>` too.
+ */
+export const STREAMS = {
+  /** Every status change of a booking (booking/events.ts), published by the booking service's outbox relay. */
+  BOOKING_EVENTS: { name: 'BOOKING_EVENTS', subjects: 'events.booking.>' },
+} as const;
+
+/** The subject of each booking event type on the BOOKING_EVENTS stream. */
+export const BOOKING_EVENT_SUBJECTS = {
+  'booking.created': 'events.booking.created.v1',
+  'booking.confirmed': 'events.booking.confirmed.v1',
+  'booking.failed': 'events.booking.failed.v1',
+  'booking.cancelled': 'events.booking.cancelled.v1',
+} as const;
+
 /** The services behind the gateway; each is a NATS queue group of this name. */
 export const SERVICE_NAMES = ['search', 'rates', 'booking', 'promo', 'users', 'accounting'] as const;
 export type ServiceName = (typeof SERVICE_NAMES)[number];
@@ -95,4 +113,6 @@ export const HEADERS = {
    * `last` on the final message of a multi-message reply.
    */
   RAW_REPLY: 'hotel-raw-reply',
+  /** On a stream event: the client whose booking it is (so a consumer routes it without parsing the payload). */
+  CLIENT_ID: 'hotel-client-id',
 } as const;

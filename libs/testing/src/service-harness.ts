@@ -14,6 +14,8 @@ import {
   ServiceClient,
   ServiceDatabaseOptions,
   ServiceEnv,
+  StreamAck,
+  StreamConfig,
   loadEnv,
   newInstanceId,
   openServiceDataSource,
@@ -46,7 +48,10 @@ function overTheWire<T>(value: T): T {
   return value === undefined ? value : (JSON.parse(JSON.stringify(value)) as T);
 }
 
-type PublicServiceClient = Pick<ServiceClient, 'connect' | 'close' | 'isConnected' | 'send' | 'sendForAll' | 'publishEvent' | 'onEvent' | 'onReconnect'>;
+type PublicServiceClient = Pick<
+  ServiceClient,
+  'connect' | 'close' | 'isConnected' | 'send' | 'sendForAll' | 'publishEvent' | 'onEvent' | 'onReconnect' | 'ensureStream' | 'publishToStream'
+>;
 
 /**
  * A ServiceClient for tests: no NATS. Every call is recorded in order; a subject
@@ -58,6 +63,12 @@ export class FakeServiceClient implements PublicServiceClient {
   readonly calls: RecordedCall[] = [];
   /** Events the service published, in order. */
   readonly events: { subject: EventSubject; event: unknown }[] = [];
+  /** Streams the service created, by name. */
+  readonly streams = new Map<string, StreamConfig>();
+  /** Messages the service published to streams and the stream kept, in order (a repeated id is dropped, as JetStream does). */
+  readonly streamed: { subject: string; msgId: string; headers: Record<string, string>; data: unknown }[] = [];
+  /** While set, a stream publish fails as it does when JetStream cannot be reached. */
+  streamDown = false;
   private readonly handlers = new Map<Subject, FakeHandler<Subject>>();
   private readonly listeners = new Map<EventSubject, ((event: unknown) => void)[]>();
 
@@ -91,6 +102,7 @@ export class FakeServiceClient implements PublicServiceClient {
   reset(): void {
     this.calls.length = 0;
     this.events.length = 0;
+    this.streamed.length = 0;
   }
 
   async send<S extends Subject>(subject: S, request: RequestOf<S>): Promise<ReplyOf<S>> {
@@ -116,6 +128,21 @@ export class FakeServiceClient implements PublicServiceClient {
   async publishEvent<E extends EventSubject>(subject: E, event: EventMap[E]): Promise<void> {
     this.events.push({ subject, event: overTheWire(event) });
     for (const listener of this.listeners.get(subject) ?? []) listener(overTheWire(event));
+  }
+
+  async ensureStream(config: StreamConfig): Promise<void> {
+    await Promise.resolve();
+    if (this.streamDown) throw new Error('JetStream not reachable (fake)');
+    this.streams.set(config.name, config);
+  }
+
+  async publishToStream(subject: string, data: Uint8Array, options: { msgId: string; headers?: Record<string, string> }): Promise<StreamAck> {
+    await Promise.resolve();
+    if (this.streamDown) throw new Error('JetStream not reachable (fake)');
+    const seen = this.streamed.findIndex((message) => message.msgId === options.msgId);
+    if (seen >= 0) return { seq: seen + 1, duplicate: true };
+    this.streamed.push({ subject, msgId: options.msgId, headers: { ...options.headers }, data: JSON.parse(new TextDecoder().decode(data)) });
+    return { seq: this.streamed.length, duplicate: false };
   }
 
   onEvent<E extends EventSubject>(subject: E, handler: (event: EventMap[E]) => void): void {

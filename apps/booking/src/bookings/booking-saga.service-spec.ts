@@ -1,20 +1,16 @@
 import { randomUUID } from 'node:crypto';
-import { RoomRequest, SUBJECTS, centsToDecimal, toCents } from '@hotel/contracts';
-import { VENDORS, VENDOR_CODES, hotelsForPlace, listOffers, priceEpoch, priceOffer, toHotelDetails } from '@hotel/inventory';
+import { SUBJECTS, centsToDecimal, toCents } from '@hotel/contracts';
 import { DomainError } from '@hotel/platform';
-import { ServiceHarness, startServiceHarness } from '@hotel/testing';
-import { BOOKING_ENTITIES, BOOKING_MIGRATIONS, BookingAppModule } from '../booking-app.module';
+import { ServiceHarness } from '@hotel/testing';
 import { BookingEnv } from '../booking.env';
 import { BookingSaga } from './booking-saga';
 import { BookingEntity, FINAL_STEPS, SagaStep } from './booking.entity';
 import { BookingsRepository, NewBooking } from './bookings.repository';
+import { newBookingTemplate, startBookingHarness } from '../../test/booking-fixtures';
 
 // Service tier: the booking saga with the booking app's providers (its real
 // repository, the sandbox payment processor) on a fresh PostgreSQL database with the
 // booking migrations; accounting, rates and promo are fakes answering by subject.
-
-const PARIS = 'gn:2988507';
-const DAY_MS = 86_400_000;
 
 describe('BookingSaga (service tier: real PostgreSQL, fake accounting, rates and promo)', () => {
   let harness: ServiceHarness<BookingEnv>;
@@ -69,56 +65,11 @@ describe('BookingSaga (service tier: real PostgreSQL, fake accounting, rates and
   }
 
   beforeAll(async () => {
-    harness = await startServiceHarness({
-      name: 'booking',
-      envClass: BookingEnv,
-      providers: (env) => BookingAppModule.register(env).providers ?? [],
-      entities: BOOKING_ENTITIES,
-      migrations: BOOKING_MIGRATIONS,
-    });
+    harness = await startBookingHarness();
     saga = harness.get(BookingSaga);
     bookings = harness.get(BookingsRepository);
 
-    // A real offer of a Paris hotel, priced as rates would have confirmed it at prebook.
-    const day = (offset: number) => new Date(Date.now() + offset * DAY_MS).toISOString().slice(0, 10);
-    const rooms: RoomRequest[] = [{ adults: 2, children: 0, children_ages: [] }];
-    const stay = { check_in: day(30), check_out: day(33), rooms };
-    const offers = (hotelsForPlace(PARIS) ?? []).flatMap((hotel) =>
-      VENDOR_CODES.flatMap((code) => listOffers(hotel, VENDORS[code], stay, { soldOut: new Set(), includeMemberRates: false }).map((key) => ({ hotel, key }))),
-    );
-    const { hotel, key } = offers[0];
-    const rate = { id: randomUUID(), ...priceOffer(hotel, key, stay, { epoch: priceEpoch(), issuedAt: new Date() }), payment_type: 'account' as const };
-    template = {
-      clientId: 1,
-      userId: null,
-      sandbox: false,
-      prebookId: '',
-      offer: key,
-      paymentMethod: 'account',
-      hotelId: hotel.id,
-      hotelName: hotel.name,
-      checkIn: stay.check_in,
-      checkOut: stay.check_out,
-      firstName: 'Ada',
-      lastName: 'Lovelace',
-      email: 'ada@example.com',
-      phone: '+33100000000',
-      priceChargeable: centsToDecimal(toCents(rate.price_chargeable)),
-      priceCurrency: rate.price_currency,
-      rate,
-      hotel: toHotelDetails(hotel),
-      rooms: [{ adults: [{ title: null, first_name: 'Ada', last_name: 'Lovelace' }], children: [] }],
-      language: 'en',
-      loyaltyNumber: null,
-      specialRequest: null,
-      remarks: '',
-      clientReference: null,
-      idempotencyKey: null,
-      requestFingerprint: '',
-      promoCode: null,
-      promoDiscount: '0.00',
-      testScenario: null,
-    };
+    template = newBookingTemplate();
   });
 
   beforeEach(() => {

@@ -168,6 +168,10 @@ export class BookingEntity {
   @Column({ name: 'legacy_prebook_reuse', type: 'boolean', select: false })
   legacyPrebookReuse?: boolean;
 
+  /** How many events the booking has (one per status change): the sequence of its latest (the outbox's bookkeeping). */
+  @Column({ name: 'event_sequence', type: 'integer', select: false })
+  eventSequence?: number;
+
   @Column({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;
 

@@ -1,9 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { Brackets, DataSource, QueryFailedError, SelectQueryBuilder } from 'typeorm';
+import { Brackets, DataSource, EntityManager, QueryFailedError, SelectQueryBuilder } from 'typeorm';
 import { BookingListQuery } from '@hotel/contracts';
 import { DomainError, SERVICE_ENV, getPage } from '@hotel/platform';
 import { BookingEnv } from '../booking.env';
+import { BookingEventsOutbox } from '../events/booking-events-outbox';
 import { BookingEntity, FINAL_STEPS, SagaStep } from './booking.entity';
 
 /** What a saga step may record beside the step itself. */
@@ -32,6 +33,7 @@ export type NewBooking = Omit<
   | 'cancellationPenalty'
   | 'cancelledAt'
   | 'legacyPrebookReuse'
+  | 'eventSequence'
   | 'createdAt'
   | 'updatedAt'
 >;
@@ -72,7 +74,8 @@ const unfinished = (alias = '') => `${alias}step NOT IN (${FINAL_STEPS.map((step
  * Bookings (`booking.bookings`) through TypeORM's query builder: explicit columns
  * (the entity's, never `*`), bound parameters, LIMIT and OFFSET as parameters. Each
  * saga step is one conditional UPDATE from the step its caller saw, so two workers
- * never both advance a booking.
+ * never both advance a booking. A status change writes its booking event in the
+ * same transaction (the outbox, see BookingEventsOutbox).
  */
 @Injectable()
 export class BookingsRepository {
@@ -82,6 +85,7 @@ export class BookingsRepository {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     @Inject(SERVICE_ENV) env: BookingEnv,
+    private readonly events: BookingEventsOutbox,
   ) {
     const seconds = Math.trunc(env.SAGA_LEASE_S);
     this.leaseEnd = () => `now() + make_interval(secs => ${seconds})`;
@@ -96,9 +100,10 @@ export class BookingsRepository {
   }
 
   /**
-   * Inserts a pending booking, leased to the caller. The unique indexes decide
-   * races: a second booking with the client's client_reference or idempotency_key,
-   * or a second live booking of one prebook, fails.
+   * Inserts a pending booking, leased to the caller, with its booking.created
+   * event (one transaction). The unique indexes decide races: a second booking
+   * with the client's client_reference or idempotency_key, or a second live
+   * booking of one prebook, fails.
    */
   async insert(booking: NewBooking, idempotencyHours: number): Promise<BookingEntity> {
     // An idempotency key is kept for a while; an older one is free again.
@@ -113,22 +118,29 @@ export class BookingsRepository {
     }
     const hours = Math.trunc(idempotencyHours);
     try {
-      const result = await this.bookings
-        .createQueryBuilder()
-        .insert()
-        .values({
-          ...booking,
-          status: 'pending',
-          step: 'created',
-          leaseUntil: this.leaseEnd,
-          idempotencyExpiresAt: booking.idempotencyKey ? () => `now() + make_interval(hours => ${hours})` : null,
-          bookingReference: [],
-        })
-        // returning() takes property names; the raw rows come back keyed by column name.
-        .returning(['id', 'createdAt', 'updatedAt'])
-        .updateEntity(false)
-        .execute();
-      const [row] = result.raw as { id: number; created_at: Date; updated_at: Date }[];
+      const row = await this.dataSource.transaction(async (manager) => {
+        const result = await manager
+          .getRepository(BookingEntity)
+          .createQueryBuilder()
+          .insert()
+          .values({
+            ...booking,
+            status: 'pending',
+            step: 'created',
+            leaseUntil: this.leaseEnd,
+            idempotencyExpiresAt: booking.idempotencyKey ? () => `now() + make_interval(hours => ${hours})` : null,
+            bookingReference: [],
+            eventSequence: 1,
+          })
+          // returning() takes property names; the raw rows come back keyed by column name.
+          .returning(['id', 'createdAt', 'updatedAt'])
+          .updateEntity(false)
+          .execute();
+        const [inserted] = result.raw as { id: number; created_at: Date; updated_at: Date }[];
+        await this.events.record(manager, inserted.id);
+        return inserted;
+      });
+      this.events.committed();
       return {
         ...booking,
         id: row.id,
@@ -188,13 +200,33 @@ export class BookingsRepository {
    * Records a saga step, only from the step the caller saw (so two workers never
    * both advance it); the updated booking, or null when another worker moved it.
    * Only what changed comes back from the database: the rest of the row (hotel,
-   * rate, rooms: most of its bytes) is the caller's copy.
+   * rate, rooms: most of its bytes) is the caller's copy. A step that changes the
+   * status writes the booking's event in the same transaction (and counts it in
+   * `event_sequence`); a step that loses the race writes none.
    */
   async advance(booking: BookingEntity, to: SagaStep, changes: BookingChanges = {}): Promise<BookingEntity | null> {
-    const result = await this.bookings
+    if (changes.status === undefined || changes.status === booking.status) return this.move(this.dataSource.manager, booking, to, changes);
+    const moved = await this.dataSource.transaction(async (manager) => {
+      const next = await this.move(manager, booking, to, changes, true);
+      if (next) await this.events.record(manager, booking.id);
+      return next;
+    });
+    if (moved) this.events.committed();
+    return moved;
+  }
+
+  private async move(manager: EntityManager, booking: BookingEntity, to: SagaStep, changes: BookingChanges, newEvent = false): Promise<BookingEntity | null> {
+    const result = await manager
+      .getRepository(BookingEntity)
       .createQueryBuilder()
       .update()
-      .set({ ...changes, step: to, updatedAt: () => 'now()', leaseUntil: this.leaseEnd })
+      .set({
+        ...changes,
+        step: to,
+        updatedAt: () => 'now()',
+        leaseUntil: this.leaseEnd,
+        ...(newEvent && { eventSequence: () => 'event_sequence + 1' }),
+      })
       .where('id = :id AND step = :from', { id: booking.id, from: booking.step })
       .returning(['step', 'updatedAt'])
       .updateEntity(false)

@@ -3,7 +3,8 @@ import { Injectable } from '@nestjs/common';
 /**
  * Where a booking or cancellation can be cut off: after a step's effect, before it
  * is recorded (and, for a card, after its key is recorded, before the charge; for a
- * cancellation, after `cancelling` is recorded, before the supplier hears of it).
+ * cancellation, after `cancelling` is recorded, before the supplier hears of it);
+ * and where the relay of booking events can: before or after it publishes.
  */
 export const FAIL_POINTS = [
   'after-hold',
@@ -16,6 +17,10 @@ export const FAIL_POINTS = [
   'before-supplier-cancel',
   'after-supplier-cancel',
   'after-refund',
+  // The booking events' relay: a status change (and its event) committed, its event not published yet;
+  // the event published, not yet marked sent (published again after the restart: the stream drops the repeat).
+  'after-status-commit',
+  'after-event-publish',
 ] as const;
 export type FailPoint = (typeof FAIL_POINTS)[number];
 

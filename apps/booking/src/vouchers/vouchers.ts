@@ -1,11 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { timingSafeEqual } from 'node:crypto';
 import PDFDocument from 'pdfkit';
 import { VoucherPdf } from '@hotel/contracts';
 import { DomainError, SERVICE_ENV } from '@hotel/platform';
 import { BookingEnv } from '../booking.env';
 import { BookingEntity } from '../bookings/booking.entity';
 import { BookingsRepository } from '../bookings/bookings.repository';
+import { voucherSignature, voucherUrl } from './voucher-links';
 
 const BOARD_NAMES: Record<string, string> = { RO: 'Room only', BB: 'Bed and breakfast', HB: 'Half board', FB: 'Full board', AI: 'All inclusive' };
 
@@ -21,14 +22,13 @@ export class Vouchers {
   ) {}
 
   url(bookingId: number, now = Date.now()): string {
-    const expires = Math.floor(now / 1000) + this.env.VOUCHER_TTL_S;
-    return `${this.env.PUBLIC_BASE_URL}/vouchers/${bookingId}?expires=${expires}&signature=${this.sign(bookingId, expires)}`;
+    return voucherUrl(this.env, bookingId, now);
   }
 
   /** The PDF for a valid link; a tampered or expired link, or a booking that is not confirmed, is 404. */
   async render(bookingId: number, expires: string, signature: string): Promise<VoucherPdf> {
     const notFound = () => DomainError.notFound('voucher');
-    const expected = Buffer.from(this.sign(bookingId, Number(expires)));
+    const expected = Buffer.from(voucherSignature(this.env, bookingId, Number(expires)));
     const given = Buffer.from(signature);
     if (expected.length !== given.length || !timingSafeEqual(expected, given)) throw notFound();
     if (Number(expires) * 1000 < Date.now()) throw notFound();
@@ -36,11 +36,8 @@ export class Vouchers {
     if (!booking || booking.status !== 'confirmed') throw notFound();
     return { filename: `voucher-${booking.id}.pdf`, pdfBase64: (await pdfOf(booking)).toString('base64') };
   }
-
-  private sign(bookingId: number, expires: number): string {
-    return createHmac('sha256', this.env.VOUCHER_SECRET).update(`voucher:${bookingId}:${expires}`).digest('base64url').slice(0, 32);
-  }
 }
+
 
 function pdfOf(booking: BookingEntity): Promise<Buffer> {
   return new Promise((resolve, reject) => {

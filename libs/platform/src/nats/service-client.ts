@@ -1,6 +1,19 @@
 import { Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { ErrorCode as NatsErrorCode, JSONCodec, Msg, NatsConnection, NatsError, connect, createInbox, headers as natsHeaders } from 'nats';
+import {
+  DiscardPolicy,
+  ErrorCode as NatsErrorCode,
+  JSONCodec,
+  Msg,
+  NatsConnection,
+  NatsError,
+  RetentionPolicy,
+  StorageType,
+  connect,
+  createInbox,
+  nanos,
+  headers as natsHeaders,
+} from 'nats';
 import { ContractMap, EventMap, EventSubject, HEADERS, ReplyOf, RequestOf, inboxPrefixOf, isRpcErrorPayload } from '@hotel/contracts';
 import { DomainError } from '../errors/domain-error';
 import { currentRequestId } from '../logging/request-context';
@@ -27,6 +40,24 @@ interface NestReplyPacket {
 }
 
 const codec = JSONCodec<unknown>();
+
+/** A JetStream stream an identity owns: file storage, limits retention (old messages go after maxAgeMs). */
+export interface StreamConfig {
+  name: string;
+  subjects: string[];
+  /** How long the stream remembers a message id to drop a repeat of it. */
+  duplicateWindowMs: number;
+  maxAgeMs: number;
+}
+
+/** The stream's acknowledgement: the message's sequence in the stream; `duplicate` when its id was there already (nothing stored). */
+export interface StreamAck {
+  seq: number;
+  duplicate: boolean;
+}
+
+/** JetStream's "stream name already in use with a different configuration". */
+const STREAM_CONFIG_DIFFERS = 10058;
 
 /** An empty message with status 503 is NATS's "no responders". */
 function isNoResponders(message: Msg): boolean {
@@ -110,6 +141,49 @@ export class ServiceClient {
     const connection = this.requireConnection(subject);
     connection.publish(subject, codec.encode(event), { headers: this.headers({}, this.defaultTimeoutMs) });
     await connection.flush();
+  }
+
+  /**
+   * Creates a stream this identity owns, or brings an existing one to this
+   * configuration: every replica does it at start, so it is idempotent.
+   */
+  async ensureStream(config: StreamConfig): Promise<void> {
+    const connection = this.requireConnection(`$JS.API.STREAM.CREATE.${config.name}`);
+    // checkAPI: false: no account-wide $JS.API.INFO, which this identity may not ask.
+    const manager = await connection.jetstreamManager({ checkAPI: false, timeout: this.defaultTimeoutMs });
+    const wanted = {
+      name: config.name,
+      subjects: config.subjects,
+      storage: StorageType.File,
+      retention: RetentionPolicy.Limits,
+      discard: DiscardPolicy.Old,
+      duplicate_window: nanos(config.duplicateWindowMs),
+      max_age: nanos(config.maxAgeMs),
+    };
+    try {
+      await manager.streams.add(wanted);
+    } catch (error) {
+      if ((error as NatsError).api_error?.err_code !== STREAM_CONFIG_DIFFERS) throw error;
+      const { name, storage: _storage, ...changes } = wanted;
+      await manager.streams.update(name, changes);
+    }
+  }
+
+  /**
+   * Publishes to a stream and waits for its acknowledgement (the message is
+   * stored). The stream drops a message whose id it has seen within its duplicate
+   * window, so a message sent again after a crash is stored once.
+   */
+  async publishToStream(subject: string, data: Uint8Array, options: { msgId: string; headers?: Record<string, string>; timeoutMs?: number }): Promise<StreamAck> {
+    const connection = this.requireConnection(subject);
+    const headers = natsHeaders();
+    for (const [name, value] of Object.entries(options.headers ?? {})) headers.set(name, value);
+    const ack = await connection.jetstream({ timeout: options.timeoutMs ?? this.defaultTimeoutMs }).publish(subject, data, {
+      msgID: options.msgId,
+      headers,
+      timeout: options.timeoutMs ?? this.defaultTimeoutMs,
+    });
+    return { seq: ack.seq, duplicate: ack.duplicate };
   }
 
   /** Every replica gets every event (no queue group): each keeps its own caches. */

@@ -1,0 +1,175 @@
+import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { BOOKING_EVENT_SUBJECTS, BookingEventType, HEADERS, STREAMS } from '@hotel/contracts';
+import { BACKGROUND_JOBS, BackgroundJobs, SERVICE_CLIENT, SERVICE_ENV, ServiceClient, StreamConfig } from '@hotel/platform';
+import { BookingEnv } from '../booking.env';
+import { FailPoints, SimulatedCrash } from '../bookings/fail-points';
+import { BookingEventsOutbox } from './booking-events-outbox';
+
+/** The BOOKING_EVENTS stream as every booking replica creates or updates it at start. */
+export const BOOKING_EVENTS_STREAM: StreamConfig = {
+  name: STREAMS.BOOKING_EVENTS.name,
+  subjects: [STREAMS.BOOKING_EVENTS.subjects],
+  // A relay that died after publishing publishes again within seconds: its repeat is dropped.
+  duplicateWindowMs: 10 * 60_000,
+  maxAgeMs: 30 * 86_400_000,
+};
+
+/** Events one transaction of the relay publishes at most. */
+const BATCH = 100;
+/** How long the stream has to acknowledge a message. */
+const PUBLISH_TIMEOUT_MS = 5000;
+/** JetStream unreachable for this long (not a start's first pass before NATS is connected) is worth a warning... */
+const WARN_AFTER_MS = 5000;
+/** ...and then one this often, not one every pass. */
+const WARN_EVERY_MS = 60_000;
+
+interface UnsentEvent {
+  id: string;
+  type: BookingEventType;
+  client_id: number;
+  payload: string;
+}
+
+/**
+ * The publishing half of the outbox: publishes the booking events not yet sent to
+ * the BOOKING_EVENTS stream, with the event id as the message id, and marks them
+ * sent; at least once (a relay that dies between the two publishes again, and the
+ * stream drops the repeat). It runs right after each status change and on a short
+ * timer on every replica; each pass takes, under FOR UPDATE SKIP LOCKED, only the
+ * earliest unsent event of each booking, so replicas share the work and the events
+ * of one booking reach the stream in their order. JetStream unreachable: bookings go
+ * on, their events wait in the outbox, a warning is logged and the relay retries.
+ */
+@Injectable()
+export class BookingEventsRelay implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly logger = new Logger('BookingEventsRelay');
+  private timer?: NodeJS.Timeout;
+  private running?: Promise<number>;
+  private again = false;
+  private stopped = false;
+  private streamReady = false;
+  private failingSince?: number;
+  private lastWarning = 0;
+
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    @Inject(SERVICE_CLIENT) private readonly services: ServiceClient,
+    @Inject(SERVICE_ENV) private readonly env: BookingEnv,
+    @Inject(BACKGROUND_JOBS) private readonly background: BackgroundJobs,
+    private readonly failPoints: FailPoints,
+    outbox: BookingEventsOutbox,
+  ) {
+    outbox.onCommitted(() => this.nudge());
+  }
+
+  onApplicationBootstrap() {
+    this.timer = setInterval(() => this.nudge(), this.env.EVENTS_RELAY_INTERVAL_MS);
+    this.timer.unref();
+    this.nudge();
+  }
+
+  async onModuleDestroy() {
+    this.stopped = true;
+    clearInterval(this.timer);
+    await this.running;
+  }
+
+  /** Runs a pass now, or right after the one under way. */
+  nudge(): void {
+    if (this.stopped) return;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.running = this.background.run('booking-events-relay', () => this.drain());
+    void this.running.finally(() => {
+      this.running = undefined;
+      if (this.again) {
+        this.again = false;
+        this.nudge();
+      }
+    });
+  }
+
+  /** One pass: publishes until nothing is left (or JetStream fails); how many events it published. */
+  async drain(): Promise<number> {
+    let published = 0;
+    try {
+      if (!this.services.isConnected()) throw new Error('not connected to NATS');
+      if (!this.streamReady) {
+        await this.services.ensureStream(BOOKING_EVENTS_STREAM);
+        this.streamReady = true;
+      }
+      for (let sent = -1; sent !== 0 && !this.stopped; ) {
+        const batch = await this.publishBatch();
+        sent = batch.sent;
+        published += sent;
+        if (batch.failure) throw batch.failure;
+      }
+      if (this.failingSince !== undefined) {
+        this.logger.log({ msg: 'booking events are published again', unreachableForMs: Date.now() - this.failingSince });
+        this.failingSince = undefined;
+      }
+    } catch (error) {
+      if (error instanceof SimulatedCrash) {
+        // A "dead" relay publishes nothing more; what it held stays unsent for the next replica.
+        this.stopped = true;
+        clearInterval(this.timer);
+        return published;
+      }
+      // The stream may have been deleted meanwhile: made again on the next pass.
+      this.streamReady = false;
+      this.failingSince ??= Date.now();
+      if (Date.now() - this.failingSince >= WARN_AFTER_MS && Date.now() - this.lastWarning >= WARN_EVERY_MS) {
+        this.lastWarning = Date.now();
+        this.logger.warn({
+          msg: 'cannot publish booking events for now; they wait in the outbox and are retried',
+          failingForMs: Date.now() - this.failingSince,
+          error: error instanceof Error ? error.message : String(error),
+        });
+      }
+    }
+    return published;
+  }
+
+  /**
+   * One transaction: takes up to BATCH events, each the earliest unsent one of its
+   * booking (an event whose booking has an earlier one unsent waits for it, even if
+   * another replica holds that one), publishes them and marks those the stream
+   * acknowledged; those it did not are left for a later pass (and the failure
+   * comes back to end this one).
+   */
+  private publishBatch(): Promise<{ sent: number; failure?: unknown }> {
+    return this.dataSource.transaction(async (manager) => {
+      const rows: UnsentEvent[] = await manager.query(
+        `SELECT e.id, e.type, e.client_id, e.payload
+           FROM booking.booking_events e
+          WHERE e.sent_at IS NULL
+            AND NOT EXISTS (SELECT 1 FROM booking.booking_events p WHERE p.booking_id = e.booking_id AND p.sent_at IS NULL AND p.sequence < e.sequence)
+          ORDER BY e.created_at, e.booking_id
+          LIMIT $1
+          FOR UPDATE OF e SKIP LOCKED`,
+        [BATCH],
+      );
+      if (rows.length === 0) return { sent: 0 };
+      this.failPoints.pass('after-status-commit');
+      const encoder = new TextEncoder();
+      const acks = await Promise.allSettled(
+        rows.map((row) =>
+          this.services.publishToStream(BOOKING_EVENT_SUBJECTS[row.type], encoder.encode(row.payload), {
+            msgId: row.id,
+            headers: { [HEADERS.CLIENT_ID]: String(row.client_id) },
+            timeoutMs: PUBLISH_TIMEOUT_MS,
+          }),
+        ),
+      );
+      this.failPoints.pass('after-event-publish');
+      const sent = rows.filter((_, index) => acks[index].status === 'fulfilled').map((row) => row.id);
+      if (sent.length > 0) await manager.query(`UPDATE booking.booking_events SET sent_at = now() WHERE id = ANY($1::uuid[])`, [sent]);
+      const failure = acks.find((ack): ack is PromiseRejectedResult => ack.status === 'rejected');
+      return { sent: sent.length, ...(failure && { failure: failure.reason as unknown }) };
+    });
+  }
+}
