@@ -143,6 +143,8 @@ export class BookingEventsRelay implements OnApplicationBootstrap, OnModuleDestr
    */
   private publishBatch(): Promise<{ sent: number; failure?: unknown }> {
     return this.dataSource.transaction(async (manager) => {
+      // Raw SQL: "the earliest unsent event of each booking, skipping what another replica
+      // holds" is a NOT EXISTS over the same table with FOR UPDATE OF ... SKIP LOCKED.
       const rows: UnsentEvent[] = await manager.query(
         `SELECT e.id, e.type, e.client_id, e.payload
            FROM booking.booking_events e
