@@ -1,7 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { EntityManager } from 'typeorm';
-import { BOOKING_EVENT_BY_STATUS, BookingEvent } from '@hotel/contracts';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { BOOKING_EVENT_BY_STATUS, BookingEvent, BookingEventType } from '@hotel/contracts';
 import { SERVICE_ENV } from '@hotel/platform';
 import { BookingEnv } from '../booking.env';
 import { toBookingView } from '../bookings/booking-view';
@@ -9,8 +10,17 @@ import { BookingEntity } from '../bookings/booking.entity';
 import { voucherUrl } from '../vouchers/voucher-links';
 import { BookingEventEntity } from './booking-event.entity';
 
+/** An event waiting in the outbox, as the relay publishes it. */
+export interface UnsentEvent {
+  id: string;
+  type: BookingEventType;
+  clientId: number;
+  /** The exact bytes to publish (JSON). */
+  payload: string;
+}
+
 /**
- * The writing half of the booking events' outbox: the event of a status change is
+ * The booking events' outbox (its data; the relay publishes). The writing half: the event of a status change is
  * written by the transaction that makes the change, so there is never a change
  * without its event nor an event without its change. The relay publishes it.
  */
@@ -18,7 +28,10 @@ import { BookingEventEntity } from './booking-event.entity';
 export class BookingEventsOutbox {
   private readonly listeners: (() => void)[] = [];
 
-  constructor(@Inject(SERVICE_ENV) private readonly env: BookingEnv) {}
+  constructor(
+    @Inject(SERVICE_ENV) private readonly env: BookingEnv,
+    @InjectDataSource() private readonly dataSource: DataSource,
+  ) {}
 
   /**
    * Writes the event of the status change the caller's transaction just made to a
@@ -50,5 +63,38 @@ export class BookingEventsOutbox {
 
   onCommitted(listener: () => void): void {
     this.listeners.push(listener);
+  }
+
+  /**
+   * One transaction of the relay: takes up to `limit` unsent events, each the earliest
+   * unsent one of its booking (an event whose booking has an earlier one unsent waits
+   * for it, even if another replica holds that one), lets `publish` send them, and
+   * marks sent the ids it answers; the others stay for a later pass. How many were sent,
+   * and the publishing failure if any.
+   */
+  async publishUnsent(
+    limit: number,
+    publish: (events: UnsentEvent[]) => Promise<{ published: string[]; failure?: unknown }>,
+  ): Promise<{ sent: number; failure?: unknown }> {
+    return this.dataSource.transaction(async (manager) => {
+      // Raw SQL: "the earliest unsent event of each booking, skipping what another replica
+      // holds" is a NOT EXISTS over the same table with FOR UPDATE OF ... SKIP LOCKED.
+      const events: UnsentEvent[] = await manager.query(
+        `SELECT e.id, e.type, e.client_id AS "clientId", e.payload
+           FROM booking.booking_events e
+          WHERE e.sent_at IS NULL
+            AND NOT EXISTS (SELECT 1 FROM booking.booking_events p WHERE p.booking_id = e.booking_id AND p.sent_at IS NULL AND p.sequence < e.sequence)
+          ORDER BY e.created_at, e.booking_id
+          LIMIT $1
+          FOR UPDATE OF e SKIP LOCKED`,
+        [limit],
+      );
+      if (events.length === 0) return { sent: 0 };
+      const { published, failure } = await publish(events);
+      if (published.length > 0) {
+        await manager.getRepository(BookingEventEntity).createQueryBuilder().update().set({ sentAt: () => 'now()' }).where('id = ANY(:ids::uuid[])', { ids: published }).execute();
+      }
+      return { sent: published.length, ...(failure !== undefined && { failure }) };
+    });
   }
 }

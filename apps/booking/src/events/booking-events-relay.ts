@@ -1,7 +1,5 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
-import { BOOKING_EVENT_SUBJECTS, BookingEventType, HEADERS, STREAMS } from '@hotel/contracts';
+import { BOOKING_EVENT_SUBJECTS, HEADERS, STREAMS } from '@hotel/contracts';
 import { BACKGROUND_JOBS, BackgroundJobs, SERVICE_CLIENT, SERVICE_ENV, ServiceClient, StreamConfig } from '@hotel/platform';
 import { BookingEnv } from '../booking.env';
 import { FailPoints, SimulatedCrash } from '../bookings/fail-points';
@@ -25,13 +23,6 @@ const WARN_AFTER_MS = 5000;
 /** ...and then one this often, not one every pass. */
 const WARN_EVERY_MS = 60_000;
 
-interface UnsentEvent {
-  id: string;
-  type: BookingEventType;
-  client_id: number;
-  payload: string;
-}
-
 /**
  * The publishing half of the outbox: publishes the booking events not yet sent to
  * the BOOKING_EVENTS stream, with the event id as the message id, and marks them
@@ -54,12 +45,11 @@ export class BookingEventsRelay implements OnApplicationBootstrap, OnModuleDestr
   private lastWarning = 0;
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
     @Inject(SERVICE_CLIENT) private readonly services: ServiceClient,
     @Inject(SERVICE_ENV) private readonly env: BookingEnv,
     @Inject(BACKGROUND_JOBS) private readonly background: BackgroundJobs,
     private readonly failPoints: FailPoints,
-    outbox: BookingEventsOutbox,
+    private readonly outbox: BookingEventsOutbox,
   ) {
     outbox.onCommitted(() => this.nudge());
   }
@@ -142,36 +132,21 @@ export class BookingEventsRelay implements OnApplicationBootstrap, OnModuleDestr
    * comes back to end this one).
    */
   private publishBatch(): Promise<{ sent: number; failure?: unknown }> {
-    return this.dataSource.transaction(async (manager) => {
-      // Raw SQL: "the earliest unsent event of each booking, skipping what another replica
-      // holds" is a NOT EXISTS over the same table with FOR UPDATE OF ... SKIP LOCKED.
-      const rows: UnsentEvent[] = await manager.query(
-        `SELECT e.id, e.type, e.client_id, e.payload
-           FROM booking.booking_events e
-          WHERE e.sent_at IS NULL
-            AND NOT EXISTS (SELECT 1 FROM booking.booking_events p WHERE p.booking_id = e.booking_id AND p.sent_at IS NULL AND p.sequence < e.sequence)
-          ORDER BY e.created_at, e.booking_id
-          LIMIT $1
-          FOR UPDATE OF e SKIP LOCKED`,
-        [BATCH],
-      );
-      if (rows.length === 0) return { sent: 0 };
+    return this.outbox.publishUnsent(BATCH, async (events) => {
       this.failPoints.pass('after-status-commit');
       const encoder = new TextEncoder();
       const acks = await Promise.allSettled(
-        rows.map((row) =>
-          this.services.publishToStream(BOOKING_EVENT_SUBJECTS[row.type], encoder.encode(row.payload), {
-            msgId: row.id,
-            headers: { [HEADERS.CLIENT_ID]: String(row.client_id) },
+        events.map((event) =>
+          this.services.publishToStream(BOOKING_EVENT_SUBJECTS[event.type], encoder.encode(event.payload), {
+            msgId: event.id,
+            headers: { [HEADERS.CLIENT_ID]: String(event.clientId) },
             timeoutMs: PUBLISH_TIMEOUT_MS,
           }),
         ),
       );
       this.failPoints.pass('after-event-publish');
-      const sent = rows.filter((_, index) => acks[index].status === 'fulfilled').map((row) => row.id);
-      if (sent.length > 0) await manager.query(`UPDATE booking.booking_events SET sent_at = now() WHERE id = ANY($1::uuid[])`, [sent]);
       const failure = acks.find((ack): ack is PromiseRejectedResult => ack.status === 'rejected');
-      return { sent: sent.length, ...(failure && { failure: failure.reason as unknown }) };
+      return { published: events.filter((_, index) => acks[index].status === 'fulfilled').map((event) => event.id), failure: failure?.reason as unknown };
     });
   }
 }
