@@ -97,10 +97,19 @@ describe('bus security', () => {
   it.each(BUS_IDENTITIES)('%s may publish booking events and manage their stream only if it is booking, and read the stream only if it is admin', async (identity) => {
     const { connection, refused } = await connectAs(system, identity);
     const stream = STREAMS.BOOKING_EVENTS.name;
-    const owned = [BOOKING_EVENT_SUBJECTS['booking.confirmed'], `$JS.API.STREAM.CREATE.${stream}`, `$JS.API.STREAM.UPDATE.${stream}`, `$JS.API.STREAM.DELETE.${stream}`];
+    const owned = [BOOKING_EVENT_SUBJECTS['booking.confirmed'], `$JS.API.STREAM.CREATE.${stream}`, `$JS.API.STREAM.DELETE.${stream}`];
     const read = [`$JS.API.STREAM.INFO.${stream}`, `$JS.API.CONSUMER.CREATE.${stream}.reader`, `$JS.API.CONSUMER.MSG.NEXT.${stream}.reader`];
-    // Nobody may purge it, delete it, or reach another stream or the account's JetStream.
-    const nobody = [`$JS.API.STREAM.PURGE.${stream}`, `$JS.API.STREAM.DELETE.${stream}`, '$JS.API.INFO', '$JS.API.STREAM.CREATE.OTHER', '$JS.API.STREAM.LIST'];
+    // Nobody may purge it, delete it, update it (an update may set a republish target: the
+    // server would then publish on subjects the identity may not send on), or reach another
+    // stream or the account's JetStream.
+    const nobody = [
+      `$JS.API.STREAM.PURGE.${stream}`,
+      `$JS.API.STREAM.DELETE.${stream}`,
+      `$JS.API.STREAM.UPDATE.${stream}`,
+      '$JS.API.INFO',
+      '$JS.API.STREAM.CREATE.OTHER',
+      '$JS.API.STREAM.LIST',
+    ];
     try {
       for (const subject of [...owned, ...read, ...nobody]) connection.publish(subject, new Uint8Array(0));
       await settled(connection);

@@ -97,7 +97,7 @@ export const EVENT_ROUTES: Record<keyof typeof EVENTS, { publishers: readonly Bu
 
 /**
  * JetStream streams (subjects.ts STREAMS): the identity that owns each (creates or
- * updates it at start and publishes to it) and those that read it through
+ * creates it at start when missing and publishes to it) and those that read it through
  * consumers of their own. The admin identity reads the streams for operators.
  */
 export const STREAM_ROUTES: Record<keyof typeof STREAMS, { owner: BusIdentity; readers: readonly BusIdentity[] }> = {
@@ -109,7 +109,10 @@ function streamPermissions(identity: BusIdentity): string[] {
   return (Object.keys(STREAMS) as (keyof typeof STREAMS)[]).flatMap((key) => {
     const { name, subjects } = STREAMS[key];
     const route = STREAM_ROUTES[key];
-    const owned = route.owner === identity ? [subjects, ...['INFO', 'CREATE', 'UPDATE'].map((call) => `$JS.API.STREAM.${call}.${name}`)] : [];
+    // CREATE and INFO, never UPDATE: whoever may update a stream may set its republish
+    // target and make the server publish on subjects the identity may not send on. A
+    // CREATE of an existing stream with another configuration is refused by the server.
+    const owned = route.owner === identity ? [subjects, ...['INFO', 'CREATE'].map((call) => `$JS.API.STREAM.${call}.${name}`)] : [];
     const read = route.readers.includes(identity)
       ? [
           `$JS.API.STREAM.INFO.${name}`,

@@ -84,8 +84,9 @@ const RETRY_RULES: Record<OperationId, RetryRule> = {
   createUser: 'never',
   getUser: 'safe',
   updateUser: 'safe',
-  deleteUser: 'safe',
-  issueUserToken: 'safe',
+  // A repeat of a delete whose answer was lost is 404; a repeat of a token issue mints another token.
+  deleteUser: 'never',
+  issueUserToken: 'never',
   // Each call appends another ledger entry.
   createAccountingEntry: 'never',
   listAccountingEntries: 'safe',

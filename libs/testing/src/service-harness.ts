@@ -130,10 +130,11 @@ export class FakeServiceClient implements PublicServiceClient {
     for (const listener of this.listeners.get(subject) ?? []) listener(overTheWire(event));
   }
 
-  async ensureStream(config: StreamConfig): Promise<void> {
+  async ensureStream(config: StreamConfig): Promise<'ready' | 'differs'> {
     await Promise.resolve();
     if (this.streamDown) throw new Error('JetStream not reachable (fake)');
     this.streams.set(config.name, config);
+    return 'ready';
   }
 
   async publishToStream(subject: string, data: Uint8Array, options: { msgId: string; headers?: Record<string, string> }): Promise<StreamAck> {

@@ -5,7 +5,7 @@ import { BookingEnv } from '../booking.env';
 import { FailPoints, SimulatedCrash } from '../bookings/fail-points';
 import { BookingEventsOutbox } from './booking-events-outbox';
 
-/** The BOOKING_EVENTS stream as every booking replica creates or updates it at start. */
+/** The BOOKING_EVENTS stream as a booking replica creates it at start when it is missing. */
 export const BOOKING_EVENTS_STREAM: StreamConfig = {
   name: STREAMS.BOOKING_EVENTS.name,
   subjects: [STREAMS.BOOKING_EVENTS.subjects],
@@ -89,7 +89,9 @@ export class BookingEventsRelay implements OnApplicationBootstrap, OnModuleDestr
     try {
       if (!this.services.isConnected()) throw new Error('not connected to NATS');
       if (!this.streamReady) {
-        await this.services.ensureStream(BOOKING_EVENTS_STREAM);
+        if ((await this.services.ensureStream(BOOKING_EVENTS_STREAM)) === 'differs') {
+          this.logger.warn({ msg: 'the BOOKING_EVENTS stream exists with other settings than this release expects; publishing to it as it is', stream: BOOKING_EVENTS_STREAM.name });
+        }
         this.streamReady = true;
       }
       for (let sent = -1; sent !== 0 && !this.stopped; ) {

@@ -144,10 +144,11 @@ export class ServiceClient {
   }
 
   /**
-   * Creates a stream this identity owns, or brings an existing one to this
-   * configuration: every replica does it at start, so it is idempotent.
+   * Creates a stream this identity owns when it does not exist yet: every replica
+   * does it at start, so it is idempotent. 'differs' when it exists with other
+   * settings (kept: publishing works; the caller says so in its log).
    */
-  async ensureStream(config: StreamConfig): Promise<void> {
+  async ensureStream(config: StreamConfig): Promise<'ready' | 'differs'> {
     const connection = this.requireConnection(`$JS.API.STREAM.CREATE.${config.name}`);
     // checkAPI: false: no account-wide $JS.API.INFO, which this identity may not ask.
     const manager = await connection.jetstreamManager({ checkAPI: false, timeout: this.defaultTimeoutMs });
@@ -162,10 +163,12 @@ export class ServiceClient {
     };
     try {
       await manager.streams.add(wanted);
+      return 'ready';
     } catch (error) {
-      if ((error as NatsError).api_error?.err_code !== STREAM_CONFIG_DIFFERS) throw error;
-      const { name, storage: _storage, ...changes } = wanted;
-      await manager.streams.update(name, changes);
+      // Created before with other settings: it is kept as it is (changing a stream is an
+      // operator's act, not a service's: see the stream permissions in the contracts).
+      if ((error as NatsError).api_error?.err_code === STREAM_CONFIG_DIFFERS) return 'differs';
+      throw error;
     }
   }
 
