@@ -32,9 +32,12 @@ class CountingAtlas implements SupplierPort {
     return { reference: `REMOTE-${order.bookingId}`, status: order.testScenario === 'supplier_pending' ? 'pending' : 'confirmed' };
   }
 
+  /** What `status` answers next (the vendor confirms, unless a test says otherwise). */
+  statusAnswer: SupplierBooking['status'] = 'confirmed';
+
   async status(booking: PlacedSupplierBooking): Promise<SupplierBooking> {
     this.calls.push(`status ${booking.bookingId}`);
-    return { reference: booking.reference, status: 'confirmed' };
+    return { reference: booking.reference, status: this.statusAnswer };
   }
 
   async cancel(booking: PlacedSupplierBooking): Promise<SupplierBooking> {
@@ -176,6 +179,21 @@ describe('SupplierService (unit: the vendor behind its SupplierPort, the records
     expect(await service.status(9)).toEqual({ reference: 'REMOTE-9', status: 'confirmed' });
     expect(await service.status(9)).toEqual({ reference: 'REMOTE-9', status: 'confirmed' });
     expect(atlas.calls).toEqual(['book 9', 'status 9']);
+  });
+
+  it('a pending booking the vendor then rejects gives its rooms back, and cancelling it asks the vendor nothing', async () => {
+    // A live booking left pending (a vendor that confirms later), then rejected by the vendor.
+    atlas.book = async (order) => ({ reference: `REMOTE-${order.bookingId}`, status: 'pending' });
+    expect(await service.book(request(12))).toEqual({ reference: 'REMOTE-12', status: 'pending' });
+    expect(records.roomsSoldOn(request(12))).toEqual([1, 1]);
+    atlas.statusAnswer = 'rejected';
+    expect(await service.status(12)).toEqual({ reference: 'REMOTE-12', status: 'rejected' });
+    expect(records.roomsSoldOn(request(12))).toEqual([0, 0]);
+    // The saga compensates: the cancel is answered from the record, once, with no vendor call and no second give-back.
+    expect(await service.cancel(12)).toEqual({ reference: 'REMOTE-12', status: 'cancelled' });
+    expect(await service.status(12)).toEqual({ reference: 'REMOTE-12', status: 'cancelled' });
+    expect(atlas.calls.filter((call) => call.startsWith('cancel'))).toEqual([]);
+    expect(records.roomsSoldOn(request(12))).toEqual([0, 0]);
   });
 
   it('keeps nothing when the vendor refuses or the room is gone', async () => {

@@ -43,14 +43,27 @@ export class SupplierService {
     });
   }
 
-  /** Where a supplier booking stands; a pending one is asked of its vendor, and recorded once confirmed. */
+  /**
+   * Where a supplier booking stands; a pending one is asked of its vendor, and recorded
+   * once confirmed. One the vendor rejected (or cancelled) while pending holds nothing
+   * there any more: its rooms go back and the record says cancelled, so the saga's
+   * compensation, which cancels it, asks the vendor nothing and cannot loop on it.
+   */
   async status(bookingId: number): Promise<SupplierBooking> {
     const booking = await this.bookings.find(bookingId);
     if (!booking) throw notFound(bookingId);
     if (booking.status !== 'pending') return { reference: booking.reference, status: booking.status };
     const answer = await this.supplierOf(booking.vendor).status(placed(booking));
-    if (answer.status !== 'confirmed') return answer;
-    return (await this.bookings.confirm(bookingId)) ?? answer;
+    if (answer.status === 'confirmed') return (await this.bookings.confirm(bookingId)) ?? answer;
+    if (answer.status === 'rejected' || answer.status === 'cancelled') {
+      await this.bookings.inTransaction(async (transaction) => {
+        const locked = await transaction.lock(bookingId);
+        if (locked?.status !== 'pending') return;
+        if (!locked.sandbox) await transaction.giveBack(locked);
+        await transaction.markCancelled(bookingId);
+      });
+    }
+    return answer;
   }
 
   /**
