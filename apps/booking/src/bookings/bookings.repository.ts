@@ -11,7 +11,15 @@ import { BookingEntity, FINAL_STEPS, SagaStep } from './booking.entity';
 export type BookingChanges = Partial<
   Pick<
     BookingEntity,
-    'status' | 'ccPaymentId' | 'paymentKey' | 'supplierReference' | 'bookingReference' | 'failureCode' | 'failureReason' | 'cancellationReference'
+    | 'status'
+    | 'ccPaymentId'
+    | 'paymentKey'
+    | 'supplierReference'
+    | 'bookingReference'
+    | 'failureCode'
+    | 'failureReason'
+    | 'cancellationReference'
+    | 'cancellationPenalty'
   > & { cancelledAt: Date }
 >;
 
@@ -276,16 +284,9 @@ export class BookingsRepository {
    * now and the caller holds the saga's lease. Null when another request started it first.
    */
   async startCancellation(booking: BookingEntity, penalty: string): Promise<BookingEntity | null> {
-    const result = await this.bookings
-      .createQueryBuilder()
-      .update()
-      .set({ step: 'cancelling', cancellationPenalty: penalty, updatedAt: () => 'now()', leaseUntil: this.leaseEnd })
-      .where(`id = :id AND step = 'done' AND status = 'confirmed'`, { id: booking.id })
-      .returning(['step', 'updatedAt'])
-      .updateEntity(false)
-      .execute();
-    const [row] = result.raw as { step: SagaStep; updated_at: Date }[];
-    return row ? { ...booking, step: row.step, updatedAt: row.updated_at, cancellationPenalty: penalty } : null;
+    // Step done is only ever recorded with status confirmed: the step guard is the whole condition.
+    if (booking.step !== 'done' || booking.status !== 'confirmed') return null;
+    return this.move(this.dataSource.manager, booking, 'cancelling', { cancellationPenalty: penalty });
   }
 
   /** Takes over one unfinished saga whose lease ran out (its worker died); null when it is leased or finished. */
