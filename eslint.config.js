@@ -5,7 +5,7 @@
 const nx = require('@nx/eslint-plugin');
 const tseslint = require('typescript-eslint');
 
-const SERVICES = ['gateway', 'users', 'search', 'rates', 'booking', 'promo', 'accounting'];
+const SERVICES = ['gateway', 'users', 'search', 'rates', 'booking', 'promo', 'accounting', 'webhooks'];
 
 module.exports = tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', '.data/**', '.nx/**', 'coverage/**', '**/*.js'] },

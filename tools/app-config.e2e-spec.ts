@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { join, resolve } from 'node:path';
 
 const ROOT = resolve(__dirname, '..');
-const SERVICES = ['users', 'accounting', 'promo', 'search', 'rates', 'booking'];
+const SERVICES = ['users', 'accounting', 'promo', 'search', 'rates', 'booking', 'webhooks'];
 
 /** A missing or bad variable stops the built app at start, naming the variable. */
 describe('configuration at start', () => {

@@ -13,7 +13,7 @@ const path = require('node:path');
 const { ROOT, log: defaultLog } = require('./workspace');
 
 /** The platform's services (dist/apps/<name>); the gateway comes on top. */
-const SERVICES = ['users', 'accounting', 'promo', 'search', 'rates', 'booking'];
+const SERVICES = ['users', 'accounting', 'promo', 'search', 'rates', 'booking', 'webhooks'];
 const DEFAULT_BACKOFF = { initialMs: 500, maxMs: 10_000, resetAfterMs: 30_000 };
 
 /** The console shows an app's warnings and errors (every line is in its log file). */

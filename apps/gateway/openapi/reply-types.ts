@@ -17,6 +17,10 @@ export type {
   UserTokenView,
   UserView,
   V2RatesResponse,
+  DeletedWebhookEndpoint,
+  WebhookDeliveryView,
+  WebhookEndpointView,
+  WebhookEndpointWithSecret,
 } from '@hotel/contracts';
 export type { ErrorEnvelope } from '../src/http/http-error.filter';
 export type { IdentityView, LivenessView, PromoDiscountView, ReadinessView } from '../src/http/reply-views';

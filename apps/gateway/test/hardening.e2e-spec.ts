@@ -260,7 +260,7 @@ describe('transport and headers', () => {
     const ready = await system.request('GET', '/health/ready');
     expect(ready.status).toBe(200);
     expect(ready.body.data.services).toEqual(
-      Object.fromEntries(['users', 'search', 'rates', 'booking', 'promo', 'accounting'].map((name) => [name, { status: 'up', database: 'up' }])),
+      Object.fromEntries(['users', 'search', 'rates', 'booking', 'promo', 'accounting', 'webhooks'].map((name) => [name, { status: 'up', database: 'up' }])),
     );
     expect(ready.text).not.toContain(hostname());
     expect(ready.text).not.toContain(String(process.pid));

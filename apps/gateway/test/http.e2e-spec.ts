@@ -195,7 +195,7 @@ describe('gateway HTTP behaviour', () => {
       await system.startReplica('accounting');
       const back = await system.request('GET', '/health/ready');
       expect(back.status).toBe(200);
-      expect(Object.keys(back.body.data.services).sort()).toEqual(['accounting', 'booking', 'promo', 'rates', 'search', 'users']);
+      expect(Object.keys(back.body.data.services).sort()).toEqual(['accounting', 'booking', 'promo', 'rates', 'search', 'users', 'webhooks']);
     });
   });
 });

@@ -57,7 +57,7 @@ describe('replicas and restarts', () => {
     expect(user.status).toBe(201);
 
     await system.stopAll();
-    for (const name of ['users', 'search', 'rates', 'booking', 'promo', 'accounting'] as const) await system.startReplica(name);
+    for (const name of ['users', 'search', 'rates', 'booking', 'promo', 'accounting', 'webhooks'] as const) await system.startReplica(name);
     await system.startGateway();
 
     const me = await system.request('GET', '/me', { headers: bearer(acme.api_key) });

@@ -16,6 +16,8 @@ import { SearchAppModule } from '../../search/src/search-app.module';
 import { SearchEnv } from '../../search/src/search.env';
 import { UsersAppModule } from '../../users/src/users-app.module';
 import { UsersEnv } from '../../users/src/users.env';
+import { WebhooksAppModule } from '../../webhooks/src/webhooks-app.module';
+import { WebhooksEnv } from '../../webhooks/src/webhooks.env';
 import { GatewayEnv } from '../src/gateway.env';
 import { RunningGateway, startGateway } from '../src/start-gateway';
 import { OpenApiContract } from './openapi-contract';
@@ -30,6 +32,7 @@ const SERVICE_FACTORIES: Record<ServiceName, (env: Env) => { module: DynamicModu
   booking: (env) => withEnv(BookingEnv, env, (e) => BookingAppModule.register(e)),
   promo: (env) => withEnv(ServiceEnv, env, (e) => PromoAppModule.register(e)),
   accounting: (env) => withEnv(ServiceEnv, env, (e) => AccountingAppModule.register(e)),
+  webhooks: (env) => withEnv(WebhooksEnv, env, (e) => WebhooksAppModule.register(e)),
 };
 
 function withEnv<E extends ServiceEnv>(EnvClass: new () => E, env: Env, register: (env: E) => DynamicModule) {

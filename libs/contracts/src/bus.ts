@@ -13,7 +13,7 @@ export type BusIdentity = (typeof BUS_IDENTITIES)[number];
 
 type SubjectKey = keyof typeof SUBJECTS;
 
-const HEALTH_CHECKS = ['SEARCH_HEALTH_CHECK', 'RATES_HEALTH_CHECK', 'BOOKING_HEALTH_CHECK', 'PROMO_HEALTH_CHECK', 'USERS_HEALTH_CHECK', 'ACCOUNTING_HEALTH_CHECK'] as const;
+const HEALTH_CHECKS = ['SEARCH_HEALTH_CHECK', 'RATES_HEALTH_CHECK', 'BOOKING_HEALTH_CHECK', 'PROMO_HEALTH_CHECK', 'USERS_HEALTH_CHECK', 'ACCOUNTING_HEALTH_CHECK', 'WEBHOOKS_HEALTH_CHECK'] as const;
 
 /**
  * The identities allowed to send each request subject. A subject missing here
@@ -74,6 +74,16 @@ export const SUBJECT_CALLERS: Record<SubjectKey, readonly BusIdentity[]> = {
   PROMO_CODE_CREATE: ['admin'],
   PROMO_CODE_QUOTE: ['gateway', 'rates'],
   PROMO_CODE_REDEEM: ['booking'],
+
+  WEBHOOKS_ENDPOINT_CREATE: ['gateway'],
+  WEBHOOKS_ENDPOINT_LIST: ['gateway'],
+  WEBHOOKS_ENDPOINT_GET: ['gateway'],
+  WEBHOOKS_ENDPOINT_UPDATE: ['gateway'],
+  WEBHOOKS_ENDPOINT_DELETE: ['gateway'],
+  WEBHOOKS_ENDPOINT_ROTATE_SECRET: ['gateway'],
+  WEBHOOKS_ENDPOINT_TEST: ['gateway'],
+  WEBHOOKS_DELIVERY_LIST: ['gateway'],
+  WEBHOOKS_DELIVERY_RETRY: ['gateway'],
 };
 
 /**
@@ -95,13 +105,23 @@ export const EVENT_ROUTES: Record<keyof typeof EVENTS, { publishers: readonly Bu
   USERS_CREDENTIALS_REVOKED: { publishers: ['users'], subscribers: ['gateway'] },
 };
 
+/** The durable consumer the webhooks service reads BOOKING_EVENTS through (its replicas share it). */
+export const WEBHOOKS_CONSUMER = 'webhooks';
+
 /**
- * JetStream streams (subjects.ts STREAMS): the identity that owns each (creates or
- * creates it at start when missing and publishes to it) and those that read it through
- * consumers of their own. The admin identity reads the streams for operators.
+ * JetStream streams (subjects.ts STREAMS): the identity that owns each (creates it
+ * at start when missing and publishes to it) and those that read it, each through
+ * the consumers it is given: a name, or `*` for any (the admin identity, which reads
+ * the streams for operators).
  */
-export const STREAM_ROUTES: Record<keyof typeof STREAMS, { owner: BusIdentity; readers: readonly BusIdentity[] }> = {
-  BOOKING_EVENTS: { owner: 'booking', readers: ['admin'] },
+export const STREAM_ROUTES: Record<keyof typeof STREAMS, { owner: BusIdentity; readers: readonly { identity: BusIdentity; consumer: string }[] }> = {
+  BOOKING_EVENTS: {
+    owner: 'booking',
+    readers: [
+      { identity: 'admin', consumer: '*' },
+      { identity: 'webhooks', consumer: WEBHOOKS_CONSUMER },
+    ],
+  },
 };
 
 /** The JetStream API subjects (and stream subjects) an identity needs for the streams it owns or reads; the answers come back on its inbox. */
@@ -113,18 +133,19 @@ function streamPermissions(identity: BusIdentity): string[] {
     // target and make the server publish on subjects the identity may not send on. A
     // CREATE of an existing stream with another configuration is refused by the server.
     const owned = route.owner === identity ? [subjects, ...['INFO', 'CREATE'].map((call) => `$JS.API.STREAM.${call}.${name}`)] : [];
-    const read = route.readers.includes(identity)
-      ? [
-          `$JS.API.STREAM.INFO.${name}`,
-          // A consumer of this stream only: created (with its name, and a filter), read, looked at, deleted, acknowledged.
-          `$JS.API.CONSUMER.CREATE.${name}.>`,
-          `$JS.API.CONSUMER.MSG.NEXT.${name}.*`,
-          `$JS.API.CONSUMER.INFO.${name}.*`,
-          `$JS.API.CONSUMER.DELETE.${name}.*`,
-          `$JS.ACK.${name}.>`,
-        ]
-      : [];
-    return [...owned, ...read.filter((subject) => !owned.includes(subject))];
+    const read = route.readers
+      .filter((reader) => reader.identity === identity)
+      .flatMap(({ consumer }) => [
+        `$JS.API.STREAM.INFO.${name}`,
+        // Its consumers of this stream only: created (by name, with or without a filter), read, looked at, deleted, acknowledged.
+        `$JS.API.CONSUMER.CREATE.${name}.${consumer}`,
+        `$JS.API.CONSUMER.CREATE.${name}.${consumer}.>`,
+        `$JS.API.CONSUMER.MSG.NEXT.${name}.${consumer}`,
+        `$JS.API.CONSUMER.INFO.${name}.${consumer}`,
+        `$JS.API.CONSUMER.DELETE.${name}.${consumer}`,
+        `$JS.ACK.${name}.${consumer}.>`,
+      ]);
+    return [...new Set([...owned, ...read])];
   });
 }
 

@@ -50,6 +50,20 @@ import {
   RevokeKeysReply,
   SetRateLimitRequest,
 } from './users/credentials';
+import {
+  CreateWebhookEndpointRequest,
+  DeletedWebhookEndpoint,
+  ListWebhookDeliveriesRequest,
+  UpdateWebhookEndpointRequest,
+  WebhookDeliveryIdRequest,
+  WebhookDeliveryPage,
+  WebhookDeliveryView,
+  WebhookEndpointIdRequest,
+  WebhookEndpointList,
+  WebhookEndpointView,
+  WebhookEndpointWithSecret,
+} from './webhooks/webhooks';
+import { ActorScoped } from './common/actor';
 import { CreateUserRequest, UpdateUserRequest, UserIdRequest, UserTokenView, UserView } from './users/users';
 
 interface Contract<Request, Reply> {
@@ -68,6 +82,7 @@ export interface ContractMap {
   [SUBJECTS.PROMO_HEALTH_CHECK]: Contract<HealthCheckRequest, HealthCheckReply>;
   [SUBJECTS.USERS_HEALTH_CHECK]: Contract<HealthCheckRequest, HealthCheckReply>;
   [SUBJECTS.ACCOUNTING_HEALTH_CHECK]: Contract<HealthCheckRequest, HealthCheckReply>;
+  [SUBJECTS.WEBHOOKS_HEALTH_CHECK]: Contract<HealthCheckRequest, HealthCheckReply>;
 
   [SUBJECTS.USERS_CREDENTIAL_RESOLVE]: Contract<ResolveCredentialRequest, ResolvedCredential>;
   [SUBJECTS.USERS_CLIENT_CREATE]: Contract<CreateClientRequest, Required<ClientCredentials>>;
@@ -121,6 +136,16 @@ export interface ContractMap {
   [SUBJECTS.PROMO_CODE_CREATE]: Contract<CreatePromoRequest, PromoView>;
   [SUBJECTS.PROMO_CODE_QUOTE]: Contract<QuotePromoRequest, PromoQuote>;
   [SUBJECTS.PROMO_CODE_REDEEM]: Contract<RedeemPromoRequest, PromoQuote>;
+
+  [SUBJECTS.WEBHOOKS_ENDPOINT_CREATE]: Contract<CreateWebhookEndpointRequest, WebhookEndpointWithSecret>;
+  [SUBJECTS.WEBHOOKS_ENDPOINT_LIST]: Contract<ActorScoped, WebhookEndpointList>;
+  [SUBJECTS.WEBHOOKS_ENDPOINT_GET]: Contract<WebhookEndpointIdRequest, WebhookEndpointView>;
+  [SUBJECTS.WEBHOOKS_ENDPOINT_UPDATE]: Contract<UpdateWebhookEndpointRequest, WebhookEndpointView>;
+  [SUBJECTS.WEBHOOKS_ENDPOINT_DELETE]: Contract<WebhookEndpointIdRequest, DeletedWebhookEndpoint>;
+  [SUBJECTS.WEBHOOKS_ENDPOINT_ROTATE_SECRET]: Contract<WebhookEndpointIdRequest, WebhookEndpointWithSecret>;
+  [SUBJECTS.WEBHOOKS_ENDPOINT_TEST]: Contract<WebhookEndpointIdRequest, WebhookDeliveryView>;
+  [SUBJECTS.WEBHOOKS_DELIVERY_LIST]: Contract<ListWebhookDeliveriesRequest, WebhookDeliveryPage>;
+  [SUBJECTS.WEBHOOKS_DELIVERY_RETRY]: Contract<WebhookDeliveryIdRequest, WebhookDeliveryView>;
 }
 
 export type RequestOf<S extends keyof ContractMap> = ContractMap[S]['request'];

@@ -23,5 +23,6 @@ export * from './booking/book';
 export * from './booking/backend-booking';
 export * from './booking/voucher';
 export * from './booking/events';
+export * from './webhooks/webhooks';
 export * from './bus';
 export * from './api-bodies';

@@ -10,6 +10,7 @@ export const SUBJECTS = {
   PROMO_HEALTH_CHECK: 'promo.health.check.v1',
   USERS_HEALTH_CHECK: 'users.health.check.v1',
   ACCOUNTING_HEALTH_CHECK: 'accounting.health.check.v1',
+  WEBHOOKS_HEALTH_CHECK: 'webhooks.health.check.v1',
 
   USERS_CREDENTIAL_RESOLVE: 'users.credential.resolve.v2',
   USERS_CLIENT_CREATE: 'users.client.create.v1',
@@ -64,6 +65,16 @@ export const SUBJECTS = {
   PROMO_CODE_CREATE: 'promo.code.create.v1',
   PROMO_CODE_QUOTE: 'promo.code.quote.v1',
   PROMO_CODE_REDEEM: 'promo.code.redeem.v1',
+
+  WEBHOOKS_ENDPOINT_CREATE: 'webhooks.endpoint.create.v1',
+  WEBHOOKS_ENDPOINT_LIST: 'webhooks.endpoint.list.v1',
+  WEBHOOKS_ENDPOINT_GET: 'webhooks.endpoint.get.v1',
+  WEBHOOKS_ENDPOINT_UPDATE: 'webhooks.endpoint.update.v1',
+  WEBHOOKS_ENDPOINT_DELETE: 'webhooks.endpoint.delete.v1',
+  WEBHOOKS_ENDPOINT_ROTATE_SECRET: 'webhooks.endpoint.rotate-secret.v1',
+  WEBHOOKS_ENDPOINT_TEST: 'webhooks.endpoint.test.v1',
+  WEBHOOKS_DELIVERY_LIST: 'webhooks.delivery.list.v1',
+  WEBHOOKS_DELIVERY_RETRY: 'webhooks.delivery.retry.v1',
 } as const;
 
 export type Subject = (typeof SUBJECTS)[keyof typeof SUBJECTS];
@@ -87,7 +98,7 @@ export const BOOKING_EVENT_SUBJECTS = {
 } as const;
 
 /** The services behind the gateway; each is a NATS queue group of this name. */
-export const SERVICE_NAMES = ['search', 'rates', 'booking', 'promo', 'users', 'accounting'] as const;
+export const SERVICE_NAMES = ['search', 'rates', 'booking', 'promo', 'users', 'accounting', 'webhooks'] as const;
 export type ServiceName = (typeof SERVICE_NAMES)[number];
 
 export const HEALTH_SUBJECT_BY_SERVICE = {
@@ -97,6 +108,7 @@ export const HEALTH_SUBJECT_BY_SERVICE = {
   promo: SUBJECTS.PROMO_HEALTH_CHECK,
   users: SUBJECTS.USERS_HEALTH_CHECK,
   accounting: SUBJECTS.ACCOUNTING_HEALTH_CHECK,
+  webhooks: SUBJECTS.WEBHOOKS_HEALTH_CHECK,
 } as const satisfies Record<ServiceName, Subject>;
 
 /** NATS header names carried on every request. */

@@ -15,3 +15,5 @@ export * from './service/service-platform.module';
 export * from './service/start-service';
 export * from './nats/bus-broker';
 export * from './database/page-query';
+export * from './testing/fail-points';
+export * from './service/drain-loop';

@@ -95,6 +95,19 @@ const RETRY_RULES: Record<OperationId, RetryRule> = {
   getAccountingEntry: 'safe',
   listBackendBookings: 'safe',
   listUserBackendBookings: 'safe',
+  // Each call adds another endpoint (and secret).
+  createWebhookEndpoint: 'never',
+  listWebhookEndpoints: 'safe',
+  getWebhookEndpoint: 'safe',
+  updateWebhookEndpoint: 'safe',
+  // A repeat of a delete whose answer was lost is 404; a repeat of a rotation replaces the secret just shown.
+  deleteWebhookEndpoint: 'never',
+  rotateWebhookSecret: 'never',
+  // Each call sends another test event.
+  testWebhookEndpoint: 'never',
+  listWebhookDeliveries: 'safe',
+  // One more attempt of the same event (same webhook-id): a receiver drops the repeat.
+  retryWebhookDelivery: 'safe',
   getOpenApiDocument: 'safe',
   getApiReference: 'safe',
   getApiReferenceAsset: 'safe',
@@ -314,6 +327,44 @@ export class HotelClient {
 
   listUserBackendBookings(userId: number, query: QueryParams<'listUserBackendBookings'> = {}, options?: CallOptions): Promise<Result<'listUserBackendBookings'>> {
     return this.call('listUserBackendBookings', { path: { userId }, query }, options);
+  }
+
+  /** Not retried: each call adds another endpoint. The answer's `secret` is shown only here. */
+  createWebhookEndpoint(body: JsonBody<'createWebhookEndpoint'>, options?: CallOptions): Promise<Result<'createWebhookEndpoint'>> {
+    return this.call('createWebhookEndpoint', { body }, options);
+  }
+
+  listWebhookEndpoints(options?: CallOptions): Promise<Result<'listWebhookEndpoints'>> {
+    return this.call('listWebhookEndpoints', {}, options);
+  }
+
+  getWebhookEndpoint(id: number, options?: CallOptions): Promise<Result<'getWebhookEndpoint'>> {
+    return this.call('getWebhookEndpoint', { path: { id } }, options);
+  }
+
+  updateWebhookEndpoint(id: number, body: JsonBody<'updateWebhookEndpoint'>, options?: CallOptions): Promise<Result<'updateWebhookEndpoint'>> {
+    return this.call('updateWebhookEndpoint', { path: { id }, body }, options);
+  }
+
+  deleteWebhookEndpoint(id: number, options?: CallOptions): Promise<Result<'deleteWebhookEndpoint'>> {
+    return this.call('deleteWebhookEndpoint', { path: { id } }, options);
+  }
+
+  /** Not retried: a repeat would replace the secret the first call showed. */
+  rotateWebhookSecret(id: number, options?: CallOptions): Promise<Result<'rotateWebhookSecret'>> {
+    return this.call('rotateWebhookSecret', { path: { id } }, options);
+  }
+
+  testWebhookEndpoint(id: number, options?: CallOptions): Promise<Result<'testWebhookEndpoint'>> {
+    return this.call('testWebhookEndpoint', { path: { id } }, options);
+  }
+
+  listWebhookDeliveries(id: number, query: QueryParams<'listWebhookDeliveries'> = {}, options?: CallOptions): Promise<Result<'listWebhookDeliveries'>> {
+    return this.call('listWebhookDeliveries', { path: { id }, query }, options);
+  }
+
+  retryWebhookDelivery(id: number, options?: CallOptions): Promise<Result<'retryWebhookDelivery'>> {
+    return this.call('retryWebhookDelivery', { path: { id } }, options);
   }
 
   // ---- the one way out ----

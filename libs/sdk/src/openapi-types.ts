@@ -501,6 +501,129 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/webhook": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The client's webhook endpoints */
+        get: operations["listWebhookEndpoints"];
+        put?: never;
+        /**
+         * Add a webhook endpoint
+         * @description Events default to every booking event. The answer holds the signing `secret` (`whsec_` + base64), shown only here and by rotate-secret. At most 10 endpoints per client (409 beyond). With NODE_ENV=production only `https` URLs of public addresses are taken.
+         */
+        post: operations["createWebhookEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhook/deliveries/{id}/retry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a delivery again now
+         * @description Whatever its status; its attempts go on counting. 409 while its endpoint is disabled.
+         */
+        post: operations["retryWebhookDelivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhook/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A webhook endpoint */
+        get: operations["getWebhookEndpoint"];
+        /**
+         * Change a webhook endpoint
+         * @description Any of `url`, `events`, `description` (null clears it) and `enabled`, at least one. Enabling an endpoint the platform disabled clears `disabledReason`.
+         */
+        put: operations["updateWebhookEndpoint"];
+        post?: never;
+        /**
+         * Delete a webhook endpoint
+         * @description Its deliveries go with it: nothing more is sent to it, pending retries included.
+         */
+        delete: operations["deleteWebhookEndpoint"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhook/{id}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Replace the signing secret
+         * @description For 24 hours webhooks carry a signature by the old secret beside the new one, so a receiver can switch over without losing any.
+         */
+        post: operations["rotateWebhookSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhook/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a webhook.test event now
+         * @description Whatever the endpoint subscribes to; delivered, signed and retried like any event. 409 while the endpoint is disabled.
+         */
+        post: operations["testWebhookEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhook/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An endpoint's delivery log, newest first */
+        get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/openapi.json": {
         parameters: {
             query?: never;
@@ -737,6 +860,11 @@ export interface components {
             lead_first_name: string;
             lead_last_name: string;
         };
+        /**
+         * @description What happened to a booking: one event per status change (pending when created, then its outcome, then a cancellation).
+         * @enum {string}
+         */
+        BookingEventType: "booking.created" | "booking.confirmed" | "booking.failed" | "booking.cancelled";
         BookingGuest: {
             /** @enum {string|null} */
             title: "Mr" | "Mrs" | "Ms" | null;
@@ -843,6 +971,18 @@ export interface components {
         CoordinatesInput: {
             lat: number;
             long: number;
+        };
+        DeletedWebhookEndpoint: {
+            id: number;
+            /** @constant */
+            deleted: true;
+        };
+        /** @description A DeletedWebhookEndpoint in the envelope. */
+        DeletedWebhookEndpointEnvelope: {
+            data: components["schemas"]["DeletedWebhookEndpoint"];
+            /** @constant */
+            success: true;
+            message: string | null;
         };
         /** @enum {string} */
         ErrorCode: "VALIDATION_FAILED" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "SESSION_EXPIRED" | "RATE_NOT_AVAILABLE" | "PREBOOK_REQUIRED" | "INSUFFICIENT_FUNDS" | "DUPLICATE_CLIENT_REFERENCE" | "IDEMPOTENCY_CONFLICT" | "PAYMENT_DECLINED" | "PAYMENT_INCOMPLETE" | "PREBOOK_ALREADY_BOOKED" | "PROMO_CODE_INVALID" | "SUPPLIER_ERROR" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "SERVICE_UNAVAILABLE" | "INTERNAL_ERROR";
@@ -1022,6 +1162,11 @@ export interface components {
             /** @description at least 0, with at most two decimals */
             clientAccountLimit: number;
         };
+        NewWebhookEndpoint: {
+            url: string;
+            events?: ("booking.created" | "booking.confirmed" | "booking.failed" | "booking.cancelled")[];
+            description?: string;
+        };
         /** @enum {string} */
         PaymentMethod: "account" | "credit_card";
         /** @enum {string} */
@@ -1122,6 +1267,7 @@ export interface components {
                 promo: components["schemas"]["ServiceStatus"];
                 users: components["schemas"]["ServiceStatus"];
                 accounting: components["schemas"]["ServiceStatus"];
+                webhooks: components["schemas"]["ServiceStatus"];
             };
         };
         /** @description A ReadinessView in the envelope. */
@@ -1323,6 +1469,95 @@ export interface components {
             check_out: string;
             rooms: components["schemas"]["RoomRequest"][];
         } & (unknown | unknown | unknown | unknown);
+        /** @enum {string} */
+        WebhookDeliveryStatus: "pending" | "delivered" | "failed";
+        /** @description One event for one endpoint, and how its delivery went. */
+        WebhookDeliveryView: {
+            id: number;
+            endpointId: number;
+            /** @description The `webhook-id` header: the same for every endpoint and every attempt of one event. */
+            eventId: string;
+            eventType: components["schemas"]["WebhookEventType"];
+            bookingId: number | null;
+            status: components["schemas"]["WebhookDeliveryStatus"];
+            attempts: number;
+            lastStatusCode: number | null;
+            lastError: string | null;
+            /** @description When the next attempt is due while pending; null otherwise. */
+            nextAttemptAt: string | null;
+            deliveredAt: string | null;
+            createdAt: string;
+        };
+        /** @description A WebhookDeliveryView in the envelope. */
+        WebhookDeliveryViewEnvelope: {
+            data: components["schemas"]["WebhookDeliveryView"];
+            /** @constant */
+            success: true;
+            message: string | null;
+        };
+        /** @description A page of WebhookDeliveryView in the envelope, with `total`. */
+        WebhookDeliveryViewPage: {
+            data: components["schemas"]["WebhookDeliveryView"][];
+            /** @description Every match across pages; the page count is ceil(total / limit). */
+            total: number;
+            /** @constant */
+            success: true;
+            message: string | null;
+        };
+        WebhookEndpointChanges: {
+            url?: string;
+            events?: ("booking.created" | "booking.confirmed" | "booking.failed" | "booking.cancelled")[];
+            description?: string;
+            enabled?: boolean;
+        };
+        /** @description The webhook endpoint resource of the backend API. */
+        WebhookEndpointView: {
+            id: number;
+            url: string;
+            events: components["schemas"]["BookingEventType"][];
+            description: string | null;
+            enabled: boolean;
+            /** @description Why the platform disabled it (failing for days), or null. */
+            disabledReason: string | null;
+            createdAt: string;
+            updatedAt: string;
+        };
+        /** @description A WebhookEndpointView in the envelope. */
+        WebhookEndpointViewEnvelope: {
+            data: components["schemas"]["WebhookEndpointView"];
+            /** @constant */
+            success: true;
+            message: string | null;
+        };
+        /** @description A list of WebhookEndpointView in the envelope. */
+        WebhookEndpointViewListEnvelope: {
+            data: components["schemas"]["WebhookEndpointView"][];
+            /** @constant */
+            success: true;
+            message: string | null;
+        };
+        /** @description The answer of create and rotate-secret: the only time the signing secret is shown. */
+        WebhookEndpointWithSecret: {
+            id: number;
+            url: string;
+            events: components["schemas"]["BookingEventType"][];
+            description: string | null;
+            enabled: boolean;
+            /** @description Why the platform disabled it (failing for days), or null. */
+            disabledReason: string | null;
+            createdAt: string;
+            updatedAt: string;
+            /** @description `whsec_` + base64 of 32 random bytes (the Standard Webhooks form). */
+            secret: string;
+        };
+        /** @description A WebhookEndpointWithSecret in the envelope. */
+        WebhookEndpointWithSecretEnvelope: {
+            data: components["schemas"]["WebhookEndpointWithSecret"];
+            /** @constant */
+            success: true;
+            message: string | null;
+        };
+        WebhookEventType: components["schemas"]["BookingEventType"] | "webhook.test";
     };
     responses: {
         /** @description The request was not received in time. */
@@ -1563,6 +1798,10 @@ export interface operations {
                      *             "database": "up"
                      *           },
                      *           "accounting": {
+                     *             "status": "up",
+                     *             "database": "up"
+                     *           },
+                     *           "webhooks": {
                      *             "status": "up",
                      *             "database": "up"
                      *           }
@@ -8413,6 +8652,1836 @@ export interface operations {
                     "application/json": {
                         /** @enum {unknown} */
                         code?: "FORBIDDEN";
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            /** @description The body is larger than 1 MiB. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["OptionalRateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["OptionalRateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["OptionalRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        code?: "PAYLOAD_TOO_LARGE";
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is not JSON. */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["OptionalRateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["OptionalRateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["OptionalRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        code?: "UNSUPPORTED_MEDIA_TYPE";
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            417: components["responses"]["ExpectationFailed"];
+            /** @description Past the rate limit or the bound on requests in flight: retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        code?: "RATE_LIMITED";
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            /** @description An unexpected error; retry with exponential backoff. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["OptionalRateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["OptionalRateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["OptionalRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        code?: "INTERNAL_ERROR";
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A service, NATS or the database is down or did not answer in time: retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "RateLimit-Limit": components["headers"]["OptionalRateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["OptionalRateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["OptionalRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        code?: "SERVICE_UNAVAILABLE";
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listWebhookEndpoints: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for the request (1–128 characters of `[A-Za-z0-9._:-]`), echoed in the answer. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoints, oldest first. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": 3,
+                     *           "url": "https://hooks.example.com/hotel-platform",
+                     *           "events": [
+                     *             "booking.created",
+                     *             "booking.confirmed",
+                     *             "booking.failed",
+                     *             "booking.cancelled"
+                     *           ],
+                     *           "description": "Reservations channel",
+                     *           "enabled": true,
+                     *           "disabledReason": null,
+                     *           "createdAt": "2026-11-25T06:30:00.000Z",
+                     *           "updatedAt": "2026-11-25T06:30:00.000Z"
+                     *         }
+                     *       ],
+                     *       "success": true,
+                     *       "message": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookEndpointViewListEnvelope"];
+                };
+            };
+            /** @description The request is not valid, or a business rule refused it: `code` says which. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["OptionalRateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["OptionalRateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["OptionalRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        code?: "VALIDATION_FAILED";
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, unknown, revoked or expired credential. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["OptionalRateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["OptionalRateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["OptionalRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        code?: "UNAUTHORIZED";
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A valid credential on an API its role does not reach, another client's `clientId`, or plain HTTP. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["OptionalRateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["OptionalRateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["OptionalRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        code?: "FORBIDDEN";
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            /** @description The body is larger than 1 MiB. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["OptionalRateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["OptionalRateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["OptionalRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        code?: "PAYLOAD_TOO_LARGE";
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is not JSON. */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["OptionalRateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["OptionalRateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["OptionalRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        code?: "UNSUPPORTED_MEDIA_TYPE";
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            417: components["responses"]["ExpectationFailed"];
+            /** @description Past the rate limit or the bound on requests in flight: retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        code?: "RATE_LIMITED";
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            /** @description An unexpected error; retry with exponential backoff. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["OptionalRateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["OptionalRateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["OptionalRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        code?: "INTERNAL_ERROR";
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A service, NATS or the database is down or did not answer in time: retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "RateLimit-Limit": components["headers"]["OptionalRateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["OptionalRateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["OptionalRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        code?: "SERVICE_UNAVAILABLE";
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    createWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for the request (1–128 characters of `[A-Za-z0-9._:-]`), echoed in the answer. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "url": "https://hooks.example.com/hotel-platform",
+                 *       "description": "Reservations channel"
+                 *     }
+                 */
+                "application/json": components["schemas"]["NewWebhookEndpoint"];
+            };
+        };
+        responses: {
+            /** @description The endpoint and its signing secret. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": 3,
+                     *         "url": "https://hooks.example.com/hotel-platform",
+                     *         "events": [
+                     *           "booking.created",
+                     *           "booking.confirmed",
+                     *           "booking.failed",
+                     *           "booking.cancelled"
+                     *         ],
+                     *         "description": "Reservations channel",
+                     *         "enabled": true,
+                     *         "disabledReason": null,
+                     *         "createdAt": "2026-11-25T06:30:00.000Z",
+                     *         "updatedAt": "2026-11-25T06:30:00.000Z",
+                     *         "secret": "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw8m2J1F0aV4A="
+                     *       },
+                     *       "success": true,
+                     *       "message": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookEndpointWithSecretEnvelope"];
+                };
+            };
+            /** @description The request is not valid, or a business rule refused it: `code` says which. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["OptionalRateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["OptionalRateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["OptionalRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        code?: "VALIDATION_FAILED";
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, unknown, revoked or expired credential. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["OptionalRateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["OptionalRateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["OptionalRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        code?: "UNAUTHORIZED";
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A valid credential on an API its role does not reach, another client's `clientId`, or plain HTTP. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["OptionalRateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["OptionalRateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["OptionalRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        code?: "FORBIDDEN";
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            /** @description A conflict with an earlier request. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["OptionalRateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["OptionalRateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["OptionalRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        code?: "CONFLICT";
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is larger than 1 MiB. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["OptionalRateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["OptionalRateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["OptionalRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        code?: "PAYLOAD_TOO_LARGE";
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is not JSON. */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["OptionalRateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["OptionalRateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["OptionalRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        code?: "UNSUPPORTED_MEDIA_TYPE";
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            417: components["responses"]["ExpectationFailed"];
+            /** @description Past the rate limit or the bound on requests in flight: retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        code?: "RATE_LIMITED";
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            /** @description An unexpected error; retry with exponential backoff. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["OptionalRateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["OptionalRateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["OptionalRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        code?: "INTERNAL_ERROR";
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A service, NATS or the database is down or did not answer in time: retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "RateLimit-Limit": components["headers"]["OptionalRateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["OptionalRateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["OptionalRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        code?: "SERVICE_UNAVAILABLE";
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    retryWebhookDelivery: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for the request (1–128 characters of `[A-Za-z0-9._:-]`), echoed in the answer. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
+            path: {
+                /** @example 42 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The delivery, pending. */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": 42,
+                     *         "endpointId": 3,
+                     *         "eventId": "0d6f3c52-8a4e-4d0b-9a43-3f1f8e2b7c10",
+                     *         "eventType": "booking.confirmed",
+                     *         "bookingId": 1017,
+                     *         "status": "pending",
+                     *         "attempts": 1,
+                     *         "lastStatusCode": 200,
+                     *         "lastError": null,
+                     *         "nextAttemptAt": "2026-11-25T06:50:00.000Z",
+                     *         "deliveredAt": "2026-11-25T06:31:02.120Z",
+                     *         "createdAt": "2026-11-25T06:31:02.050Z"
+                     *       },
+                     *       "success": true,
+                     *       "message": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookDeliveryViewEnvelope"];
+                };
+            };
+            /** @description The request is not valid, or a business rule refused it: `code` says which. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["OptionalRateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["OptionalRateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["OptionalRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        code?: "VALIDATION_FAILED";
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, unknown, revoked or expired credential. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["OptionalRateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["OptionalRateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["OptionalRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        code?: "UNAUTHORIZED";
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A valid credential on an API its role does not reach, another client's `clientId`, or plain HTTP. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["OptionalRateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["OptionalRateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["OptionalRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        code?: "FORBIDDEN";
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found (another client's object too), or an expired session or a rate no longer available. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["OptionalRateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["OptionalRateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["OptionalRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        code?: "NOT_FOUND";
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            /** @description A conflict with an earlier request. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["OptionalRateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["OptionalRateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["OptionalRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        code?: "CONFLICT";
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is larger than 1 MiB. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["OptionalRateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["OptionalRateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["OptionalRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        code?: "PAYLOAD_TOO_LARGE";
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is not JSON. */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["OptionalRateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["OptionalRateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["OptionalRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        code?: "UNSUPPORTED_MEDIA_TYPE";
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            417: components["responses"]["ExpectationFailed"];
+            /** @description Past the rate limit or the bound on requests in flight: retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        code?: "RATE_LIMITED";
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            /** @description An unexpected error; retry with exponential backoff. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["OptionalRateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["OptionalRateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["OptionalRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        code?: "INTERNAL_ERROR";
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A service, NATS or the database is down or did not answer in time: retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "RateLimit-Limit": components["headers"]["OptionalRateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["OptionalRateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["OptionalRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        code?: "SERVICE_UNAVAILABLE";
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for the request (1–128 characters of `[A-Za-z0-9._:-]`), echoed in the answer. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
+            path: {
+                /** @example 3 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoint. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": 3,
+                     *         "url": "https://hooks.example.com/hotel-platform",
+                     *         "events": [
+                     *           "booking.created",
+                     *           "booking.confirmed",
+                     *           "booking.failed",
+                     *           "booking.cancelled"
+                     *         ],
+                     *         "description": "Reservations channel",
+                     *         "enabled": true,
+                     *         "disabledReason": null,
+                     *         "createdAt": "2026-11-25T06:30:00.000Z",
+                     *         "updatedAt": "2026-11-25T06:30:00.000Z"
+                     *       },
+                     *       "success": true,
+                     *       "message": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookEndpointViewEnvelope"];
+                };
+            };
+            /** @description The request is not valid, or a business rule refused it: `code` says which. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["OptionalRateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["OptionalRateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["OptionalRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        code?: "VALIDATION_FAILED";
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, unknown, revoked or expired credential. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["OptionalRateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["OptionalRateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["OptionalRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        code?: "UNAUTHORIZED";
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A valid credential on an API its role does not reach, another client's `clientId`, or plain HTTP. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["OptionalRateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["OptionalRateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["OptionalRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        code?: "FORBIDDEN";
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found (another client's object too), or an expired session or a rate no longer available. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["OptionalRateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["OptionalRateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["OptionalRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        code?: "NOT_FOUND";
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            /** @description The body is larger than 1 MiB. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["OptionalRateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["OptionalRateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["OptionalRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        code?: "PAYLOAD_TOO_LARGE";
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is not JSON. */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["OptionalRateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["OptionalRateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["OptionalRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        code?: "UNSUPPORTED_MEDIA_TYPE";
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            417: components["responses"]["ExpectationFailed"];
+            /** @description Past the rate limit or the bound on requests in flight: retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        code?: "RATE_LIMITED";
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            /** @description An unexpected error; retry with exponential backoff. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["OptionalRateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["OptionalRateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["OptionalRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        code?: "INTERNAL_ERROR";
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A service, NATS or the database is down or did not answer in time: retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "RateLimit-Limit": components["headers"]["OptionalRateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["OptionalRateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["OptionalRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        code?: "SERVICE_UNAVAILABLE";
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    updateWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for the request (1–128 characters of `[A-Za-z0-9._:-]`), echoed in the answer. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
+            path: {
+                /** @example 3 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "events": [
+                 *         "booking.confirmed",
+                 *         "booking.cancelled"
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["WebhookEndpointChanges"];
+            };
+        };
+        responses: {
+            /** @description The endpoint. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": 3,
+                     *         "url": "https://hooks.example.com/hotel-platform",
+                     *         "events": [
+                     *           "booking.confirmed",
+                     *           "booking.cancelled"
+                     *         ],
+                     *         "description": "Reservations channel",
+                     *         "enabled": true,
+                     *         "disabledReason": null,
+                     *         "createdAt": "2026-11-25T06:30:00.000Z",
+                     *         "updatedAt": "2026-11-25T06:40:00.000Z"
+                     *       },
+                     *       "success": true,
+                     *       "message": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookEndpointViewEnvelope"];
+                };
+            };
+            /** @description The request is not valid, or a business rule refused it: `code` says which. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["OptionalRateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["OptionalRateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["OptionalRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        code?: "VALIDATION_FAILED";
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, unknown, revoked or expired credential. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["OptionalRateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["OptionalRateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["OptionalRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        code?: "UNAUTHORIZED";
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A valid credential on an API its role does not reach, another client's `clientId`, or plain HTTP. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["OptionalRateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["OptionalRateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["OptionalRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        code?: "FORBIDDEN";
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found (another client's object too), or an expired session or a rate no longer available. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["OptionalRateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["OptionalRateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["OptionalRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        code?: "NOT_FOUND";
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            /** @description The body is larger than 1 MiB. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["OptionalRateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["OptionalRateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["OptionalRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        code?: "PAYLOAD_TOO_LARGE";
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is not JSON. */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["OptionalRateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["OptionalRateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["OptionalRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        code?: "UNSUPPORTED_MEDIA_TYPE";
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            417: components["responses"]["ExpectationFailed"];
+            /** @description Past the rate limit or the bound on requests in flight: retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        code?: "RATE_LIMITED";
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            /** @description An unexpected error; retry with exponential backoff. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["OptionalRateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["OptionalRateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["OptionalRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        code?: "INTERNAL_ERROR";
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A service, NATS or the database is down or did not answer in time: retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "RateLimit-Limit": components["headers"]["OptionalRateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["OptionalRateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["OptionalRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        code?: "SERVICE_UNAVAILABLE";
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    deleteWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for the request (1–128 characters of `[A-Za-z0-9._:-]`), echoed in the answer. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
+            path: {
+                /** @example 3 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The id deleted. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": 3,
+                     *         "deleted": true
+                     *       },
+                     *       "success": true,
+                     *       "message": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DeletedWebhookEndpointEnvelope"];
+                };
+            };
+            /** @description The request is not valid, or a business rule refused it: `code` says which. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["OptionalRateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["OptionalRateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["OptionalRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        code?: "VALIDATION_FAILED";
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, unknown, revoked or expired credential. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["OptionalRateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["OptionalRateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["OptionalRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        code?: "UNAUTHORIZED";
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A valid credential on an API its role does not reach, another client's `clientId`, or plain HTTP. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["OptionalRateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["OptionalRateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["OptionalRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        code?: "FORBIDDEN";
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found (another client's object too), or an expired session or a rate no longer available. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["OptionalRateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["OptionalRateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["OptionalRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        code?: "NOT_FOUND";
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            /** @description The body is larger than 1 MiB. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["OptionalRateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["OptionalRateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["OptionalRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        code?: "PAYLOAD_TOO_LARGE";
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is not JSON. */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["OptionalRateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["OptionalRateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["OptionalRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        code?: "UNSUPPORTED_MEDIA_TYPE";
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            417: components["responses"]["ExpectationFailed"];
+            /** @description Past the rate limit or the bound on requests in flight: retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        code?: "RATE_LIMITED";
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            /** @description An unexpected error; retry with exponential backoff. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["OptionalRateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["OptionalRateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["OptionalRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        code?: "INTERNAL_ERROR";
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A service, NATS or the database is down or did not answer in time: retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "RateLimit-Limit": components["headers"]["OptionalRateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["OptionalRateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["OptionalRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        code?: "SERVICE_UNAVAILABLE";
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    rotateWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for the request (1–128 characters of `[A-Za-z0-9._:-]`), echoed in the answer. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
+            path: {
+                /** @example 3 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoint and its new secret, shown once. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": 3,
+                     *         "url": "https://hooks.example.com/hotel-platform",
+                     *         "events": [
+                     *           "booking.created",
+                     *           "booking.confirmed",
+                     *           "booking.failed",
+                     *           "booking.cancelled"
+                     *         ],
+                     *         "description": "Reservations channel",
+                     *         "enabled": true,
+                     *         "disabledReason": null,
+                     *         "createdAt": "2026-11-25T06:30:00.000Z",
+                     *         "updatedAt": "2026-11-25T06:45:00.000Z",
+                     *         "secret": "whsec_7n0cQk3yU2mJ8f1bXo4rZ5tW6vE9hL0pA3sD2gF1jK8="
+                     *       },
+                     *       "success": true,
+                     *       "message": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookEndpointWithSecretEnvelope"];
+                };
+            };
+            /** @description The request is not valid, or a business rule refused it: `code` says which. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["OptionalRateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["OptionalRateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["OptionalRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        code?: "VALIDATION_FAILED";
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, unknown, revoked or expired credential. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["OptionalRateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["OptionalRateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["OptionalRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        code?: "UNAUTHORIZED";
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A valid credential on an API its role does not reach, another client's `clientId`, or plain HTTP. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["OptionalRateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["OptionalRateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["OptionalRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        code?: "FORBIDDEN";
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found (another client's object too), or an expired session or a rate no longer available. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["OptionalRateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["OptionalRateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["OptionalRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        code?: "NOT_FOUND";
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            /** @description The body is larger than 1 MiB. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["OptionalRateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["OptionalRateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["OptionalRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        code?: "PAYLOAD_TOO_LARGE";
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is not JSON. */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["OptionalRateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["OptionalRateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["OptionalRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        code?: "UNSUPPORTED_MEDIA_TYPE";
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            417: components["responses"]["ExpectationFailed"];
+            /** @description Past the rate limit or the bound on requests in flight: retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        code?: "RATE_LIMITED";
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            /** @description An unexpected error; retry with exponential backoff. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["OptionalRateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["OptionalRateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["OptionalRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        code?: "INTERNAL_ERROR";
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A service, NATS or the database is down or did not answer in time: retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "RateLimit-Limit": components["headers"]["OptionalRateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["OptionalRateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["OptionalRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        code?: "SERVICE_UNAVAILABLE";
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    testWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for the request (1–128 characters of `[A-Za-z0-9._:-]`), echoed in the answer. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
+            path: {
+                /** @example 3 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Its delivery, pending. */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": 43,
+                     *         "endpointId": 3,
+                     *         "eventId": "6a1d2a0e-2b9f-4a58-8f0c-54f1f0f6a0d3",
+                     *         "eventType": "webhook.test",
+                     *         "bookingId": null,
+                     *         "status": "pending",
+                     *         "attempts": 0,
+                     *         "lastStatusCode": null,
+                     *         "lastError": null,
+                     *         "nextAttemptAt": "2026-11-25T06:32:00.000Z",
+                     *         "deliveredAt": null,
+                     *         "createdAt": "2026-11-25T06:32:00.000Z"
+                     *       },
+                     *       "success": true,
+                     *       "message": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookDeliveryViewEnvelope"];
+                };
+            };
+            /** @description The request is not valid, or a business rule refused it: `code` says which. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["OptionalRateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["OptionalRateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["OptionalRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        code?: "VALIDATION_FAILED";
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, unknown, revoked or expired credential. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["OptionalRateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["OptionalRateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["OptionalRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        code?: "UNAUTHORIZED";
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A valid credential on an API its role does not reach, another client's `clientId`, or plain HTTP. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["OptionalRateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["OptionalRateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["OptionalRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        code?: "FORBIDDEN";
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found (another client's object too), or an expired session or a rate no longer available. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["OptionalRateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["OptionalRateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["OptionalRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        code?: "NOT_FOUND";
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            /** @description A conflict with an earlier request. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["OptionalRateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["OptionalRateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["OptionalRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        code?: "CONFLICT";
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is larger than 1 MiB. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["OptionalRateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["OptionalRateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["OptionalRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        code?: "PAYLOAD_TOO_LARGE";
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is not JSON. */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["OptionalRateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["OptionalRateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["OptionalRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        code?: "UNSUPPORTED_MEDIA_TYPE";
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            417: components["responses"]["ExpectationFailed"];
+            /** @description Past the rate limit or the bound on requests in flight: retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        code?: "RATE_LIMITED";
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            /** @description An unexpected error; retry with exponential backoff. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["OptionalRateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["OptionalRateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["OptionalRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        code?: "INTERNAL_ERROR";
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A service, NATS or the database is down or did not answer in time: retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "RateLimit-Limit": components["headers"]["OptionalRateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["OptionalRateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["OptionalRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        code?: "SERVICE_UNAVAILABLE";
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: {
+                /** @example 1 */
+                page?: number;
+                /** @example 50 */
+                limit?: number;
+                /** @example delivered */
+                status?: "pending" | "delivered" | "failed";
+            };
+            header?: {
+                /** @description Your id for the request (1–128 characters of `[A-Za-z0-9._:-]`), echoed in the answer. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
+            path: {
+                /** @example 3 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of deliveries and the total. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": 42,
+                     *           "endpointId": 3,
+                     *           "eventId": "0d6f3c52-8a4e-4d0b-9a43-3f1f8e2b7c10",
+                     *           "eventType": "booking.confirmed",
+                     *           "bookingId": 1017,
+                     *           "status": "delivered",
+                     *           "attempts": 1,
+                     *           "lastStatusCode": 200,
+                     *           "lastError": null,
+                     *           "nextAttemptAt": null,
+                     *           "deliveredAt": "2026-11-25T06:31:02.120Z",
+                     *           "createdAt": "2026-11-25T06:31:02.050Z"
+                     *         }
+                     *       ],
+                     *       "success": true,
+                     *       "message": null,
+                     *       "total": 1
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookDeliveryViewPage"];
+                };
+            };
+            /** @description The request is not valid, or a business rule refused it: `code` says which. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["OptionalRateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["OptionalRateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["OptionalRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        code?: "VALIDATION_FAILED";
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, unknown, revoked or expired credential. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["OptionalRateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["OptionalRateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["OptionalRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        code?: "UNAUTHORIZED";
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A valid credential on an API its role does not reach, another client's `clientId`, or plain HTTP. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["OptionalRateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["OptionalRateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["OptionalRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        code?: "FORBIDDEN";
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found (another client's object too), or an expired session or a rate no longer available. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["OptionalRateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["OptionalRateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["OptionalRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        code?: "NOT_FOUND";
                     } & components["schemas"]["ErrorEnvelope"];
                 };
             };

@@ -6,3 +6,4 @@ export * from './log-capture';
 export * from './tcp-proxy';
 export * from './service-harness';
 export * from './platform-api';
+export * from './webhook-receiver';

@@ -1,4 +1,7 @@
 import { Injectable } from '@nestjs/common';
+import { FailPoints as ServiceFailPoints, SimulatedCrash } from '@hotel/platform';
+
+export { SimulatedCrash };
 
 /**
  * Where a booking or cancellation can be cut off: after a step's effect, before it
@@ -24,33 +27,6 @@ export const FAIL_POINTS = [
 ] as const;
 export type FailPoint = (typeof FAIL_POINTS)[number];
 
-/** What a worker that "died" at a fail point throws: nothing more of the saga runs, its lease stays. */
-export class SimulatedCrash extends Error {
-  constructor(readonly point: FailPoint) {
-    super(`simulated crash at ${point}`);
-    this.name = 'SimulatedCrash';
-  }
-}
-
-/**
- * Fail points for crash tests: a test arms one (through Nest DI, never through
- * configuration) and the next saga to pass it stops there as if its process had
- * been killed, leaving recovery to finish the work. Unarmed, a pass is a set lookup.
- */
+/** The booking service's fail points: a saga or the events relay stops at the armed one as if killed. */
 @Injectable()
-export class FailPoints {
-  private readonly armed = new Set<FailPoint>();
-
-  arm(point: FailPoint): void {
-    this.armed.add(point);
-  }
-
-  /** Still waiting for a saga to reach it. */
-  isArmed(point: FailPoint): boolean {
-    return this.armed.has(point);
-  }
-
-  pass(point: FailPoint): void {
-    if (this.armed.delete(point)) throw new SimulatedCrash(point);
-  }
-}
+export class FailPoints extends ServiceFailPoints<FailPoint> {}

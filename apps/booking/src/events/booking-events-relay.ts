@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { BOOKING_EVENT_SUBJECTS, HEADERS, STREAMS } from '@hotel/contracts';
-import { BACKGROUND_JOBS, BackgroundJobs, SERVICE_CLIENT, SERVICE_ENV, ServiceClient, StreamConfig } from '@hotel/platform';
+import { BACKGROUND_JOBS, BackgroundJobs, DrainLoop, SERVICE_CLIENT, SERVICE_ENV, ServiceClient, StreamConfig } from '@hotel/platform';
 import { BookingEnv } from '../booking.env';
 import { FailPoints, SimulatedCrash } from '../bookings/fail-points';
 import { BookingEventsOutbox } from './booking-events-outbox';
@@ -36,51 +36,33 @@ const WARN_EVERY_MS = 60_000;
 @Injectable()
 export class BookingEventsRelay implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('BookingEventsRelay');
-  private timer?: NodeJS.Timeout;
-  private running?: Promise<number>;
-  private again = false;
-  private stopped = false;
+  private readonly loop: DrainLoop;
   private streamReady = false;
   private failingSince?: number;
   private lastWarning = 0;
 
   constructor(
     @Inject(SERVICE_CLIENT) private readonly services: ServiceClient,
-    @Inject(SERVICE_ENV) private readonly env: BookingEnv,
-    @Inject(BACKGROUND_JOBS) private readonly background: BackgroundJobs,
+    @Inject(SERVICE_ENV) env: BookingEnv,
+    @Inject(BACKGROUND_JOBS) background: BackgroundJobs,
     private readonly failPoints: FailPoints,
     private readonly outbox: BookingEventsOutbox,
   ) {
+    this.loop = new DrainLoop(background, 'booking-events-relay', env.EVENTS_RELAY_INTERVAL_MS, () => this.drain());
     outbox.onCommitted(() => this.nudge());
   }
 
   onApplicationBootstrap() {
-    this.timer = setInterval(() => this.nudge(), this.env.EVENTS_RELAY_INTERVAL_MS);
-    this.timer.unref();
-    this.nudge();
+    this.loop.start();
   }
 
   async onModuleDestroy() {
-    this.stopped = true;
-    clearInterval(this.timer);
-    await this.running;
+    await this.loop.stop();
   }
 
   /** Runs a pass now, or right after the one under way. */
   nudge(): void {
-    if (this.stopped) return;
-    if (this.running) {
-      this.again = true;
-      return;
-    }
-    this.running = this.background.run('booking-events-relay', () => this.drain());
-    void this.running.finally(() => {
-      this.running = undefined;
-      if (this.again) {
-        this.again = false;
-        this.nudge();
-      }
-    });
+    this.loop.nudge();
   }
 
   /** One pass: publishes until nothing is left (or JetStream fails); how many events it published. */
@@ -94,7 +76,7 @@ export class BookingEventsRelay implements OnApplicationBootstrap, OnModuleDestr
         }
         this.streamReady = true;
       }
-      for (let sent = -1; sent !== 0 && !this.stopped; ) {
+      for (let sent = -1; sent !== 0 && !this.loop.isStopped; ) {
         const batch = await this.publishBatch();
         sent = batch.sent;
         published += sent;
@@ -107,8 +89,7 @@ export class BookingEventsRelay implements OnApplicationBootstrap, OnModuleDestr
     } catch (error) {
       if (error instanceof SimulatedCrash) {
         // A "dead" relay publishes nothing more; what it held stays unsent for the next replica.
-        this.stopped = true;
-        clearInterval(this.timer);
+        void this.loop.stop();
         return published;
       }
       // The stream may have been deleted meanwhile: made again on the next pass.

@@ -1,6 +1,8 @@
 import { Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import {
+  AckPolicy,
+  DeliverPolicy,
   DiscardPolicy,
   ErrorCode as NatsErrorCode,
   JSONCodec,
@@ -16,6 +18,7 @@ import {
 } from 'nats';
 import { ContractMap, EventMap, EventSubject, HEADERS, ReplyOf, RequestOf, inboxPrefixOf, isRpcErrorPayload } from '@hotel/contracts';
 import { DomainError } from '../errors/domain-error';
+import { SimulatedCrash } from '../testing/fail-points';
 import { currentRequestId } from '../logging/request-context';
 import { BusCredentials, natsConnectionOptions } from './nats-options';
 
@@ -54,6 +57,32 @@ export interface StreamConfig {
 export interface StreamAck {
   seq: number;
   duplicate: boolean;
+}
+
+/** A message read from a stream through a consumer. */
+export interface StreamMessage {
+  subject: string;
+  data: Uint8Array;
+  /** A header of the message ('' when absent). */
+  header(name: string): string;
+  /** How many times the consumer has handed it over (1 the first time). */
+  deliveryCount: number;
+}
+
+/** A durable consumer a service reads a stream through: its replicas share it, each message going to one of them. */
+export interface StreamConsumerConfig {
+  stream: string;
+  name: string;
+  /** A message not acknowledged within this time is handed over again (to any replica). */
+  ackWaitMs: number;
+  /** After a failed handling, how long until the message is handed over again. */
+  retryDelayMs: number;
+}
+
+/** Reading a stream, until stopped. */
+export interface StreamReading {
+  /** Stops after the message being handled (which is acknowledged or not as its handling ends). */
+  stop(): Promise<void>;
 }
 
 /** JetStream's "stream name already in use with a different configuration". */
@@ -187,6 +216,77 @@ export class ServiceClient {
       timeout: options.timeoutMs ?? this.defaultTimeoutMs,
     });
     return { seq: ack.seq, duplicate: ack.duplicate };
+  }
+
+  /**
+   * Reads a stream through a durable consumer, created when missing (delivering from
+   * the stream's first message, explicit acknowledgements). `handle` runs for one
+   * message at a time, in the stream's order: the message is acknowledged when it
+   * resolves, and handed over again after `retryDelayMs` when it throws: at least
+   * once. A SimulatedCrash (crash tests) stops the reading and acknowledges nothing.
+   * A missing stream, a lost connection or a deleted consumer is retried every second.
+   */
+  consumeStream(config: StreamConsumerConfig, handle: (message: StreamMessage) => Promise<void>): StreamReading {
+    let stopped = false;
+    let current: { stop(): void } | undefined;
+    const loop = (async () => {
+      let failingSince: number | undefined;
+      while (!stopped) {
+        try {
+          const connection = this.requireConnection(`$JS.API.CONSUMER.CREATE.${config.stream}`);
+          const manager = await connection.jetstreamManager({ checkAPI: false, timeout: this.defaultTimeoutMs });
+          await manager.consumers
+            .add(config.stream, {
+              durable_name: config.name,
+              ack_policy: AckPolicy.Explicit,
+              deliver_policy: DeliverPolicy.All,
+              ack_wait: nanos(config.ackWaitMs),
+              max_ack_pending: 1000,
+            })
+            // Made before with other settings (an operator changed it): read it as it is.
+            .catch((error: unknown) => manager.consumers.info(config.stream, config.name).catch(() => Promise.reject(error)));
+          const consumer = await connection.jetstream({ timeout: this.defaultTimeoutMs }).consumers.get(config.stream, config.name);
+          const messages = await consumer.consume({ max_messages: 100 });
+          current = messages;
+          if (stopped) messages.stop();
+          if (failingSince !== undefined) this.logger.log({ msg: 'reading the stream again', stream: config.stream, consumer: config.name });
+          failingSince = undefined;
+          for await (const message of messages) {
+            try {
+              await handle({
+                subject: message.subject,
+                data: message.data,
+                header: (name) => message.headers?.get(name) ?? '',
+                deliveryCount: message.info.deliveryCount,
+              });
+              message.ack();
+            } catch (error) {
+              if (error instanceof SimulatedCrash) {
+                stopped = true;
+                messages.stop();
+                break;
+              }
+              message.nak(config.retryDelayMs);
+              this.logger.warn({ msg: 'a stream message could not be handled; it is handed over again', stream: config.stream, subject: message.subject, error: error instanceof Error ? error.message : String(error) });
+            }
+          }
+        } catch (error) {
+          if (stopped) break;
+          if (failingSince === undefined) {
+            failingSince = Date.now();
+            this.logger.warn({ msg: 'cannot read the stream for now; retrying', stream: config.stream, consumer: config.name, error: error instanceof Error ? error.message : String(error) });
+          }
+        }
+        if (!stopped) await new Promise((resolve) => setTimeout(resolve, 1000));
+      }
+    })();
+    return {
+      stop: async () => {
+        stopped = true;
+        current?.stop();
+        await loop;
+      },
+    };
   }
 
   /** Every replica gets every event (no queue group): each keeps its own caches. */

@@ -1,0 +1,76 @@
+import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { BOOKING_EVENT_TYPES, BookingEvent, BookingEventType, HEADERS, STREAMS, WEBHOOKS_CONSUMER } from '@hotel/contracts';
+import { SERVICE_CLIENT, SERVICE_ENV, ServiceClient, StreamMessage, StreamReading } from '@hotel/platform';
+import { WebhooksEnv } from '../webhooks.env';
+import { WebhookEndpointsRepository } from '../endpoints/webhook-endpoints.repository';
+import { WebhooksFailPoints } from '../webhooks-fail-points';
+import { WebhookDeliveriesRepository, WebhookEvent } from './webhook-deliveries.repository';
+import { WebhookDispatcher } from './webhook-dispatcher';
+
+/** A message whose deliveries could not be written (the database away) comes back after this. */
+const RETRY_DELAY_MS = 2000;
+
+/**
+ * Reads the BOOKING_EVENTS stream through the service's durable consumer (replicas
+ * share it) and writes, for each event, a pending delivery to every endpoint of the
+ * booking's client that subscribes to its type; the message is acknowledged only
+ * once they are written, so no event is lost to a crash, and a repeat writes nothing
+ * twice. The dispatcher then attempts them.
+ */
+@Injectable()
+export class BookingEventsConsumer implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly logger = new Logger('BookingEventsConsumer');
+  private reading?: StreamReading;
+
+  constructor(
+    @Inject(SERVICE_CLIENT) private readonly services: ServiceClient,
+    @Inject(SERVICE_ENV) private readonly env: WebhooksEnv,
+    private readonly endpoints: WebhookEndpointsRepository,
+    private readonly deliveries: WebhookDeliveriesRepository,
+    private readonly dispatcher: WebhookDispatcher,
+    private readonly failPoints: WebhooksFailPoints,
+  ) {}
+
+  onApplicationBootstrap() {
+    this.reading = this.services.consumeStream(
+      { stream: STREAMS.BOOKING_EVENTS.name, name: WEBHOOKS_CONSUMER, ackWaitMs: this.env.WEBHOOK_ACK_WAIT_S * 1000, retryDelayMs: RETRY_DELAY_MS },
+      (message) => this.handle(message),
+    );
+  }
+
+  async onModuleDestroy() {
+    await this.reading?.stop();
+  }
+
+  private async handle(message: StreamMessage): Promise<void> {
+    const event = parseEvent(message);
+    if (!event) {
+      // Only the booking service may publish here, so this is a bug, not an attack: kept out of the way, logged.
+      this.logger.error({ msg: 'a booking event that cannot be read was skipped', subject: message.subject });
+      return;
+    }
+    const endpointIds = await this.endpoints.subscribers(event.clientId, event.type as BookingEventType, event.happenedAt);
+    await this.deliveries.add(event, endpointIds);
+    this.failPoints.pass('after-deliveries-persisted');
+    if (endpointIds.length > 0) this.dispatcher.nudge();
+  }
+}
+
+/** The event of a stream message, or null when it is not a booking event this release reads. */
+function parseEvent(message: StreamMessage): (WebhookEvent & { happenedAt: Date }) | null {
+  const id = message.header('Nats-Msg-Id');
+  const clientId = Number(message.header(HEADERS.CLIENT_ID));
+  const payload = new TextDecoder().decode(message.data);
+  let event: Partial<BookingEvent>;
+  try {
+    event = JSON.parse(payload) as Partial<BookingEvent>;
+  } catch {
+    return null;
+  }
+  const happenedAt = new Date(event.timestamp ?? '');
+  const bookingId = event.data?.id;
+  if (!id || !Number.isSafeInteger(clientId) || clientId <= 0) return null;
+  if (!BOOKING_EVENT_TYPES.includes(event.type as BookingEventType) || Number.isNaN(happenedAt.getTime())) return null;
+  if (!Number.isSafeInteger(bookingId) || !Number.isSafeInteger(event.sequence)) return null;
+  return { id, type: event.type as BookingEventType, clientId, bookingId: bookingId!, sequence: event.sequence!, payload, happenedAt };
+}

@@ -1,0 +1,194 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { WebhookDeliveryStatus, WebhookDeliveryView, WebhookEventType } from '@hotel/contracts';
+import { getPage } from '@hotel/platform';
+import { WebhookEndpointEntity } from '../endpoints/webhook-endpoint.entity';
+import { WebhookDeliveryEntity } from './webhook-delivery.entity';
+
+/** An event to deliver, as the consumer read it from the stream (or the test event). */
+export interface WebhookEvent {
+  id: string;
+  type: WebhookEventType;
+  clientId: number;
+  bookingId: number | null;
+  sequence: number | null;
+  payload: string;
+}
+
+/** A delivery a replica has taken to attempt now. */
+export interface ClaimedDelivery {
+  id: number;
+  endpointId: number;
+  eventId: string;
+  payload: string;
+  attempts: number;
+}
+
+/** What an attempt came to, as recorded. */
+export interface AttemptRecord {
+  statusCode: number | null;
+  error: string | null;
+  delivered: boolean;
+  /** How long until the next attempt (ms, from the database's clock, as due deliveries are found); null when none is left (the delivery has failed). */
+  retryInMs: number | null;
+  /** The endpoint is disabled when its failures began this long ago (seconds). */
+  disableAfterS: number;
+}
+
+export function toDeliveryView(entity: WebhookDeliveryEntity): WebhookDeliveryView {
+  return {
+    id: entity.id,
+    endpointId: entity.endpointId,
+    eventId: entity.eventId,
+    eventType: entity.eventType,
+    bookingId: entity.bookingId,
+    status: entity.status,
+    attempts: entity.attempts,
+    lastStatusCode: entity.lastStatusCode,
+    lastError: entity.lastError,
+    nextAttemptAt: entity.status === 'pending' ? (entity.nextAttemptAt?.toISOString() ?? null) : null,
+    deliveredAt: entity.deliveredAt?.toISOString() ?? null,
+    createdAt: entity.createdAt.toISOString(),
+  };
+}
+
+/** Why the platform disables an endpoint (its pending deliveries fail with it). */
+function disabledReason(afterS: number): string {
+  return `every attempt failed for ${afterS % 86400 === 0 ? `${afterS / 86400} days` : `${afterS} seconds`} or more`;
+}
+
+/** The deliveries: one per endpoint and event, attempted until delivered or out of attempts. Owns its transactions. */
+@Injectable()
+export class WebhookDeliveriesRepository {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  private get deliveries() {
+    return this.dataSource.getRepository(WebhookDeliveryEntity);
+  }
+
+  /** A pending delivery of the event to each endpoint, due now; one already there (a repeat of the event) is kept as it is. */
+  async add(event: WebhookEvent, endpointIds: number[]): Promise<void> {
+    if (endpointIds.length === 0) return;
+    await this.deliveries
+      .createQueryBuilder()
+      .insert()
+      .values(
+        endpointIds.map((endpointId) => ({
+          endpointId,
+          clientId: event.clientId,
+          eventId: event.id,
+          eventType: event.type,
+          bookingId: event.bookingId,
+          sequence: event.sequence,
+          payload: event.payload,
+          nextAttemptAt: () => 'now()',
+        })),
+      )
+      .orIgnore()
+      .updateEntity(false)
+      .execute();
+  }
+
+  async find(clientId: number, id: number): Promise<WebhookDeliveryView | null> {
+    const entity = await this.deliveries.findOneBy({ clientId, id });
+    return entity ? toDeliveryView(entity) : null;
+  }
+
+  async findByEvent(endpointId: number, eventId: string): Promise<WebhookDeliveryView | null> {
+    const entity = await this.deliveries.findOneBy({ endpointId, eventId });
+    return entity ? toDeliveryView(entity) : null;
+  }
+
+  /** An endpoint's deliveries, newest first. */
+  async page(endpointId: number, status: WebhookDeliveryStatus | undefined, limit: number, offset: number): Promise<{ deliveries: WebhookDeliveryView[]; total: number }> {
+    const query = this.deliveries.createQueryBuilder('d').where('d.endpointId = :endpointId', { endpointId });
+    if (status) query.andWhere('d.status = :status', { status });
+    const [rows, total] = await Promise.all([getPage(query.clone().orderBy('d.id', 'DESC'), limit, offset), query.getCount()]);
+    return { deliveries: rows.map(toDeliveryView), total };
+  }
+
+  /** Due now (its lease, if any, is left as it is: an attempt in flight is not doubled). */
+  async retryNow(clientId: number, id: number): Promise<WebhookDeliveryView | null> {
+    const result = await this.deliveries.update({ clientId, id }, { status: 'pending', nextAttemptAt: () => 'now()', updatedAt: () => 'now()' });
+    return result.affected ? this.find(clientId, id) : null;
+  }
+
+  /**
+   * Takes up to `limit` due deliveries for this replica until `leaseMs` from now: pending,
+   * due, not held by another replica, of an enabled endpoint, and each the earliest
+   * pending one of its booking for its endpoint (a booking's events reach an endpoint in
+   * their order; a later one waits while an earlier one is retried).
+   */
+  async claimDue(limit: number, leaseMs: number): Promise<ClaimedDelivery[]> {
+    // Raw SQL: an UPDATE of the rows a NOT EXISTS over the same table picks, with FOR
+    // UPDATE OF one table SKIP LOCKED, returning the payload. TypeORM answers an UPDATE's
+    // query() with [rows, count].
+    const [claimed] = (await this.dataSource.query(
+      `UPDATE webhooks.deliveries d
+          SET leased_until = now() + make_interval(secs => $2::double precision / 1000)
+        WHERE d.id IN (
+          SELECT c.id FROM webhooks.deliveries c
+            JOIN webhooks.endpoints e ON e.id = c.endpoint_id AND e.enabled
+           WHERE c.status = 'pending' AND c.next_attempt_at <= now()
+             AND (c.leased_until IS NULL OR c.leased_until < now())
+             AND NOT EXISTS (
+               SELECT 1 FROM webhooks.deliveries p
+                WHERE p.endpoint_id = c.endpoint_id AND p.booking_id = c.booking_id
+                  AND p.status = 'pending' AND p.sequence < c.sequence)
+           ORDER BY c.next_attempt_at, c.id
+           LIMIT $1
+           FOR UPDATE OF c SKIP LOCKED)
+        RETURNING d.id, d.endpoint_id AS "endpointId", d.event_id AS "eventId", d.payload, d.attempts`,
+      [limit, leaseMs],
+    )) as [ClaimedDelivery[], number];
+    return claimed;
+  }
+
+  /**
+   * Records an attempt, and its endpoint's run of failures, in one transaction: a
+   * success ends the run; a failure starts it or, when the run began `disableAfterS`
+   * ago or more, disables the endpoint and fails its pending deliveries (which then
+   * say why). Returns whether the endpoint was disabled by it.
+   */
+  recordAttempt(delivery: ClaimedDelivery, record: AttemptRecord): Promise<{ disabled: boolean }> {
+    return this.dataSource.transaction(async (manager) => {
+      const status: WebhookDeliveryStatus = record.delivered ? 'delivered' : record.retryInMs !== null ? 'pending' : 'failed';
+      await manager.getRepository(WebhookDeliveryEntity).update(
+        { id: delivery.id },
+        {
+          attempts: () => 'attempts + 1',
+          status,
+          lastStatusCode: record.statusCode,
+          lastError: record.error,
+          nextAttemptAt: status === 'pending' ? () => `now() + make_interval(secs => ${Number(record.retryInMs) / 1000})` : null,
+          deliveredAt: record.delivered ? () => 'now()' : undefined,
+          leasedUntil: null,
+          updatedAt: () => 'now()',
+        },
+      );
+      const endpoints = manager.getRepository(WebhookEndpointEntity);
+      if (record.delivered) {
+        await endpoints.createQueryBuilder().update().set({ failingSince: null }).where('id = :id AND failing_since IS NOT NULL', { id: delivery.endpointId }).execute();
+        return { disabled: false };
+      }
+      const disabled = await endpoints
+        .createQueryBuilder()
+        .update()
+        .set({ enabled: false, disabledReason: disabledReason(record.disableAfterS), updatedAt: () => 'now()' })
+        .where(`id = :id AND enabled AND failing_since <= now() - make_interval(secs => :after)`, { id: delivery.endpointId, after: record.disableAfterS })
+        .execute();
+      if (disabled.affected) {
+        await manager
+          .getRepository(WebhookDeliveryEntity)
+          .update(
+            { endpointId: delivery.endpointId, status: 'pending' },
+            { status: 'failed', nextAttemptAt: null, lastError: `endpoint disabled: ${disabledReason(record.disableAfterS)}`, updatedAt: () => 'now()' },
+          );
+        return { disabled: true };
+      }
+      await endpoints.createQueryBuilder().update().set({ failingSince: () => 'now()' }).where('id = :id AND failing_since IS NULL', { id: delivery.endpointId }).execute();
+      return { disabled: false };
+    });
+  }
+}

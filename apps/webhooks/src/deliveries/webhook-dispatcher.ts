@@ -1,0 +1,99 @@
+import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { BACKGROUND_JOBS, BackgroundJobs, DrainLoop, SERVICE_ENV, SimulatedCrash } from '@hotel/platform';
+import { SecretBox } from '../endpoints/secret-box';
+import { WebhookEndpointsRepository } from '../endpoints/webhook-endpoints.repository';
+import { WebhooksEnv } from '../webhooks.env';
+import { WebhooksFailPoints } from '../webhooks-fail-points';
+import { RetrySchedule } from './retry-schedule';
+import { signatureHeader } from './signature';
+import { ClaimedDelivery, WebhookDeliveriesRepository } from './webhook-deliveries.repository';
+import { WebhookPoster } from './webhook-post';
+
+/**
+ * Attempts the due deliveries: on a timer and right after new ones are written, on
+ * every replica. Each pass takes up to WEBHOOK_CONCURRENCY due deliveries under a
+ * lease (another replica skips them; one that outlives a dead replica's lease is
+ * taken again), posts them signed, and records each outcome with the next attempt's
+ * time from the retry schedule, until nothing is due.
+ */
+@Injectable()
+export class WebhookDispatcher implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly logger = new Logger('WebhookDispatcher');
+  private readonly loop: DrainLoop;
+  private readonly schedule: RetrySchedule;
+  /** A dead replica's deliveries are taken again after this: well past an attempt's timeout. */
+  private readonly leaseMs: number;
+
+  constructor(
+    @Inject(SERVICE_ENV) private readonly env: WebhooksEnv,
+    @Inject(BACKGROUND_JOBS) background: BackgroundJobs,
+    private readonly deliveries: WebhookDeliveriesRepository,
+    private readonly endpoints: WebhookEndpointsRepository,
+    private readonly secrets: SecretBox,
+    private readonly poster: WebhookPoster,
+    private readonly failPoints: WebhooksFailPoints,
+  ) {
+    this.schedule = new RetrySchedule(env.WEBHOOK_RETRY_SCHEDULE_S);
+    this.leaseMs = 2 * env.WEBHOOK_TIMEOUT_MS + 10_000;
+    this.loop = new DrainLoop(background, 'webhook-dispatcher', env.WEBHOOK_DISPATCH_INTERVAL_MS, () => this.drain());
+  }
+
+  onApplicationBootstrap() {
+    this.loop.start();
+  }
+
+  async onModuleDestroy() {
+    await this.loop.stop();
+    this.poster.close();
+  }
+
+  /** Attempts what is due now rather than at the next tick. */
+  nudge(): void {
+    this.loop.nudge();
+  }
+
+  /** One pass: attempts until nothing is due; how many attempts it made. */
+  async drain(): Promise<number> {
+    let attempted = 0;
+    try {
+      for (;;) {
+        if (this.failPoints.crashed) throw new SimulatedCrash(this.failPoints.crashed);
+        if (this.loop.isStopped) break;
+        const due = await this.deliveries.claimDue(this.env.WEBHOOK_CONCURRENCY, this.leaseMs);
+        if (due.length === 0) break;
+        const endpoints = await this.endpoints.secrets([...new Set(due.map((delivery) => delivery.endpointId))]);
+        await Promise.all(due.map((delivery) => this.attempt(delivery, endpoints.get(delivery.endpointId))));
+        attempted += due.length;
+      }
+    } catch (error) {
+      if (error instanceof SimulatedCrash) {
+        // A "dead" replica attempts nothing more; its leases run out and another takes the work.
+        void this.loop.stop();
+        return attempted;
+      }
+      this.logger.warn({ msg: 'webhook deliveries could not be attempted; retried at the next pass', error: error instanceof Error ? error.message : String(error) });
+    }
+    return attempted;
+  }
+
+  private async attempt(delivery: ClaimedDelivery, endpoint: { url: string; sealedSecrets: string[] } | undefined): Promise<void> {
+    if (!endpoint) return; // deleted since it was claimed: its deliveries went with it
+    if (this.failPoints.crashed) return; // the process "died" (crash tests): nothing more leaves it
+    const timestamp = Math.floor(Date.now() / 1000);
+    const secrets = endpoint.sealedSecrets.map((sealed) => this.secrets.open(sealed));
+    const outcome = await this.poster.post(endpoint.url, delivery.payload, {
+      'webhook-id': delivery.eventId,
+      'webhook-timestamp': String(timestamp),
+      'webhook-signature': signatureHeader(secrets, delivery.eventId, timestamp, delivery.payload),
+    });
+    this.failPoints.pass('after-attempt');
+    const delivered = outcome.statusCode !== null && outcome.statusCode >= 200 && outcome.statusCode < 300;
+    const { disabled } = await this.deliveries.recordAttempt(delivery, {
+      ...outcome,
+      delivered,
+      retryInMs: delivered ? null : this.schedule.nextDelayMs(delivery.attempts + 1),
+      disableAfterS: this.env.WEBHOOK_DISABLE_AFTER_S,
+    });
+    if (disabled) this.logger.warn({ msg: 'webhook endpoint disabled: its attempts have failed for too long', endpointId: delivery.endpointId });
+  }
+}

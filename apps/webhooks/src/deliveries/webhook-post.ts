@@ -1,0 +1,98 @@
+import { request as httpRequest, Agent as HttpAgent, IncomingMessage } from 'node:http';
+import { request as httpsRequest, Agent as HttpsAgent } from 'node:https';
+import { TargetPolicy, guardedLookup, targetProblem } from './target-policy';
+
+/** How an attempt went: a status code when the receiver answered; an error when it did not (or was refused). */
+export interface PostOutcome {
+  statusCode: number | null;
+  error: string | null;
+}
+
+/** The part of a receiver's answer kept for the delivery log when it is not 2xx. */
+const ERROR_BODY_BYTES = 200;
+
+/**
+ * Sends webhooks: one POST per attempt, through connections kept alive per target,
+ * resolved through the guarded lookup (no private targets in production), redirects
+ * not followed (a 3xx is a failed attempt), at most `timeoutMs` from start to the
+ * end of the answer's head.
+ */
+export class WebhookPoster {
+  private readonly http: HttpAgent;
+  private readonly https: HttpsAgent;
+
+  constructor(
+    private readonly policy: TargetPolicy,
+    private readonly timeoutMs: number,
+  ) {
+    const lookup = guardedLookup(policy) as never;
+    this.http = new HttpAgent({ keepAlive: true, maxSockets: 8, lookup } as never);
+    this.https = new HttpsAgent({ keepAlive: true, maxSockets: 8, lookup } as never);
+  }
+
+  post(url: string, body: string, headers: Record<string, string>): Promise<PostOutcome> {
+    const problem = targetProblem(url, this.policy);
+    if (problem) return Promise.resolve({ statusCode: null, error: problem });
+    const target = new URL(url);
+    const secure = target.protocol === 'https:';
+    return new Promise((resolve) => {
+      let settled = false;
+      const finish = (outcome: PostOutcome) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        resolve(outcome);
+      };
+      const request = (secure ? httpsRequest : httpRequest)(
+        target,
+        {
+          method: 'POST',
+          agent: secure ? this.https : this.http,
+          lookup: guardedLookup(this.policy) as never,
+          headers: { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'user-agent': 'HotelPlatform-Webhooks/1.0' },
+        },
+        (response) => {
+          const statusCode = response.statusCode ?? 0;
+          if (statusCode >= 200 && statusCode < 300) {
+            response.resume();
+            return finish({ statusCode, error: null });
+          }
+          readSome(response, ERROR_BODY_BYTES).then((text) => finish({ statusCode, error: `HTTP ${statusCode}${text ? `: ${text}` : ''}` }));
+        },
+      );
+      const timer = setTimeout(() => request.destroy(new Error(`no answer within ${this.timeoutMs} ms`)), this.timeoutMs);
+      request.on('error', (error: NodeJS.ErrnoException) => finish({ statusCode: null, error: error.message || error.code || 'request failed' }));
+      request.end(body);
+    });
+  }
+
+  close(): void {
+    this.http.destroy();
+    this.https.destroy();
+  }
+}
+
+/** The first bytes of an answer as one line of printable text (for the delivery log). */
+function readSome(response: IncomingMessage, bytes: number): Promise<string> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let length = 0;
+    const done = () => {
+      response.destroy();
+      resolve(
+        Buffer.concat(chunks)
+          .subarray(0, bytes)
+          .toString('utf8')
+          .replace(/[^\x20-\x7e]+/g, ' ')
+          .trim(),
+      );
+    };
+    response.on('data', (chunk: Buffer) => {
+      chunks.push(chunk);
+      length += chunk.length;
+      if (length >= bytes) done();
+    });
+    response.on('end', done);
+    response.on('error', done);
+  });
+}
