@@ -15,3 +15,4 @@ export * from './service/service-platform.module';
 export * from './service/start-service';
 export * from './nats/bus-broker';
 export * from './database/page-query';
+export * from './metrics/app-metrics';
