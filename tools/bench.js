@@ -294,11 +294,13 @@ async function main() {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hotel-bench-'));
   cleanups.push(() => fs.rmSync(dataDir, { recursive: true, force: true }));
   const gatewayPort = await freePort();
+  const metricsPort = await freePort();
   log('starting the platform...');
   await startPlatform({
     NATS_URL: natsUrl,
     DATABASE_URL: databaseUrl,
     PORT: String(gatewayPort),
+    METRICS_PORT: String(metricsPort),
     DATA_DIR: dataDir,
     LOG_LEVEL: 'warn',
     // The full-flow scenario books straight after searching: one vendor answers at once.
@@ -438,6 +440,9 @@ async function main() {
       headers: booking,
       connections: 20,
     },
+    // What a Prometheus scrape costs the gateway (every histogram series serialized), one
+    // scraper at a time as in production; the per-request recording is in every scenario.
+    { name: 'metrics: GET the gateway /metrics (one scraper)', url: `http://127.0.0.1:${metricsPort}/metrics`, connections: 1 },
     // Another client's GET /book?limit=50 at a fixed rate, alone and while one client floods the same route.
     { name: `${FAIRNESS}: other client's GET /book?limit=50 at ${VICTIM_RATE} req/s, alone`, runWithWarmup: fair(0) },
     { name: `${FAIRNESS}: the same while one client floods GET /book?limit=50 from 64 connections`, runWithWarmup: fair(64) },

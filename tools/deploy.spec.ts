@@ -2,63 +2,197 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parse, parseAllDocuments } from 'yaml';
+// Plain JavaScript helpers, also run from the command line.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { build } = require('./lib/kustomize') as { build(dir: string): any[] };
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { validate } = require('./lib/manifests') as { validate(object: unknown): string[] };
 
 const ROOT = resolve(__dirname, '..');
-const APPS = ['gateway', 'users', 'accounting', 'promo', 'search', 'rates', 'booking'];
+/**
+ * Every app that runs as a Deployment: each directory under apps/ but the admin command
+ * line, and webhooks, written alongside (listed here so this holds before and after it lands).
+ */
+const APPS = [...new Set([...readdirSync(join(ROOT, 'apps')).filter((app) => app !== 'admin'), 'webhooks'])].sort();
+const SERVICES = APPS.filter((app) => app !== 'gateway');
+const OVERLAYS = ['dev', 'prod'];
+const PRIVATE_RANGES = ['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16', '169.254.0.0/16', '127.0.0.0/8'];
 
 function available(command: string): boolean {
   return spawnSync('sh', ['-c', `command -v ${command}`]).status === 0;
 }
+
+const rendered = Object.fromEntries(OVERLAYS.map((overlay) => [overlay, build(join(ROOT, 'deploy/overlays', overlay))]));
+const prod = rendered.prod;
+const find = (kind: string, name: string) => prod.find((object) => object.kind === kind && object.metadata.name === name);
+const ofKind = (kind: string) => prod.filter((object) => object.kind === kind);
+const selects = (selector: Record<string, string>, labels: Record<string, string>) =>
+  Object.entries(selector).every(([key, value]) => labels[key] === value);
+const podLabels = (app: string) => find('Deployment', app).spec.template.metadata.labels;
+/** The network policies that select an app's pods, but the default deny (which has no rule). */
+const policiesOf = (app: string) =>
+  ofKind('NetworkPolicy').filter((policy) => policy.metadata.name !== 'hotel-default-deny' && selects(policy.spec.podSelector.matchLabels, podLabels(app)));
+
+/** Every metric name a text mentions (hotel_…, without the histogram suffixes). */
+const metricNames = (text: string) => new Set([...text.matchAll(/\bhotel_[a-z_]+/g)].map(([name]) => name.replace(/_(bucket|count|sum)$/, '')));
 
 /** docker-compose.yml and deploy/ cannot run here (no engine, no cluster): they are validated. */
 describe('deployment files', () => {
   it('docker-compose.yml runs PostgreSQL, NATS with JetStream and every app from the built image, each with its own NATS identity', () => {
     const text = readFileSync(join(ROOT, 'docker-compose.yml'), 'utf8');
     const compose = parse(text, { merge: true });
-    expect(Object.keys(compose.services).sort()).toEqual([...APPS, 'nats', 'postgres', 'secrets'].sort());
+    expect(Object.keys(compose.services).sort()).toEqual([...APPS, 'grafana', 'nats', 'postgres', 'prometheus', 'secrets'].sort());
     // The broker runs the generated configuration: authenticated identities, JetStream on.
     expect(compose.services.nats.command).toEqual(['-c', '/secrets/nats/nats.conf']);
     expect(compose.services.secrets.command).toEqual(expect.arrayContaining(['init-secrets', '--jetstream-dir']));
     for (const app of APPS) {
       const command: string[] = compose.services[app].command;
       expect(command).toEqual(['node', `dist/apps/${app}/src/main.js`]);
-      expect(existsSync(join(ROOT, command[1]))).toBe(true);
+      if (app !== 'webhooks') expect(existsSync(join(ROOT, command[1]))).toBe(true);
       expect(compose.services[app].environment.NATS_NKEY_SEED_FILE).toBe(`/secrets/nats/${app}.nk`);
     }
     // No secret value is written into the file.
     expect(text).not.toMatch(/(VOUCHER_SECRET|RATE_ID_SECRET):/);
   });
 
-  (available('docker-compose') ? it : it.skip)('docker-compose config -q accepts docker-compose.yml', () => {
-    const result = spawnSync('docker-compose', ['-f', 'docker-compose.yml', 'config', '-q'], { cwd: ROOT, encoding: 'utf8' });
-    expect(result.stderr).toBe('');
-    expect(result.status).toBe(0);
+  it('docker-compose.yml has an observability profile: Prometheus scrapes every app, Grafana shows the dashboard', () => {
+    const compose = parse(readFileSync(join(ROOT, 'docker-compose.yml'), 'utf8'), { merge: true });
+    for (const name of ['prometheus', 'grafana']) expect(compose.services[name].profiles).toEqual(['observability']);
+    const targets: string[] = parse(readFileSync(join(ROOT, 'deploy/prometheus/prometheus.yml'), 'utf8')).scrape_configs.flatMap((job: any) =>
+      job.static_configs.flatMap((config: any) => config.targets),
+    );
+    for (const app of SERVICES) {
+      expect(targets).toContain(`${app}:9000`);
+      expect(compose.services[app].environment).toMatchObject({ HEALTH_PORT: '9000', HEALTH_HOST: '0.0.0.0' });
+    }
+    expect(targets).toContain('gateway:9464');
+    expect(compose.services.gateway.environment).toMatchObject({ METRICS_PORT: '9464', METRICS_HOST: '0.0.0.0' });
+    // The metrics ports stay inside the compose network: only the API is published.
+    expect(compose.services.gateway.ports).toEqual(['127.0.0.1:8443:8443']);
+    expect(compose.services.grafana.volumes).toEqual(expect.arrayContaining([expect.stringMatching(/^\.\/deploy\/grafana\/hotel-booking\.json:/)]));
   });
 
-  it('deploy/base has a Deployment and a Service per app, configured by environment', () => {
-    const rendered = available('kubectl')
-      ? spawnSync('kubectl', ['kustomize', 'deploy/base'], { cwd: ROOT, encoding: 'utf8' }).stdout
-      : readdirSync(join(ROOT, 'deploy/base'))
-          .filter((file) => file.endsWith('.yaml') && file !== 'kustomization.yaml')
-          .map((file) => readFileSync(join(ROOT, 'deploy/base', file), 'utf8'))
-          .join('\n---\n');
-    const objects = parseAllDocuments(rendered).map((document) => document.toJSON());
-    const named = (kind: string) => objects.filter((object) => object?.kind === kind).map((object) => object.metadata.name);
-    for (const app of APPS) {
-      expect(named('Deployment')).toContain(app);
-      expect(named('Service')).toContain(app);
-      const deployment = objects.find((object) => object?.kind === 'Deployment' && object.metadata.name === app);
-      const container = deployment.spec.template.spec.containers[0];
-      expect(container.command).toEqual(['node', `dist/apps/${app}/src/main.js`]);
-      expect(container.envFrom).toEqual(expect.arrayContaining([{ configMapRef: { name: 'hotel-config' } }]));
-      expect(container.readinessProbe).toBeDefined();
-      // Its own NATS identity, mounted from a referenced Secret, and nothing of another app's.
-      expect(container.env).toEqual(expect.arrayContaining([{ name: 'NATS_NKEY_SEED_FILE', value: `/var/run/secrets/hotel/nats/${app}.nk` }]));
-      const identity = deployment.spec.template.spec.volumes.find((volume: any) => volume.name === 'nats-identity');
-      expect(identity.secret).toMatchObject({ secretName: 'hotel-nats-keys', items: [{ key: `${app}.nk`, path: `${app}.nk` }] });
+  (available('docker-compose') ? it : it.skip)('docker-compose config -q accepts docker-compose.yml, with and without the observability profile', () => {
+    for (const profile of [[], ['--profile', 'observability']]) {
+      const result = spawnSync('docker-compose', ['-f', 'docker-compose.yml', ...profile, 'config', '-q'], { cwd: ROOT, encoding: 'utf8' });
+      expect(result.stderr).toBe('');
+      expect(result.status).toBe(0);
     }
-    expect(named('ConfigMap')).toContain('hotel-config');
+  });
+
+  it.each(OVERLAYS)('the %s overlay builds, and every object is valid against its schema (Kubernetes, Prometheus Operator, CloudNativePG)', (overlay) => {
+    const objects = rendered[overlay];
+    expect(objects.flatMap(validate)).toEqual([]);
+    expect(new Set(objects.map((object) => object.metadata.namespace))).toEqual(new Set([overlay === 'prod' ? 'hotel' : 'hotel-dev']));
+    for (const deployment of objects.filter((object) => object.kind === 'Deployment')) {
+      expect(deployment.spec.template.spec.containers[0].image).toMatch(/^registry\.example\.com\/hotel\/booking-platform:(dev|\d+\.\d+\.\d+)$/);
+    }
     // Secrets are referenced, never inlined.
-    expect(named('Secret')).toEqual([]);
+    expect(objects.filter((object) => object.kind === 'Secret')).toEqual([]);
+  });
+
+  (available('kubectl') ? it.each(OVERLAYS) : it.skip.each(OVERLAYS))('kubectl kustomize builds the %s overlay as tools/lib/kustomize.js does', (overlay) => {
+    const result = spawnSync('kubectl', ['kustomize', `deploy/overlays/${overlay}`], { cwd: ROOT, encoding: 'utf8' });
+    expect(result.stderr).toBe('');
+    const byId = (objects: any[]) => Object.fromEntries(objects.map((object) => [`${object.kind}/${object.metadata.name}`, object]));
+    expect(byId(parseAllDocuments(result.stdout).map((document) => document.toJSON()))).toEqual(byId(rendered[overlay]));
+  });
+
+  it.each(APPS)('%s has a hardened Deployment with probes and resources, its own NATS identity, an HPA and a PDB', (app) => {
+    const deployment = find('Deployment', app);
+    const pod = deployment.spec.template.spec;
+    const container = pod.containers[0];
+    expect(container.command).toEqual(['node', `dist/apps/${app}/src/main.js`]);
+    expect(container.envFrom).toEqual(expect.arrayContaining([{ configMapRef: { name: 'hotel-config' } }]));
+    // Probes on the app's health port (HEALTH_PORT; the gateway's own HTTPS port).
+    const healthPort = app === 'gateway' ? 'https' : 'probes';
+    expect(container.livenessProbe.httpGet).toMatchObject({ path: '/health', port: healthPort });
+    expect(container.readinessProbe.httpGet).toMatchObject({ path: app === 'gateway' ? '/health' : '/health/ready', port: healthPort });
+    if (app !== 'gateway') {
+      expect(container.ports).toEqual([{ name: 'probes', containerPort: Number(find('ConfigMap', 'hotel-config').data.HEALTH_PORT) }]);
+      expect(container.env).toEqual(expect.arrayContaining([{ name: 'DATABASE_URL', valueFrom: { secretKeyRef: { name: 'hotel-db-app', key: 'uri' } } }]));
+    }
+    expect(container.resources.requests).toEqual({ cpu: expect.any(String), memory: expect.any(String) });
+    expect(container.resources.limits).toEqual({ cpu: expect.any(String), memory: expect.any(String) });
+    // Non-root, read-only, no capabilities, default seccomp; /tmp the only writable place.
+    expect(pod.securityContext).toMatchObject({ runAsNonRoot: true, runAsUser: expect.any(Number), seccompProfile: { type: 'RuntimeDefault' } });
+    expect(container.securityContext).toEqual({ allowPrivilegeEscalation: false, readOnlyRootFilesystem: true, capabilities: { drop: ['ALL'] } });
+    expect(pod.volumes).toEqual(expect.arrayContaining([{ name: 'tmp', emptyDir: expect.any(Object) }]));
+    expect(container.volumeMounts).toEqual(expect.arrayContaining([{ name: 'tmp', mountPath: '/tmp' }]));
+    // Stopping takes the grace the app is given, and the gateway's preStop pause, with room left.
+    const graceMs = Number(find('ConfigMap', 'hotel-config').data.SHUTDOWN_GRACE_MS) + (container.lifecycle?.preStop?.sleep?.seconds ?? 0) * 1000;
+    expect(pod.terminationGracePeriodSeconds * 1000).toBeGreaterThan(graceMs + 10_000);
+    // Its own NATS identity, mounted from a referenced Secret, and nothing of another app's.
+    expect(container.env).toEqual(expect.arrayContaining([{ name: 'NATS_NKEY_SEED_FILE', value: `/var/run/secrets/hotel/nats/${app}.nk` }]));
+    const identity = pod.volumes.find((volume: any) => volume.name === 'nats-identity');
+    expect(identity.secret).toMatchObject({ secretName: 'hotel-nats-keys', defaultMode: 0o400, items: [{ key: `${app}.nk`, path: `${app}.nk` }] });
+    // The HPA owns the replica count.
+    expect(deployment.spec.replicas).toBeUndefined();
+    const hpa = find('HorizontalPodAutoscaler', app);
+    expect(hpa.spec.scaleTargetRef).toEqual({ apiVersion: 'apps/v1', kind: 'Deployment', name: app });
+    expect(hpa.spec.minReplicas).toBeGreaterThanOrEqual(2);
+    expect(selects(find('PodDisruptionBudget', app).spec.selector.matchLabels, podLabels(app))).toBe(true);
+    expect(find('Service', app)).toBeDefined();
+  });
+
+  it.each(APPS)('%s is fenced by network policies: only the gateway takes traffic from outside; services reach NATS and PostgreSQL', (app) => {
+    const deny = find('NetworkPolicy', 'hotel-default-deny');
+    expect(selects(deny.spec.podSelector.matchLabels, podLabels(app))).toBe(true);
+    expect(deny.spec.policyTypes).toEqual(['Ingress', 'Egress']);
+    const policies = policiesOf(app);
+    const ingress = policies.flatMap((policy) => policy.spec.ingress ?? []);
+    const egress = policies.flatMap((policy) => policy.spec.egress ?? []);
+    const egressPorts = egress.flatMap((rule) => rule.ports.map((port: any) => port.port));
+    // An ingress rule without `from` admits everyone: only the gateway's.
+    expect(ingress.filter((rule) => rule.from === undefined).length > 0).toBe(app === 'gateway');
+    expect(egressPorts).toEqual(expect.arrayContaining([53, 4222]));
+    expect(egressPorts.includes(5432)).toBe(app !== 'gateway');
+    const internet = egress.filter((rule) => rule.to.some((peer: any) => peer.ipBlock));
+    if (app === 'webhooks') {
+      expect(internet).toHaveLength(1);
+      expect(internet[0].ports).toEqual([{ protocol: 'TCP', port: 443 }]);
+      const v4 = internet[0].to.find((peer: any) => peer.ipBlock.cidr === '0.0.0.0/0');
+      expect(v4.ipBlock.except).toEqual(expect.arrayContaining(PRIVATE_RANGES));
+    } else {
+      expect(internet).toEqual([]);
+    }
+  });
+
+  it('PostgreSQL is a three-instance CloudNativePG cluster backed up to object storage; NATS a three-node JetStream cluster from its chart', () => {
+    const cluster = find('Cluster', 'hotel-db');
+    expect(cluster.spec.instances).toBe(3);
+    expect(cluster.spec.plugins).toEqual([expect.objectContaining({ isWALArchiver: true, parameters: { barmanObjectName: 'hotel-db-backups' } })]);
+    expect(find('ObjectStore', 'hotel-db-backups').spec.configuration.s3Credentials.accessKeyId.name).toBe('hotel-db-backup-credentials');
+    expect(find('ScheduledBackup', 'hotel-db-nightly').spec.cluster.name).toBe('hotel-db');
+
+    const values = parse(readFileSync(join(ROOT, 'deploy/nats/values.yaml'), 'utf8'));
+    expect(values.config.cluster).toEqual({ enabled: true, replicas: 3 });
+    expect(values.config.jetstream.enabled).toBe(true);
+    // The generated authorization, included from the Secret the pod mounts.
+    const mount = values.container.patch.find((op: any) => op.path === '/volumeMounts/-').value;
+    const volume = values.podTemplate.patch.find((op: any) => op.path === '/spec/volumes/-').value;
+    expect(volume).toEqual({ name: mount.name, secret: { secretName: 'hotel-nats-auth' } });
+    expect(resolve('/etc/nats-config', values.config.merge.$include)).toBe(`${mount.mountPath}/auth.conf`);
+    expect(find('ConfigMap', 'hotel-config').data.NATS_URL).toBe('nats://nats:4222');
+  });
+
+  it('the alerts and the dashboard use only the metrics deploy/README.md lists, and every app is scraped', () => {
+    const readme = readFileSync(join(ROOT, 'deploy/README.md'), 'utf8');
+    const listed = metricNames(readme.slice(readme.indexOf('## Metrics'), readme.indexOf('## Alerts')));
+    const rules = find('PrometheusRule', 'hotel-alerts');
+    const dashboard = readFileSync(join(ROOT, 'deploy/grafana/hotel-booking.json'), 'utf8');
+    for (const name of [...metricNames(JSON.stringify(rules)), ...metricNames(dashboard)]) expect([...listed]).toContain(name);
+    const alerts = rules.spec.groups.flatMap((group: any) => group.rules.map((rule: any) => rule.alert));
+    expect(alerts).toEqual(
+      expect.arrayContaining(['HotelApi5xxRatioHigh', 'HotelBookP99Slow', 'HotelSearchP99Slow', 'HotelSagaUnfinishedPastLease', 'HotelWebhookDeliveriesFailing', 'HotelNatsUnreachable', 'HotelPostgresUnreachable']),
+    );
+    expect(JSON.parse(find('ConfigMap', 'hotel-grafana-dashboard').data['hotel-booking.json'])).toEqual(JSON.parse(dashboard));
+    const scraped = find('PodMonitor', 'hotel-apps');
+    const ports = scraped.spec.podMetricsEndpoints.map((endpoint: any) => endpoint.port);
+    for (const app of APPS) {
+      expect(selects(scraped.spec.selector.matchLabels, podLabels(app))).toBe(true);
+      const names = find('Deployment', app).spec.template.spec.containers[0].ports.map((port: any) => port.name);
+      expect(names.some((name: string) => ports.includes(name))).toBe(true);
+    }
   });
 });

@@ -6,7 +6,7 @@
 // stops everything it started.
 const fs = require('node:fs');
 const path = require('node:path');
-const { ROOT, log, ensureDependencies, build } = require('./lib/workspace');
+const { ROOT, log, ensureDependencies, build, portAnswers, freePort } = require('./lib/workspace');
 const { Supervisor, SERVICES } = require('./lib/supervisor');
 const { waitUntil200 } = require('./lib/https');
 
@@ -14,6 +14,8 @@ const DATA_DIR = path.resolve(ROOT, process.env.DATA_DIR || '.data');
 const PORT = Number(process.env.PORT || 8443);
 const HOST = process.env.HOST || '127.0.0.1';
 const READY_TIMEOUT_MS = Number(process.env.START_READY_TIMEOUT_MS || 120_000);
+/** The gateway's metrics port (METRICS_PORT), then one per service in SERVICES order: each on its own /metrics. */
+const FIRST_METRICS_PORT = Number(process.env.METRICS_PORT || 9464);
 
 const cleanups = [];
 let supervisor = null;
@@ -33,6 +35,20 @@ async function shutdown(code) {
   }
   log('stopped.');
   process.exit(code);
+}
+
+/**
+ * A metrics port per app, from FIRST_METRICS_PORT on (the gateway's METRICS_PORT, the
+ * services' HEALTH_PORT, where they also answer probes); one taken already, say by
+ * another run, is replaced by a free one.
+ */
+async function metricsPortsByApp() {
+  const ports = {};
+  for (const [index, app] of ['gateway', ...SERVICES].entries()) {
+    const preferred = FIRST_METRICS_PORT + index;
+    ports[app] = (await portAnswers(preferred)) ? await freePort() : preferred;
+  }
+  return ports;
 }
 
 async function main() {
@@ -67,8 +83,11 @@ async function main() {
   const base = `https://${['0.0.0.0', '127.0.0.1', '::', '::1'].includes(HOST) ? 'localhost' : HOST}:${PORT}`;
   // Voucher links point at this gateway unless PUBLIC_BASE_URL names another address.
   const publicBase = { PUBLIC_BASE_URL: process.env.PUBLIC_BASE_URL || base };
-  for (const service of SERVICES) supervisor.start(service, { ...nats.appEnv(service), ...(service === 'booking' && publicBase) });
-  supervisor.start('gateway', { ...nats.appEnv('gateway'), PORT: String(PORT), HOST, DATA_DIR });
+  const metricsPorts = await metricsPortsByApp();
+  for (const service of SERVICES) {
+    supervisor.start(service, { ...nats.appEnv(service), HEALTH_PORT: String(metricsPorts[service]), ...(service === 'booking' && publicBase) });
+  }
+  supervisor.start('gateway', { ...nats.appEnv('gateway'), PORT: String(PORT), HOST, DATA_DIR, METRICS_PORT: String(metricsPorts.gateway) });
 
   log(`waiting for ${base}/health/ready ...`);
   if (!(await waitUntil200(`${base}/health/ready`, READY_TIMEOUT_MS, { stopped: () => stopping }))) {
@@ -87,6 +106,7 @@ Hotel booking platform is ready.
   NATS          ${nats.url} (${nats.kind})
   Secrets       ${path.join(DATA_DIR, 'secrets')} (owner-only files, created once)
   Logs          ${logDir}/<app>.log (JSON lines)
+  Metrics       ${Object.entries(metricsPorts).map(([app, port]) => `${app} http://127.0.0.1:${port}/metrics`).join('\n                ')}
 
 Create a client (prints its API key, sandbox key and backend token once):
   ${dataHint}npm run --silent admin -- create-client --name "Acme Travel" --credit-limit 10000

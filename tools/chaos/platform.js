@@ -93,7 +93,8 @@ async function startPlatform({ workDir, config, cleanups, log, keepDatabase = fa
   });
   cleanups.push(() => supervisor.stopAll(3000));
   for (const service of SERVICES) supervisor.start(service, appSecretsEnv(secretsDir, service));
-  supervisor.start('gateway', { ...appSecretsEnv(secretsDir, 'gateway'), PORT: String(gatewayPort), HOST: '127.0.0.1', DATA_DIR: workDir });
+  // Metrics on a free port: another run (npm start, a test) may hold the default.
+  supervisor.start('gateway', { ...appSecretsEnv(secretsDir, 'gateway'), PORT: String(gatewayPort), HOST: '127.0.0.1', DATA_DIR: workDir, METRICS_PORT: '0' });
   const gateway = `https://127.0.0.1:${gatewayPort}`;
   const started = Date.now();
   if (!(await waitUntil200(`${gateway}/health/ready`, 120_000))) throw new Error(`the platform did not become ready within 120 s; logs in ${path.join(workDir, 'logs')}`);

@@ -29,7 +29,8 @@ commands:
   init-secrets --dir DIR [--nats-listen HOST:PORT] [--jetstream-dir DIR]
       creates, where missing, every secret the platform needs as owner-only files under DIR: an NKEY
       seed per app (nats/<app>.nk) and the signing secrets (voucher-secret, rate-id-secret); writes the
-      NATS broker's configuration (nats/nats.conf, listening on --nats-listen, default 127.0.0.1:4222);
+      NATS broker's configuration (nats/nats.conf, listening on --nats-listen, default 127.0.0.1:4222)
+      and its authorization block alone (nats/auth.conf, for the NATS Helm chart: deploy/README.md);
       prints {"dir","created"} (never a secret). Needs no running system.
 
 Every command prints exactly one JSON object on stdout. Secrets are shown once.

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BUS_IDENTITIES } from '@hotel/contracts';
 import { publicKeyOf } from '@hotel/platform';
-import { brokerConfigFile, initSecrets, seedFile } from './init-secrets';
+import { brokerAuthorizationFile, brokerConfigFile, initSecrets, seedFile } from './init-secrets';
 
 describe('init-secrets', () => {
   it('creates every secret once, owner-only, and a broker configuration that knows every identity', () => {
@@ -16,6 +16,11 @@ describe('init-secrets', () => {
 
     const config = readFileSync(brokerConfigFile(dir), 'utf8');
     expect(config).toContain('listen: "127.0.0.1:4333"');
+    // The authorization block alone, as the whole configuration has it (for the NATS Helm chart).
+    const authorization = readFileSync(brokerAuthorizationFile(dir), 'utf8');
+    expect(authorization).toMatch(/^authorization: /);
+    expect(authorization).not.toMatch(/listen|store_dir/);
+    expect(config).toContain(authorization.trim());
     expect(config).toContain('"store_dir":"/var/lib/nats"');
     for (const identity of BUS_IDENTITIES) {
       const seed = readFileSync(seedFile(dir, identity), 'utf8').trim();

@@ -2,7 +2,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'n
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { BUS_IDENTITIES, BusIdentity } from '@hotel/contracts';
-import { brokerConfig, newBusKeys, publicKeyOf } from '@hotel/platform';
+import { brokerAuthorization, brokerConfig, newBusKeys, publicKeyOf } from '@hotel/platform';
 
 export interface InitSecretsOptions {
   /** host:port the broker listens on. */
@@ -19,6 +19,8 @@ export const SECRET_FILES = {
 
 export const seedFile = (dir: string, identity: BusIdentity) => join(dir, 'nats', `${identity}.nk`);
 export const brokerConfigFile = (dir: string) => join(dir, 'nats', 'nats.conf');
+/** The authorization block alone, for a broker configured by the NATS Helm chart (deploy/nats). */
+export const brokerAuthorizationFile = (dir: string) => join(dir, 'nats', 'auth.conf');
 
 function writeOwnerOnly(file: string, content: string) {
   writeFileSync(file, content, { mode: 0o600 });
@@ -29,7 +31,7 @@ function writeOwnerOnly(file: string, content: string) {
  * Creates, where missing, every secret the platform needs, one owner-only file
  * each: an NKEY seed per bus identity, the signing secrets; and (always, as it
  * holds only public keys and follows the permissions of this version) the broker's
- * configuration. Existing secrets are kept, so running it again changes nothing
+ * configuration, whole and as its authorization block alone. Existing secrets are kept, so running it again changes nothing
  * that apps already use. Returns what it created.
  */
 export function initSecrets(dir: string, options: InitSecretsOptions): string[] {
@@ -54,6 +56,7 @@ export function initSecrets(dir: string, options: InitSecretsOptions): string[] 
   }
   const [host, port] = splitListen(options.natsListen);
   writeOwnerOnly(brokerConfigFile(dir), brokerConfig({ host, port, storeDir: options.jetstreamDir, publicKeys }));
+  writeOwnerOnly(brokerAuthorizationFile(dir), `${brokerAuthorization(publicKeys)}\n`);
   return created;
 }
 

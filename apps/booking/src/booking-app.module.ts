@@ -2,6 +2,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { SUBJECTS } from '@hotel/contracts';
 import { ServicePlatformModule } from '@hotel/platform';
 import { BookingEnv } from './booking.env';
+import { BookingFigures } from './bookings/booking-figures';
 import { BookingSaga } from './bookings/booking-saga';
 import { BookingEntity } from './bookings/booking.entity';
 import { SandboxCardChargeEntity, SandboxCardRefundEntity } from './payments/sandbox-card.entity';
@@ -52,6 +53,7 @@ export class BookingAppModule {
       providers: [
         BookingsRepository,
         BookingSaga,
+        BookingFigures,
         BookingsService,
         Vouchers,
         FailPoints,

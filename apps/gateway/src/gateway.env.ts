@@ -39,6 +39,19 @@ export class GatewayEnv extends PlatformEnv {
   @Matches(TRUSTED_PROXIES_PATTERN, { message: 'TRUSTED_PROXIES must be comma-separated IP addresses or CIDR ranges (10.0.0.0/8,::1)' })
   TRUSTED_PROXIES = '127.0.0.1/8,::1/128';
 
+  /** Prometheus metrics at /metrics, on a port of their own (never the public one); 0 takes a free port. */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  @Max(65535)
+  METRICS_PORT = 9464;
+
+  /** Loopback by default: a scraper on another host needs METRICS_HOST=0.0.0.0 (and a network policy). */
+  @IsOptional()
+  @IsString()
+  METRICS_HOST = '127.0.0.1';
+
   @IsOptional()
   @IsString()
   TLS_CERT?: string;

@@ -6,7 +6,7 @@ import { startGateway } from './start-gateway';
 const env = loadEnvOrExit('gateway', GatewayEnv);
 startGateway(env).then((gateway) => {
   const logger = new JsonLogger('gateway', env.LOG_LEVEL);
-  logger.log({ msg: 'gateway listening', url: gateway.url, plainUrl: gateway.plainUrl });
+  logger.log({ msg: 'gateway listening', url: gateway.url, plainUrl: gateway.plainUrl, metricsUrl: gateway.metricsUrl });
   logLongGarbageCollections(logger);
   closeOnSignal(logger, () => gateway.close());
 }, exitOnStartFailure('gateway'));

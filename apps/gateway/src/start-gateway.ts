@@ -7,7 +7,7 @@ import { createServer as createHttpsServer } from 'node:https';
 import { AddressInfo, Socket } from 'node:net';
 import { TLSSocket } from 'node:tls';
 import { EVENTS, ErrorCode } from '@hotel/contracts';
-import { DomainError, JsonLogger, ServiceClient, acceptRequestId, busCredentials } from '@hotel/platform';
+import { AppMetrics, DomainError, JsonLogger, ServiceClient, acceptRequestId, busCredentials } from '@hotel/platform';
 import { AuthenticatedRequest } from './auth/api-family';
 import { Authenticator } from './auth/auth.guard';
 import { GatewayAppModule } from './gateway-app.module';
@@ -28,6 +28,8 @@ export interface RunningGateway {
   url: string;
   /** http://host:port of the behind-proxy listener, when HTTP_PORT is set. */
   plainUrl?: string;
+  /** http://host:port/metrics: Prometheus metrics (METRICS_PORT). */
+  metricsUrl: string;
   certificate: string;
   close(): Promise<void>;
 }
@@ -113,7 +115,8 @@ function answerFrameworkError(error: FastifyError, request: FastifyRequest, repl
 export async function startGateway(env: GatewayEnv): Promise<RunningGateway> {
   const proxies = TrustedProxies.parse(env.TRUSTED_PROXIES);
   const tls = await loadTlsMaterial({ certFile: env.TLS_CERT, keyFile: env.TLS_KEY, dataDir: env.DATA_DIR });
-  const services = new ServiceClient(busCredentials(env, 'gateway'), env.RPC_TIMEOUT_MS);
+  const metrics = new AppMetrics('gateway');
+  const services = new ServiceClient(busCredentials(env, 'gateway'), env.RPC_TIMEOUT_MS).recordTo(metrics);
   let plainServer: Server | undefined;
   const adapter = new FastifyAdapter({
     bodyLimit: BODY_LIMIT_BYTES,
@@ -163,7 +166,13 @@ export async function startGateway(env: GatewayEnv): Promise<RunningGateway> {
   fastify.removeAllContentTypeParsers();
   fastify.addContentTypeParser('*', (request, payload, done) => readJsonBody(request.raw, payload, done));
   const accessLog = new Logger('http');
+  const httpRequests = metrics.histogram('hotel_http_request_duration_seconds', 'HTTP requests answered, by method, route template and status', ['method', 'route', 'status']);
+  const rateLimited = metrics.counter('hotel_rate_limited_requests_total', 'Requests answered 429, by API family', ['family']);
   fastify.addHook('onResponse', (request, reply, done) => {
+    // The route's template, never the raw path, so the label stays bounded.
+    const route = request.routeOptions.url ?? 'unmatched';
+    httpRequests.observe({ method: request.method, route, status: reply.statusCode }, reply.elapsedTime / 1000);
+    if (reply.statusCode === 429) rateLimited.inc({ family: Authenticator.familyOf(request) ?? 'none' });
     if (logger.isEnabled('info')) {
       accessLog.log({
         msg: 'request',
@@ -186,25 +195,34 @@ export async function startGateway(env: GatewayEnv): Promise<RunningGateway> {
   const secureAddress = app.getHttpServer().address() as AddressInfo;
   const url = `https://${hostForUrl(env.HOST)}:${secureAddress.port}`;
   let plainUrl: string | undefined;
-  if (plainServer) {
-    const server = plainServer;
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(env.HTTP_PORT, env.HOST, () => resolve());
-    });
-    plainUrl = `http://${hostForUrl(env.HOST)}:${(server.address() as AddressInfo).port}`;
-  }
+  if (plainServer) plainUrl = `http://${hostForUrl(env.HOST)}:${await listen(plainServer, env.HTTP_PORT, env.HOST)}`;
+  const metricsServer = createHttpServer((request, response) => {
+    if (request.url === '/metrics') return void metrics.respond(response);
+    response.writeHead(404).end();
+  });
+  const metricsUrl = `http://${hostForUrl(env.METRICS_HOST)}:${await listen(metricsServer, env.METRICS_PORT, env.METRICS_HOST)}/metrics`;
   return {
     app,
     url,
     plainUrl,
+    metricsUrl,
     certificate: tls.cert,
     close: async () => {
+      await new Promise<void>((resolve) => metricsServer.close(() => resolve()));
       await new Promise<void>((resolve) => (plainServer ? plainServer.close(() => resolve()) : resolve()));
       await app.close();
       await services.close();
     },
   };
+}
+
+/** Listens, failing on a port taken; the port it got. */
+async function listen(server: Server, port: number | undefined, host: string): Promise<number> {
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => resolve());
+  });
+  return (server.address() as AddressInfo).port;
 }
 
 function hostForUrl(host: string): string {

@@ -101,6 +101,9 @@ export class TestSystem implements SystemUnderTest {
       SHUTDOWN_GRACE_MS: '0',
       DB_POOL_SIZE: '4',
       PORT: '0',
+      // Probes and metrics on free ports: test files run side by side.
+      HEALTH_PORT: '0',
+      METRICS_PORT: '0',
       AUTH_CACHE_TTL_MS: '200',
       ...overrides,
     };

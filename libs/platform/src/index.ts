@@ -17,3 +17,4 @@ export * from './nats/bus-broker';
 export * from './database/page-query';
 export * from './testing/fail-points';
 export * from './service/drain-loop';
+export * from './metrics/app-metrics';

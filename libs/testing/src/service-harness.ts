@@ -4,6 +4,8 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { ContractMap, EventMap, EventSubject, ReplyOf, RequestOf, ServiceName } from '@hotel/contracts';
 import {
+  APP_METRICS,
+  AppMetrics,
   BACKGROUND_JOBS,
   BackgroundJobs,
   DomainError,
@@ -205,7 +207,7 @@ class ServiceUnderTestModule {}
 
 /**
  * One service as it runs, minus the bus: its providers with the platform's
- * SERVICE_ENV, SERVICE_INSTANCE and BACKGROUND_JOBS, TypeORM on a fresh
+ * SERVICE_ENV, SERVICE_INSTANCE, BACKGROUND_JOBS and APP_METRICS, TypeORM on a fresh
  * `hotel_test_*` database with the service's migrations run (as
  * ServicePlatformModule.forService does), and a FakeServiceClient as
  * SERVICE_CLIENT. The app's pieces come in as arguments: this library imports no
@@ -242,6 +244,7 @@ export async function startServiceHarness<E extends ServiceEnv = ServiceEnv>(opt
         { provide: SERVICE_INSTANCE, useValue: instance },
         { provide: BACKGROUND_JOBS, useValue: new BackgroundJobs(options.name, instance) },
         { provide: SERVICE_CLIENT, useValue: client },
+        { provide: APP_METRICS, useValue: new AppMetrics(options.name) },
         ...(typeof options.providers === 'function' ? options.providers(env) : options.providers),
       ],
     };

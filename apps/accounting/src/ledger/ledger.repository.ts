@@ -110,6 +110,11 @@ export class LedgerRepository {
     return this.dataSource.getRepository(EntryEntity);
   }
 
+  /** Holds placed and neither captured nor released yet. */
+  async countActiveHolds(): Promise<number> {
+    return this.dataSource.getRepository(HoldEntity).countBy({ status: 'active' });
+  }
+
   async hasAccount(clientId: number): Promise<boolean> {
     return this.accounts.exists({ where: { clientId } });
   }

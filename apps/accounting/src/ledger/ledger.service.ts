@@ -17,7 +17,7 @@ import {
   toCents,
   toDecimalString,
 } from '@hotel/contracts';
-import { DomainError, SERVICE_CLIENT, ServiceClient, requireBackend } from '@hotel/platform';
+import { APP_METRICS, AppMetrics, DomainError, SERVICE_CLIENT, ServiceClient, requireBackend } from '@hotel/platform';
 import { LedgerRepository, toHoldView } from './ledger.repository';
 
 const INSUFFICIENT = () => new DomainError('INSUFFICIENT_FUNDS', 'insufficient funds');
@@ -40,7 +40,10 @@ export class LedgerService {
   constructor(
     private readonly ledger: LedgerRepository,
     @Inject(SERVICE_CLIENT) private readonly services: ServiceClient,
-  ) {}
+    @Inject(APP_METRICS) metrics: AppMetrics,
+  ) {
+    metrics.gauge('hotel_holds_open', 'Holds placed for bookings and neither captured nor released yet', async (gauge) => gauge.set(await this.ledger.countActiveHolds()));
+  }
 
   async createEntry(actor: Actor, entry: NewAccountingEntry): Promise<AccountingEntryView> {
     requireBackend(actor, 'accounting');

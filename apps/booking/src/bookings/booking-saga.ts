@@ -6,6 +6,7 @@ import { BookingEnv } from '../booking.env';
 import { CardDetails, PAYMENT_PROCESSOR, PaymentProcessor } from '../payments/payment-processor';
 import { BookingEntity, FINAL_STEPS, SagaStep } from './booking.entity';
 import { BookingChanges, BookingsRepository } from './bookings.repository';
+import { BookingFigures } from './booking-figures';
 import { FailPoints, SimulatedCrash } from './fail-points';
 
 /** Outcomes that fail a booking (compensated); anything else is retried later. */
@@ -60,6 +61,7 @@ export class BookingSaga implements OnModuleInit, OnModuleDestroy {
     @Inject(SERVICE_ENV) private readonly env: BookingEnv,
     @Inject(BACKGROUND_JOBS) private readonly background: BackgroundJobs,
     private readonly failPoints: FailPoints,
+    private readonly figures: BookingFigures,
   ) {}
 
   onModuleInit() {
@@ -160,7 +162,11 @@ export class BookingSaga implements OnModuleInit, OnModuleDestroy {
 
   /** Runs the booking's next step; the booking as it then is (null when another worker moved it first). */
   private async step(booking: BookingEntity, card?: CardDetails): Promise<BookingEntity | null> {
-    const settle = (to: SagaStep, changes?: BookingChanges) => this.bookings.advance(booking, to, changes);
+    const settle = async (to: SagaStep, changes?: BookingChanges) => {
+      const moved = await this.bookings.advance(booking, to, changes);
+      if (moved && changes?.status) this.figures.settled(moved);
+      return moved;
+    };
     switch (booking.step) {
       case 'created':
         return booking.paymentMethod === 'credit_card' ? this.startCardPayment(booking, card, settle) : this.holdFunds(booking, settle);

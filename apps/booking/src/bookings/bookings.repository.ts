@@ -313,6 +313,15 @@ export class BookingsRepository {
     await this.bookings.createQueryBuilder().update().set({ leaseUntil: this.leaseEnd }).where('id = :id', { id }).execute();
   }
 
+  /** Seconds since the unfinished saga that moved least recently last moved; 0 when every saga is finished. */
+  async oldestUnfinishedAgeSeconds(): Promise<number> {
+    const row = await this.select()
+      .select('COALESCE(EXTRACT(EPOCH FROM now() - min(b.updatedAt)), 0)', 'age')
+      .where(unfinished('b.'))
+      .getRawOne<{ age: string }>();
+    return Number(row?.age ?? 0);
+  }
+
   /** Unfinished sagas whose lease ran out (their worker died): taken over with a new lease. */
   async claimAbandoned(limit: number): Promise<number[]> {
     const abandoned = this.select()

@@ -1,6 +1,7 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import { Counter } from 'prom-client';
 import { CreatePromoRequest, PromoQuote, PromoView, QuotePromoRequest, RedeemPromoRequest, centsToDecimal, toCents, todayUtc } from '@hotel/contracts';
-import { DomainError } from '@hotel/platform';
+import { APP_METRICS, AppMetrics, DomainError } from '@hotel/platform';
 import { PromoCode, PromoCodesRepository } from './promo-codes.repository';
 
 const invalid = (message: string) => new DomainError('PROMO_CODE_INVALID', message);
@@ -14,7 +15,14 @@ export function discountCents(code: Pick<PromoView, 'kind' | 'value'>, amountCen
 
 @Injectable()
 export class PromoCodesService {
-  constructor(private readonly codes: PromoCodesRepository) {}
+  private readonly redemptions: Counter<'outcome'>;
+
+  constructor(
+    private readonly codes: PromoCodesRepository,
+    @Inject(APP_METRICS) metrics: AppMetrics,
+  ) {
+    this.redemptions = metrics.counter('hotel_promo_redemptions_total', 'Promo code redemptions, redeemed or rejected', ['outcome']);
+  }
 
   async create(request: CreatePromoRequest): Promise<PromoView> {
     if (request.kind === 'percent' && toCents(request.value) > 10_000) {
@@ -33,11 +41,17 @@ export class PromoCodesService {
 
   /** Consumes one use for a booking, atomically; a repeat for the same booking returns the first result. */
   async redeem(request: RedeemPromoRequest): Promise<PromoQuote> {
-    const redemption = await this.codes.redeemOnce(normalise(request.code), request.clientId, request.bookingId, (code) =>
-      centsToDecimal(this.check(code, request)),
-    );
-    if (redemption === 'used-up') throw invalid('promo code used up');
-    return { ...redemption, currency: request.currency };
+    try {
+      const redemption = await this.codes.redeemOnce(normalise(request.code), request.clientId, request.bookingId, (code) =>
+        centsToDecimal(this.check(code, request)),
+      );
+      if (redemption === 'used-up') throw invalid('promo code used up');
+      this.redemptions.inc({ outcome: 'redeemed' });
+      return { ...redemption, currency: request.currency };
+    } catch (error) {
+      if (error instanceof DomainError && error.code === 'PROMO_CODE_INVALID') this.redemptions.inc({ outcome: 'rejected' });
+      throw error;
+    }
   }
 
   private check(code: PromoCode | null, request: QuotePromoRequest): number {

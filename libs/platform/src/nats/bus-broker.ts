@@ -33,17 +33,14 @@ export interface BrokerOptions {
 }
 
 /**
- * A nats-server configuration in which every identity authenticates with its
- * NKEY and may send and receive only what busPermissions allows it: no anonymous
- * connections, no identity reading another's replies or answering another's
- * subjects. Services may answer the requests they receive, in several messages
- * where a reply is chunked.
+ * The `authorization` block alone: every identity, its NKEY and its permissions. A
+ * broker configured elsewhere (the NATS Helm chart) includes it as a file.
  */
-export function brokerConfig(options: BrokerOptions): string {
+export function brokerAuthorization(publicKeys: Record<BusIdentity, string>): string {
   const users = BUS_IDENTITIES.map((identity) => {
     const { publish, subscribe, respond } = busPermissions(identity);
     return {
-      nkey: options.publicKeys[identity],
+      nkey: publicKeys[identity],
       permissions: {
         publish: { allow: publish.length ? publish : ['_NOTHING_'] },
         subscribe: { allow: subscribe },
@@ -51,10 +48,21 @@ export function brokerConfig(options: BrokerOptions): string {
       },
     };
   });
+  // A client has 10 s to authenticate: a loaded node can take seconds to sign the nonce.
+  return `authorization: ${JSON.stringify({ users, timeout: 10 }, null, 2)}`;
+}
+
+/**
+ * A nats-server configuration in which every identity authenticates with its
+ * NKEY and may send and receive only what busPermissions allows it: no anonymous
+ * connections, no identity reading another's replies or answering another's
+ * subjects. Services may answer the requests they receive, in several messages
+ * where a reply is chunked.
+ */
+export function brokerConfig(options: BrokerOptions): string {
   const lines = [
     `listen: ${JSON.stringify(`${options.host}:${options.port}`)}`,
-    // A client has 10 s to authenticate: a loaded node can take seconds to sign the nonce.
-    `authorization: ${JSON.stringify({ users, timeout: 10 }, null, 2)}`,
+    brokerAuthorization(options.publicKeys),
   ];
   if (options.storeDir) lines.push(`jetstream: ${JSON.stringify({ store_dir: options.storeDir })}`);
   if (options.tls) {

@@ -1,8 +1,10 @@
 import { Logger } from '@nestjs/common';
 import { NatsContext, NatsOptions, ServerNats } from '@nestjs/microservices';
 import { Msg, headers as natsHeaders } from 'nats';
+import { Histogram } from 'prom-client';
 import { HEADERS, RpcErrorPayload } from '@hotel/contracts';
 import { acceptRequestId, requestContext } from '../logging/request-context';
+import { AppMetrics, outcomeCode } from '../metrics/app-metrics';
 
 /**
  * Nest's NATS server with two changes for the platform's services:
@@ -22,12 +24,18 @@ export class PlatformNatsServer extends ServerNats {
   private readonly received = new WeakMap<Msg, bigint>();
   /** The replica's id, known once the service's module has been created. */
   instance?: string;
+  private handled?: Histogram<'subject' | 'code'>;
 
   constructor(
     options: Required<NatsOptions>['options'],
     private readonly service: string,
   ) {
     super(options);
+  }
+
+  /** Records every request handled: subject, outcome code, time from receipt to the last reply. */
+  recordTo(metrics: AppMetrics): void {
+    this.handled = metrics.histogram('hotel_rpc_handled_duration_seconds', 'NATS requests handled, by subject and outcome code (OK or the error code)', ['subject', 'code']);
   }
 
   protected override getRouteFromPattern(pattern: string): string {
@@ -71,6 +79,7 @@ export class PlatformNatsServer extends ServerNats {
       if (received !== undefined && (packet.isDisposed || packet.err !== undefined)) {
         this.received.delete(message);
         const ms = Number(process.hrtime.bigint() - received) / 1e6;
+        this.handled?.observe({ subject: message.subject, code: outcomeCode(packet.err) }, ms / 1000);
         this.rpcLogger.debug({ msg: 'handled', subject: message.subject, outcome: packet.err === undefined ? 'ok' : 'error', ms: Math.round(ms * 100) / 100 });
       }
       return publish(packet);

@@ -20,6 +20,7 @@ import { ContractMap, EventMap, EventSubject, HEADERS, ReplyOf, RequestOf, inbox
 import { DomainError } from '../errors/domain-error';
 import { SimulatedCrash } from '../testing/fail-points';
 import { currentRequestId } from '../logging/request-context';
+import { AppMetrics, outcomeCode } from '../metrics/app-metrics';
 import { BusCredentials, natsConnectionOptions } from './nats-options';
 
 export interface SendOptions {
@@ -119,6 +120,7 @@ export class ServiceClient {
   private replyPrefix = '';
   private lastToken = 0;
   private readonly reconnectHandlers: (() => void)[] = [];
+  private metrics?: AppMetrics;
 
   constructor(
     private readonly bus: BusCredentials,
@@ -126,6 +128,13 @@ export class ServiceClient {
     /** Long-running processes wait for the broker; a command-line tool fails fast instead. */
     private readonly waitForBroker = true,
   ) {}
+
+  /** Records every request sent (subject, outcome, duration) and whether the connection is up. */
+  recordTo(metrics: AppMetrics): this {
+    this.metrics = metrics;
+    metrics.gauge('hotel_nats_connected', '1 while the app is connected to NATS', (gauge) => gauge.set(this.isConnected() ? 1 : 0));
+    return this;
+  }
 
   async connect(): Promise<void> {
     if (this.connection) return;
@@ -153,12 +162,26 @@ export class ServiceClient {
   }
 
   async send<S extends keyof ContractMap>(subject: S, request: RequestOf<S>, options: SendOptions = {}): Promise<ReplyOf<S>> {
-    const connection = this.requireConnection(subject);
+    return this.measured(subject, async () => {
+      const connection = this.requireConnection(subject);
+      try {
+        const message = await this.request(connection, subject, this.encode(subject, request), options);
+        return this.unwrap(subject, codec.decode(message.data) as NestReplyPacket) as ReplyOf<S>;
+      } catch (error) {
+        throw this.toDomainError(error, subject);
+      }
+    });
+  }
+
+  private async measured<T>(subject: string, call: () => Promise<T>): Promise<T> {
+    const end = this.metrics?.rpcSent.startTimer({ subject });
     try {
-      const message = await this.request(connection, subject, this.encode(subject, request), options);
-      return this.unwrap(subject, codec.decode(message.data) as NestReplyPacket) as ReplyOf<S>;
+      const result = await call();
+      end?.({ code: 'OK' });
+      return result;
     } catch (error) {
-      throw this.toDomainError(error, subject);
+      end?.({ code: outcomeCode(error) });
+      throw error;
     }
   }
 
@@ -313,6 +336,10 @@ export class ServiceClient {
    * in order; a message sent as raw bytes (HEADERS.RAW_REPLY) is its Uint8Array.
    */
   async sendForAll<S extends keyof ContractMap>(subject: S, request: RequestOf<S>, options: SendOptions = {}): Promise<ReplyOf<S>[]> {
+    return this.measured(subject, () => this.receiveAll(subject, request, options));
+  }
+
+  private async receiveAll<S extends keyof ContractMap>(subject: S, request: RequestOf<S>, options: SendOptions): Promise<ReplyOf<S>[]> {
     const connection = this.requireConnection(subject);
     const timeoutMs = options.timeoutMs ?? this.defaultTimeoutMs;
     const inbox = createInbox(inboxPrefixOf(this.bus.identity));

@@ -1,10 +1,12 @@
-import { Controller, DynamicModule, Inject, Module, OnApplicationBootstrap, OnApplicationShutdown, Type } from '@nestjs/common';
+import { Controller, DynamicModule, Inject, Module, OnApplicationBootstrap, OnApplicationShutdown, OnModuleInit, Type } from '@nestjs/common';
 import { APP_FILTER, APP_PIPE } from '@nestjs/core';
 import { MessagePattern } from '@nestjs/microservices';
 import { InjectDataSource, TypeOrmModule } from '@nestjs/typeorm';
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
+import { Pool } from 'pg';
 import { DataSource } from 'typeorm';
+import { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 import { HealthCheckReply, ServiceName, Subject } from '@hotel/contracts';
 import { ServiceEnv } from '../config/env';
 import { ServiceDatabaseOptions, isDatabaseUp, openServiceDataSource, serviceDataSourceOptions } from '../database/service-data-source';
@@ -13,6 +15,7 @@ import { RpcErrorFilter } from '../rpc/rpc-error.filter';
 import { ServiceClient } from '../nats/service-client';
 import { busCredentials } from '../nats/nats-options';
 import { BackgroundJobs } from '../logging/request-context';
+import { AppMetrics } from '../metrics/app-metrics';
 
 export const SERVICE_ENV = Symbol('SERVICE_ENV');
 export const SERVICE_INSTANCE = Symbol('SERVICE_INSTANCE');
@@ -20,6 +23,8 @@ export const SERVICE_INSTANCE = Symbol('SERVICE_INSTANCE');
 export const SERVICE_CLIENT = Symbol('SERVICE_CLIENT');
 /** BackgroundJobs naming this service, for work a timer starts. */
 export const BACKGROUND_JOBS = Symbol('BACKGROUND_JOBS');
+/** The service's AppMetrics, for the figures of its own domain. */
+export const APP_METRICS = Symbol('APP_METRICS');
 
 /** Connects the service's own NATS client at start and closes it at shutdown. */
 class ServiceClientLifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -31,6 +36,29 @@ class ServiceClientLifecycle implements OnApplicationBootstrap, OnApplicationShu
 
   async onApplicationShutdown() {
     await this.client.close();
+  }
+}
+
+/** The database as the service sees it, read at each scrape: reachable, and its pool. */
+class DatabaseMetrics implements OnModuleInit {
+  constructor(
+    @Inject(APP_METRICS) private readonly metrics: AppMetrics,
+    @InjectDataSource() private readonly dataSource: DataSource,
+  ) {}
+
+  onModuleInit() {
+    this.metrics.gauge('hotel_db_up', '1 while the service gets an answer from its database', async (gauge) => gauge.set((await isDatabaseUp(this.dataSource)) ? 1 : 0));
+    const pool = (this.dataSource.driver as PostgresDriver).master as Pool;
+    this.metrics.gauge(
+      'hotel_db_pool_connections',
+      'The PostgreSQL pool: connections open (total), idle, and clients waiting for one',
+      (gauge) => {
+        gauge.set({ state: 'total' }, pool.totalCount);
+        gauge.set({ state: 'idle' }, pool.idleCount);
+        gauge.set({ state: 'waiting' }, pool.waitingCount);
+      },
+      ['state'],
+    );
   }
 }
 
@@ -70,6 +98,7 @@ function healthController(service: string, subject: Subject, instance: string): 
 export class ServicePlatformModule {
   static forService(options: ServicePlatformOptions): DynamicModule {
     const instance = newInstanceId();
+    const metrics = new AppMetrics(options.name);
     return {
       module: ServicePlatformModule,
       global: true,
@@ -92,15 +121,17 @@ export class ServicePlatformModule {
         { provide: SERVICE_ENV, useValue: options.env },
         { provide: SERVICE_INSTANCE, useValue: instance },
         { provide: BACKGROUND_JOBS, useValue: new BackgroundJobs(options.name, instance) },
+        { provide: APP_METRICS, useValue: metrics },
         {
           provide: SERVICE_CLIENT,
-          useFactory: () => new ServiceClient(busCredentials(options.env, options.name), options.env.RPC_TIMEOUT_MS),
+          useFactory: () => new ServiceClient(busCredentials(options.env, options.name), options.env.RPC_TIMEOUT_MS).recordTo(metrics),
         },
         ServiceClientLifecycle,
+        DatabaseMetrics,
         { provide: APP_FILTER, useClass: RpcErrorFilter },
         { provide: APP_PIPE, useFactory: createValidationPipe },
       ],
-      exports: [SERVICE_ENV, SERVICE_INSTANCE, SERVICE_CLIENT, BACKGROUND_JOBS],
+      exports: [SERVICE_ENV, SERVICE_INSTANCE, SERVICE_CLIENT, BACKGROUND_JOBS, APP_METRICS],
     };
   }
 }

@@ -1,6 +1,7 @@
 import { DynamicModule, INestMicroservice } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { createServer, Server } from 'node:http';
+import { AddressInfo } from 'node:net';
 import { NatsConnection } from 'nats';
 import { DataSource } from 'typeorm';
 import { ConfigError, ServiceEnv, loadEnv } from '../config/env';
@@ -9,31 +10,37 @@ import { JsonLogger } from '../logging/json-logger';
 import { logLongGarbageCollections } from '../logging/long-pauses';
 import { BusIdentity } from '@hotel/contracts';
 import { busCredentials, natsServer } from '../nats/nats-options';
-import { SERVICE_INSTANCE } from './service-platform.module';
+import { AppMetrics } from '../metrics/app-metrics';
+import { APP_METRICS, SERVICE_INSTANCE } from './service-platform.module';
 
 export interface RunningService {
   app: INestMicroservice;
+  /** http://host:port of the probe and metrics listener, when HEALTH_PORT is set. */
+  probeUrl?: string;
   close(): Promise<void>;
 }
 
 /**
  * Starts one replica of a service: a NATS microservice in the service's queue
  * group. With HEALTH_PORT set it also answers /health and /health/ready over
- * plain HTTP for orchestrator probes.
+ * plain HTTP for orchestrator probes, and /metrics for Prometheus.
  */
 export async function startService(name: BusIdentity, rootModule: DynamicModule, env: ServiceEnv): Promise<RunningService> {
   const logger = new JsonLogger(name, env.LOG_LEVEL);
   const server = natsServer(name, busCredentials(env, name), env.SHUTDOWN_GRACE_MS);
   const app = await NestFactory.createMicroservice(rootModule, { strategy: server, logger });
   server.instance = app.get<string>(SERVICE_INSTANCE);
+  server.recordTo(app.get<AppMetrics>(APP_METRICS));
   await app.listen();
   // The subscriptions are on the broker once this round trip returns: the replica is
   // really in its queue group when startService resolves (not a moment later).
   await app.unwrap<NatsConnection>().flush();
   let probe: Server | undefined;
   if (env.HEALTH_PORT !== undefined) probe = await listenForProbes(app, env.HEALTH_PORT, env.HEALTH_HOST);
+  const address = probe?.address() as AddressInfo | undefined;
   return {
     app,
+    probeUrl: address && `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`,
     close: async () => {
       probe?.close();
       await app.close();
@@ -43,7 +50,9 @@ export async function startService(name: BusIdentity, rootModule: DynamicModule,
 
 async function listenForProbes(app: INestMicroservice, port: number, host: string): Promise<Server> {
   const dataSource = app.get(DataSource);
+  const metrics = app.get<AppMetrics>(APP_METRICS);
   const server = createServer(async (request, response) => {
+    if (request.url === '/metrics') return metrics.respond(response);
     const ready = request.url === '/health' ? true : request.url === '/health/ready' ? await isDatabaseUp(dataSource) : null;
     response.writeHead(ready === null ? 404 : ready ? 200 : 503, { 'content-type': 'application/json' });
     response.end(JSON.stringify({ data: { ready }, success: ready === true, message: null }));
