@@ -212,6 +212,10 @@ describe('webhooks', () => {
       await waitForDelivery(id, test.body.data.id, (delivery) => delivery.status === 'delivered');
       const [log] = (await system.request('GET', `/api/webhook/${id}/deliveries`, { headers: backend })).body.data;
       expect(log).toMatchObject({ status: 'delivered', attempts: 3, lastStatusCode: 200, lastError: null });
+      // The attempts are counted on the service's metrics, by outcome.
+      const metrics = await (await fetch(`${system.replicas.get('webhooks')![0].probeUrl}/metrics`)).text();
+      expect(metrics).toMatch(/^hotel_webhook_deliveries_total\{outcome="failed",app="webhooks"\} [2-9]\d*$/m);
+      expect(metrics).toMatch(/^hotel_webhook_deliveries_total\{outcome="delivered",app="webhooks"\} [1-9]\d*$/m);
       await system.request('DELETE', `/api/webhook/${id}`, { headers: backend });
     });
 

@@ -1,5 +1,6 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
-import { BACKGROUND_JOBS, BackgroundJobs, DrainLoop, SERVICE_ENV, SimulatedCrash } from '@hotel/platform';
+import { Counter } from 'prom-client';
+import { APP_METRICS, AppMetrics, BACKGROUND_JOBS, BackgroundJobs, DrainLoop, SERVICE_ENV, SimulatedCrash } from '@hotel/platform';
 import { SecretBox } from '../endpoints/secret-box';
 import { WebhookEndpointsRepository } from '../endpoints/webhook-endpoints.repository';
 import { WebhooksEnv } from '../webhooks.env';
@@ -23,6 +24,8 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnModuleDestro
   private readonly schedule: RetrySchedule;
   /** A dead replica's deliveries are taken again after this: well past an attempt's timeout. */
   private readonly leaseMs: number;
+  /** Attempts by outcome: `delivered` (2xx) or `failed` (anything else; retried or not). */
+  private readonly attempts: Counter<'outcome'>;
 
   constructor(
     @Inject(SERVICE_ENV) private readonly env: WebhooksEnv,
@@ -32,7 +35,9 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnModuleDestro
     private readonly secrets: SecretBox,
     private readonly poster: WebhookPoster,
     private readonly failPoints: WebhooksFailPoints,
+    @Inject(APP_METRICS) metrics: AppMetrics,
   ) {
+    this.attempts = metrics.counter('hotel_webhook_deliveries_total', 'Webhook delivery attempts, by outcome (delivered: 2xx; failed: anything else)', ['outcome']);
     this.schedule = new RetrySchedule(env.WEBHOOK_RETRY_SCHEDULE_S);
     this.leaseMs = 2 * env.WEBHOOK_TIMEOUT_MS + 10_000;
     this.loop = new DrainLoop(background, 'webhook-dispatcher', env.WEBHOOK_DISPATCH_INTERVAL_MS, () => this.drain());
@@ -88,6 +93,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnModuleDestro
     });
     this.failPoints.pass('after-attempt');
     const delivered = outcome.statusCode !== null && outcome.statusCode >= 200 && outcome.statusCode < 300;
+    this.attempts.inc({ outcome: delivered ? 'delivered' : 'failed' });
     const { disabled } = await this.deliveries.recordAttempt(delivery, {
       ...outcome,
       delivered,
