@@ -23,6 +23,14 @@ export class BookingEnv extends ServiceEnv {
   @Max(60_000)
   EVENTS_RELAY_INTERVAL_MS = 1000;
 
+  /** Sent booking events leave the outbox after this many days (the stream keeps them 30 days). */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(3650)
+  EVENTS_OUTBOX_RETENTION_DAYS = 30;
+
   /** How long one worker owns a saga before another replica may take it over. */
   @IsOptional()
   @Type(() => Number)

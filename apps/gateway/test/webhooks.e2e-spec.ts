@@ -1,6 +1,7 @@
 import { Webhook } from 'standardwebhooks';
 import { ReceivedWebhook, WebhookReceiver, bookV1, queryTestDatabase, sleep, staySequence, userToken } from '@hotel/testing';
 import { FailPoints } from '../../booking/src/bookings/fail-points';
+import { WebhookDispatcher } from '../../webhooks/src/deliveries/webhook-dispatcher';
 import { WebhooksFailPoints } from '../../webhooks/src/webhooks-fail-points';
 import { ClientKeys, TestSystem } from './system';
 
@@ -284,6 +285,23 @@ describe('webhooks', () => {
       expect(receiver.at('/deleted')).toHaveLength(1);
       expect(await sql(`SELECT id FROM webhooks.deliveries WHERE endpoint_id = $1`, [id])).toEqual([]);
     });
+  });
+
+  it('the delivery log keeps finished deliveries 30 days; pending ones stay whatever their age', async () => {
+    const { id } = await endpoint('/pruned');
+    await system.request('PUT', `/api/webhook/${id}`, { headers: backend, json: { enabled: false } });
+    await sql(
+      `INSERT INTO webhooks.deliveries (endpoint_id, client_id, event_id, event_type, payload, status, next_attempt_at, updated_at)
+       VALUES ($1, $2, 'old-delivered', 'webhook.test', '{}', 'delivered', NULL, now() - interval '31 days'),
+              ($1, $2, 'old-failed', 'webhook.test', '{}', 'failed', NULL, now() - interval '31 days'),
+              ($1, $2, 'recent', 'webhook.test', '{}', 'delivered', NULL, now() - interval '29 days'),
+              ($1, $2, 'old-pending', 'webhook.test', '{}', 'pending', now(), now() - interval '40 days')`,
+      [id, acme.client_id],
+    );
+    expect(await system.replicas.get('webhooks')![0].app.get(WebhookDispatcher).prune()).toBe(2);
+    const left = await sql(`SELECT event_id FROM webhooks.deliveries WHERE endpoint_id = $1 ORDER BY event_id`, [id]);
+    expect(left.map((row) => row.event_id)).toEqual(['old-pending', 'recent']);
+    await system.request('DELETE', `/api/webhook/${id}`, { headers: backend });
   });
 
   describe('crashes', () => {

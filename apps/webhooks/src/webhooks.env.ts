@@ -55,6 +55,14 @@ export class WebhooksEnv extends ServiceEnv {
   @Max(3600)
   WEBHOOK_ACK_WAIT_S = 30;
 
+  /** Delivered and failed deliveries leave the delivery log after this many days. */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(3650)
+  WEBHOOK_LOG_RETENTION_DAYS = 30;
+
   /** Encrypts the endpoints' signing secrets in the database; every replica must share it. */
   @IsOptional()
   @IsString()

@@ -97,4 +97,12 @@ export class BookingEventsOutbox {
       return { sent: published.length, ...(failure !== undefined && { failure }) };
     });
   }
+
+  /** Deletes up to `batch` events sent over `days` days ago; how many. */
+  async pruneSent(days: number, batch: number): Promise<number> {
+    const events = this.dataSource.getRepository(BookingEventEntity);
+    const old = events.createQueryBuilder('e').select('e.id').where('e.sentAt < now() - make_interval(days => :days)', { days }).limit(batch);
+    const result = await events.createQueryBuilder().delete().where(`id IN (${old.getQuery()})`).setParameters(old.getParameters()).execute();
+    return result.affected ?? 0;
+  }
 }

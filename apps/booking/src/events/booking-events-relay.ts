@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { BOOKING_EVENT_SUBJECTS, HEADERS, STREAMS } from '@hotel/contracts';
-import { BACKGROUND_JOBS, BackgroundJobs, DrainLoop, SERVICE_CLIENT, SERVICE_ENV, ServiceClient, StreamConfig } from '@hotel/platform';
+import { BACKGROUND_JOBS, BackgroundJobs, DrainLoop, deleteInBatches, SERVICE_CLIENT, SERVICE_ENV, ServiceClient, StreamConfig } from '@hotel/platform';
 import { BookingEnv } from '../booking.env';
 import { FailPoints, SimulatedCrash } from '../bookings/fail-points';
 import { BookingEventsOutbox } from './booking-events-outbox';
@@ -37,27 +37,41 @@ const WARN_EVERY_MS = 60_000;
 export class BookingEventsRelay implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('BookingEventsRelay');
   private readonly loop: DrainLoop;
+  /** Keeps the outbox to EVENTS_OUTBOX_RETENTION_DAYS of sent events: at start and hourly. */
+  private readonly pruning: DrainLoop;
   private streamReady = false;
   private failingSince?: number;
   private lastWarning = 0;
 
   constructor(
     @Inject(SERVICE_CLIENT) private readonly services: ServiceClient,
-    @Inject(SERVICE_ENV) env: BookingEnv,
+    @Inject(SERVICE_ENV) private readonly env: BookingEnv,
     @Inject(BACKGROUND_JOBS) background: BackgroundJobs,
     private readonly failPoints: FailPoints,
     private readonly outbox: BookingEventsOutbox,
   ) {
     this.loop = new DrainLoop(background, 'booking-events-relay', env.EVENTS_RELAY_INTERVAL_MS, () => this.drain());
+    this.pruning = new DrainLoop(background, 'booking-events-pruning', 3_600_000, () => this.prune());
     outbox.onCommitted(() => this.nudge());
   }
 
   onApplicationBootstrap() {
     this.loop.start();
+    this.pruning.start();
   }
 
   async onModuleDestroy() {
-    await this.loop.stop();
+    await Promise.all([this.loop.stop(), this.pruning.stop()]);
+  }
+
+  /** Deletes the sent events older than the retention, a batch at a time; how many. */
+  async prune(): Promise<number> {
+    try {
+      return await deleteInBatches(() => this.outbox.pruneSent(this.env.EVENTS_OUTBOX_RETENTION_DAYS, 1000), () => this.pruning.isStopped);
+    } catch (error) {
+      this.logger.warn({ msg: 'the events outbox could not be pruned; tried again in an hour', error: error instanceof Error ? error.message : String(error) });
+      return 0;
+    }
   }
 
   /** Runs a pass now, or right after the one under way. */

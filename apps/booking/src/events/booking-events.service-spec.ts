@@ -149,4 +149,15 @@ describe('booking events (service tier: the outbox and its relay)', () => {
     await published();
     expect(streamedOf(booking.id).map((message) => (message.data as BookingEvent).sequence)).toEqual([1, 2]);
   });
+
+  it('pruning deletes sent events past the retention only: never an unsent one, never a recent one', async () => {
+    const [old, recent, unsent] = [await insert(), await insert(), await insert()];
+    await published();
+    const ids = [old.id, recent.id, unsent.id];
+    await sql(`UPDATE booking.booking_events SET sent_at = now() - interval '31 days' WHERE booking_id = $1`, [old.id]);
+    await sql(`UPDATE booking.booking_events SET sent_at = NULL, created_at = now() - interval '40 days' WHERE booking_id = $1`, [unsent.id]);
+    expect(await relay.prune()).toBeGreaterThanOrEqual(1);
+    const left = await sql<{ booking_id: number }[]>(`SELECT booking_id FROM booking.booking_events WHERE booking_id = ANY($1) ORDER BY booking_id`, [ids]);
+    expect(left.map((row) => row.booking_id)).toEqual([recent.id, unsent.id]);
+  });
 });

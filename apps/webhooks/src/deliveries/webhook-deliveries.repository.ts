@@ -145,6 +145,22 @@ export class WebhookDeliveriesRepository {
     return claimed;
   }
 
+  /** Deletes up to `batch` delivered or failed deliveries last changed over `days` days ago; how many. */
+  async pruneFinished(days: number, batch: number): Promise<number> {
+    const old = this.deliveries
+      .createQueryBuilder('d')
+      .select('d.id')
+      .where(`d.status IN ('delivered', 'failed') AND d.updatedAt < now() - make_interval(days => :days)`, { days })
+      .limit(batch);
+    const result = await this.deliveries
+      .createQueryBuilder()
+      .delete()
+      .where(`id IN (${old.getQuery()})`)
+      .setParameters(old.getParameters())
+      .execute();
+    return result.affected ?? 0;
+  }
+
   /**
    * Records an attempt, and its endpoint's run of failures, in one transaction: a
    * success ends the run; a failure starts it or, when the run began `disableAfterS`

@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { Counter } from 'prom-client';
-import { APP_METRICS, AppMetrics, BACKGROUND_JOBS, BackgroundJobs, DrainLoop, SERVICE_ENV, SimulatedCrash } from '@hotel/platform';
+import { APP_METRICS, AppMetrics, BACKGROUND_JOBS, BackgroundJobs, DrainLoop, deleteInBatches, SERVICE_ENV, SimulatedCrash } from '@hotel/platform';
 import { SecretBox } from '../endpoints/secret-box';
 import { WebhookEndpointsRepository } from '../endpoints/webhook-endpoints.repository';
 import { WebhooksEnv } from '../webhooks.env';
@@ -21,6 +21,8 @@ import { WebhookPoster } from './webhook-post';
 export class WebhookDispatcher implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('WebhookDispatcher');
   private readonly loop: DrainLoop;
+  /** Keeps the delivery log to WEBHOOK_LOG_RETENTION_DAYS: at start and hourly. */
+  private readonly pruning: DrainLoop;
   private readonly schedule: RetrySchedule;
   /** A dead replica's deliveries are taken again after this: well past an attempt's timeout. */
   private readonly leaseMs: number;
@@ -41,15 +43,27 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnModuleDestro
     this.schedule = new RetrySchedule(env.WEBHOOK_RETRY_SCHEDULE_S);
     this.leaseMs = 2 * env.WEBHOOK_TIMEOUT_MS + 10_000;
     this.loop = new DrainLoop(background, 'webhook-dispatcher', env.WEBHOOK_DISPATCH_INTERVAL_MS, () => this.drain());
+    this.pruning = new DrainLoop(background, 'webhook-log-pruning', 3_600_000, () => this.prune());
   }
 
   onApplicationBootstrap() {
     this.loop.start();
+    this.pruning.start();
   }
 
   async onModuleDestroy() {
-    await this.loop.stop();
+    await Promise.all([this.loop.stop(), this.pruning.stop()]);
     this.poster.close();
+  }
+
+  /** Deletes the finished deliveries older than the retention, a batch at a time; how many. */
+  async prune(): Promise<number> {
+    try {
+      return await deleteInBatches(() => this.deliveries.pruneFinished(this.env.WEBHOOK_LOG_RETENTION_DAYS, 1000), () => this.pruning.isStopped);
+    } catch (error) {
+      this.logger.warn({ msg: 'the delivery log could not be pruned; tried again in an hour', error: error instanceof Error ? error.message : String(error) });
+      return 0;
+    }
   }
 
   /** Attempts what is due now rather than at the next tick. */

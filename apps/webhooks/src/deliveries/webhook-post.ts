@@ -10,6 +10,8 @@ export interface PostOutcome {
 
 /** The part of a receiver's answer kept for the delivery log when it is not 2xx. */
 const ERROR_BODY_BYTES = 200;
+/** A 2xx answer's body is read (to keep the connection) up to this size, then the connection is dropped. */
+const MAX_DRAINED_BYTES = 64 * 1024;
 
 /**
  * Sends webhooks: one POST per attempt, through connections kept alive per target,
@@ -54,7 +56,12 @@ export class WebhookPoster {
         (response) => {
           const statusCode = response.statusCode ?? 0;
           if (statusCode >= 200 && statusCode < 300) {
-            response.resume();
+            let drained = 0;
+            response.on('data', (chunk: Buffer) => {
+              drained += chunk.length;
+              if (drained > MAX_DRAINED_BYTES) response.destroy();
+            });
+            response.on('error', () => undefined);
             return finish({ statusCode, error: null });
           }
           readSome(response, ERROR_BODY_BYTES).then((text) => finish({ statusCode, error: `HTTP ${statusCode}${text ? `: ${text}` : ''}` }));

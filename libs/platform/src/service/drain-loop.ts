@@ -53,3 +53,10 @@ export class DrainLoop {
     return this.stopped;
   }
 }
+
+/** Runs `deleteBatch` until it deletes nothing or `stopped()` says so: how many rows it deleted in all (for pruning jobs). */
+export async function deleteInBatches(deleteBatch: () => Promise<number>, stopped: () => boolean): Promise<number> {
+  let deleted = 0;
+  for (let batch = -1; batch !== 0 && !stopped(); deleted += batch) batch = await deleteBatch();
+  return deleted;
+}
