@@ -52,7 +52,7 @@ describe('deployment files', () => {
       expect(compose.services[app].environment.NATS_NKEY_SEED_FILE).toBe(`/secrets/nats/${app}.nk`);
     }
     // No secret value is written into the file.
-    expect(text).not.toMatch(/(VOUCHER_SECRET|RATE_ID_SECRET):/);
+    expect(text).not.toMatch(/(VOUCHER_SECRET|RATE_ID_SECRET|WEBHOOK_SECRET_KEY):/);
   });
 
   it('docker-compose.yml has an observability profile: Prometheus scrapes every app, Grafana shows the dashboard', () => {

@@ -9,8 +9,8 @@ describe('init-secrets', () => {
   it('creates every secret once, owner-only, and a broker configuration that knows every identity', () => {
     const dir = mkdtempSync(join(tmpdir(), 'hotel-secrets-'));
     const created = initSecrets(dir, { natsListen: '127.0.0.1:4333', jetstreamDir: '/var/lib/nats' });
-    expect(created.sort()).toEqual([...BUS_IDENTITIES.map((identity) => `nats/${identity}.nk`), 'rate-id-secret', 'voucher-secret'].sort());
-    const files = [...readdirSync(join(dir, 'nats')).map((file) => join(dir, 'nats', file)), join(dir, 'voucher-secret'), join(dir, 'rate-id-secret')];
+    expect(created.sort()).toEqual([...BUS_IDENTITIES.map((identity) => `nats/${identity}.nk`), 'rate-id-secret', 'voucher-secret', 'webhook-secret-key'].sort());
+    const files = [...readdirSync(join(dir, 'nats')).map((file) => join(dir, 'nats', file)), join(dir, 'voucher-secret'), join(dir, 'rate-id-secret'), join(dir, 'webhook-secret-key')];
     for (const file of files) expect(statSync(file).mode & 0o777).toBe(0o600);
     expect(statSync(dir).mode & 0o777).toBe(0o700);
 

@@ -15,6 +15,7 @@ export interface InitSecretsOptions {
 export const SECRET_FILES = {
   VOUCHER_SECRET: 'voucher-secret',
   RATE_ID_SECRET: 'rate-id-secret',
+  WEBHOOK_SECRET_KEY: 'webhook-secret-key',
 } as const;
 
 export const seedFile = (dir: string, identity: BusIdentity) => join(dir, 'nats', `${identity}.nk`);
