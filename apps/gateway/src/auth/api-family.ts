@@ -43,10 +43,14 @@ export const BookingApi = () => apiFamily('booking');
 /** Routes of the backend API under /api: `Authorization: <backend token or user token>`. */
 export const BackendApi = () => apiFamily('backend');
 
-/** Which credential roles reach which API: API keys and user tokens the booking API, backend tokens and user tokens the backend API. */
+/**
+ * Which credential roles reach which API: API keys and user tokens the booking API,
+ * backend tokens, user tokens and the finance credential the backend API (whose
+ * services then admit the finance credential to the ledger only).
+ */
 export const ROLES_BY_FAMILY: Record<ApiFamily, readonly ActorRole[]> = {
   booking: ['api', 'user'],
-  backend: ['backend', 'user'],
+  backend: ['backend', 'user', 'finance'],
 };
 
 /**
