@@ -71,6 +71,9 @@ export const EXPENSIVE_ROUTES: ReadonlySet<string> = new Set([
   'GET /api/booking',
   'GET /api/booking/user/:userId',
   'GET /api/accounting',
+  'GET /api/accounting/statement',
+  'GET /api/accounting/balance/daily',
+  'GET /api/accounting/reconciliation',
 ]);
 
 export type AuthenticatedRequest = FastifyRequest & {
