@@ -28,7 +28,7 @@ export const TAGS = [
   { name: 'Backend bookings', description: 'Backend API: bookings in the backend\'s camelCase shape.' },
   { name: 'Identity', description: 'Which client and user a credential acts for.' },
   { name: 'Health', description: 'Liveness and readiness; no credential.' },
-  { name: 'Documentation', description: 'This document and its interactive reference; no credential.' },
+  { name: 'Documentation', description: 'This document, its interactive reference and the finance console\'s page; no credential.' },
 ] as const;
 
 export type Tag = (typeof TAGS)[number]['name'];
@@ -122,6 +122,21 @@ export const OPERATIONS: Record<string, OperationSpec> = {
     operationId: 'getApiReferenceAsset',
     tag: 'Documentation',
     summary: 'A script, style sheet or icon of the API reference page',
+    replies: { 200: { form: 'asset', description: 'The file.' } },
+    errors: [],
+  },
+  'GET /finance': {
+    operationId: 'getFinanceConsole',
+    tag: 'Documentation',
+    summary: 'The finance console',
+    description: 'An HTML page (also at `/finance/`) for the finance team: balance, ledger, statements with CSV and PDF downloads, reconciliation, the daily balance, credit requests. Its files are served under `/finance/`; the token typed into it stays in the tab (sessionStorage) and is sent as `Authorization`.',
+    replies: { 200: { form: 'html', description: 'The console page.' } },
+    errors: [],
+  },
+  'GET /finance/{asset}': {
+    operationId: 'getFinanceConsoleAsset',
+    tag: 'Documentation',
+    summary: 'A script or style sheet of the finance console',
     replies: { 200: { form: 'asset', description: 'The file.' } },
     errors: [],
   },

@@ -120,6 +120,8 @@ export async function startGateway(env: GatewayEnv): Promise<RunningGateway> {
     requestIdHeader: false,
     genReqId: (request: IncomingMessage) => acceptRequestId(request.headers['x-request-id']),
     frameworkErrors: answerFrameworkError,
+    // The finance console's page is at /finance/ as well as /finance (the routes have no trailing slash).
+    rewriteUrl: (request: IncomingMessage) => (request.url === '/finance/' ? '/finance' : request.url!),
     clientErrorHandler: answerClientError,
     // One router behind two listeners: HTTPS, and plain HTTP for a TLS-terminating proxy.
     serverFactory: (handler: Handler) => {

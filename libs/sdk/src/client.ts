@@ -98,6 +98,8 @@ const RETRY_RULES: Record<OperationId, RetryRule> = {
   getOpenApiDocument: 'safe',
   getApiReference: 'safe',
   getApiReferenceAsset: 'safe',
+  getFinanceConsole: 'safe',
+  getFinanceConsoleAsset: 'safe',
   getStatement: 'safe',
   getDailyBalance: 'safe',
   getReconciliation: 'safe',

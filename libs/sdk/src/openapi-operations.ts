@@ -41,4 +41,6 @@ export const OPERATIONS = {
   getOpenApiDocument: { method: 'GET', path: '/openapi.json', security: null, tag: 'Documentation' },
   getApiReference: { method: 'GET', path: '/docs', security: null, tag: 'Documentation' },
   getApiReferenceAsset: { method: 'GET', path: '/docs/{asset}', security: null, tag: 'Documentation' },
+  getFinanceConsole: { method: 'GET', path: '/finance', security: null, tag: 'Documentation' },
+  getFinanceConsoleAsset: { method: 'GET', path: '/finance/{asset}', security: null, tag: 'Documentation' },
 } as const;

@@ -675,6 +675,43 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/finance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The finance console
+         * @description An HTML page (also at `/finance/`) for the finance team: balance, ledger, statements with CSV and PDF downloads, reconciliation, the daily balance, credit requests. Its files are served under `/finance/`; the token typed into it stays in the tab (sessionStorage) and is sent as `Authorization`.
+         */
+        get: operations["getFinanceConsole"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/finance/{asset}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A script or style sheet of the finance console */
+        get: operations["getFinanceConsoleAsset"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -10315,6 +10352,195 @@ export interface operations {
             path: {
                 /** @example swagger-ui.css */
                 asset: "swagger-ui.css" | "swagger-ui-bundle.js" | "favicon-32x32.png" | "docs.js";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/css": string;
+                    "application/javascript": string;
+                    "image/png": string;
+                };
+            };
+            /** @description The request is not valid, or a business rule refused it: `code` says which. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        code?: "VALIDATION_FAILED";
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A valid credential on an API its role does not reach, another client's `clientId`, or plain HTTP. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        code?: "FORBIDDEN";
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            /** @description The body is larger than 1 MiB. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        code?: "PAYLOAD_TOO_LARGE";
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is not JSON. */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        code?: "UNSUPPORTED_MEDIA_TYPE";
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            417: components["responses"]["ExpectationFailed"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            /** @description An unexpected error; retry with exponential backoff. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        code?: "INTERNAL_ERROR";
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getFinanceConsole: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for the request (1–128 characters of `[A-Za-z0-9._:-]`), echoed in the answer. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The console page. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The request is not valid, or a business rule refused it: `code` says which. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        code?: "VALIDATION_FAILED";
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A valid credential on an API its role does not reach, another client's `clientId`, or plain HTTP. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        code?: "FORBIDDEN";
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            /** @description The body is larger than 1 MiB. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        code?: "PAYLOAD_TOO_LARGE";
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is not JSON. */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        code?: "UNSUPPORTED_MEDIA_TYPE";
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            417: components["responses"]["ExpectationFailed"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            /** @description An unexpected error; retry with exponential backoff. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        code?: "INTERNAL_ERROR";
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getFinanceConsoleAsset: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for the request (1–128 characters of `[A-Za-z0-9._:-]`), echoed in the answer. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
+            path: {
+                /** @example console.js */
+                asset: "console.css" | "console.js";
             };
             cookie?: never;
         };
