@@ -88,7 +88,8 @@ export class FinanceService {
     if (request.kind === 'statement' && (!request.from || !request.to)) throw DomainError.validation([{ field: 'from', message: 'a statement page needs from and to' }]);
     const upTo = request.upTo ?? (await this.reports.lastEntryId(clientId));
     const span = request.kind === 'statement' ? spanOf(request.from!, request.to!) : null;
-    const rows = await this.reports.entryPage(clientId, request.after, upTo, PAGE_ROWS, span);
+    const after = span && request.after === 0 ? await this.reports.idBefore(clientId, span) : request.after;
+    const rows = await this.reports.entryPage(clientId, after, upTo, PAGE_ROWS, span);
     let balance = toCents(request.balance);
     const parts: string[] = [];
     let bytes = 0;

@@ -103,6 +103,17 @@ export class ReportsRepository {
     return row?.max ?? 0;
   }
 
+  /** The id before the span's first entry (entries_by_client_time), so its pages start there rather than at the ledger's beginning. */
+  async idBefore(clientId: number, span: Span): Promise<number> {
+    const row = await this.dataSource
+      .getRepository(EntryEntity)
+      .createQueryBuilder('e')
+      .select('min(e.id)', 'first')
+      .where('e.clientId = :clientId AND e.createdAt >= :start AND e.createdAt < :end', { clientId, start: span.start, end: span.end })
+      .getRawOne<{ first: number | null }>();
+    return (row?.first ?? 1) - 1;
+  }
+
   /** Up to `limit` entries after id `after`, up to `upTo`, oldest first (within `span`, when given). */
   async entryPage(clientId: number, after: number, upTo: number, limit: number, span: Span | null): Promise<EntryFields[]> {
     const query = this.dataSource
