@@ -11,6 +11,7 @@ import { DomainError, JsonLogger, ServiceClient, acceptRequestId, busCredentials
 import { AuthenticatedRequest } from './auth/api-family';
 import { Authenticator } from './auth/auth.guard';
 import { GatewayAppModule } from './gateway-app.module';
+import { routedUrl } from './finance-console/finance-console.controller';
 import { GatewayEnv } from './gateway.env';
 import { installEnvelope } from './http/envelope';
 import { errorEnvelope, sendError } from './http/http-error.filter';
@@ -120,8 +121,7 @@ export async function startGateway(env: GatewayEnv): Promise<RunningGateway> {
     requestIdHeader: false,
     genReqId: (request: IncomingMessage) => acceptRequestId(request.headers['x-request-id']),
     frameworkErrors: answerFrameworkError,
-    // The finance console's page is at /finance/ as well as /finance (the routes have no trailing slash).
-    rewriteUrl: (request: IncomingMessage) => (request.url === '/finance/' ? '/finance' : request.url!),
+    rewriteUrl: (request: IncomingMessage) => routedUrl(request.url!),
     clientErrorHandler: answerClientError,
     // One router behind two listeners: HTTPS, and plain HTTP for a TLS-terminating proxy.
     serverFactory: (handler: Handler) => {

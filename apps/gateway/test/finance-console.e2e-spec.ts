@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { Browser } from 'playwright-core';
 import { FINANCE_CONSOLE_CONTENT_SECURITY_POLICY } from '../src/finance-console/finance-console.controller';
-import { call } from '@hotel/testing';
 import { offlinePage } from './browser';
 import { ClientKeys, TestSystem } from './system';
 
@@ -36,8 +35,8 @@ describe('finance console', () => {
     const page = await system.request('GET', '/finance');
     expect(page.status).toBe(200);
     expect(page.headers['content-security-policy']).toBe(FINANCE_CONSOLE_CONTENT_SECURITY_POLICY);
-    // The same page at /finance/ (no operation of the document has that path: asked directly).
-    expect((await call(system.url, 'GET', '/finance/')).text).toBe(page.text);
+    // The same page at /finance/.
+    expect((await system.request('GET', '/finance/')).text).toBe(page.text);
     for (const source of page.text.match(/(?:src|href)="[^"]+"/g) ?? []) expect(source).toMatch(/^(src|href)="\/finance\//);
     expect(page.text).not.toMatch(/<script>|style=/);
     expect((await system.request('GET', '/finance/console.js')).headers['content-type']).toMatch(/^application\/javascript/);

@@ -19,6 +19,14 @@ const STATIC_DIR = join(__dirname, 'static');
  */
 export const FINANCE_CONSOLE_CONTENT_SECURITY_POLICY = pageContentSecurityPolicy({ inlineStyles: false });
 
+/**
+ * The request URL as the router sees it: the console's page is at /finance/ as well as
+ * /finance (Nest's routes have no trailing slash, and the page's files are under /finance/).
+ */
+export function routedUrl(url: string): string {
+  return url === '/finance/' || url.startsWith('/finance/?') ? `/finance${url.slice('/finance/'.length)}` : url;
+}
+
 export class FinanceConsoleAssetParams {
   @IsIn(Object.keys(ASSET_TYPES), { message: `asset must be one of ${Object.keys(ASSET_TYPES).join(', ')}` })
   asset: keyof typeof ASSET_TYPES;
