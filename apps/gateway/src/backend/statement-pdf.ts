@@ -23,10 +23,22 @@ export function statementPdf(summary: StatementSummary, entries: AsyncIterable<A
   const doc = new PDFDocument({ size: 'A4', margin: 40, info: { Title: `Statement of client ${summary.clientId}, ${summary.from} to ${summary.to}` } });
   const out = new PassThrough();
   doc.pipe(out);
+  /** The text cut (with …) to the column's width: one line per entry. */
+  const fit = (text: string, width: number) => {
+    if (doc.widthOfString(text) <= width) return text;
+    // The longest prefix that fits, by bisection (names run to 500 characters).
+    let [fits, tooLong] = [0, text.length];
+    while (tooLong - fits > 1) {
+      const middle = (fits + tooLong) >> 1;
+      if (doc.widthOfString(`${text.slice(0, middle)}…`) <= width) fits = middle;
+      else tooLong = middle;
+    }
+    return `${text.slice(0, fits)}…`;
+  };
   const row = (cells: string[]) => {
     if (doc.y > doc.page.height - 60) doc.addPage();
     const y = doc.y;
-    cells.forEach((cell, i) => doc.text(cell, COLUMNS[i].x, y, { width: COLUMNS[i].width, align: COLUMNS[i].align ?? 'left', lineBreak: false, ellipsis: true }));
+    cells.forEach((cell, i) => doc.text(fit(cell, COLUMNS[i].width), COLUMNS[i].x, y, { width: COLUMNS[i].width, align: COLUMNS[i].align ?? 'left', lineBreak: false }));
     doc.x = 40;
     doc.moveDown(0.3);
   };
