@@ -32,8 +32,8 @@ function sourceFiles(dir) {
     const full = path.join(dir, entry.name);
     if (entry.isDirectory()) out.push(...sourceFiles(full));
     else if (/\.ts$/.test(entry.name) && !/\.(spec|service-spec|e2e-spec|d)\.ts$/.test(entry.name)) out.push(full);
-    // Data the code reads beside itself (the gateway's openapi.json) ships as it is.
-    else if (/\.json$/.test(entry.name)) out.push(full);
+    // Data the code reads beside itself (the gateway's openapi.json, a page's static/ files) ships as it is.
+    else if (/\.json$/.test(entry.name) || path.basename(dir) === 'static') out.push(full);
   }
   return out;
 }
@@ -44,7 +44,7 @@ function buildProject(projectRoot) {
   for (const file of files) {
     const rel = path.relative(root, file);
     const outFile = path.join(root, 'dist', rel.replace(/\.ts$/, '.js'));
-    if (file.endsWith('.json')) {
+    if (!file.endsWith('.ts')) {
       fs.mkdirSync(path.dirname(outFile), { recursive: true });
       fs.copyFileSync(file, outFile);
       continue;

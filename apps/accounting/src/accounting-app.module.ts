@@ -1,7 +1,11 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { SUBJECTS } from '@hotel/contracts';
 import { ServiceEnv, ServicePlatformModule } from '@hotel/platform';
+import { FinanceController } from './finance/finance.controller';
+import { FinanceService } from './finance/finance.service';
+import { ReportsRepository } from './finance/reports.repository';
 import { AccountEntity } from './ledger/account.entity';
+import { CreditRequestEntity } from './ledger/credit-request.entity';
 import { EntryEntity } from './ledger/entry.entity';
 import { HoldEntity } from './ledger/hold.entity';
 import { LedgerController } from './ledger/ledger.controller';
@@ -10,9 +14,10 @@ import { LedgerService } from './ledger/ledger.service';
 import { CreateLedger1763930000000 } from './migrations/1763930000000-create-ledger';
 import { HoldFunctions1764000000000 } from './migrations/1764000000000-hold-functions';
 import { OneFundsRule1764100000000 } from './migrations/1764100000000-one-funds-rule';
+import { FinanceWorkspace1764600000000 } from './migrations/1764600000000-finance-workspace';
 
 /** Every table of the accounting schema, as TypeORM entities. */
-export const ACCOUNTING_ENTITIES = [AccountEntity, EntryEntity, HoldEntity];
+export const ACCOUNTING_ENTITIES = [AccountEntity, EntryEntity, HoldEntity, CreditRequestEntity];
 
 @Module({})
 export class AccountingAppModule {
@@ -25,11 +30,11 @@ export class AccountingAppModule {
           env,
           healthSubject: SUBJECTS.ACCOUNTING_HEALTH_CHECK,
           entities: ACCOUNTING_ENTITIES,
-          migrations: [CreateLedger1763930000000, HoldFunctions1764000000000, OneFundsRule1764100000000],
+          migrations: [CreateLedger1763930000000, HoldFunctions1764000000000, OneFundsRule1764100000000, FinanceWorkspace1764600000000],
         }),
       ],
-      controllers: [LedgerController],
-      providers: [LedgerRepository, LedgerService],
+      controllers: [LedgerController, FinanceController],
+      providers: [LedgerRepository, LedgerService, ReportsRepository, FinanceService],
     };
   }
 }

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { CREDENTIAL_KINDS, ClientCredentials, CredentialKind, PROMO_CODE_PATTERN, SUBJECTS, parseDay } from '@hotel/contracts';
+import { CREDENTIAL_KINDS, ClientCredentials, CredentialKind, PROMO_CODE_PATTERN, SELF_CREDIT_POLICIES, SUBJECTS, SelfCreditPolicy, parseDay } from '@hotel/contracts';
 
 const AMOUNT = /^\d{1,12}(\.\d{1,2})?$/;
 import { BusCredentials, DomainError, ServiceClient } from '@hotel/platform';
@@ -26,6 +26,14 @@ commands:
       "revoked_user_tokens"}
   list-clients
       prints {"clients": [...]}
+  create-finance-token --name NAME
+      creates a finance operator credential (every client's ledger, statements and reconciliation, with
+      ?clientId=N); prints {"finance_token_id","name","finance_token"}
+  revoke-finance-token --token-id N
+      revokes it at once; prints {"finance_token_id","revoked_at"}
+  set-credit-policy --client-id N --self-credits immediate|pending
+      immediate (default): a credit the client's backend token posts is a ledger entry at once; pending: it
+      is a credit request until the finance credential confirms it; prints {"client_id","self_credits"}
   init-secrets --dir DIR [--nats-listen HOST:PORT] [--jetstream-dir DIR]
       creates, where missing, every secret the platform needs as owner-only files under DIR: an NKEY
       seed per app (nats/<app>.nk) and the signing secrets (voucher-secret, rate-id-secret); writes the
@@ -66,6 +74,8 @@ function parse(argv: string[]) {
       dir: { type: 'string' },
       'nats-listen': { type: 'string' },
       'jetstream-dir': { type: 'string' },
+      'token-id': { type: 'string' },
+      'self-credits': { type: 'string' },
     },
     strict: true,
     allowPositionals: false,
@@ -73,9 +83,13 @@ function parse(argv: string[]) {
   return { command, values };
 }
 
-function clientId(value: string | undefined): number {
-  if (!value || !/^[1-9]\d{0,9}$/.test(value)) throw new UsageError('--client-id must be a positive integer');
+function idOption(value: string | undefined, flag: string): number {
+  if (!value || !/^[1-9]\d{0,9}$/.test(value)) throw new UsageError(`${flag} must be a positive integer`);
   return Number(value);
+}
+
+function clientId(value: string | undefined): number {
+  return idOption(value, '--client-id');
 }
 
 function positiveInt(value: string | undefined, flag: string): number {
@@ -194,6 +208,21 @@ async function execute(services: ServiceClient, command: string | undefined, val
           deleted_at: client.deletedAt,
         })),
       };
+    }
+    case 'create-finance-token': {
+      if (!values.name?.trim()) throw new UsageError('create-finance-token needs --name');
+      const created = await services.send(SUBJECTS.USERS_FINANCE_TOKEN_CREATE, { name: values.name });
+      return { finance_token_id: created.tokenId, name: created.name, finance_token: created.token };
+    }
+    case 'revoke-finance-token': {
+      const revoked = await services.send(SUBJECTS.USERS_FINANCE_TOKEN_REVOKE, { tokenId: idOption(values['token-id'], '--token-id') });
+      return { finance_token_id: revoked.tokenId, revoked_at: revoked.revokedAt };
+    }
+    case 'set-credit-policy': {
+      const selfCredits = values['self-credits'];
+      if (!(SELF_CREDIT_POLICIES as readonly (string | undefined)[]).includes(selfCredits)) throw new UsageError('--self-credits must be immediate or pending');
+      const policy = await services.send(SUBJECTS.ACCOUNTING_CREDIT_POLICY_SET, { clientId: clientId(values['client-id']), selfCredits: selfCredits as SelfCreditPolicy });
+      return { client_id: policy.clientId, self_credits: policy.selfCredits };
     }
     default:
       throw new UsageError(command ? `unknown command "${command}"` : 'no command given');

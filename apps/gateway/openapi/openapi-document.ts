@@ -207,8 +207,13 @@ function successContent(reply: Reply, example: unknown): JsonSchema {
     case 'json-document':
       return { 'application/json': { schema: { type: 'object', description: 'An OpenAPI 3.1 document.' } } };
     default:
-      return { 'application/json': withExample({ schema: ref(replySchemaName(reply)!) }) };
+      return { 'application/json': withExample({ schema: ref(replySchemaName(reply)!) }), ...Object.assign({}, ...(reply.downloads ?? []).map(downloadContent)) };
   }
+}
+
+/** A download's media type: CSV (RFC 4180, header record first) or PDF. */
+function downloadContent(kind: 'csv' | 'pdf'): JsonSchema {
+  return kind === 'csv' ? { 'text/csv': { schema: { type: 'string', description: 'RFC 4180, a header record first.' } } } : successContent({ form: 'pdf', description: '' }, undefined);
 }
 
 function errorResponse(status: number, codes: ErrorCode[], authenticated: boolean): JsonSchema {

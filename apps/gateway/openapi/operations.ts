@@ -13,6 +13,8 @@ export interface Reply {
   type?: string;
   form: ReplyForm;
   description: string;
+  /** Other media types the route answers with when asked (`format`, or the Accept header): downloads. */
+  downloads?: ('csv' | 'pdf')[];
 }
 
 export const TAGS = [
@@ -22,11 +24,12 @@ export const TAGS = [
   { name: 'V2', description: 'Booking API, V2: every rate at once without a session, then prebook and book by id.' },
   { name: 'Users', description: 'Backend API: the client\'s users and their tokens.' },
   { name: 'Accounting', description: 'Backend API: the append-only ledger and the balance.' },
+  { name: 'Finance', description: 'Backend API: statements, exports, reconciliation, the daily balance and credit requests; the client\'s backend token or the finance credential (`clientId`).' },
   { name: 'Backend bookings', description: 'Backend API: bookings in the backend\'s camelCase shape.' },
   { name: 'Webhooks', description: 'Backend API: endpoints the platform POSTs booking events to, signed (Standard Webhooks), and their delivery log.' },
   { name: 'Identity', description: 'Which client and user a credential acts for.' },
   { name: 'Health', description: 'Liveness and readiness; no credential.' },
-  { name: 'Documentation', description: 'This document and its interactive reference; no credential.' },
+  { name: 'Documentation', description: 'This document, its interactive reference and the finance console\'s page; no credential.' },
 ] as const;
 
 export type Tag = (typeof TAGS)[number]['name'];
@@ -120,6 +123,21 @@ export const OPERATIONS: Record<string, OperationSpec> = {
     operationId: 'getApiReferenceAsset',
     tag: 'Documentation',
     summary: 'A script, style sheet or icon of the API reference page',
+    replies: { 200: { form: 'asset', description: 'The file.' } },
+    errors: [],
+  },
+  'GET /finance': {
+    operationId: 'getFinanceConsole',
+    tag: 'Documentation',
+    summary: 'The finance console',
+    description: 'An HTML page (also at `/finance/`) for the finance team: balance, ledger, statements with CSV and PDF downloads, reconciliation, the daily balance, credit requests. Its files are served under `/finance/`; the token typed into it stays in the tab (sessionStorage) and is sent as `Authorization`.',
+    replies: { 200: { form: 'html', description: 'The console page.' } },
+    errors: [],
+  },
+  'GET /finance/{asset}': {
+    operationId: 'getFinanceConsoleAsset',
+    tag: 'Documentation',
+    summary: 'A script or style sheet of the finance console',
     replies: { 200: { form: 'asset', description: 'The file.' } },
     errors: [],
   },
@@ -290,22 +308,26 @@ export const OPERATIONS: Record<string, OperationSpec> = {
     tag: 'Accounting',
     summary: 'Append a ledger entry',
     description: 'A `clientId` other than the caller\'s is 403. Entries are never changed or deleted; corrections are new entries.',
-    replies: { 201: { type: 'AccountingEntryView', form: 'envelope', description: 'The entry.' } },
-    errors: [],
+    replies: {
+      201: { type: 'AccountingEntryView', form: 'envelope', description: 'The entry.' },
+      202: { type: 'CreditRequestView', form: 'envelope', description: 'A credit of the client\'s own under the `pending` credit policy: a credit request, no money moved until the finance team confirms it.' },
+    },
+    errors: ['NOT_FOUND'],
   },
   'GET /api/accounting': {
     operationId: 'listAccountingEntries',
     tag: 'Accounting',
     summary: 'The ledger, newest first',
-    replies: { 200: { type: 'AccountingEntryView', form: 'page', description: 'One page of entries and the total.' } },
-    errors: [],
+    description: 'As CSV (`format=csv` or `Accept: text/csv`): every entry, oldest first, streamed. The finance credential names the client with `clientId`; a backend token naming another client is 404.',
+    replies: { 200: { type: 'AccountingEntryView', form: 'page', description: 'One page of entries and the total.', downloads: ['csv'] } },
+    errors: ['NOT_FOUND'],
   },
   'GET /api/accounting/balance': {
     operationId: 'getBalance',
     tag: 'Accounting',
     summary: 'Credit limit, credits, debits, holds and available funds',
     replies: { 200: { type: 'BalanceView', form: 'envelope', description: 'The balance.' } },
-    errors: [],
+    errors: ['NOT_FOUND'],
   },
   'GET /api/accounting/booking/{bookingId}': {
     operationId: 'listBookingAccountingEntries',
@@ -390,6 +412,54 @@ export const OPERATIONS: Record<string, OperationSpec> = {
     summary: 'An endpoint\'s delivery log, newest first',
     replies: { 200: { type: 'WebhookDeliveryView', form: 'page', description: 'One page of deliveries and the total.' } },
     errors: ['NOT_FOUND'],
+  },
+  // Finance workspace
+  'GET /api/accounting/statement': {
+    operationId: 'getStatement',
+    tag: 'Finance',
+    summary: 'A statement of a period',
+    description: 'Opening balance, every entry of the UTC days `from` to `to` (at most 366), the totals, the closing balance, the credit limit and the funds available at the end. As CSV or PDF with `format` or the Accept header.',
+    replies: { 200: { type: 'StatementView', form: 'envelope', description: 'The statement.', downloads: ['csv', 'pdf'] } },
+    errors: ['NOT_FOUND'],
+  },
+  'GET /api/accounting/balance/daily': {
+    operationId: 'getDailyBalance',
+    tag: 'Finance',
+    summary: 'Credits, debits, closing balance and available funds per day',
+    replies: { 200: { type: 'DailyBalanceView', form: 'envelope', description: 'One row per day of the period.' } },
+    errors: ['NOT_FOUND'],
+  },
+  'GET /api/accounting/reconciliation': {
+    operationId: 'getReconciliation',
+    tag: 'Finance',
+    summary: 'The period\'s bookings against their ledger entries',
+    description: 'Every mismatch (a confirmed booking without its debit or with another amount, a debit without its booking, a refund other than price − penalty, a card booking without its debit and credit, a hold older than the saga lease) and totals per booking status.',
+    replies: { 200: { type: 'ReconciliationView', form: 'envelope', description: 'The reconciliation.' } },
+    errors: ['NOT_FOUND'],
+  },
+  'GET /api/accounting/requests': {
+    operationId: 'listCreditRequests',
+    tag: 'Finance',
+    summary: 'Credit requests, newest first',
+    description: 'A backend token sees its client\'s; the finance credential one client\'s (`clientId`) or every client\'s.',
+    replies: { 200: { type: 'CreditRequestView', form: 'page', description: 'One page of credit requests and the total.' } },
+    errors: ['NOT_FOUND'],
+  },
+  'POST /api/accounting/requests/{id}/confirm': {
+    operationId: 'confirmCreditRequest',
+    tag: 'Finance',
+    summary: 'Confirm a credit request (finance credential)',
+    description: 'Appends its entry exactly once, even when confirmed concurrently; a repeat answers the same. A rejected request is 409.',
+    replies: { 200: { type: 'CreditRequestView', form: 'envelope', description: 'The confirmed request with its `entryId`.' } },
+    errors: ['NOT_FOUND', 'CONFLICT'],
+  },
+  'POST /api/accounting/requests/{id}/reject': {
+    operationId: 'rejectCreditRequest',
+    tag: 'Finance',
+    summary: 'Reject a credit request (finance credential)',
+    description: 'No money moves. A confirmed request is 409.',
+    replies: { 200: { type: 'CreditRequestView', form: 'envelope', description: 'The rejected request.' } },
+    errors: ['NOT_FOUND', 'CONFLICT'],
   },
   'GET /api/booking': {
     operationId: 'listBackendBookings',

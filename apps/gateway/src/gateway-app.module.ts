@@ -6,6 +6,7 @@ import { AuthGuard } from './auth/auth.guard';
 import { BackendApiModule } from './backend/backend-api.module';
 import { BookingApiModule } from './booking/booking-api.module';
 import { DocsModule } from './docs/docs.module';
+import { FinanceConsoleModule } from './finance-console/finance-console.module';
 import { GatewayCoreModule } from './gateway-core.module';
 import { GatewayEnv } from './gateway.env';
 import { HealthModule } from './health/health.module';
@@ -13,7 +14,7 @@ import { HttpErrorFilter } from './http/http-error.filter';
 import { V2Module } from './v2/v2.module';
 
 /** The gateway's feature modules: each declares its own controllers. */
-export const GATEWAY_FEATURE_MODULES: readonly Type[] = [HealthModule, BookingApiModule, V2Module, BackendApiModule, DocsModule];
+export const GATEWAY_FEATURE_MODULES: readonly Type[] = [HealthModule, BookingApiModule, V2Module, BackendApiModule, DocsModule, FinanceConsoleModule];
 
 /** Every controller of the gateway, read from the feature modules' own declarations (so it cannot drift from them). */
 export function gatewayControllers(): Type[] {

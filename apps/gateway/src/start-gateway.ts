@@ -11,6 +11,7 @@ import { AppMetrics, DomainError, JsonLogger, ServiceClient, acceptRequestId, bu
 import { AuthenticatedRequest } from './auth/api-family';
 import { Authenticator } from './auth/auth.guard';
 import { GatewayAppModule } from './gateway-app.module';
+import { routedUrl } from './finance-console/finance-console.controller';
 import { GatewayEnv } from './gateway.env';
 import { installEnvelope } from './http/envelope';
 import { errorEnvelope, sendError } from './http/http-error.filter';
@@ -123,6 +124,7 @@ export async function startGateway(env: GatewayEnv): Promise<RunningGateway> {
     requestIdHeader: false,
     genReqId: (request: IncomingMessage) => acceptRequestId(request.headers['x-request-id']),
     frameworkErrors: answerFrameworkError,
+    rewriteUrl: (request: IncomingMessage) => routedUrl(request.url!),
     clientErrorHandler: answerClientError,
     // One router behind two listeners: HTTPS, and plain HTTP for a TLS-terminating proxy.
     serverFactory: (handler: Handler) => {

@@ -1,10 +1,9 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { Browser, chromium } from 'playwright-core';
+import { readFileSync } from 'node:fs';
+import { Browser } from 'playwright-core';
 import { DOCS_CONTENT_SECURITY_POLICY, OPENAPI_DOCUMENT_FILE } from '../src/docs/docs.controller';
+import { offlinePage } from './browser';
 import { TestSystem } from './system';
 
-/** Debian's chromium (`.ci/run` installs it when missing); CHROMIUM_PATH names another. */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 /** The OpenAPI document and the API reference page, served by the gateway itself without a credential. */
 describe('API documentation', () => {
@@ -44,23 +43,9 @@ describe('API documentation', () => {
   });
 
   it('lists every operation in headless Chromium, offline, with no error', async () => {
-    expect(existsSync(CHROMIUM) ? CHROMIUM : `no browser at ${CHROMIUM}: apt-get install chromium`).toBe(CHROMIUM);
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-dev-shm-usage'] });
-    const context = await browser.newContext({ ignoreHTTPSErrors: true });
-    const page = await context.newPage();
-    const problems: string[] = [];
-    const elsewhere: string[] = [];
-    page.on('console', (message) => {
-      if (message.type() === 'error') problems.push(message.text());
-    });
-    page.on('pageerror', (error) => problems.push(error.message));
     // Anything asked of another origin would not load offline: there must be none.
-    await context.route('**/*', (route) => {
-      const url = route.request().url();
-      if (url.startsWith(system.url) || url.startsWith('data:')) return route.continue();
-      elsewhere.push(url);
-      return route.abort();
-    });
+    const { page, problems, elsewhere, browser: launched } = await offlinePage(system.url);
+    browser = launched;
     await page.goto(`${system.url}/docs`);
     await page.waitForSelector('.opblock', { timeout: 30_000 });
     const listed = await page.$$eval('.opblock', (blocks) =>

@@ -3,6 +3,7 @@ import addFormats from 'ajv-formats';
 import { readFileSync } from 'node:fs';
 import { TestResponse } from '@hotel/testing';
 import { OPENAPI_DOCUMENT_FILE } from '../src/docs/docs.controller';
+import { routedUrl } from '../src/finance-console/finance-console.controller';
 
 type Json = Record<string, any>;
 
@@ -70,7 +71,8 @@ export class OpenApiContract {
 
   /** The problems of one answer; none when it is as documented. */
   problems(method: string, url: string, response: Pick<TestResponse, 'status' | 'headers' | 'body' | 'text'>): string[] {
-    const path = new URL(url, 'https://gateway').pathname;
+    // Matched as the gateway's router matches it (after its URL rewrite).
+    const path = routedUrl(new URL(url, 'https://gateway').pathname);
     const verb = method.toUpperCase() === 'HEAD' ? 'get' : method.toLowerCase();
     const route = this.routes.find((candidate) => candidate.pattern.test(path) && this.document.paths[candidate.template][verb]);
     if (!route) return this.undocumentedRoute(response);

@@ -8,6 +8,11 @@ import { CreateClientsAndUsers1763900000000 } from './migrations/1763900000000-c
 import { AddClientRateLimits1763910000000 } from './migrations/1763910000000-add-client-rate-limits';
 import { RevocableUserTokens1764100000000 } from './migrations/1764100000000-revocable-user-tokens';
 import { DeletableClients1764300000000 } from './migrations/1764300000000-deletable-clients';
+import { FinanceTokens1764600000000 } from './migrations/1764600000000-finance-tokens';
+import { FinanceTokenEntity } from './finance/finance-token.entity';
+import { FinanceTokensController } from './finance/finance-tokens.controller';
+import { FinanceTokensRepository } from './finance/finance-tokens.repository';
+import { FinanceTokensService } from './finance/finance-tokens.service';
 import { CredentialEvents } from './clients/credential-events';
 import { ClientEntity, CredentialEntity } from './clients/client.entity';
 import { UserEntity, UserTokenEntity } from './users/user.entity';
@@ -26,12 +31,12 @@ export class UsersAppModule {
           name: 'users',
           env,
           healthSubject: SUBJECTS.USERS_HEALTH_CHECK,
-          entities: [ClientEntity, CredentialEntity, UserEntity, UserTokenEntity],
-          migrations: [CreateClientsAndUsers1763900000000, AddClientRateLimits1763910000000, RevocableUserTokens1764100000000, DeletableClients1764300000000],
+          entities: [ClientEntity, CredentialEntity, UserEntity, UserTokenEntity, FinanceTokenEntity],
+          migrations: [CreateClientsAndUsers1763900000000, AddClientRateLimits1763910000000, RevocableUserTokens1764100000000, DeletableClients1764300000000, FinanceTokens1764600000000],
         }),
       ],
-      controllers: [ClientsController, UsersController],
-      providers: [ClientsRepository, ClientsService, UsersRepository, UsersService, CredentialEvents],
+      controllers: [ClientsController, UsersController, FinanceTokensController],
+      providers: [ClientsRepository, ClientsService, UsersRepository, UsersService, CredentialEvents, FinanceTokensRepository, FinanceTokensService],
     };
   }
 }

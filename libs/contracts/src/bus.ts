@@ -84,6 +84,17 @@ export const SUBJECT_CALLERS: Record<SubjectKey, readonly BusIdentity[]> = {
   WEBHOOKS_ENDPOINT_TEST: ['gateway'],
   WEBHOOKS_DELIVERY_LIST: ['gateway'],
   WEBHOOKS_DELIVERY_RETRY: ['gateway'],
+  USERS_FINANCE_TOKEN_CREATE: ['admin'],
+  USERS_FINANCE_TOKEN_REVOKE: ['admin'],
+  ACCOUNTING_CREDIT_POLICY_SET: ['admin'],
+  ACCOUNTING_CREDIT_REQUEST_LIST: ['gateway'],
+  ACCOUNTING_CREDIT_REQUEST_CONFIRM: ['gateway'],
+  ACCOUNTING_CREDIT_REQUEST_REJECT: ['gateway'],
+  ACCOUNTING_STATEMENT_SUMMARY: ['gateway'],
+  ACCOUNTING_EXPORT_PAGE: ['gateway'],
+  ACCOUNTING_BALANCE_DAILY: ['gateway'],
+  ACCOUNTING_RECONCILIATION_GET: ['gateway'],
+  BOOKING_RECONCILIATION_LIST: ['accounting'],
 };
 
 /**

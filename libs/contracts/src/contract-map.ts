@@ -65,6 +65,24 @@ import {
 } from './webhooks/webhooks';
 import { ActorScoped } from './common/actor';
 import { CreateUserRequest, UpdateUserRequest, UserIdRequest, UserTokenView, UserView } from './users/users';
+import { CreateFinanceTokenRequest, FinanceTokenCreated, FinanceTokenRevoked, RevokeFinanceTokenRequest } from './users/finance-tokens';
+import {
+  CreditPolicyView,
+  CreditRequestDecision,
+  CreditRequestPage,
+  CreditRequestView,
+  DailyBalanceView,
+  EntryPosted,
+  ExportPage,
+  ExportPageRequest,
+  ListCreditRequestsRequest,
+  PeriodRequest,
+  ReconciliationBookingPage,
+  ReconciliationBookingsRequest,
+  ReconciliationView,
+  SetCreditPolicyRequest,
+  StatementSummary,
+} from './accounting/finance';
 
 interface Contract<Request, Reply> {
   request: Request;
@@ -121,7 +139,7 @@ export interface ContractMap {
 
   [SUBJECTS.USERS_CLIENT_GET]: Contract<ClientIdRequest, ClientAccountTerms>;
 
-  [SUBJECTS.ACCOUNTING_ENTRY_CREATE]: Contract<CreateEntryRequest, AccountingEntryView>;
+  [SUBJECTS.ACCOUNTING_ENTRY_CREATE]: Contract<CreateEntryRequest, EntryPosted>;
   [SUBJECTS.ACCOUNTING_ENTRY_LIST]: Contract<ListEntriesRequest, EntryPage>;
   [SUBJECTS.ACCOUNTING_ENTRY_GET]: Contract<EntryIdRequest, AccountingEntryView>;
   [SUBJECTS.ACCOUNTING_ENTRY_LIST_BY_BOOKING]: Contract<BookingEntriesRequest, AccountingEntryView[]>;
@@ -146,6 +164,17 @@ export interface ContractMap {
   [SUBJECTS.WEBHOOKS_ENDPOINT_TEST]: Contract<WebhookEndpointIdRequest, WebhookDeliveryView>;
   [SUBJECTS.WEBHOOKS_DELIVERY_LIST]: Contract<ListWebhookDeliveriesRequest, WebhookDeliveryPage>;
   [SUBJECTS.WEBHOOKS_DELIVERY_RETRY]: Contract<WebhookDeliveryIdRequest, WebhookDeliveryView>;
+  [SUBJECTS.USERS_FINANCE_TOKEN_CREATE]: Contract<CreateFinanceTokenRequest, FinanceTokenCreated>;
+  [SUBJECTS.USERS_FINANCE_TOKEN_REVOKE]: Contract<RevokeFinanceTokenRequest, FinanceTokenRevoked>;
+  [SUBJECTS.ACCOUNTING_CREDIT_POLICY_SET]: Contract<SetCreditPolicyRequest, CreditPolicyView>;
+  [SUBJECTS.ACCOUNTING_CREDIT_REQUEST_LIST]: Contract<ListCreditRequestsRequest, CreditRequestPage>;
+  [SUBJECTS.ACCOUNTING_CREDIT_REQUEST_CONFIRM]: Contract<CreditRequestDecision, CreditRequestView>;
+  [SUBJECTS.ACCOUNTING_CREDIT_REQUEST_REJECT]: Contract<CreditRequestDecision, CreditRequestView>;
+  [SUBJECTS.ACCOUNTING_STATEMENT_SUMMARY]: Contract<PeriodRequest, StatementSummary>;
+  [SUBJECTS.ACCOUNTING_EXPORT_PAGE]: Contract<ExportPageRequest, ExportPage>;
+  [SUBJECTS.ACCOUNTING_BALANCE_DAILY]: Contract<PeriodRequest, DailyBalanceView>;
+  [SUBJECTS.ACCOUNTING_RECONCILIATION_GET]: Contract<PeriodRequest, ReconciliationView>;
+  [SUBJECTS.BOOKING_RECONCILIATION_LIST]: Contract<ReconciliationBookingsRequest, ReconciliationBookingPage>;
 }
 
 export type RequestOf<S extends keyof ContractMap> = ContractMap[S]['request'];

@@ -50,7 +50,8 @@ export const SUBJECTS = {
 
   USERS_CLIENT_GET: 'users.client.get.v1',
 
-  ACCOUNTING_ENTRY_CREATE: 'accounting.entry.create.v1',
+  /** v2: answers the entry, or the credit request a `pending` credit policy makes of a client's own credit. */
+  ACCOUNTING_ENTRY_CREATE: 'accounting.entry.create.v2',
   ACCOUNTING_ENTRY_LIST: 'accounting.entry.list.v1',
   ACCOUNTING_ENTRY_GET: 'accounting.entry.get.v1',
   ACCOUNTING_ENTRY_LIST_BY_BOOKING: 'accounting.entry.list-by-booking.v1',
@@ -75,6 +76,18 @@ export const SUBJECTS = {
   WEBHOOKS_ENDPOINT_TEST: 'webhooks.endpoint.test.v1',
   WEBHOOKS_DELIVERY_LIST: 'webhooks.delivery.list.v1',
   WEBHOOKS_DELIVERY_RETRY: 'webhooks.delivery.retry.v1',
+  // Finance workspace: the finance credential, credit policy and requests, statements, exports, reconciliation.
+  USERS_FINANCE_TOKEN_CREATE: 'users.finance-token.create.v1',
+  USERS_FINANCE_TOKEN_REVOKE: 'users.finance-token.revoke.v1',
+  ACCOUNTING_CREDIT_POLICY_SET: 'accounting.credit-policy.set.v1',
+  ACCOUNTING_CREDIT_REQUEST_LIST: 'accounting.credit-request.list.v1',
+  ACCOUNTING_CREDIT_REQUEST_CONFIRM: 'accounting.credit-request.confirm.v1',
+  ACCOUNTING_CREDIT_REQUEST_REJECT: 'accounting.credit-request.reject.v1',
+  ACCOUNTING_STATEMENT_SUMMARY: 'accounting.statement.summary.v1',
+  ACCOUNTING_EXPORT_PAGE: 'accounting.export.page.v1',
+  ACCOUNTING_BALANCE_DAILY: 'accounting.balance.daily.v1',
+  ACCOUNTING_RECONCILIATION_GET: 'accounting.reconciliation.get.v1',
+  BOOKING_RECONCILIATION_LIST: 'booking.reconciliation.list.v1',
 } as const;
 
 export type Subject = (typeof SUBJECTS)[keyof typeof SUBJECTS];

@@ -111,6 +111,15 @@ const RETRY_RULES: Record<OperationId, RetryRule> = {
   getOpenApiDocument: 'safe',
   getApiReference: 'safe',
   getApiReferenceAsset: 'safe',
+  getFinanceConsole: 'safe',
+  getFinanceConsoleAsset: 'safe',
+  getStatement: 'safe',
+  getDailyBalance: 'safe',
+  getReconciliation: 'safe',
+  listCreditRequests: 'safe',
+  // A confirmation or rejection is made once; a repeat answers the same request.
+  confirmCreditRequest: 'safe',
+  rejectCreditRequest: 'safe',
 };
 
 /** A new `idempotency_key`: a random UUID (the platform takes 1–128 printable ASCII characters). */
@@ -365,6 +374,31 @@ export class HotelClient {
 
   retryWebhookDelivery(id: number, options?: CallOptions): Promise<Result<'retryWebhookDelivery'>> {
     return this.call('retryWebhookDelivery', { path: { id } }, options);
+  }
+
+  /** A period's statement (JSON); the CSV and PDF downloads are plain GETs with `format`. */
+  getStatement(query: QueryParams<'getStatement'>, options?: CallOptions): Promise<Result<'getStatement'>> {
+    return this.call('getStatement', { query }, options);
+  }
+
+  getDailyBalance(query: QueryParams<'getDailyBalance'>, options?: CallOptions): Promise<Result<'getDailyBalance'>> {
+    return this.call('getDailyBalance', { query }, options);
+  }
+
+  getReconciliation(query: QueryParams<'getReconciliation'>, options?: CallOptions): Promise<Result<'getReconciliation'>> {
+    return this.call('getReconciliation', { query }, options);
+  }
+
+  listCreditRequests(query: QueryParams<'listCreditRequests'> = {}, options?: CallOptions): Promise<Result<'listCreditRequests'>> {
+    return this.call('listCreditRequests', { query }, options);
+  }
+
+  confirmCreditRequest(id: number, options?: CallOptions): Promise<Result<'confirmCreditRequest'>> {
+    return this.call('confirmCreditRequest', { path: { id } }, options);
+  }
+
+  rejectCreditRequest(id: number, options?: CallOptions): Promise<Result<'rejectCreditRequest'>> {
+    return this.call('rejectCreditRequest', { path: { id } }, options);
   }
 
   // ---- the one way out ----

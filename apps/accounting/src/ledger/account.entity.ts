@@ -1,4 +1,5 @@
 import { Column, CreateDateColumn, Entity, PrimaryColumn } from 'typeorm';
+import { SelfCreditPolicy } from '@hotel/contracts';
 
 /**
  * A client's account (table accounting.accounts): its credit terms and running
@@ -25,6 +26,10 @@ export class AccountEntity {
   /** What the active holds reserve. */
   @Column({ name: 'total_held', type: 'numeric', precision: 16, scale: 2, default: 0 })
   totalHeld: string;
+
+  /** Whether a credit the client's own backend token posts waits for the finance team (pending) or is booked at once. */
+  @Column({ name: 'self_credits', type: 'text', default: 'immediate' })
+  selfCredits: SelfCreditPolicy;
 
   @Column({ name: 'entry_count', type: 'integer', default: 0 })
   entryCount: number;

@@ -1,4 +1,5 @@
 import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { EntryColumns } from './entry-columns';
 
 export type EntryKind = 'manual' | 'booking_debit' | 'booking_refund' | 'card_charge' | 'card_payment';
 
@@ -9,7 +10,7 @@ export type EntryKind = 'manual' | 'booking_debit' | 'booking_refund' | 'card_ch
  * client, booking and kind (the unique index entries_once_per_booking).
  */
 @Entity({ schema: 'accounting', name: 'entries' })
-export class EntryEntity {
+export class EntryEntity extends EntryColumns {
   @PrimaryGeneratedColumn()
   id: number;
 
@@ -18,27 +19,6 @@ export class EntryEntity {
 
   @Column({ type: 'text', default: 'manual' })
   kind: EntryKind;
-
-  @Column({ type: 'numeric', precision: 14, scale: 2 })
-  debit: string;
-
-  @Column({ type: 'numeric', precision: 14, scale: 2 })
-  credit: string;
-
-  @Column({ type: 'text' })
-  name: string;
-
-  @Column({ name: 'booking_id', type: 'integer', nullable: true })
-  bookingId: number | null;
-
-  @Column({ name: 'cc_payment_id', type: 'text', nullable: true })
-  ccPaymentId: string | null;
-
-  @Column({ name: 'user_id', type: 'integer', nullable: true })
-  userId: number | null;
-
-  @Column({ name: 'bank_payment_id', type: 'integer', nullable: true })
-  bankPaymentId: number | null;
 
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;

@@ -7,16 +7,23 @@ import {
   BookingEntriesRequest,
   CardPaymentRequest,
   CreateEntryRequest,
+  CreditPolicyView,
+  CreditRequestDecision,
+  CreditRequestPage,
+  CreditRequestView,
   EntryIdRequest,
+  EntryPosted,
   EntryPage,
   FundsCheckReply,
   FundsCheckRequest,
   HoldRequest,
   HoldView,
+  ListCreditRequestsRequest,
   ListEntriesRequest,
   PlaceHoldRequest,
   RefundRequest,
   SUBJECTS,
+  SetCreditPolicyRequest,
 } from '@hotel/contracts';
 import { LedgerService } from './ledger.service';
 
@@ -25,7 +32,7 @@ export class LedgerController {
   constructor(private readonly ledger: LedgerService) {}
 
   @MessagePattern(SUBJECTS.ACCOUNTING_ENTRY_CREATE)
-  create(@Payload() request: CreateEntryRequest): Promise<AccountingEntryView> {
+  create(@Payload() request: CreateEntryRequest): Promise<EntryPosted> {
     return this.ledger.createEntry(request.actor, request.entry);
   }
 
@@ -72,6 +79,26 @@ export class LedgerController {
   @MessagePattern(SUBJECTS.ACCOUNTING_CARD_PAYMENT_RECORD)
   recordCardPayment(@Payload() request: CardPaymentRequest): Promise<AccountingEntryView[]> {
     return this.ledger.recordCardPayment(request);
+  }
+
+  @MessagePattern(SUBJECTS.ACCOUNTING_CREDIT_POLICY_SET)
+  setCreditPolicy(@Payload() request: SetCreditPolicyRequest): Promise<CreditPolicyView> {
+    return this.ledger.setCreditPolicy(request);
+  }
+
+  @MessagePattern(SUBJECTS.ACCOUNTING_CREDIT_REQUEST_LIST)
+  creditRequests(@Payload() request: ListCreditRequestsRequest): Promise<CreditRequestPage> {
+    return this.ledger.listCreditRequests(request.actor, request.status, request.page, request.limit);
+  }
+
+  @MessagePattern(SUBJECTS.ACCOUNTING_CREDIT_REQUEST_CONFIRM)
+  confirm(@Payload() request: CreditRequestDecision): Promise<CreditRequestView> {
+    return this.ledger.decideCreditRequest(request.actor, request.id, 'confirmed');
+  }
+
+  @MessagePattern(SUBJECTS.ACCOUNTING_CREDIT_REQUEST_REJECT)
+  reject(@Payload() request: CreditRequestDecision): Promise<CreditRequestView> {
+    return this.ledger.decideCreditRequest(request.actor, request.id, 'rejected');
   }
 
   @MessagePattern(SUBJECTS.ACCOUNTING_REFUND_CREATE)

@@ -1,9 +1,20 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { AccountingEntryView, BalanceView, ClientAccountTerms, HoldView, centsToNumber, toCents } from '@hotel/contracts';
+import {
+  AccountingEntryView,
+  BalanceView,
+  ClientAccountTerms,
+  CreditRequestStatus,
+  CreditRequestView,
+  HoldView,
+  SelfCreditPolicy,
+  centsToNumber,
+  toCents,
+} from '@hotel/contracts';
 import { getPage } from '@hotel/platform';
 import { AccountEntity } from './account.entity';
+import { CreditRequestEntity } from './credit-request.entity';
 import { EntryEntity, EntryKind } from './entry.entity';
 import { HoldEntity } from './hold.entity';
 
@@ -48,13 +59,56 @@ const ENTRY_FIELDS = {
   updatedAt: true,
   deletedAt: true,
 } as const;
-type EntryFields = Pick<EntryEntity, keyof typeof ENTRY_FIELDS>;
+export type EntryFields = Pick<EntryEntity, keyof typeof ENTRY_FIELDS>;
 const ENTRY_PROPERTIES = Object.keys(ENTRY_FIELDS) as (keyof typeof ENTRY_FIELDS)[];
+/** The same columns for a query builder over `e`. */
+export const ENTRY_SELECTION = ENTRY_PROPERTIES.map((property) => `e.${property}`);
 
 /** The columns a Hold is read from, by name. */
 const HOLD_FIELDS = { bookingId: true, userId: true, amount: true, status: true, entryId: true } as const;
 
-function toEntryView(entry: EntryFields): AccountingEntryView {
+/** Every column of a credit request, by name (never `*`). */
+const CREDIT_REQUEST_FIELDS = {
+  id: true,
+  clientId: true,
+  debit: true,
+  credit: true,
+  name: true,
+  bookingId: true,
+  ccPaymentId: true,
+  userId: true,
+  bankPaymentId: true,
+  status: true,
+  entryId: true,
+  createdAt: true,
+  decidedAt: true,
+} as const;
+
+function toCreditRequestView(request: CreditRequestEntity): CreditRequestView {
+  return {
+    ...request,
+    debit: centsToNumber(toCents(request.debit)),
+    credit: centsToNumber(toCents(request.credit)),
+    createdAt: request.createdAt.toISOString(),
+    decidedAt: request.decidedAt ? request.decidedAt.toISOString() : null,
+  };
+}
+
+/** The columns an entry (or a credit request) is written with; absent references as NULL. */
+function entryValues(entry: ManualEntry) {
+  return {
+    clientId: entry.clientId,
+    debit: entry.debit,
+    credit: entry.credit,
+    name: entry.name,
+    bookingId: entry.bookingId ?? null,
+    ccPaymentId: entry.ccPaymentId ?? null,
+    userId: entry.userId ?? null,
+    bankPaymentId: entry.bankPaymentId ?? null,
+  };
+}
+
+export function toEntryView(entry: EntryFields): AccountingEntryView {
   return {
     id: entry.id,
     debit: centsToNumber(toCents(entry.debit)),
@@ -172,7 +226,7 @@ export class LedgerRepository {
       getPage(
         this.entries
           .createQueryBuilder('e')
-          .select(ENTRY_PROPERTIES.map((property) => `e.${property}`))
+          .select(ENTRY_SELECTION)
           .where('e.clientId = :clientId', { clientId })
           .orderBy('e.id', 'DESC'),
         limit,
@@ -269,6 +323,58 @@ export class LedgerRepository {
     });
   }
 
+  async selfCreditPolicy(clientId: number): Promise<SelfCreditPolicy> {
+    const account = await this.accounts.findOne({ select: { clientId: true, selfCredits: true }, where: { clientId } });
+    return account?.selfCredits ?? 'immediate';
+  }
+
+  /** Sets the account's credit policy; false when it has no account. */
+  async setSelfCreditPolicy(clientId: number, selfCredits: SelfCreditPolicy): Promise<boolean> {
+    const updated = await this.accounts.update({ clientId }, { selfCredits, updatedAt: () => 'now()' });
+    return updated.affected === 1;
+  }
+
+  /** A credit request (no money moves). */
+  async createCreditRequest(entry: ManualEntry): Promise<CreditRequestView> {
+    const inserted = await this.dataSource
+      .createQueryBuilder()
+      .insert()
+      .into(CreditRequestEntity)
+      .values(entryValues(entry))
+      .returning(Object.keys(CREDIT_REQUEST_FIELDS))
+      .execute();
+    return toCreditRequestView(inserted.generatedMaps[0] as CreditRequestEntity);
+  }
+
+  /** Newest first, of one client or (null) of every client. */
+  async listCreditRequests(clientId: number | null, status: CreditRequestStatus | null, page: number, limit: number): Promise<{ requests: CreditRequestView[]; total: number }> {
+    const where = { ...(clientId !== null && { clientId }), ...(status !== null && { status }) };
+    const query = this.dataSource.getRepository(CreditRequestEntity).createQueryBuilder('r').select(Object.keys(CREDIT_REQUEST_FIELDS).map((field) => `r.${field}`)).where(where).orderBy('r.id', 'DESC');
+    const [rows, total] = await Promise.all([getPage(query.clone(), limit, (page - 1) * limit), query.getCount()]);
+    return { requests: rows.map(toCreditRequestView), total };
+  }
+
+  /**
+   * Confirms or rejects a pending credit request (of this client, or of any with
+   * null) under its account's lock, in one transaction: a confirmation appends the
+   * entry and moves the totals. Concurrent decisions queue on the account lock and
+   * the status moves only from pending, so an entry is written exactly once. The
+   * request as it is afterwards (decided now or before); null when there is none.
+   */
+  decideCreditRequest(clientId: number | null, id: number, decision: 'confirmed' | 'rejected'): Promise<CreditRequestView | null> {
+    return this.dataSource.transaction(async (manager) => {
+      const requests = manager.getRepository(CreditRequestEntity);
+      const found = await requests.findOne({ select: CREDIT_REQUEST_FIELDS, where: { id, ...(clientId !== null && { clientId }) } });
+      if (!found) return null;
+      await this.lockAccount(manager, found.clientId);
+      const current = await requests.findOneOrFail({ select: CREDIT_REQUEST_FIELDS, where: { id } });
+      if (current.status !== 'pending') return toCreditRequestView(current);
+      const entry = decision === 'confirmed' ? await this.appendEntry(manager, { ...current, kind: 'manual' }) : null;
+      await requests.update({ id, status: 'pending' }, { status: decision, entryId: entry?.id ?? null, decidedAt: () => 'now()' });
+      return toCreditRequestView(await requests.findOneOrFail({ select: CREDIT_REQUEST_FIELDS, where: { id } }));
+    });
+  }
+
   /** The account row, locked until the transaction ends: every change to a client's money goes through it. */
   private async lockAccount(manager: EntityManager, clientId: number): Promise<void> {
     await manager.getRepository(AccountEntity).findOne({ select: { clientId: true }, where: { clientId }, lock: { mode: 'pessimistic_write' } });
@@ -284,17 +390,7 @@ export class LedgerRepository {
       .createQueryBuilder()
       .insert()
       .into(EntryEntity)
-      .values({
-        clientId: entry.clientId,
-        kind: entry.kind,
-        debit: entry.debit,
-        credit: entry.credit,
-        name: entry.name,
-        bookingId: entry.bookingId ?? null,
-        ccPaymentId: entry.ccPaymentId ?? null,
-        userId: entry.userId ?? null,
-        bankPaymentId: entry.bankPaymentId ?? null,
-      })
+      .values({ ...entryValues(entry), kind: entry.kind })
       // ON CONFLICT DO NOTHING: besides the serial key, the only unique index is entries_once_per_booking.
       .orIgnore()
       .returning(ENTRY_PROPERTIES)

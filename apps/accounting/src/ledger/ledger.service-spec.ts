@@ -5,6 +5,7 @@ import { ACCOUNTING_ENTITIES } from '../accounting-app.module';
 import { CreateLedger1763930000000 } from '../migrations/1763930000000-create-ledger';
 import { HoldFunctions1764000000000 } from '../migrations/1764000000000-hold-functions';
 import { OneFundsRule1764100000000 } from '../migrations/1764100000000-one-funds-rule';
+import { FinanceWorkspace1764600000000 } from '../migrations/1764600000000-finance-workspace';
 import { LedgerRepository } from './ledger.repository';
 import { LedgerService } from './ledger.service';
 
@@ -23,7 +24,7 @@ describe('LedgerService (service tier: real PostgreSQL, fake users service)', ()
     harness = await startServiceHarness({
       name: 'accounting',
       providers: [LedgerRepository, LedgerService],
-      migrations: [CreateLedger1763930000000, HoldFunctions1764000000000, OneFundsRule1764100000000],
+      migrations: [CreateLedger1763930000000, HoldFunctions1764000000000, OneFundsRule1764100000000, FinanceWorkspace1764600000000],
       entities: ACCOUNTING_ENTITIES,
       // Room for the race below: 12 holds in flight at once and the transaction holding them back.
       env: { DB_POOL_SIZE: '16' },
@@ -59,7 +60,7 @@ describe('LedgerService (service tier: real PostgreSQL, fake users service)', ()
     expect(await ledger.balance(actor)).toEqual({ clientId: 1, currency: 'EUR', creditLimit: 1000, credits: 0, debits: 0, holds: 0, available: 1000 });
     expect(harness.client.callsTo(SUBJECTS.USERS_CLIENT_GET).map((call) => call.request)).toEqual([{ clientId: 1 }]);
 
-    const credit = await ledger.createEntry(actor, { clientId: 1, debit: 0, credit: 250.5, name: 'Bank transfer' });
+    const { entry: credit } = await ledger.createEntry(actor, { clientId: 1, debit: 0, credit: 250.5, name: 'Bank transfer' });
     await ledger.createEntry(actor, { clientId: 1, debit: 100, credit: 0, name: 'Manual correction' });
 
     expect(credit).toMatchObject({ clientId: 1, credit: 250.5, debit: 0, name: 'Bank transfer' });

@@ -4,7 +4,13 @@ import {
   Actor,
   BalanceView,
   CardPaymentRequest,
+  CreditPolicyView,
+  CreditRequestPage,
+  CreditRequestStatus,
+  CreditRequestView,
   EntryPage,
+  EntryPosted,
+  FINANCE_NO_CLIENT,
   FundsCheckReply,
   FundsCheckRequest,
   HoldRequest,
@@ -13,11 +19,12 @@ import {
   PlaceHoldRequest,
   RefundRequest,
   SUBJECTS,
+  SetCreditPolicyRequest,
   centsToDecimal,
   toCents,
   toDecimalString,
 } from '@hotel/contracts';
-import { APP_METRICS, AppMetrics, DomainError, SERVICE_CLIENT, ServiceClient, requireBackend } from '@hotel/platform';
+import { APP_METRICS, AppMetrics, DomainError, SERVICE_CLIENT, ServiceClient, requireFinance, requireLedgerReader } from '@hotel/platform';
 import { LedgerRepository, toHoldView } from './ledger.repository';
 
 const INSUFFICIENT = () => new DomainError('INSUFFICIENT_FUNDS', 'insufficient funds');
@@ -45,12 +52,20 @@ export class LedgerService {
     metrics.gauge('hotel_holds_open', 'Holds placed for bookings and neither captured nor released yet', async (gauge) => gauge.set(await this.ledger.countActiveHolds()));
   }
 
-  async createEntry(actor: Actor, entry: NewAccountingEntry): Promise<AccountingEntryView> {
-    requireBackend(actor, 'accounting');
-    if (entry.clientId !== actor.clientId) throw new DomainError('FORBIDDEN', 'clientId must be the authenticated client');
-    await this.ensureAccount(actor.clientId);
-    return this.ledger.appendManualEntry({
-      clientId: actor.clientId,
+  /**
+   * A manual entry: by the client's backend token for its own client, or by the finance
+   * credential for any. Under the client's `pending` credit policy a credit its own
+   * token posts becomes a credit request instead, which moves no money until the
+   * finance team confirms it.
+   */
+  async createEntry(actor: Actor, entry: NewAccountingEntry): Promise<EntryPosted> {
+    if (actor.role !== 'finance') {
+      requireLedgerReader(actor, 'accounting');
+      if (entry.clientId !== actor.clientId) throw new DomainError('FORBIDDEN', 'clientId must be the authenticated client');
+    }
+    await this.ensureAccount(entry.clientId);
+    const manual = {
+      clientId: entry.clientId,
       debit: toDecimalString(entry.debit),
       credit: toDecimalString(entry.credit),
       name: entry.name,
@@ -58,31 +73,54 @@ export class LedgerService {
       ccPaymentId: entry.ccPaymentId,
       userId: entry.userId,
       bankPaymentId: entry.bankPaymentId,
-    });
+    };
+    if (actor.role === 'backend' && toCents(manual.credit) > 0 && (await this.ledger.selfCreditPolicy(entry.clientId)) === 'pending') {
+      return { entry: null, creditRequest: await this.ledger.createCreditRequest(manual) };
+    }
+    return { entry: await this.ledger.appendManualEntry(manual), creditRequest: null };
+  }
+
+  /** The queue: a client's own requests, or for the finance credential one client's or (naming none) every client's. */
+  async listCreditRequests(actor: Actor, status: CreditRequestStatus | undefined, page: number, limit: number): Promise<CreditRequestPage> {
+    const everyClient = actor.role === 'finance' && actor.clientId === FINANCE_NO_CLIENT;
+    const clientId = everyClient ? null : requireLedgerReader(actor, 'credit requests');
+    return this.ledger.listCreditRequests(clientId, status ?? null, page, limit);
+  }
+
+  /** Confirms (the entry is appended, once) or rejects a pending credit request: the finance team's call. A repeat answers the same. */
+  async decideCreditRequest(actor: Actor, id: number, decision: 'confirmed' | 'rejected'): Promise<CreditRequestView> {
+    requireFinance(actor, 'deciding a credit request');
+    const request = await this.ledger.decideCreditRequest(actor.clientId === FINANCE_NO_CLIENT ? null : actor.clientId, id, decision);
+    if (!request) throw DomainError.notFound(`credit request ${id}`);
+    if (request.status !== decision) throw new DomainError('CONFLICT', `credit request ${id} was ${request.status} already`);
+    return request;
+  }
+
+  async setCreditPolicy(request: SetCreditPolicyRequest): Promise<CreditPolicyView> {
+    await this.ensureAccount(request.clientId);
+    await this.ledger.setSelfCreditPolicy(request.clientId, request.selfCredits);
+    return { clientId: request.clientId, selfCredits: request.selfCredits };
   }
 
   async listEntries(actor: Actor, page: number, limit: number): Promise<EntryPage> {
-    requireBackend(actor, 'accounting');
-    const { entries, total } = await this.ledger.listEntries(actor.clientId, page, limit);
+    const { entries, total } = await this.ledger.listEntries(requireLedgerReader(actor, 'accounting'), page, limit);
     return { entries, total, page, limit };
   }
 
   async getEntry(actor: Actor, id: number): Promise<AccountingEntryView> {
-    requireBackend(actor, 'accounting');
-    const entry = await this.ledger.findEntry(actor.clientId, id);
+    const entry = await this.ledger.findEntry(requireLedgerReader(actor, 'accounting'), id);
     if (!entry) throw DomainError.notFound(`accounting entry ${id}`);
     return entry;
   }
 
   async entriesForBooking(actor: Actor, bookingId: number): Promise<AccountingEntryView[]> {
-    requireBackend(actor, 'accounting');
-    return this.ledger.entriesForBooking(actor.clientId, bookingId);
+    return this.ledger.entriesForBooking(requireLedgerReader(actor, 'accounting'), bookingId);
   }
 
   async balance(actor: Actor): Promise<BalanceView> {
-    requireBackend(actor, 'accounting');
-    await this.ensureAccount(actor.clientId);
-    return (await this.ledger.balance(actor.clientId))!;
+    const clientId = requireLedgerReader(actor, 'accounting');
+    await this.ensureAccount(clientId);
+    return (await this.ledger.balance(clientId))!;
   }
 
   /** Advisory (prebook): would the client, and the user within their limit, cover this amount now? Same rule as the hold. */
@@ -141,7 +179,7 @@ export class LedgerService {
   }
 
   /** Accounts open on first use with the client's credit terms from the users service. */
-  private async ensureAccount(clientId: number): Promise<void> {
+  async ensureAccount(clientId: number): Promise<void> {
     if (this.openAccounts.has(clientId)) return;
     if (!(await this.ledger.hasAccount(clientId))) {
       const terms = await this.services.send(SUBJECTS.USERS_CLIENT_GET, { clientId });

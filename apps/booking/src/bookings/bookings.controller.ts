@@ -10,6 +10,8 @@ import {
   CreateBookingRequest,
   ListBookingsRequest,
   PrecancelView,
+  ReconciliationBookingPage,
+  ReconciliationBookingsRequest,
   RenderVoucherRequest,
   SUBJECTS,
   VoucherPdf,
@@ -32,6 +34,11 @@ export class BookingsController {
   @MessagePattern(SUBJECTS.BOOKING_BACKEND_BOOKING_LIST)
   backendList(@Payload() request: ListBackendBookingsRequest): Promise<BackendBookingPage> {
     return this.bookings.backendList(request.actor, request.userId, request.query);
+  }
+
+  @MessagePattern(SUBJECTS.BOOKING_RECONCILIATION_LIST)
+  reconciliation(@Payload() request: ReconciliationBookingsRequest): Promise<ReconciliationBookingPage> {
+    return this.bookings.reconciliationBookings(request);
   }
 
   @MessagePattern(SUBJECTS.BOOKING_VOUCHER_RENDER)

@@ -99,6 +99,20 @@ export class BookingsRepository {
     this.leaseEnd = () => `now() + make_interval(secs => ${seconds})`;
   }
 
+  /**
+   * Reconciliation's view of a client's live bookings, in id order after `after`: those
+   * created in [start, end), or (with `ids`) exactly those.
+   */
+  async reconciliationPage(clientId: number, after: number, limit: number, period: { start: Date; end: Date } | { ids: number[] }): Promise<BookingEntity[]> {
+    const query = this.select()
+      .select(['b.id', 'b.status', 'b.step', 'b.paymentMethod', 'b.sandbox', 'b.priceChargeable', 'b.cancellationPenalty'])
+      .where('b.clientId = :clientId AND b.sandbox = false AND b.id > :after', { clientId, after })
+      .orderBy('b.id', 'ASC');
+    if ('ids' in period) query.andWhere('b.id = ANY(:ids)', { ids: period.ids });
+    else query.andWhere('b.createdAt >= :start AND b.createdAt < :end', period);
+    return getPage(query, limit, 0);
+  }
+
   private get bookings() {
     return this.dataSource.getRepository(BookingEntity);
   }

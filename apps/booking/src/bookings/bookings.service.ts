@@ -1,6 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { createHash } from 'node:crypto';
 import {
+  ReconciliationBookingPage,
+  ReconciliationBookingsRequest,
+  parseDay,
   Actor,
   BackendBookingPage,
   BackendBookingQuery,
@@ -107,7 +110,27 @@ export class BookingsService {
   }
 
   /** Backend API: the client's bookings (a user token, or a userId: that user's), newest first. */
+  /** The period's live bookings (or the ones named) for the accounting service's reconciliation. */
+  async reconciliationBookings(request: ReconciliationBookingsRequest): Promise<ReconciliationBookingPage> {
+    const period = request.bookingIds ? { ids: request.bookingIds } : { start: parseDay(request.from)!, end: new Date(parseDay(request.to)!.getTime() + 86_400_000) };
+    const rows = await this.bookings.reconciliationPage(request.clientId, request.after, request.limit, period);
+    return {
+      leaseSeconds: this.env.SAGA_LEASE_S,
+      bookings: rows.map((booking) => ({
+        id: booking.id,
+        status: booking.status,
+        paymentMethod: booking.paymentMethod,
+        sandbox: booking.sandbox,
+        priceChargeable: booking.priceChargeable,
+        cancellationPenalty: booking.cancellationPenalty,
+        confirmed: booking.step === 'done' || CANCELLATION_STEPS.includes(booking.step),
+      })),
+    };
+  }
+
   async backendList(actor: Actor, userId: number | undefined, query: BackendBookingQuery): Promise<BackendBookingPage> {
+    // The finance credential works the ledger, not a client's bookings.
+    if (actor.role === 'finance') throw new DomainError('FORBIDDEN', 'backend bookings take the backend token or a user token');
     if (actor.role === 'user' && userId !== undefined && userId !== actor.userId) {
       throw new DomainError('FORBIDDEN', "a user token reads that user's bookings only");
     }

@@ -43,10 +43,14 @@ export const BookingApi = () => apiFamily('booking');
 /** Routes of the backend API under /api: `Authorization: <backend token or user token>`. */
 export const BackendApi = () => apiFamily('backend');
 
-/** Which credential roles reach which API: API keys and user tokens the booking API, backend tokens and user tokens the backend API. */
+/**
+ * Which credential roles reach which API: API keys and user tokens the booking API,
+ * backend tokens, user tokens and the finance credential the backend API (whose
+ * services then admit the finance credential to the ledger only).
+ */
 export const ROLES_BY_FAMILY: Record<ApiFamily, readonly ActorRole[]> = {
   booking: ['api', 'user'],
-  backend: ['backend', 'user'],
+  backend: ['backend', 'user', 'finance'],
 };
 
 /**
@@ -67,6 +71,9 @@ export const EXPENSIVE_ROUTES: ReadonlySet<string> = new Set([
   'GET /api/booking',
   'GET /api/booking/user/:userId',
   'GET /api/accounting',
+  'GET /api/accounting/statement',
+  'GET /api/accounting/balance/daily',
+  'GET /api/accounting/reconciliation',
 ]);
 
 export type AuthenticatedRequest = FastifyRequest & {

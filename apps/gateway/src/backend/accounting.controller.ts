@@ -1,10 +1,37 @@
-import { Body, Controller, Get, HttpCode, Inject, Param, Post, Query } from '@nestjs/common';
-import { AccountingEntryView, Actor, BalanceView, IsIdString, NewAccountingEntry, PageQuery, SUBJECTS } from '@hotel/contracts';
+import { Body, Controller, Get, Headers, HttpCode, Inject, Param, Post, Query, Res } from '@nestjs/common';
+import { FastifyReply } from 'fastify';
+import { Readable } from 'node:stream';
+import {
+  AccountingEntryView,
+  Actor,
+  BalanceView,
+  ClientScopeQuery,
+  CreditRequestQuery,
+  CreditRequestView,
+  DailyBalanceView,
+  IsIdString,
+  LEDGER_CSV_COLUMNS,
+  LedgerQuery,
+  NewAccountingEntry,
+  PeriodQuery,
+  ReconciliationView,
+  STATEMENT_CSV_COLUMNS,
+  SUBJECTS,
+  StatementQuery,
+  StatementView,
+  centsToDecimal,
+  csvRecord,
+  toCents,
+} from '@hotel/contracts';
 import { ServiceClient } from '@hotel/platform';
 import { BackendApi, CurrentActor } from '../auth/api-family';
 import { SERVICE_CLIENT } from '../gateway.tokens';
 import { Paginated } from '../http/paginated';
+import { scopedActor } from './client-scope';
+import { ExportPages, byteStream } from './ledger-export';
+import { statementPdf } from './statement-pdf';
 
+/** `{id}` of an entry or of a credit request. */
 export class EntryIdParams {
   @IsIdString()
   id: string;
@@ -15,38 +42,149 @@ export class BookingIdParams {
   bookingId: string;
 }
 
-/** The finance team's ledger: entries are appended, never changed. */
+const decimal = (amount: number) => centsToDecimal(toCents(amount));
+
+/** An explicit `format` wins; else the Accept header may ask for one of the given media types. */
+function negotiate<F extends string>(format: F | undefined, accept: string | undefined, offered: Record<string, F>): F | undefined {
+  if (format) return format;
+  const asked = (accept ?? '').toLowerCase();
+  return Object.entries(offered).find(([media]) => asked.includes(media))?.[1];
+}
+
+/** A download: its media type, a file name, never cached. */
+function download(reply: FastifyReply, mediaType: string, filename: string): void {
+  reply.header('content-type', mediaType).header('content-disposition', `attachment; filename="${filename}"`).header('cache-control', 'no-store');
+}
+
+/**
+ * The finance team's ledger: entries are appended, never changed. The client's backend
+ * token reads its own; the finance credential every client's, naming it with `clientId`.
+ */
 @Controller('api/accounting')
 @BackendApi()
 export class AccountingController {
   constructor(@Inject(SERVICE_CLIENT) private readonly services: ServiceClient) {}
 
+  /** 201 with the entry; 202 with a credit request when the client's own credit waits for the finance team (credit policy `pending`). */
   @Post()
   @HttpCode(201)
-  create(@CurrentActor() actor: Actor, @Body() entry: NewAccountingEntry): Promise<AccountingEntryView> {
-    return this.services.send(SUBJECTS.ACCOUNTING_ENTRY_CREATE, { actor, entry });
+  async create(@CurrentActor() actor: Actor, @Body() entry: NewAccountingEntry, @Res({ passthrough: true }) reply: FastifyReply): Promise<AccountingEntryView | CreditRequestView> {
+    const posted = await this.services.send(SUBJECTS.ACCOUNTING_ENTRY_CREATE, { actor, entry });
+    if (posted.creditRequest) {
+      reply.status(202);
+      return posted.creditRequest;
+    }
+    return posted.entry;
   }
 
-  /** Newest first; `page` and `limit` (default 50, at most 500); `total` counts every entry. */
+  /** Newest first; `page` and `limit` (default 50, at most 500); `total` counts every entry. As CSV (`format=csv`, `Accept: text/csv`): every entry, oldest first, streamed. */
   @Get()
-  async list(@CurrentActor() actor: Actor, @Query() query: PageQuery): Promise<Paginated<AccountingEntryView>> {
-    const page = await this.services.send(SUBJECTS.ACCOUNTING_ENTRY_LIST, { actor, page: query.page ?? 1, limit: query.limit ?? 50 });
+  async list(
+    @CurrentActor() actor: Actor,
+    @Query() query: LedgerQuery,
+    @Headers('accept') accept: string | undefined,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<Paginated<AccountingEntryView> | Readable> {
+    const scoped = scopedActor(actor, query.clientId);
+    if (negotiate(query.format, accept, { 'text/csv': 'csv' }) === 'csv') {
+      const pages = await ExportPages.open(this.services, scoped, { kind: 'ledger', format: 'csv' });
+      download(reply, 'text/csv; charset=utf-8', `ledger-${scoped.clientId}.csv`);
+      return byteStream(pages.text(csvRecord(LEDGER_CSV_COLUMNS), ''));
+    }
+    const page = await this.services.send(SUBJECTS.ACCOUNTING_ENTRY_LIST, { actor: scoped, page: query.page ?? 1, limit: query.limit ?? 50 });
     return new Paginated(page.entries, page.total);
   }
 
   /** An addition for the finance team: credit limit, credits, debits, holds and available funds. */
   @Get('balance')
-  balance(@CurrentActor() actor: Actor): Promise<BalanceView> {
-    return this.services.send(SUBJECTS.ACCOUNTING_BALANCE_GET, { actor });
+  balance(@CurrentActor() actor: Actor, @Query() query: ClientScopeQuery): Promise<BalanceView> {
+    return this.services.send(SUBJECTS.ACCOUNTING_BALANCE_GET, { actor: scopedActor(actor, query.clientId) });
+  }
+
+  /** Credits, debits, the closing balance and available funds of each day of the period. */
+  @Get('balance/daily')
+  daily(@CurrentActor() actor: Actor, @Query() query: PeriodQuery): Promise<DailyBalanceView> {
+    return this.services.send(SUBJECTS.ACCOUNTING_BALANCE_DAILY, { actor: scopedActor(actor, query.clientId), from: query.from, to: query.to });
+  }
+
+  /**
+   * The period's opening balance, every entry, the totals, the closing balance, the credit
+   * limit and the funds available at the end; as JSON, CSV or PDF, streamed.
+   */
+  @Get('statement')
+  async statement(
+    @CurrentActor() actor: Actor,
+    @Query() query: StatementQuery,
+    @Headers('accept') accept: string | undefined,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<Readable> {
+    const scoped = scopedActor(actor, query.clientId);
+    const { from, to } = query;
+    const format = negotiate(query.format, accept, { 'text/csv': 'csv', 'application/pdf': 'pdf' }) ?? 'json';
+    const summary = await this.services.send(SUBJECTS.ACCOUNTING_STATEMENT_SUMMARY, { actor: scoped, from, to });
+    const { lastEntryId, ...figures } = summary;
+    const pages = await ExportPages.open(
+      this.services,
+      scoped,
+      { kind: 'statement', format: format === 'csv' ? 'csv' : 'json', from, to },
+      { upTo: lastEntryId, balance: decimal(summary.openingBalance) },
+    );
+    const filename = `statement-${scoped.clientId}-${from}-${to}`;
+    if (format === 'pdf') {
+      download(reply, 'application/pdf', `${filename}.pdf`);
+      return statementPdf(summary, pages.entries());
+    }
+    if (format === 'csv') {
+      download(reply, 'text/csv; charset=utf-8', `${filename}.csv`);
+      const opening = csvRecord(STATEMENT_CSV_COLUMNS) + csvRecord([from, null, 'Opening balance', null, null, decimal(summary.openingBalance)]);
+      const closing = csvRecord([to, null, 'Closing balance', decimal(summary.totalDebits), decimal(summary.totalCredits), decimal(summary.closingBalance)]);
+      return byteStream(pages.text(opening, closing));
+    }
+    reply.header('content-type', 'application/json; charset=utf-8');
+    // The envelope written by hand around the streamed entries (the envelope hook does not see streams).
+    const head = JSON.stringify({ data: { ...figures, entries: [] } satisfies StatementView, success: true, message: null });
+    const at = head.indexOf('"entries":[]') + '"entries":['.length;
+    return byteStream(pages.text(head.slice(0, at), head.slice(at)));
+  }
+
+  /** Every booking of the period against its ledger entries: the mismatches, and totals per status. */
+  @Get('reconciliation')
+  reconciliation(@CurrentActor() actor: Actor, @Query() query: PeriodQuery): Promise<ReconciliationView> {
+    return this.services.send(SUBJECTS.ACCOUNTING_RECONCILIATION_GET, { actor: scopedActor(actor, query.clientId), from: query.from, to: query.to });
+  }
+
+  /** Credit requests, newest first: a client's own, or (finance credential) one client's or every client's. */
+  @Get('requests')
+  async requests(@CurrentActor() actor: Actor, @Query() query: CreditRequestQuery): Promise<Paginated<CreditRequestView>> {
+    const page = await this.services.send(SUBJECTS.ACCOUNTING_CREDIT_REQUEST_LIST, {
+      actor: scopedActor(actor, query.clientId),
+      page: query.page ?? 1,
+      limit: query.limit ?? 50,
+      ...(query.status && { status: query.status }),
+    });
+    return new Paginated(page.requests, page.total);
+  }
+
+  /** The finance credential books a pending credit: its entry is appended once, however often (or concurrently) this is called. */
+  @Post('requests/:id/confirm')
+  @HttpCode(200)
+  confirm(@CurrentActor() actor: Actor, @Param() params: EntryIdParams): Promise<CreditRequestView> {
+    return this.services.send(SUBJECTS.ACCOUNTING_CREDIT_REQUEST_CONFIRM, { actor, id: Number(params.id) });
+  }
+
+  @Post('requests/:id/reject')
+  @HttpCode(200)
+  reject(@CurrentActor() actor: Actor, @Param() params: EntryIdParams): Promise<CreditRequestView> {
+    return this.services.send(SUBJECTS.ACCOUNTING_CREDIT_REQUEST_REJECT, { actor, id: Number(params.id) });
   }
 
   @Get('booking/:bookingId')
-  forBooking(@CurrentActor() actor: Actor, @Param() params: BookingIdParams): Promise<AccountingEntryView[]> {
-    return this.services.send(SUBJECTS.ACCOUNTING_ENTRY_LIST_BY_BOOKING, { actor, bookingId: Number(params.bookingId) });
+  forBooking(@CurrentActor() actor: Actor, @Param() params: BookingIdParams, @Query() query: ClientScopeQuery): Promise<AccountingEntryView[]> {
+    return this.services.send(SUBJECTS.ACCOUNTING_ENTRY_LIST_BY_BOOKING, { actor: scopedActor(actor, query.clientId), bookingId: Number(params.bookingId) });
   }
 
   @Get(':id')
-  get(@CurrentActor() actor: Actor, @Param() params: EntryIdParams): Promise<AccountingEntryView> {
-    return this.services.send(SUBJECTS.ACCOUNTING_ENTRY_GET, { actor, id: Number(params.id) });
+  get(@CurrentActor() actor: Actor, @Param() params: EntryIdParams, @Query() query: ClientScopeQuery): Promise<AccountingEntryView> {
+    return this.services.send(SUBJECTS.ACCOUNTING_ENTRY_GET, { actor: scopedActor(actor, query.clientId), id: Number(params.id) });
   }
 }

@@ -3,6 +3,7 @@ import { FastifyReply } from 'fastify';
 import { IsIn } from 'class-validator';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { pageContentSecurityPolicy } from '../http/security-headers';
 
 /**
  * The page's own files: Swagger UI's from the `swagger-ui-dist` package, read from
@@ -52,16 +53,7 @@ const PAGE = `<!doctype html>
  * sets element styles from script, which 'unsafe-inline' allows for styles only),
  * images from itself or data: URLs, and requests to itself (the document, "try it out").
  */
-export const DOCS_CONTENT_SECURITY_POLICY = [
-  "default-src 'none'",
-  "script-src 'self'",
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data:",
-  "connect-src 'self'",
-  "base-uri 'none'",
-  "form-action 'none'",
-  "frame-ancestors 'none'",
-].join('; ');
+export const DOCS_CONTENT_SECURITY_POLICY = pageContentSecurityPolicy({ inlineStyles: true });
 
 export class DocsAssetParams {
   @IsIn(DOCS_ASSETS, { message: `asset must be one of ${DOCS_ASSETS.join(', ')}` })

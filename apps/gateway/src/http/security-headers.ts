@@ -7,6 +7,25 @@ export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
   'referrer-policy': 'no-referrer',
 };
 
+/**
+ * The content security policy of a page the gateway serves (the API reference, the
+ * finance console): only its own scripts, styles and requests, nothing from elsewhere,
+ * no framing, no forms posted away. `inlineStyles` for a page whose library sets
+ * element styles from script (Swagger UI).
+ */
+export function pageContentSecurityPolicy(options: { inlineStyles: boolean }): string {
+  return [
+    "default-src 'none'",
+    "script-src 'self'",
+    `style-src 'self'${options.inlineStyles ? " 'unsafe-inline'" : ''}`,
+    "img-src 'self' data:",
+    "connect-src 'self'",
+    "base-uri 'none'",
+    "form-action 'none'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+}
+
 /** Banners that would tell a caller what runs here. */
 const BANNERS = ['server', 'x-powered-by'];
 

@@ -34,17 +34,10 @@ export class ClientEntity {
   deletedAt: Date | null;
 }
 
-/** An API key, sandbox key or backend token of a client (table users.credentials), stored as its SHA-256 only. */
-@Entity({ schema: 'users', name: 'credentials' })
-export class CredentialEntity {
+/** A stored credential: its SHA-256 only, when it was made, and when it was revoked. */
+export abstract class StoredSecret {
   @PrimaryGeneratedColumn()
   id: number;
-
-  @Column({ name: 'client_id', type: 'integer' })
-  clientId: number;
-
-  @Column({ type: 'text' })
-  kind: CredentialKind;
 
   @Column({ name: 'secret_hash', type: 'char', length: 64 })
   secretHash: string;
@@ -54,4 +47,14 @@ export class CredentialEntity {
 
   @Column({ name: 'revoked_at', type: 'timestamptz', nullable: true })
   revokedAt: Date | null;
+}
+
+/** An API key, sandbox key or backend token of a client (table users.credentials), stored as its SHA-256 only. */
+@Entity({ schema: 'users', name: 'credentials' })
+export class CredentialEntity extends StoredSecret {
+  @Column({ name: 'client_id', type: 'integer' })
+  clientId: number;
+
+  @Column({ type: 'text' })
+  kind: CredentialKind;
 }

@@ -15,6 +15,7 @@ import {
   toDecimalString,
 } from '@hotel/contracts';
 import { DomainError } from '@hotel/platform';
+import { FinanceTokensService } from '../finance/finance-tokens.service';
 import { UsersRepository } from '../users/users.repository';
 import { ClientsRepository, CredentialHashes } from './clients.repository';
 import { CredentialEvents } from './credential-events';
@@ -32,6 +33,7 @@ export class ClientsService {
     private readonly clients: ClientsRepository,
     private readonly users: UsersRepository,
     private readonly events: CredentialEvents,
+    private readonly financeTokens: FinanceTokensService,
   ) {}
 
   async createClient(request: CreateClientRequest): Promise<Required<ClientCredentials>> {
@@ -107,6 +109,8 @@ export class ClientsService {
           rateLimit: credential.rateLimit,
         };
       }
+      const finance = await this.financeTokens.resolve(secretHash);
+      if (finance) return finance;
     }
     throw new DomainError('UNAUTHORIZED', 'invalid, revoked or expired credential');
   }

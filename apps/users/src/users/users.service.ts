@@ -30,6 +30,8 @@ export class UsersService {
   }
 
   async get(actor: Actor, userId: number): Promise<UserView> {
+    // The finance credential names no client: refused before a lookup could answer 404.
+    if (actor.role === 'finance') requireBackend(actor, 'managing users');
     const user = await this.findOwned(actor, userId);
     if (actor.role === 'user' && actor.userId === userId) return user;
     requireBackend(actor, 'managing users');

@@ -1,7 +1,8 @@
 import { Type } from 'class-transformer';
-import { IsBoolean, IsDefined, IsIn, IsInt, IsOptional, IsPositive, ValidateNested } from 'class-validator';
+import { IsBoolean, IsDefined, IsIn, IsInt, IsOptional, IsPositive, Min, ValidateNested } from 'class-validator';
 
-export const ACTOR_ROLES = ['api', 'backend', 'user'] as const;
+/** `finance`: the finance team's operator credential, which works every client's ledger (see FINANCE_NO_CLIENT). */
+export const ACTOR_ROLES = ['api', 'backend', 'user', 'finance'] as const;
 export type ActorRole = (typeof ACTOR_ROLES)[number];
 
 /**
@@ -9,8 +10,9 @@ export type ActorRole = (typeof ACTOR_ROLES)[number];
  * writes client data carries it; services scope every query by `clientId`.
  */
 export class Actor {
+  /** The client acted for; a finance actor names it per request (FINANCE_NO_CLIENT until it does). */
   @IsInt()
-  @IsPositive()
+  @Min(0)
   clientId: number;
 
   /** Set when the caller used a user token. */
@@ -34,3 +36,9 @@ export class ActorScoped {
   @Type(() => Actor)
   actor: Actor;
 }
+
+/**
+ * The clientId of a finance actor that names no client: no client has it (ids start
+ * at 1), so a query scoped by it finds nothing, and only finance-aware handlers read it.
+ */
+export const FINANCE_NO_CLIENT = 0;

@@ -1,0 +1,57 @@
+import { Readable } from 'node:stream';
+import { Actor, AccountingEntryView, ExportPage, ExportPageRequest, SUBJECTS } from '@hotel/contracts';
+import { ServiceClient } from '@hotel/platform';
+
+export type ExportSelection = Pick<ExportPageRequest, 'kind' | 'format' | 'from' | 'to'>;
+
+/**
+ * An export's pages from the accounting service, one request each (a keyset over the
+ * entry ids): the next is asked for only when the answer has taken the previous one,
+ * so an export of any size holds one page (under 1 MB) in the gateway.
+ */
+export class ExportPages {
+  private constructor(
+    private readonly services: ServiceClient,
+    private readonly request: Omit<ExportPageRequest, 'after' | 'upTo' | 'balance'>,
+    readonly first: ExportPage,
+  ) {}
+
+  /** Asks for the first page now, so a refusal (403, 404, 400) is an ordinary error answer, before anything is sent. */
+  static async open(services: ServiceClient, actor: Actor, selection: ExportSelection, options: { upTo?: number; balance?: string } = {}): Promise<ExportPages> {
+    const request = { actor, ...selection };
+    const first = await services.send(SUBJECTS.ACCOUNTING_EXPORT_PAGE, { ...request, after: 0, balance: options.balance ?? '0.00', ...(options.upTo !== undefined && { upTo: options.upTo }) });
+    return new ExportPages(services, request, first);
+  }
+
+  /** Every page, the first included. */
+  async *pages(): AsyncGenerator<ExportPage> {
+    let page = this.first;
+    yield page;
+    while (page.next !== null) {
+      page = await this.services.send(SUBJECTS.ACCOUNTING_EXPORT_PAGE, { ...this.request, after: page.next, upTo: page.upTo, balance: page.balance });
+      yield page;
+    }
+  }
+
+  /** The entries of JSON pages, one by one. */
+  async *entries(): AsyncGenerator<AccountingEntryView> {
+    for await (const page of this.pages()) if (page.text) yield* JSON.parse(`[${page.text}]`) as AccountingEntryView[];
+  }
+
+  /** The pages' text between a head and a tail; JSON pages joined by commas. */
+  async *text(head: string, tail: string): AsyncGenerator<Buffer> {
+    yield Buffer.from(head);
+    let written = false;
+    for await (const page of this.pages()) {
+      if (!page.text) continue;
+      yield Buffer.from(written && this.request.format === 'json' ? `,${page.text}` : page.text);
+      written = true;
+    }
+    yield Buffer.from(tail);
+  }
+}
+
+/** A byte stream that pulls the next chunk only when the answer has room (Fastify pipes it with backpressure). */
+export function byteStream(chunks: AsyncIterable<Buffer>): Readable {
+  return Readable.from(chunks, { objectMode: false, highWaterMark: 64 * 1024 });
+}

@@ -1,0 +1,116 @@
+import { readFileSync } from 'node:fs';
+import { Browser } from 'playwright-core';
+import { FINANCE_CONSOLE_CONTENT_SECURITY_POLICY } from '../src/finance-console/finance-console.controller';
+import { offlinePage } from './browser';
+import { ClientKeys, TestSystem } from './system';
+
+
+/** The finance console at /finance/, in headless Chromium at a phone's width, driven from the keyboard where a person would. */
+describe('finance console', () => {
+  let system: TestSystem;
+  let browser: Browser;
+  let client: ClientKeys;
+  let financeToken: string;
+
+  beforeAll(async () => {
+    system = await TestSystem.start({}, ['users', 'accounting', 'booking']);
+    client = await system.createClient('Console Travel', '5000');
+    financeToken = (await system.admin('create-finance-token', '--name', 'Console')).json.finance_token;
+    const finance = { authorization: financeToken };
+    for (const entry of [
+      { debit: 0, credit: 500, name: '=cmd|calc' },
+      { debit: 120.5, credit: 0, name: 'Fee' },
+    ]) {
+      await system.request('POST', '/api/accounting', { headers: finance, json: { ...entry, clientId: client.client_id } });
+    }
+    await system.admin('set-credit-policy', '--client-id', String(client.client_id), '--self-credits', 'pending');
+    await system.request('POST', '/api/accounting', { headers: { authorization: client.backend_token }, json: { debit: 0, credit: 75, name: 'Wire 42', clientId: client.client_id } });
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+    await system?.close();
+  });
+
+  it('serves the page and its files under a strict content security policy, at /finance and /finance/', async () => {
+    const page = await system.request('GET', '/finance');
+    expect(page.status).toBe(200);
+    expect(page.headers['content-security-policy']).toBe(FINANCE_CONSOLE_CONTENT_SECURITY_POLICY);
+    // The same page at /finance/.
+    expect((await system.request('GET', '/finance/')).text).toBe(page.text);
+    for (const source of page.text.match(/(?:src|href)="[^"]+"/g) ?? []) expect(source).toMatch(/^(src|href)="\/finance\//);
+    expect(page.text).not.toMatch(/<script>|style=/);
+    expect((await system.request('GET', '/finance/console.js')).headers['content-type']).toMatch(/^application\/javascript/);
+    expect((await system.request('GET', '/finance/..%2Fpackage.json')).status).toBe(400);
+  });
+
+  it('works from the keyboard at a phone width: balance, ledger, statement download, reconciliation, daily chart, credit requests', async () => {
+    const opened = await offlinePage(system.url, { acceptDownloads: true, viewport: { width: 375, height: 740 } });
+    const { page, problems, elsewhere } = opened;
+    browser = opened.browser;
+    await page.goto(`${system.url}/finance/`);
+    expect(await page.title()).toBe('Finance console');
+
+    // Sign in with the keyboard: Tab to the token, type, Tab to the client id, Enter.
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => (globalThis as any).document.activeElement.id)).toBe('token');
+    await page.keyboard.type(financeToken);
+    await page.keyboard.press('Tab');
+    await page.keyboard.type(String(client.client_id));
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() => (globalThis as any).document.getElementById('status').textContent === 'Ready');
+    expect(await page.textContent('#balance')).toContain('379.50'); // 5000 limit + 500 − 120.50 = 5379.50 available
+    // Functions run in the page name its globals through globalThis (the tests compile without the DOM's types; the CSP forbids evaluating strings).
+    const stored = await page.evaluate(() => {
+      const { sessionStorage, localStorage, document } = globalThis as any;
+      return { session: sessionStorage.getItem('finance.token').slice(0, 7), local: localStorage.length, cookie: document.cookie };
+    });
+    expect(stored).toEqual({
+      session: 'hb_fin_',
+      local: 0,
+      cookie: '',
+    });
+
+    // Ledger, filtered on the page.
+    await page.click('[data-tab=ledger]');
+    await page.waitForSelector('#ledger-table tbody tr');
+    expect(await page.$$eval('#ledger-table tbody tr', (rows) => rows.length)).toBe(2);
+    await page.fill('#ledger-filter', 'fee');
+    expect(await page.$$eval('#ledger-table tbody tr', (rows) => rows.length)).toBe(1);
+
+    // Statement and its CSV download.
+    await page.click('[data-tab=statement]');
+    await page.focus('#statement-form [name=to]');
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('#statement-table tbody tr');
+    expect(await page.textContent('#statement-figures')).toContain('379.50');
+    const [download] = await Promise.all([page.waitForEvent('download'), page.click('#statement-csv')]);
+    const csv = readFileSync((await download.path())!, 'utf8');
+    expect(csv).toContain(`'=cmd|calc`);
+    expect(csv.split('\r\n')[0]).toBe('date,entryId,name,debit,credit,balance');
+
+    // Reconciliation: no bookings, no mismatches.
+    await page.click('[data-tab=reconciliation]');
+    await page.click('#reconciliation-form button[type=submit]');
+    await page.waitForFunction(() => (globalThis as any).document.getElementById('reconciliation-result').textContent === 'No mismatches.');
+
+    // The daily chart: a bar per day.
+    await page.click('[data-tab=daily]');
+    await page.click('#daily-form button[type=submit]');
+    await page.waitForSelector('#daily-chart rect');
+    const days = await page.$$eval('#daily-table tbody tr', (rows) => rows.length);
+    expect(await page.$$eval('#daily-chart rect', (bars) => bars.length)).toBe(days);
+
+    // The credit request: confirmed from the queue.
+    await page.click('[data-tab=requests]');
+    await page.waitForSelector('#requests-table button');
+    await page.click('#requests-table button:text("confirm")');
+    await page.waitForFunction(() => /confirmed/.test((globalThis as any).document.getElementById('status').textContent));
+    const balance = await system.request('GET', `/api/accounting/balance?clientId=${client.client_id}`, { headers: { authorization: financeToken } });
+    expect(balance.body.data.credits).toBe(575);
+
+    // Readable at a phone's width: nothing wider than the screen but the scrolling tables.
+    expect(await page.evaluate(() => (globalThis as any).document.documentElement.scrollWidth <= (globalThis as any).innerWidth)).toBe(true);
+    if (process.env.FINANCE_CONSOLE_SCREENSHOT) await page.screenshot({ path: process.env.FINANCE_CONSOLE_SCREENSHOT, fullPage: true });
+    expect({ problems, elsewhere }).toEqual({ problems: [], elsewhere: [] });
+  }, 120_000);
+});
