@@ -1,5 +1,5 @@
 import { NatsConnection, connect } from 'nats';
-import { BOOKING_EVENT_SUBJECTS, BUS_IDENTITIES, BusIdentity, SERVICE_NAMES, STREAMS, SUBJECTS, busPermissions, inboxPrefixOf } from '@hotel/contracts';
+import { BOOKING_EVENT_SUBJECTS, WEBHOOKS_CONSUMER, BUS_IDENTITIES, BusIdentity, SERVICE_NAMES, STREAMS, SUBJECTS, busPermissions, inboxPrefixOf } from '@hotel/contracts';
 import { natsConnectionOptions } from '@hotel/platform';
 import { TestSystem } from './system';
 
@@ -94,11 +94,14 @@ describe('bus security', () => {
     expect(page).toMatchObject({ bookings: [], total: 0 });
   });
 
-  it.each(BUS_IDENTITIES)('%s may publish booking events and manage their stream only if it is booking, and read the stream only if it is admin', async (identity) => {
+  it.each(BUS_IDENTITIES)(
+    '%s may publish booking events and manage their stream only if it is booking, read the stream with any consumer only if it is admin, and with its own consumer only if it is webhooks',
+    async (identity) => {
     const { connection, refused } = await connectAs(system, identity);
     const stream = STREAMS.BOOKING_EVENTS.name;
     const owned = [BOOKING_EVENT_SUBJECTS['booking.confirmed'], `$JS.API.STREAM.CREATE.${stream}`, `$JS.API.STREAM.DELETE.${stream}`];
     const read = [`$JS.API.STREAM.INFO.${stream}`, `$JS.API.CONSUMER.CREATE.${stream}.reader`, `$JS.API.CONSUMER.MSG.NEXT.${stream}.reader`];
+    const ownConsumer = [`$JS.API.CONSUMER.CREATE.${stream}.${WEBHOOKS_CONSUMER}`, `$JS.API.CONSUMER.MSG.NEXT.${stream}.${WEBHOOKS_CONSUMER}`, `$JS.ACK.${stream}.${WEBHOOKS_CONSUMER}.1.1.1.1.1.1`];
     // Nobody may purge it, delete it, update it (an update may set a republish target: the
     // server would then publish on subjects the identity may not send on), or reach another
     // stream or the account's JetStream.
@@ -111,14 +114,19 @@ describe('bus security', () => {
       '$JS.API.STREAM.LIST',
     ];
     try {
-      for (const subject of [...owned, ...read, ...nobody]) connection.publish(subject, new Uint8Array(0));
+      for (const subject of [...owned, ...read, ...ownConsumer, ...nobody]) connection.publish(subject, new Uint8Array(0));
       await settled(connection);
-      const allowed = [...(identity === 'booking' ? [...owned, read[0]] : []), ...(identity === 'admin' ? read : [])].filter((subject) => !nobody.includes(subject));
-      expect([...refused.publish].sort()).toEqual([...new Set([...owned, ...read, ...nobody])].filter((subject) => !allowed.includes(subject)).sort());
+      const allowed = [
+        ...(identity === 'booking' ? [...owned, read[0]] : []),
+        ...(identity === 'admin' ? [...read, ...ownConsumer] : []),
+        ...(identity === 'webhooks' ? [read[0], ...ownConsumer] : []),
+      ].filter((subject) => !nobody.includes(subject));
+      expect([...refused.publish].sort()).toEqual([...new Set([...owned, ...read, ...ownConsumer, ...nobody])].filter((subject) => !allowed.includes(subject)).sort());
     } finally {
       await connection.close();
     }
-  });
+    },
+  );
 
   it('a message that is not a request packet is answered as invalid, and the service goes on', async () => {
     const { connection } = await connectAs(system, 'gateway');

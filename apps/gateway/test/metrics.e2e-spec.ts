@@ -25,7 +25,8 @@ describe('metrics', () => {
   const serviceUrl = (name: ServiceName) => `${system.replicas.get(name)![0].probeUrl}/metrics`;
 
   beforeAll(async () => {
-    ({ system, auth } = await TestSystem.startWithClient());
+    let acme: { backend_token: string };
+    ({ system, auth, acme } = await TestSystem.startWithClient());
     const urls: [string, string][] = [['gateway', system.gateway.metricsUrl], ...SERVICE_NAMES.map((name): [string, string] => [name, serviceUrl(name)])];
     const before = new Map(await Promise.all(urls.map(async ([app, url]) => [app, await scrape(url)] as const)));
     // One booking, and requests that fail: an unknown booking (404 from the booking
@@ -33,6 +34,7 @@ describe('metrics', () => {
     const { path } = await prebookV1(system, auth, { check_in: day(50), check_out: day(52), rooms: TWO_ADULTS });
     expect((await system.request('POST', path, { headers: auth, json: GUEST })).status).toBe(201);
     expect((await system.request('GET', '/book/precancel/987654', { headers: auth })).status).toBe(404);
+    expect((await system.request('GET', '/api/webhook', { headers: { authorization: acme.backend_token } })).status).toBe(200);
     expect((await system.request('POST', '/book/promocode', { headers: auth, json: { code: 'NOPE', booking_amount: 100 } })).status).toBe(400);
     const booking = await system.busClient('booking');
     await expect(booking.send(SUBJECTS.PROMO_CODE_REDEEM, { code: 'NOPE', amount: '100.00', currency: 'USD', clientId: 1, bookingId: 1 })).rejects.toMatchObject({ code: 'PROMO_CODE_INVALID' });

@@ -21,6 +21,9 @@ describe('webhooks', () => {
       WEBHOOK_RETRY_SCHEDULE_S: '1,1,1',
       WEBHOOK_DISPATCH_INTERVAL_MS: '200',
       WEBHOOK_ACK_WAIT_S: '2',
+      // Few attempt slots and a short timeout, for the fairness test.
+      WEBHOOK_CONCURRENCY: '6',
+      WEBHOOK_TIMEOUT_MS: '4000',
       EVENTS_RELAY_INTERVAL_MS: '200',
     }));
     backend = { authorization: acme.backend_token };
@@ -232,6 +235,52 @@ describe('webhooks', () => {
       await receiver.waitFor('/down', 1);
       expect(await waitForDelivery(id, test.id, (delivery) => delivery.status === 'delivered')).toMatchObject({ attempts: 5, lastStatusCode: 200 });
       await system.request('DELETE', `/api/webhook/${id}`, { headers: backend });
+    });
+
+    it('a pending delivery is not retried on demand, and one test event at a time per endpoint (409s)', async () => {
+      const { id } = await endpoint('/one-at-a-time');
+      receiver.answerNext('/one-at-a-time', 500, 500, 500, 500);
+      const test = (await system.request('POST', `/api/webhook/${id}/test`, { headers: backend })).body.data;
+      const again = await system.request('POST', `/api/webhook/${id}/test`, { headers: backend });
+      expect(again.status).toBe(409);
+      expect(again.body.message).toMatch(/still pending/);
+      await waitForDelivery(id, test.id, (delivery) => delivery.attempts >= 1);
+      const retry = await system.request('POST', `/api/webhook/deliveries/${test.id}/retry`, { headers: backend });
+      expect(retry.status).toBe(409);
+      expect(retry.body.message).toMatch(/pending already/);
+      // Disabled by its owner: what waited fails now, saying why.
+      await system.request('PUT', `/api/webhook/${id}`, { headers: backend, json: { enabled: false } });
+      const failed = await waitForDelivery(id, test.id, (delivery) => delivery.status === 'failed');
+      expect(failed.lastError).toBe('endpoint disabled by its owner');
+      await system.request('DELETE', `/api/webhook/${id}`, { headers: backend });
+    });
+
+    it('one client’s silent receivers hold at most its share of the attempt slots: another client’s webhook goes out meanwhile', async () => {
+      const { createServer } = await import('node:net');
+      const silent = createServer(() => undefined); // accepts, never answers
+      await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+      const silentUrl = `http://127.0.0.1:${(silent.address() as import('node:net').AddressInfo).port}`;
+      const globex = { authorization: (await system.createClient('Globex Silent', '1000')).backend_token };
+      try {
+        const hanging: { id: number; delivery: number }[] = [];
+        for (let index = 0; index < 8; index++) {
+          const created = await system.request('POST', '/api/webhook', { headers: globex, json: { url: `${silentUrl}/hang-${index}` } });
+          const test = await system.request('POST', `/api/webhook/${created.body.data.id}/test`, { headers: globex });
+          hanging.push({ id: created.body.data.id, delivery: test.body.data.id });
+        }
+        // Globex's 8 attempts would take all 6 slots for 4 s; it may have 4 in flight.
+        await sleep(300);
+        const { id } = await endpoint('/fair');
+        await system.request('POST', `/api/webhook/${id}/test`, { headers: backend });
+        await receiver.waitFor('/fair', 1, { timeoutMs: 3000 });
+        // ... and it went out while Globex's attempts were all still hanging (none recorded yet).
+        const [{ recorded }] = await sql(`SELECT count(*) FILTER (WHERE attempts > 0)::int AS recorded FROM webhooks.deliveries WHERE id = ANY($1)`, [hanging.map((item) => item.delivery)]);
+        expect(recorded).toBe(0);
+        await system.request('DELETE', `/api/webhook/${id}`, { headers: backend });
+        for (const item of hanging) await system.request('DELETE', `/api/webhook/${item.id}`, { headers: globex });
+      } finally {
+        silent.close();
+      }
     });
 
     it('a receiver that does not answer is an error, not a delivery', async () => {

@@ -47,6 +47,17 @@ export class WebhooksEnv extends ServiceEnv {
   @Max(256)
   WEBHOOK_CONCURRENCY = 16;
 
+  /**
+   * Attempts one client may have in flight across the replicas (a soft bound), so that
+   * one client's slow or silent receivers cannot take every attempt slot.
+   */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(256)
+  WEBHOOK_MAX_IN_FLIGHT_PER_CLIENT = 4;
+
   /** A stream message its replica did not acknowledge in this time (it died) goes to another replica. */
   @IsOptional()
   @Type(() => Number)

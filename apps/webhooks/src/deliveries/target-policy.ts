@@ -42,14 +42,16 @@ for (const [network, prefix] of [
   NON_PUBLIC.addSubnet(network, prefix, 'ipv4');
 }
 for (const [network, prefix] of [
-  ['::', 128], // unspecified
-  ['::1', 128], // loopback
+  ['::', 96], // unspecified, loopback and the deprecated IPv4-compatible addresses (::a.b.c.d)
+  ['::ffff:0:0:0', 96], // IPv4-translated addresses (not ::ffff:0:0/96, the IPv4-mapped ones: judged as their IPv4 address)
+  ['2002::', 16], // 6to4: an IPv4 address inside, of any kind
   ['64:ff9b:1::', 48], // local-use NAT64
   ['100::', 64], // discard
   ['2001::', 23], // IETF protocol assignments
   ['2001:db8::', 32], // documentation
   ['fc00::', 7], // unique local, with fd00:ec2::254 (a cloud metadata address)
   ['fe80::', 10], // link-local
+  ['fec0::', 10], // site-local (deprecated)
   ['ff00::', 8], // multicast
 ] as const) {
   NON_PUBLIC.addSubnet(network, prefix, 'ipv6');
@@ -104,10 +106,13 @@ type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | Lo
 export function guardedLookup(policy: TargetPolicy) {
   return (hostname: string, options: { all?: boolean; family?: number }, callback: LookupCallback): void => {
     dnsLookup(hostname, { ...options, all: true }, (error, addresses) => {
+      // In production one answer for "no such name" and "not public": the delivery log must not
+      // tell a client which internal names exist.
+      if (error && policy.publicAddressesOnly) return callback(Object.assign(new Error(`${hostname} does not resolve to a public address`), { code: 'ENOTPUBLIC' }), []);
       if (error) return callback(error, []);
       const list = addresses as LookupAddress[];
       if (policy.publicAddressesOnly && (list.length === 0 || list.some((entry) => !isPublicAddress(entry.address)))) {
-        const refused = Object.assign(new Error(`${hostname} resolves to an address that is not public`), { code: 'ENOTPUBLIC' });
+        const refused = Object.assign(new Error(`${hostname} does not resolve to a public address`), { code: 'ENOTPUBLIC' });
         return callback(refused, []);
       }
       if (options.all) return callback(null, list);

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { DataSource, In } from 'typeorm';
 import { WebhookDeliveryStatus, WebhookDeliveryView, WebhookEventType } from '@hotel/contracts';
 import { getPage } from '@hotel/platform';
 import { WebhookEndpointEntity } from '../endpoints/webhook-endpoint.entity';
@@ -23,6 +23,9 @@ export interface ClaimedDelivery {
   eventId: string;
   payload: string;
   attempts: number;
+  clientId: number;
+  /** The claim's token: the outcome is recorded only while this replica still holds it. */
+  leaseToken: string;
 }
 
 /** What an attempt came to, as recorded. */
@@ -108,9 +111,19 @@ export class WebhookDeliveriesRepository {
     return { deliveries: rows.map(toDeliveryView), total };
   }
 
-  /** Due now (its lease, if any, is left as it is: an attempt in flight is not doubled). */
+  /** Fails the pending deliveries of an endpoint its owner disabled (they would otherwise wait for ever). */
+  async failPending(endpointId: number, reason: string): Promise<void> {
+    await this.deliveries.update({ endpointId, status: 'pending' }, { status: 'failed', nextAttemptAt: null, lastError: reason, updatedAt: () => 'now()' });
+  }
+
+  /** Whether the endpoint has a test event waiting (one at a time: test events cannot pile up). */
+  async hasPendingTest(endpointId: number): Promise<boolean> {
+    return this.deliveries.exists({ where: { endpointId, eventType: 'webhook.test', status: 'pending' } });
+  }
+
+  /** A delivered or failed delivery made pending and due now; null when there is none such (a pending one keeps its schedule). */
   async retryNow(clientId: number, id: number): Promise<WebhookDeliveryView | null> {
-    const result = await this.deliveries.update({ clientId, id }, { status: 'pending', nextAttemptAt: () => 'now()', updatedAt: () => 'now()' });
+    const result = await this.deliveries.update({ clientId, id, status: In(['delivered', 'failed']) }, { status: 'pending', nextAttemptAt: () => 'now()', updatedAt: () => 'now()' });
     return result.affected ? this.find(clientId, id) : null;
   }
 
@@ -118,29 +131,38 @@ export class WebhookDeliveriesRepository {
    * Takes up to `limit` due deliveries for this replica until `leaseMs` from now: pending,
    * due, not held by another replica, of an enabled endpoint, and each the earliest
    * pending one of its booking for its endpoint (a booking's events reach an endpoint in
-   * their order; a later one waits while an earlier one is retried).
+   * their order; a later one waits while an earlier one is retried). Client by client, each
+   * with at most `perClient` attempts in flight across the replicas, so that one client's
+   * slow or silent receivers cannot hold every attempt slot (a soft bound: two replicas
+   * claiming at the same moment may each fill it).
    */
-  async claimDue(limit: number, leaseMs: number): Promise<ClaimedDelivery[]> {
-    // Raw SQL: an UPDATE of the rows a NOT EXISTS over the same table picks, with FOR
-    // UPDATE OF one table SKIP LOCKED, returning the payload. TypeORM answers an UPDATE's
-    // query() with [rows, count].
+  async claimDue(limit: number, leaseMs: number, perClient: number): Promise<ClaimedDelivery[]> {
+    // Raw SQL: the due clients, and per client a LATERAL pick locked FOR UPDATE SKIP
+    // LOCKED under the order rule (a NOT EXISTS over the same table), updated and
+    // returned with the payload; the query builder cannot say it. TypeORM answers an
+    // UPDATE's query() with [rows, count].
     const [claimed] = (await this.dataSource.query(
       `UPDATE webhooks.deliveries d
-          SET leased_until = now() + make_interval(secs => $2::double precision / 1000)
+          SET leased_until = now() + make_interval(secs => $2::double precision / 1000), lease_token = gen_random_uuid()
         WHERE d.id IN (
-          SELECT c.id FROM webhooks.deliveries c
-            JOIN webhooks.endpoints e ON e.id = c.endpoint_id AND e.enabled
-           WHERE c.status = 'pending' AND c.next_attempt_at <= now()
-             AND (c.leased_until IS NULL OR c.leased_until < now())
-             AND NOT EXISTS (
-               SELECT 1 FROM webhooks.deliveries p
-                WHERE p.endpoint_id = c.endpoint_id AND p.booking_id = c.booking_id
-                  AND p.status = 'pending' AND p.sequence < c.sequence)
-           ORDER BY c.next_attempt_at, c.id
-           LIMIT $1
-           FOR UPDATE OF c SKIP LOCKED)
-        RETURNING d.id, d.endpoint_id AS "endpointId", d.event_id AS "eventId", d.payload, d.attempts`,
-      [limit, leaseMs],
+          SELECT pick.id
+            FROM (SELECT DISTINCT c.client_id FROM webhooks.deliveries c WHERE c.status = 'pending' AND c.next_attempt_at <= now()) clients
+            CROSS JOIN LATERAL (
+              SELECT c.id, c.next_attempt_at FROM webhooks.deliveries c
+                JOIN webhooks.endpoints e ON e.id = c.endpoint_id AND e.enabled
+               WHERE c.client_id = clients.client_id AND c.status = 'pending' AND c.next_attempt_at <= now()
+                 AND (c.leased_until IS NULL OR c.leased_until < now())
+                 AND NOT EXISTS (
+                   SELECT 1 FROM webhooks.deliveries p
+                    WHERE p.endpoint_id = c.endpoint_id AND p.booking_id = c.booking_id
+                      AND p.status = 'pending' AND p.sequence < c.sequence)
+               ORDER BY c.next_attempt_at, c.id
+               LIMIT greatest(0, $3 - (SELECT count(*) FROM webhooks.deliveries l WHERE l.client_id = clients.client_id AND l.leased_until > now()))
+               FOR UPDATE OF c SKIP LOCKED) pick
+           ORDER BY pick.next_attempt_at, pick.id
+           LIMIT $1)
+        RETURNING d.id, d.endpoint_id AS "endpointId", d.client_id AS "clientId", d.event_id AS "eventId", d.payload, d.attempts, d.lease_token AS "leaseToken"`,
+      [limit, leaseMs, perClient],
     )) as [ClaimedDelivery[], number];
     return claimed;
   }
@@ -167,11 +189,13 @@ export class WebhookDeliveriesRepository {
    * ago or more, disables the endpoint and fails its pending deliveries (which then
    * say why). Returns whether the endpoint was disabled by it.
    */
-  recordAttempt(delivery: ClaimedDelivery, record: AttemptRecord): Promise<{ disabled: boolean }> {
+  recordAttempt(delivery: ClaimedDelivery, record: AttemptRecord): Promise<{ recorded: boolean; disabled: boolean }> {
     return this.dataSource.transaction(async (manager) => {
       const status: WebhookDeliveryStatus = record.delivered ? 'delivered' : record.retryInMs !== null ? 'pending' : 'failed';
-      await manager.getRepository(WebhookDeliveryEntity).update(
-        { id: delivery.id },
+      // Only while this replica holds the claim: one that outlived its lease (another replica
+      // took the delivery since) must not write over that replica's outcome.
+      const updated = await manager.getRepository(WebhookDeliveryEntity).update(
+        { id: delivery.id, leaseToken: delivery.leaseToken },
         {
           attempts: () => 'attempts + 1',
           status,
@@ -180,13 +204,15 @@ export class WebhookDeliveriesRepository {
           nextAttemptAt: status === 'pending' ? () => `now() + make_interval(secs => ${Number(record.retryInMs) / 1000})` : null,
           deliveredAt: record.delivered ? () => 'now()' : undefined,
           leasedUntil: null,
+          leaseToken: null,
           updatedAt: () => 'now()',
         },
       );
+      if (!updated.affected) return { recorded: false, disabled: false };
       const endpoints = manager.getRepository(WebhookEndpointEntity);
       if (record.delivered) {
         await endpoints.createQueryBuilder().update().set({ failingSince: null }).where('id = :id AND failing_since IS NOT NULL', { id: delivery.endpointId }).execute();
-        return { disabled: false };
+        return { recorded: true, disabled: false };
       }
       const disabled = await endpoints
         .createQueryBuilder()
@@ -201,10 +227,10 @@ export class WebhookDeliveriesRepository {
             { endpointId: delivery.endpointId, status: 'pending' },
             { status: 'failed', nextAttemptAt: null, lastError: `endpoint disabled: ${disabledReason(record.disableAfterS)}`, updatedAt: () => 'now()' },
           );
-        return { disabled: true };
+        return { recorded: true, disabled: true };
       }
       await endpoints.createQueryBuilder().update().set({ failingSince: () => 'now()' }).where('id = :id AND failing_since IS NULL', { id: delivery.endpointId }).execute();
-      return { disabled: false };
+      return { recorded: true, disabled: false };
     });
   }
 }

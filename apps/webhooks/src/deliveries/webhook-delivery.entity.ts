@@ -53,6 +53,10 @@ export class WebhookDeliveryEntity {
   @Column({ name: 'leased_until', type: 'timestamptz', nullable: true, select: false })
   leasedUntil: Date | null;
 
+  /** Names the claim: only the replica holding it records the attempt's outcome. */
+  @Column({ name: 'lease_token', type: 'uuid', nullable: true, select: false })
+  leaseToken: string | null;
+
   @Column({ name: 'delivered_at', type: 'timestamptz', nullable: true })
   deliveredAt: Date | null;
 

@@ -73,6 +73,10 @@ describe('target policy (SSRF guard)', () => {
     ['fd00:ec2::254', false],
     ['::ffff:127.0.0.1', false],
     ['64:ff9b::7f00:1', false],
+    ['::127.0.0.1', false],
+    ['::ffff:0:7f00:1', false],
+    ['2002:a9fe:a9fe::1', false],
+    ['fec0::1', false],
     ['93.184.216.34', true],
     ['172.32.0.1', true],
     ['2606:4700::1111', true],
@@ -113,7 +117,7 @@ describe('target policy (SSRF guard)', () => {
       // As if a name registered while public now resolved to loopback (DNS rebinding): the lookup refuses it.
       const lookup = (policy: TargetPolicy) =>
         new Promise<{ error: NodeJS.ErrnoException | null; address: unknown }>((resolve) => guardedLookup(policy)('localhost', {}, (error, address) => resolve({ error, address })));
-      expect((await lookup(PRODUCTION)).error).toMatchObject({ code: 'ENOTPUBLIC', message: 'localhost resolves to an address that is not public' });
+      expect((await lookup(PRODUCTION)).error).toMatchObject({ code: 'ENOTPUBLIC', message: 'localhost does not resolve to a public address' });
       expect(await lookup(DEVELOPMENT)).toEqual({ error: null, address: expect.stringMatching(/^(127\.0\.0\.1|::1)$/) });
       const poster = new WebhookPoster(new TargetPolicy(false, true), 2000);
       expect(await poster.post(`http://127.0.0.1:${port}/hook`, '{}', {})).toEqual({ statusCode: null, error: 'url must point to a public address' });
@@ -127,6 +131,39 @@ describe('target policy (SSRF guard)', () => {
       expect(await poster.post(`http://127.0.0.1:${port}/redirect`, '{}', {})).toEqual({ statusCode: 302, error: 'HTTP 302' });
       poster.close();
       expect(hits).toBe(2);
+    });
+  });
+
+  describe('a receiver that answers 2xx and then never finishes its body', () => {
+    it('keeps no connection past the timeout, and an attempt queued behind it still settles at its timeout', async () => {
+      const open = new Set<import('node:net').Socket>();
+      // 200 and one byte of body, then silence.
+      const trickle = createServer((_request, response) => {
+        response.writeHead(200);
+        response.write('x');
+      });
+      trickle.on('connection', (socket) => {
+        open.add(socket);
+        socket.on('close', () => open.delete(socket));
+      });
+      await new Promise<void>((resolve) => trickle.listen(0, '127.0.0.1', resolve));
+      const url = `http://127.0.0.1:${(trickle.address() as AddressInfo).port}/`;
+      const poster = new WebhookPoster(DEVELOPMENT, 300);
+      try {
+        // More attempts than the agent's connections per target (8): the last ones wait for a connection.
+        const outcomes = await Promise.all(Array.from({ length: 10 }, () => poster.post(url, '{}', {})));
+        expect(outcomes.filter((outcome) => outcome.statusCode === 200).length).toBeGreaterThanOrEqual(8);
+        for (const outcome of outcomes) expect(outcome.statusCode === 200 || outcome.error === 'no answer within 300 ms').toBe(true);
+        // Every connection is dropped once its body has taken longer than the timeout.
+        for (let tries = 0; open.size > 0 && tries < 50; tries++) await new Promise((resolve) => setTimeout(resolve, 50));
+        expect(open.size).toBe(0);
+        // And the target is reachable again.
+        expect(await poster.post(url, '{}', {})).toEqual({ statusCode: 200, error: null });
+      } finally {
+        poster.close();
+        trickle.closeAllConnections();
+        trickle.close();
+      }
     });
   });
 });

@@ -2,12 +2,12 @@ import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } f
 import { Counter } from 'prom-client';
 import { APP_METRICS, AppMetrics, BACKGROUND_JOBS, BackgroundJobs, DrainLoop, deleteInBatches, SERVICE_ENV, SimulatedCrash } from '@hotel/platform';
 import { SecretBox } from '../endpoints/secret-box';
-import { WebhookEndpointsRepository } from '../endpoints/webhook-endpoints.repository';
 import { WebhooksEnv } from '../webhooks.env';
 import { WebhooksFailPoints } from '../webhooks-fail-points';
 import { RetrySchedule } from './retry-schedule';
 import { signatureHeader } from './signature';
 import { ClaimedDelivery, WebhookDeliveriesRepository } from './webhook-deliveries.repository';
+import { EndpointSecrets, WebhookEndpointsRepository } from '../endpoints/webhook-endpoints.repository';
 import { WebhookPoster } from './webhook-post';
 
 /**
@@ -26,6 +26,8 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnModuleDestro
   private readonly schedule: RetrySchedule;
   /** A dead replica's deliveries are taken again after this: well past an attempt's timeout. */
   private readonly leaseMs: number;
+  /** The attempts under way on this replica. */
+  private readonly inFlight = new Set<Promise<void>>();
   /** Attempts by outcome: `delivered` (2xx) or `failed` (anything else; retried or not). */
   private readonly attempts: Counter<'outcome'>;
 
@@ -53,6 +55,8 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnModuleDestro
 
   async onModuleDestroy() {
     await Promise.all([this.loop.stop(), this.pruning.stop()]);
+    // Attempts under way end (each bounded by WEBHOOK_TIMEOUT_MS) and are recorded before the connections close.
+    await Promise.all(this.inFlight);
     this.poster.close();
   }
 
@@ -71,49 +75,81 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnModuleDestro
     this.loop.nudge();
   }
 
-  /** One pass: attempts until nothing is due; how many attempts it made. */
+  /**
+   * One pass: claims due deliveries for the attempt slots free now (WEBHOOK_CONCURRENCY
+   * less those in flight) and starts them; each attempt that ends frees its slot and
+   * nudges another pass. No attempt waits for another: a slow receiver holds its slot
+   * only. How many attempts it started.
+   */
   async drain(): Promise<number> {
-    let attempted = 0;
+    let started = 0;
     try {
       for (;;) {
         if (this.failPoints.crashed) throw new SimulatedCrash(this.failPoints.crashed);
-        if (this.loop.isStopped) break;
-        const due = await this.deliveries.claimDue(this.env.WEBHOOK_CONCURRENCY, this.leaseMs);
+        const free = this.env.WEBHOOK_CONCURRENCY - this.inFlight.size;
+        if (this.loop.isStopped || free <= 0) break;
+        const due = await this.deliveries.claimDue(free, this.leaseMs, this.env.WEBHOOK_MAX_IN_FLIGHT_PER_CLIENT);
         if (due.length === 0) break;
         const endpoints = await this.endpoints.secrets([...new Set(due.map((delivery) => delivery.endpointId))]);
-        await Promise.all(due.map((delivery) => this.attempt(delivery, endpoints.get(delivery.endpointId))));
-        attempted += due.length;
+        for (const delivery of due) this.start(delivery, endpoints.get(delivery.endpointId));
+        started += due.length;
       }
     } catch (error) {
       if (error instanceof SimulatedCrash) {
         // A "dead" replica attempts nothing more; its leases run out and another takes the work.
         void this.loop.stop();
-        return attempted;
+        return started;
       }
-      this.logger.warn({ msg: 'webhook deliveries could not be attempted; retried at the next pass', error: error instanceof Error ? error.message : String(error) });
+      this.logger.warn({ msg: 'webhook deliveries could not be claimed; retried at the next pass', error: error instanceof Error ? error.message : String(error) });
     }
-    return attempted;
+    return started;
   }
 
-  private async attempt(delivery: ClaimedDelivery, endpoint: { url: string; sealedSecrets: string[] } | undefined): Promise<void> {
+  private start(delivery: ClaimedDelivery, endpoint: EndpointSecrets | undefined): void {
+    const attempt = this.attempt(delivery, endpoint)
+      .catch((error: unknown) => {
+        if (error instanceof SimulatedCrash) return;
+        // The outcome could not be recorded (the database away): the lease runs out and the delivery is attempted again.
+        this.logger.warn({ msg: 'a webhook attempt could not be recorded; it is attempted again', deliveryId: delivery.id, error: error instanceof Error ? error.message : String(error) });
+      })
+      .finally(() => {
+        this.inFlight.delete(attempt);
+        this.loop.nudge();
+      });
+    this.inFlight.add(attempt);
+  }
+
+  private async attempt(delivery: ClaimedDelivery, endpoint: EndpointSecrets | undefined): Promise<void> {
     if (!endpoint) return; // deleted since it was claimed: its deliveries went with it
     if (this.failPoints.crashed) return; // the process "died" (crash tests): nothing more leaves it
     const timestamp = Math.floor(Date.now() / 1000);
-    const secrets = endpoint.sealedSecrets.map((sealed) => this.secrets.open(sealed));
-    const outcome = await this.poster.post(endpoint.url, delivery.payload, {
-      'webhook-id': delivery.eventId,
-      'webhook-timestamp': String(timestamp),
-      'webhook-signature': signatureHeader(secrets, delivery.eventId, timestamp, delivery.payload),
-    });
+    const secrets = this.openSecrets(endpoint);
+    // A secret this replica cannot read is a failed attempt like any other: it counts toward the schedule.
+    const outcome = secrets
+      ? await this.poster.post(endpoint.url, delivery.payload, {
+          'webhook-id': delivery.eventId,
+          'webhook-timestamp': String(timestamp),
+          'webhook-signature': signatureHeader(secrets, delivery.eventId, timestamp, delivery.payload),
+        })
+      : { statusCode: null, error: 'the signing secret could not be read (is WEBHOOK_SECRET_KEY the same on every replica?)' };
     this.failPoints.pass('after-attempt');
     const delivered = outcome.statusCode !== null && outcome.statusCode >= 200 && outcome.statusCode < 300;
     this.attempts.inc({ outcome: delivered ? 'delivered' : 'failed' });
-    const { disabled } = await this.deliveries.recordAttempt(delivery, {
+    const { recorded, disabled } = await this.deliveries.recordAttempt(delivery, {
       ...outcome,
       delivered,
       retryInMs: delivered ? null : this.schedule.nextDelayMs(delivery.attempts + 1),
       disableAfterS: this.env.WEBHOOK_DISABLE_AFTER_S,
     });
+    if (!recorded) this.logger.warn({ msg: 'a webhook attempt outlived its lease; another replica has the delivery, this outcome is dropped', deliveryId: delivery.id });
     if (disabled) this.logger.warn({ msg: 'webhook endpoint disabled: its attempts have failed for too long', endpointId: delivery.endpointId });
+  }
+
+  private openSecrets(endpoint: EndpointSecrets): string[] | null {
+    try {
+      return endpoint.sealedSecrets.map((sealed) => this.secrets.open(sealed));
+    } catch {
+      return null;
+    }
   }
 }

@@ -28,8 +28,10 @@ export class WebhookPoster {
     private readonly timeoutMs: number,
   ) {
     const lookup = guardedLookup(policy) as never;
-    this.http = new HttpAgent({ keepAlive: true, maxSockets: 8, lookup } as never);
-    this.https = new HttpsAgent({ keepAlive: true, maxSockets: 8, lookup } as never);
+    // Per target and in all, bounded; an idle kept-alive connection is closed after the timeout.
+    const limits = { keepAlive: true, maxSockets: 8, maxTotalSockets: 256, timeout: timeoutMs, lookup };
+    this.http = new HttpAgent(limits as never);
+    this.https = new HttpsAgent(limits as never);
   }
 
   post(url: string, body: string, headers: Record<string, string>): Promise<PostOutcome> {
@@ -56,18 +58,28 @@ export class WebhookPoster {
         (response) => {
           const statusCode = response.statusCode ?? 0;
           if (statusCode >= 200 && statusCode < 300) {
+            finish({ statusCode, error: null });
+            // The body is read to keep the connection, but only so much and so long: a receiver
+            // that trickles it or never ends it loses the connection, not a slot of ours.
             let drained = 0;
+            const deadline = setTimeout(() => response.destroy(), this.timeoutMs);
             response.on('data', (chunk: Buffer) => {
               drained += chunk.length;
               if (drained > MAX_DRAINED_BYTES) response.destroy();
             });
+            response.on('close', () => clearTimeout(deadline));
             response.on('error', () => undefined);
-            return finish({ statusCode, error: null });
+            return;
           }
-          readSome(response, ERROR_BODY_BYTES).then((text) => finish({ statusCode, error: `HTTP ${statusCode}${text ? `: ${text}` : ''}` }));
+          void readSome(response, ERROR_BODY_BYTES).then((text) => finish({ statusCode, error: `HTTP ${statusCode}${text ? `: ${text}` : ''}` }));
         },
       );
-      const timer = setTimeout(() => request.destroy(new Error(`no answer within ${this.timeoutMs} ms`)), this.timeoutMs);
+      // Settles here, not through the request's 'error' event: a request still queued for a
+      // connection emits nothing when destroyed.
+      const timer = setTimeout(() => {
+        finish({ statusCode: null, error: `no answer within ${this.timeoutMs} ms` });
+        request.destroy();
+      }, this.timeoutMs);
       request.on('error', (error: NodeJS.ErrnoException) => finish({ statusCode: null, error: error.message || error.code || 'request failed' }));
       request.end(body);
     });

@@ -66,11 +66,16 @@ export class WebhookEndpointsRepository {
     return entity ? toEndpointView(entity) : null;
   }
 
-  /** Applies the changes; enabling an endpoint clears why it was disabled and its run of failures. */
+  /** Applies the changes; enabling an endpoint or changing its URL starts its run of failures afresh. */
   async update(clientId: number, id: number, changes: EndpointChanges): Promise<WebhookEndpointView | null> {
     const result = await this.endpoints.update(
       { clientId, id },
-      { ...changes, ...(changes.enabled === true && { disabledReason: null, failingSince: null }), updatedAt: () => 'now()' },
+      {
+        ...changes,
+        ...(changes.enabled === true && { disabledReason: null }),
+        ...((changes.enabled === true || changes.url !== undefined) && { failingSince: null }),
+        updatedAt: () => 'now()',
+      },
     );
     return result.affected ? this.find(clientId, id) : null;
   }

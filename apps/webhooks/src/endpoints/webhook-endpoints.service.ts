@@ -68,7 +68,10 @@ export class WebhookEndpointsService {
       throw new DomainError('VALIDATION_FAILED', 'give at least one of url, events, description, enabled');
     }
     if (changes.url !== undefined) this.checkTarget(changes.url);
-    return this.found(await this.endpoints.update(actor.clientId, endpointId, changes), endpointId);
+    const updated = this.found(await this.endpoints.update(actor.clientId, endpointId, changes), endpointId);
+    // Events are not queued for a disabled endpoint; those already waiting fail now rather than wait for ever.
+    if (changes.enabled === false) await this.deliveries.failPending(endpointId, 'endpoint disabled by its owner');
+    return updated;
   }
 
   async delete({ actor, endpointId }: WebhookEndpointIdRequest): Promise<DeletedWebhookEndpoint> {
@@ -89,6 +92,8 @@ export class WebhookEndpointsService {
     requireBackend(actor, 'managing webhooks');
     const endpoint = this.found(await this.endpoints.find(actor.clientId, endpointId), endpointId);
     if (!endpoint.enabled) throw new DomainError('CONFLICT', `webhook endpoint ${endpointId} is disabled; enable it first`);
+    // One test event at a time per endpoint: a test cannot be used to pile up requests to a URL.
+    if (await this.deliveries.hasPendingTest(endpointId)) throw new DomainError('CONFLICT', `a test event for webhook endpoint ${endpointId} is still pending; see its delivery log`);
     const id = randomUUID();
     const payload = JSON.stringify({ type: WEBHOOK_TEST_EVENT, timestamp: new Date().toISOString(), data: { endpoint_id: endpointId } });
     await this.deliveries.add({ id, type: WEBHOOK_TEST_EVENT, clientId: actor.clientId, bookingId: null, sequence: null, payload }, [endpointId]);
@@ -103,7 +108,7 @@ export class WebhookEndpointsService {
     return this.deliveries.page(endpointId, query.status, limit, ((query.page ?? 1) - 1) * limit);
   }
 
-  /** Sends a delivery again now, whatever its status (its attempts go on counting). */
+  /** Sends a delivered or failed delivery again now (its attempts go on counting); a pending one keeps its schedule (409). */
   async retry({ actor, deliveryId }: WebhookDeliveryIdRequest): Promise<WebhookDeliveryView> {
     requireBackend(actor, 'managing webhooks');
     const delivery = await this.deliveries.find(actor.clientId, deliveryId);
@@ -111,8 +116,9 @@ export class WebhookEndpointsService {
     const endpoint = await this.endpoints.find(actor.clientId, delivery.endpointId);
     if (!endpoint?.enabled) throw new DomainError('CONFLICT', `webhook endpoint ${delivery.endpointId} is disabled; enable it first`);
     const again = await this.deliveries.retryNow(actor.clientId, deliveryId);
+    if (!again) throw new DomainError('CONFLICT', `webhook delivery ${deliveryId} is pending already: it is attempted on its schedule (nextAttemptAt)`);
     this.dispatcher.nudge();
-    return again!;
+    return again;
   }
 
   private checkTarget(url: string): void {

@@ -3,9 +3,9 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
 /**
  * Webhook endpoints and their deliveries. A delivery is unique per endpoint and
  * event (the stream may hand an event over twice). The partial indexes hold the
- * pending deliveries only: the dispatcher's scan for due ones, and its "no earlier
- * pending event of this booking for this endpoint" check that keeps a booking's
- * events in order.
+ * pending deliveries only: the dispatcher's scan for due ones client by client, its
+ * count of a client's attempts in flight, and its "no earlier pending event of this
+ * booking for this endpoint" check that keeps a booking's events in order.
  */
 export class CreateWebhooks1764600000000 implements MigrationInterface {
   name = 'CreateWebhooks1764600000000';
@@ -44,13 +44,15 @@ export class CreateWebhooks1764600000000 implements MigrationInterface {
         last_error text,
         next_attempt_at timestamptz,
         leased_until timestamptz,
+        lease_token uuid,
         delivered_at timestamptz,
         created_at timestamptz NOT NULL DEFAULT now(),
         updated_at timestamptz NOT NULL DEFAULT now(),
         CONSTRAINT deliveries_once_per_endpoint UNIQUE (endpoint_id, event_id)
       )`);
     await queryRunner.query(`CREATE INDEX deliveries_by_endpoint ON webhooks.deliveries (endpoint_id, id DESC)`);
-    await queryRunner.query(`CREATE INDEX deliveries_due ON webhooks.deliveries (next_attempt_at) WHERE status = 'pending'`);
+    await queryRunner.query(`CREATE INDEX deliveries_due ON webhooks.deliveries (client_id, next_attempt_at) WHERE status = 'pending'`);
+    await queryRunner.query(`CREATE INDEX deliveries_in_flight ON webhooks.deliveries (client_id) WHERE leased_until IS NOT NULL`);
     await queryRunner.query(`CREATE INDEX deliveries_pending_in_order ON webhooks.deliveries (endpoint_id, booking_id, sequence) WHERE status = 'pending'`);
   }
 
