@@ -25,14 +25,14 @@ export class WebhookReceiver {
   ) {}
 
   static async start(): Promise<WebhookReceiver> {
-    let receiver: WebhookReceiver | undefined;
-    const server = createServer((request, response) => {
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const receiver = new WebhookReceiver(server, `http://127.0.0.1:${(server.address() as AddressInfo).port}`);
+    server.on('request', (request: import('node:http').IncomingMessage, response: import('node:http').ServerResponse) => {
       const chunks: Buffer[] = [];
       request.on('data', (chunk: Buffer) => chunks.push(chunk));
-      request.on('end', () => receiver!.record(request.url ?? '/', request.headers, Buffer.concat(chunks).toString('utf8'), response));
+      request.on('end', () => receiver.record(request.url ?? '/', request.headers, Buffer.concat(chunks).toString('utf8'), response));
     });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    receiver = new WebhookReceiver(server, `http://127.0.0.1:${(server.address() as AddressInfo).port}`);
     return receiver;
   }
 
