@@ -261,11 +261,11 @@ function runAutocannon(scenario, durationS) {
  * Each scenario first runs unmeasured for WARMUP_S: connections' TLS handshakes and the
  * first calls of a code path (JIT, lazily built caches) are not what the figures describe.
  */
-async function measure(scenario) {
+async function measure(scenario, cpu) {
   if (scenario.runWithWarmup) return scenario.runWithWarmup(DURATION_S, WARMUP_S);
   if (scenario.run) {
     await scenario.run(WARMUP_S);
-    return scenario.run(DURATION_S);
+    return withCpu(cpu, () => scenario.run(DURATION_S));
   }
   if (scenario.rate) {
     return openLoop({
@@ -279,18 +279,42 @@ async function measure(scenario) {
     });
   }
   await runAutocannon(scenario, WARMUP_S);
-  return runAutocannon(scenario, DURATION_S);
+  return withCpu(cpu, () => runAutocannon(scenario, DURATION_S));
 }
 
-/** Measures each scenario in turn: its results, in order. */
-async function measureEach(scenarios) {
+/**
+ * The measured phase, with the CPU time the platform's apps spent per request (ms) when
+ * `cpu` reads it: CPU time, unlike throughput, hardly moves with what else the machine runs.
+ */
+async function withCpu(cpu, run) {
+  const before = cpu?.();
+  const result = await run();
+  if (before !== undefined) result.cpuMsPerRequest = ((cpu() - before) * 1000) / Math.max(1, result.requests.average * DURATION_S);
+  return result;
+}
+
+/** CPU seconds (user and system) used so far by the apps `npm start` runs: the children of its process. */
+function appsCpuSeconds(platform) {
+  const children = fs.readFileSync(`/proc/${platform.pid}/task/${platform.pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean);
+  let ticks = 0;
+  for (const pid of children) {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // utime and stime, the 14th and 15th fields, counted after the command name's closing parenthesis.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    ticks += Number(fields[11]) + Number(fields[12]);
+  }
+  return ticks / 100;
+}
+
+/** Measures each scenario in turn: its results, in order; with --tracing, the apps' CPU per request of the traceable ones. */
+async function measureEach(scenarios, platform) {
   const results = [];
   for (const [index, scenario] of scenarios.entries()) {
     // A pause between scenarios: a few seconds after a busy phase ends, V8's memory reducer
     // runs full garbage collections in every process that was busy (the load generator, the
     // baselines, the services), which would land in the next scenario's measurement.
     if (index > 0) await new Promise((resolve) => setTimeout(resolve, COOLDOWN_S * 1000));
-    const result = await measure(scenario);
+    const result = await measure(scenario, options.tracing && scenario.traceable ? () => appsCpuSeconds(platform) : undefined);
     results.push({ scenario, result });
     log(`${scenario.name}: ${Math.round(result.requests.average)} req/s`);
   }
@@ -479,7 +503,7 @@ async function main() {
   log(`letting the platform settle for ${SETTLE_S} s...`);
   await new Promise((resolve) => setTimeout(resolve, SETTLE_S * 1000));
   log(`measuring ${scenarios.length} scenarios, ${DURATION_S} s each, ${CONNECTIONS} connections`);
-  const results = await measureEach(scenarios);
+  const results = await measureEach(scenarios, platform);
   let sink;
   if (options.tracing) {
     // The same platform (database, broker, data directory, ports) started again, every app
@@ -488,10 +512,10 @@ async function main() {
     cleanups.push(sink.close);
     log(`restarting the platform with tracing on (OTLP to ${sink.url})...`);
     await stopChild(platform, 'SIGINT');
-    await startPlatform({ ...platformEnv, OTEL_EXPORTER_OTLP_ENDPOINT: sink.url });
+    const traced = await startPlatform({ ...platformEnv, OTEL_EXPORTER_OTLP_ENDPOINT: sink.url });
     await new Promise((resolve) => setTimeout(resolve, SETTLE_S * 1000));
-    const traced = scenarios.filter((scenario) => scenario.traceable).map((scenario) => ({ ...scenario, name: `${scenario.name} (tracing on)` }));
-    results.push(...(await measureEach(traced)));
+    const again = scenarios.filter((scenario) => scenario.traceable).map((scenario) => ({ ...scenario, name: `${scenario.name} (tracing on)` }));
+    results.push(...(await measureEach(again, traced)));
   }
   const reference = results.find(({ scenario }) => scenario.isReference)?.result.requests.average;
   const rows = results.map(({ scenario, result }) => ({
@@ -501,6 +525,7 @@ async function main() {
     'p99 ms': result.latency.p99,
     errors: result.errors + result.timeouts + result.non2xx,
     'x one-hop': reference ? (result.requests.average / reference).toFixed(2) : 'n/a',
+    ...(options.tracing && { 'apps CPU ms/req': result.cpuMsPerRequest?.toFixed(2) ?? '' }),
   }));
   process.stdout.write(`\nnpm run bench — ${os.cpus().length} cores, ${DURATION_S} s per scenario, ${CONNECTIONS} connections\n`);
   console.table(rows);

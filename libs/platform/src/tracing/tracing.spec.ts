@@ -1,9 +1,9 @@
-import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
+import { SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { InMemorySpanExporter } from '@opentelemetry/sdk-trace-base';
 import { headers as natsHeaders } from 'nats';
 import { loadEnv, PlatformEnv } from '../config/env';
 import { JsonLogger, setLogSink } from '../logging/json-logger';
-import { requestContext } from '../logging/request-context';
+import { BackgroundJobs, requestContext } from '../logging/request-context';
 import { APP_ATTRIBUTE, injectTraceContext, initTracing, shutdownTracing, startSpan, startSpanFromHeaders, traced, tracingEnabled, tracingFromEnv, withSpan } from './tracing';
 
 describe('tracing', () => {
@@ -51,6 +51,13 @@ describe('tracing', () => {
     new JsonLogger('booking').log('outside any span');
     expect(lines[0]).toMatchObject({ requestId: 'req-2', trace_id: span.spanContext().traceId, span_id: span.spanContext().spanId, msg: 'traced' });
     expect(Object.keys(lines[1])).not.toContain('trace_id');
+  });
+
+  it('keeps a background pass out of the trace of the request that nudged it', () => {
+    initTracing({ exporter, serviceName: 'test', immediate: true });
+    const request = startSpan('booking', 'booking.booking.create.v1', { kind: SpanKind.SERVER });
+    const active = withSpan(request, () => new BackgroundJobs('booking').run('events-relay', () => trace.getActiveSpan()));
+    expect(active).toBeUndefined();
   });
 
   it('marks a failed span with its outcome code', async () => {

@@ -99,6 +99,11 @@ export function withSpan<T>(span: Span | undefined, work: () => T): T {
   return span ? context.with(trace.setSpan(context.active(), span), work) : work();
 }
 
+/** Runs `work` outside any trace: work of its own (a timed pass), not of the request that happened to start it. */
+export function outsideAnyTrace<T>(work: () => T): T {
+  return tracer ? context.with(ROOT_CONTEXT, work) : work();
+}
+
 /** `work` in a span of its own, ended when its promise settles; `work` alone while tracing is off. */
 export function traced<T>(app: string, name: string, options: StartSpanOptions, work: () => Promise<T>): Promise<T> {
   const span = startSpan(app, name, options);
