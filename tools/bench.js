@@ -12,9 +12,10 @@ const path = require('node:path');
 const { parseArgs } = require('node:util');
 const { openLoop } = require('./bench/open-loop');
 const { fairness, VICTIM_RATE } = require('./bench/fairness');
+const { startOtlpSink } = require('./bench/otlp-sink');
 const { ROOT, log, ensureDependencies, build, freePort, findOnPath, portAnswers } = require('./lib/workspace');
 
-const USAGE = `usage: npm run bench [-- --duration S] [--connections N] [--warmup S] [--cooldown S] [--settle S] [--flow-workers N] [--only TEXT]
+const USAGE = `usage: npm run bench [-- --duration S] [--connections N] [--warmup S] [--cooldown S] [--settle S] [--flow-workers N] [--only TEXT] [--tracing]
 
   --duration S       seconds each scenario is measured (default 10, or BENCH_DURATION_S)
   --connections N    connections of the closed-loop scenarios (default 50, or BENCH_CONNECTIONS)
@@ -22,7 +23,9 @@ const USAGE = `usage: npm run bench [-- --duration S] [--connections N] [--warmu
   --cooldown S       pause between scenarios (default 10)
   --settle S         pause after start and setup before the first scenario (default 30)
   --flow-workers N   concurrent bookers of the full-flow scenario (default 8)
-  --only TEXT        only the scenarios whose name contains TEXT (the baselines always run)`;
+  --only TEXT        only the scenarios whose name contains TEXT (the baselines always run)
+  --tracing          the cost of tracing: the traceable scenarios with tracing off, then again
+                     after a restart with tracing on (OTLP to a sink in this process that counts spans)`;
 
 let parsed;
 try {
@@ -37,6 +40,7 @@ try {
     // Concurrent bookers in the full-flow scenario.
     'flow-workers': { type: 'string', default: process.env.BENCH_FLOW_WORKERS || '8' },
     only: { type: 'string' },
+    tracing: { type: 'boolean', default: false },
     },
   });
 } catch (error) {
@@ -104,6 +108,7 @@ async function scratchDatabase() {
   return url.toString();
 }
 
+/** Starts the platform (tools/start.js); resolves with its process once it is ready. */
 function startPlatform(env) {
   const child = spawn(process.execPath, [path.join(ROOT, 'tools/start.js')], {
     cwd: ROOT,
@@ -256,11 +261,11 @@ function runAutocannon(scenario, durationS) {
  * Each scenario first runs unmeasured for WARMUP_S: connections' TLS handshakes and the
  * first calls of a code path (JIT, lazily built caches) are not what the figures describe.
  */
-async function measure(scenario) {
+async function measure(scenario, cpu) {
   if (scenario.runWithWarmup) return scenario.runWithWarmup(DURATION_S, WARMUP_S);
   if (scenario.run) {
     await scenario.run(WARMUP_S);
-    return scenario.run(DURATION_S);
+    return withCpu(cpu, () => scenario.run(DURATION_S));
   }
   if (scenario.rate) {
     return openLoop({
@@ -274,7 +279,46 @@ async function measure(scenario) {
     });
   }
   await runAutocannon(scenario, WARMUP_S);
-  return runAutocannon(scenario, DURATION_S);
+  return withCpu(cpu, () => runAutocannon(scenario, DURATION_S));
+}
+
+/**
+ * The measured phase, with the CPU time the platform's apps spent per request (ms) when
+ * `cpu` reads it: CPU time, unlike throughput, hardly moves with what else the machine runs.
+ */
+async function withCpu(cpu, run) {
+  const before = cpu?.();
+  const result = await run();
+  if (before !== undefined) result.cpuMsPerRequest = ((cpu() - before) * 1000) / Math.max(1, result.requests.average * DURATION_S);
+  return result;
+}
+
+/** CPU seconds (user and system) used so far by the apps `npm start` runs: the children of its process. */
+function appsCpuSeconds(platform) {
+  const children = fs.readFileSync(`/proc/${platform.pid}/task/${platform.pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean);
+  let ticks = 0;
+  for (const pid of children) {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // utime and stime, the 14th and 15th fields, counted after the command name's closing parenthesis.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    ticks += Number(fields[11]) + Number(fields[12]);
+  }
+  return ticks / 100;
+}
+
+/** Measures each scenario in turn: its results, in order; with --tracing, the apps' CPU per request of the traceable ones. */
+async function measureEach(scenarios, platform) {
+  const results = [];
+  for (const [index, scenario] of scenarios.entries()) {
+    // A pause between scenarios: a few seconds after a busy phase ends, V8's memory reducer
+    // runs full garbage collections in every process that was busy (the load generator, the
+    // baselines, the services), which would land in the next scenario's measurement.
+    if (index > 0) await new Promise((resolve) => setTimeout(resolve, COOLDOWN_S * 1000));
+    const result = await measure(scenario, options.tracing && scenario.traceable ? () => appsCpuSeconds(platform) : undefined);
+    results.push({ scenario, result });
+    log(`${scenario.name}: ${Math.round(result.requests.average)} req/s`);
+  }
+  return results;
 }
 
 /** Distinct place queries (three-letter prefixes times limits), so that none is answered from a cache. */
@@ -296,7 +340,7 @@ async function main() {
   const gatewayPort = await freePort();
   const metricsPort = await freePort();
   log('starting the platform...');
-  await startPlatform({
+  const platformEnv = {
     NATS_URL: natsUrl,
     DATABASE_URL: databaseUrl,
     PORT: String(gatewayPort),
@@ -307,7 +351,8 @@ async function main() {
     VENDOR_LATENCY_MS: 'atlas=0,borealis=1500,cobalt=4000',
     RATE_LIMIT_RPS: '1000000',
     RATE_LIMIT_BURST: '1000000',
-  });
+  };
+  const platform = await startPlatform(platformEnv);
   const gateway = `https://127.0.0.1:${gatewayPort}`;
 
   const baselinePort = await freePort();
@@ -359,7 +404,9 @@ async function main() {
   const prebookPath = `/prebook/${hotelRates.body.data.hotel.id}/${session.body.data.session_id}/${hotelRates.body.data.rates[0].id}/account`;
 
   // 100,000 bookings for the list scenario, copied from one real booking (seeding through the API would take an hour).
-  const selected = (name) => !options.only || name.includes(options.only);
+  const matches = (name) => !options.only || name.includes(options.only);
+  // --tracing measures only the traceable scenarios (below): none of the others' setup.
+  const selected = (name) => !options.tracing && matches(name);
   const fairnessSelected = selected(`${FAIRNESS}:`);
   let fairClient;
   if (selected(LIST_SCENARIO) || fairnessSelected) {
@@ -381,7 +428,7 @@ async function main() {
     { name: 'baseline: bare Fastify JSON route at 1000 req/s', url: `${baseline}/json`, rate: 1000, connections: 20 },
     { name: 'baseline: one NATS hop to an echo responder', url: `${baseline}/nats`, isReference: true },
     { name: 'baseline: one NATS hop at 1000 req/s', url: `${baseline}/nats`, rate: 1000, connections: 20 },
-    { name: 'gateway: GET /api/user/{id} (backend token)', url: `${gateway}/api/user/${user.body.data.id}`, headers: backend },
+    { name: 'gateway: GET /api/user/{id} (backend token)', url: `${gateway}/api/user/${user.body.data.id}`, headers: backend, traceable: true },
     {
       name: 'places: GET /places/search at 1000 req/s',
       url: `${gateway}/places/search?text_query=par`,
@@ -433,12 +480,14 @@ async function main() {
     {
       name: 'full flow: search, hotel rates, prebook, book (per booking)',
       run: (durationS) => fullFlow(gateway, booking, FLOW_WORKERS, durationS),
+      traceable: true,
     },
     {
       name: 'prebook: GET /prebook/{hotel}/{session}/{rate}/account',
       url: `${gateway}${prebookPath}`,
       headers: booking,
       connections: 20,
+      traceable: true,
     },
     // What a Prometheus scrape costs the gateway (every histogram series serialized), one
     // scraper at a time as in production; the per-request recording is in every scenario.
@@ -447,22 +496,26 @@ async function main() {
     { name: `${FAIRNESS}: other client's GET /book?limit=50 at ${VICTIM_RATE} req/s, alone`, runWithWarmup: fair(0) },
     { name: `${FAIRNESS}: the same while one client floods GET /book?limit=50 from 64 connections`, runWithWarmup: fair(64) },
     { name: `${FAIRNESS}: the same while one client floods GET /book?limit=50 from 256 connections`, runWithWarmup: fair(256) },
-  ].filter((scenario) => selected(scenario.name) || scenario.isReference);
+  ].filter((scenario) => scenario.isReference || (matches(scenario.name) && (!options.tracing || scenario.traceable)));
 
   // The figures describe a running system, not one in its first minute: after start and
   // setup (a 15 MB V2 answer, 100,000 seeded bookings) every process collects garbage for a while.
   log(`letting the platform settle for ${SETTLE_S} s...`);
   await new Promise((resolve) => setTimeout(resolve, SETTLE_S * 1000));
   log(`measuring ${scenarios.length} scenarios, ${DURATION_S} s each, ${CONNECTIONS} connections`);
-  const results = [];
-  for (const [index, scenario] of scenarios.entries()) {
-    // A pause between scenarios: a few seconds after a busy phase ends, V8's memory reducer
-    // runs full garbage collections in every process that was busy (the load generator, the
-    // baselines, the services), which would land in the next scenario's measurement.
-    if (index > 0) await new Promise((resolve) => setTimeout(resolve, COOLDOWN_S * 1000));
-    const result = await measure(scenario);
-    results.push({ scenario, result });
-    log(`${scenario.name}: ${Math.round(result.requests.average)} req/s`);
+  const results = await measureEach(scenarios, platform);
+  let sink;
+  if (options.tracing) {
+    // The same platform (database, broker, data directory, ports) started again, every app
+    // exporting its spans over OTLP; it settles as the first one did.
+    sink = await startOtlpSink();
+    cleanups.push(sink.close);
+    log(`restarting the platform with tracing on (OTLP to ${sink.url})...`);
+    await stopChild(platform, 'SIGINT');
+    const traced = await startPlatform({ ...platformEnv, OTEL_EXPORTER_OTLP_ENDPOINT: sink.url });
+    await new Promise((resolve) => setTimeout(resolve, SETTLE_S * 1000));
+    const again = scenarios.filter((scenario) => scenario.traceable).map((scenario) => ({ ...scenario, name: `${scenario.name} (tracing on)` }));
+    results.push(...(await measureEach(again, traced)));
   }
   const reference = results.find(({ scenario }) => scenario.isReference)?.result.requests.average;
   const rows = results.map(({ scenario, result }) => ({
@@ -472,9 +525,11 @@ async function main() {
     'p99 ms': result.latency.p99,
     errors: result.errors + result.timeouts + result.non2xx,
     'x one-hop': reference ? (result.requests.average / reference).toFixed(2) : 'n/a',
+    ...(options.tracing && { 'apps CPU ms/req': result.cpuMsPerRequest?.toFixed(2) ?? '' }),
   }));
   process.stdout.write(`\nnpm run bench — ${os.cpus().length} cores, ${DURATION_S} s per scenario, ${CONNECTIONS} connections\n`);
   console.table(rows);
+  if (sink) process.stdout.write(`tracing on: the apps exported ${sink.spans()} spans (warm-ups included)\n`);
   for (const { scenario, result } of results.filter(({ result }) => result.flood)) {
     const { admittedPerSecond, refusedPerSecond, otherNon2xx, errors } = result.flood;
     process.stdout.write(`${scenario.name}: the flood got ${admittedPerSecond} req/s answered, ${refusedPerSecond} req/s refused with 429 (in flight), ${otherNon2xx} other non-2xx, ${errors} errors\n`);

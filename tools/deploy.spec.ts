@@ -135,7 +135,7 @@ describe('deployment files', () => {
     expect(find('Service', app)).toBeDefined();
   });
 
-  it.each(APPS)('%s is fenced by network policies: only the gateway takes traffic from outside; services reach NATS and PostgreSQL', (app) => {
+  it.each(APPS)('%s is fenced by network policies: only the gateway takes traffic from outside; services reach NATS and PostgreSQL, every app the trace collector', (app) => {
     const deny = find('NetworkPolicy', 'hotel-default-deny');
     expect(selects(deny.spec.podSelector.matchLabels, podLabels(app))).toBe(true);
     expect(deny.spec.policyTypes).toEqual(['Ingress', 'Egress']);
@@ -147,6 +147,8 @@ describe('deployment files', () => {
     expect(ingress.filter((rule) => rule.from === undefined).length > 0).toBe(app === 'gateway');
     expect(egressPorts).toEqual(expect.arrayContaining([53, 4222]));
     expect(egressPorts.includes(5432)).toBe(app !== 'gateway');
+    const collector = egress.filter((rule) => rule.ports.some((port: any) => port.port === 4318));
+    expect(collector.flatMap((rule) => rule.to)).toEqual([{ namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'monitoring' } } }]);
     const internet = egress.filter((rule) => rule.to.some((peer: any) => peer.ipBlock));
     if (app === 'webhooks') {
       expect(internet).toHaveLength(1);

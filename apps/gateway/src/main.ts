@@ -1,12 +1,12 @@
 import 'reflect-metadata';
-import { JsonLogger, closeOnSignal, exitOnStartFailure, loadEnvOrExit, logLongGarbageCollections } from '@hotel/platform';
+import { JsonLogger, closeOnSignal, exitOnStartFailure, loadEnvOrExit, logLongGarbageCollections, tracingFromEnv } from '@hotel/platform';
 import { GatewayEnv } from './gateway.env';
 import { startGateway } from './start-gateway';
 
 const env = loadEnvOrExit('gateway', GatewayEnv);
-startGateway(env).then((gateway) => {
+tracingFromEnv('gateway', env).then(() => startGateway(env)).then((gateway) => {
   const logger = new JsonLogger('gateway', env.LOG_LEVEL);
-  logger.log({ msg: 'gateway listening', url: gateway.url, plainUrl: gateway.plainUrl, metricsUrl: gateway.metricsUrl });
+  logger.log({ msg: 'gateway listening', url: gateway.url, plainUrl: gateway.plainUrl, metricsUrl: gateway.metricsUrl, traces: env.OTEL_EXPORTER_OTLP_ENDPOINT });
   logLongGarbageCollections(logger);
   closeOnSignal(logger, () => gateway.close());
 }, exitOnStartFailure('gateway'));

@@ -7,13 +7,14 @@ import { createServer as createHttpsServer } from 'node:https';
 import { AddressInfo, Socket } from 'node:net';
 import { TLSSocket } from 'node:tls';
 import { EVENTS, ErrorCode } from '@hotel/contracts';
-import { AppMetrics, DomainError, JsonLogger, ServiceClient, acceptRequestId, busCredentials } from '@hotel/platform';
+import { AppMetrics, DomainError, JsonLogger, ServiceClient, acceptRequestId, busCredentials, withSpan } from '@hotel/platform';
 import { AuthenticatedRequest } from './auth/api-family';
 import { Authenticator } from './auth/auth.guard';
 import { GatewayAppModule } from './gateway-app.module';
 import { routedUrl } from './finance-console/finance-console.controller';
 import { GatewayEnv } from './gateway.env';
 import { installEnvelope } from './http/envelope';
+import { installRequestSpans, requestSpan } from './http/request-spans';
 import { errorEnvelope, sendError } from './http/http-error.filter';
 import { BODY_LIMIT_BYTES, bodyTooLarge, checkUrlInput, drainBounded, readJsonBody } from './http/request-input';
 import { SECURITY_HEADERS, installSecurityHeaders, secureReply } from './http/security-headers';
@@ -144,6 +145,7 @@ export async function startGateway(env: GatewayEnv): Promise<RunningGateway> {
   // The body parser is the gateway's own (below), not Nest's.
   const app = await NestFactory.create<NestFastifyApplication>(GatewayAppModule.register(env, services), adapter, { logger, bodyParser: false });
   const fastify = app.getHttpAdapter().getInstance();
+  installRequestSpans(fastify);
   installEnvelope(fastify);
   installSecurityHeaders(fastify);
   const authenticator = new Authenticator(services, env);
@@ -176,14 +178,15 @@ export async function startGateway(env: GatewayEnv): Promise<RunningGateway> {
     httpRequests.observe({ method: request.method, route, status: reply.statusCode }, reply.elapsedTime / 1000);
     if (reply.statusCode === 429) rateLimited.inc({ family: Authenticator.familyOf(request) ?? 'none' });
     if (logger.isEnabled('info')) {
-      accessLog.log({
+      // In the request's span, so the line names its trace (this hook runs outside it).
+      withSpan(requestSpan(request), () => accessLog.log({
         msg: 'request',
         requestId: request.id,
         method: request.method,
         path: request.url.split('?')[0],
         status: reply.statusCode,
         ms: Math.round(reply.elapsedTime * 100) / 100,
-      });
+      }));
     }
     done();
   });

@@ -18,3 +18,4 @@ export * from './database/page-query';
 export * from './testing/fail-points';
 export * from './service/drain-loop';
 export * from './metrics/app-metrics';
+export * from './tracing/tracing';

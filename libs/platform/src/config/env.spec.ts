@@ -15,7 +15,7 @@ describe('loadEnv', () => {
 
   it('names every bad variable', () => {
     try {
-      loadEnv(PlatformEnv, { NATS_URL: 'http://nope', RPC_TIMEOUT_MS: 'soon', LOG_LEVEL: 'chatty' });
+      loadEnv(PlatformEnv, { NATS_URL: 'http://nope', RPC_TIMEOUT_MS: 'soon', LOG_LEVEL: 'chatty', OTEL_EXPORTER_OTLP_ENDPOINT: 'collector:4318', OTEL_SERVICE_NAME: 'a b' });
       throw new Error('expected a ConfigError');
     } catch (error) {
       expect(error).toBeInstanceOf(ConfigError);
@@ -23,7 +23,14 @@ describe('loadEnv', () => {
       expect(problems).toMatch(/NATS_URL/);
       expect(problems).toMatch(/RPC_TIMEOUT_MS/);
       expect(problems).toMatch(/LOG_LEVEL/);
+      expect(problems).toMatch(/OTEL_EXPORTER_OTLP_ENDPOINT/);
+      expect(problems).toMatch(/OTEL_SERVICE_NAME/);
     }
+  });
+
+  it('takes an OTLP collector address (tracing), off by default', () => {
+    expect(loadEnv(PlatformEnv, {}).OTEL_EXPORTER_OTLP_ENDPOINT).toBeUndefined();
+    expect(loadEnv(PlatformEnv, { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://otel-collector.monitoring:4318' }).OTEL_EXPORTER_OTLP_ENDPOINT).toBe('http://otel-collector.monitoring:4318');
   });
 
   it('treats an empty variable as unset', () => {

@@ -94,6 +94,16 @@ export class PlatformEnv {
   @Min(0)
   @Max(60_000)
   SHUTDOWN_GRACE_MS = 2000;
+
+  /** An OpenTelemetry collector's OTLP/HTTP base address (traces go to its /v1/traces); unset: no tracing at all. */
+  @IsOptional()
+  @Matches(/^https?:\/\/[^\s/]+(\/\S*)?$/, { message: 'OTEL_EXPORTER_OTLP_ENDPOINT must be an http:// or https:// URL (the collector\'s OTLP/HTTP address)' })
+  OTEL_EXPORTER_OTLP_ENDPOINT?: string;
+
+  /** The service.name of this app's spans; the app's name by default. */
+  @IsOptional()
+  @Matches(/^[\w.:-]{1,100}$/, { message: 'OTEL_SERVICE_NAME must be 1-100 letters, digits or ._:-' })
+  OTEL_SERVICE_NAME?: string;
 }
 
 /** Variables of a service that owns a database schema. */

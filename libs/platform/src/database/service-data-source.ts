@@ -1,5 +1,8 @@
 import { DataSource, DataSourceOptions, MixedList, EntitySchema } from 'typeorm';
+import { Client } from 'pg';
+import { tracingEnabled } from '../tracing/tracing';
 import { PreparingClient } from './preparing-client';
+import { tracedClient } from './traced-client';
 
 export interface ServiceDatabaseOptions {
   /** The PostgreSQL schema the service owns; nothing else writes to it. */
@@ -15,6 +18,9 @@ export interface ServiceDatabaseOptions {
 }
 
 export function serviceDataSourceOptions(options: ServiceDatabaseOptions): DataSourceOptions {
+  const base = options.preparedStatements !== false ? PreparingClient : undefined;
+  // Chosen once, at start: with tracing off the pool's client is not wrapped at all.
+  const client = tracingEnabled() ? tracedClient(base ?? Client, options.schema) : base;
   return {
     type: 'postgres',
     url: options.url,
@@ -31,7 +37,7 @@ export function serviceDataSourceOptions(options: ServiceDatabaseOptions): DataS
       // A database that does not answer fails the request (503) instead of queueing it forever.
       connectionTimeoutMillis: 5000,
       keepAlive: true,
-      ...(options.preparedStatements !== false && { Client: PreparingClient }),
+      ...(client && { Client: client }),
     },
   };
 }

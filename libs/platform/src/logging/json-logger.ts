@@ -1,6 +1,7 @@
 import { LoggerService } from '@nestjs/common';
 import { hostname } from 'node:os';
 import pino, { DestinationStream, Logger as Pino } from 'pino';
+import { traceFields, tracingEnabled } from '../tracing/tracing';
 import { requestContext } from './request-context';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug';
@@ -12,11 +13,13 @@ export const INSTANCE_ID = `${hostname()}:${process.pid}`;
 /**
  * The fields each line takes from the request being handled (pino's mixin): the one
  * place that says what a line carries of its request. A line outside any request
- * names the logger's own service and this process.
+ * names the logger's own service and this process. With tracing on, a line written
+ * within a span names its trace and span too, beside the request id.
  */
 export function requestFields(service: string): Record<string, unknown> {
   const store = requestContext.getStore();
-  return { service: store?.service ?? service, instance: store?.instance ?? INSTANCE_ID, requestId: store?.requestId };
+  const fields = { service: store?.service ?? service, instance: store?.instance ?? INSTANCE_ID, requestId: store?.requestId };
+  return tracingEnabled() ? Object.assign(fields, traceFields()) : fields;
 }
 
 let sink: LogSink | null = null;

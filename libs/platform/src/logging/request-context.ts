@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
+import { outsideAnyTrace } from '../tracing/tracing';
 
 export interface RequestContext {
   requestId: string;
@@ -38,7 +39,7 @@ export function acceptRequestId(candidate: unknown): string {
  * its own, as a request is: its log lines name the service and replica and share
  * one id per pass. Outside any context a line would take the process's last
  * registered Nest logger's name, which is another service's where several share
- * a process (tests).
+ * a process (tests). A pass a request nudges is not part of that request's trace either.
  */
 export class BackgroundJobs {
   constructor(
@@ -47,6 +48,6 @@ export class BackgroundJobs {
   ) {}
 
   run<T>(job: string, work: () => T): T {
-    return requestContext.run({ requestId: `${job}-${randomUUID()}`, service: this.service, instance: this.instance }, work);
+    return requestContext.run({ requestId: `${job}-${randomUUID()}`, service: this.service, instance: this.instance }, () => outsideAnyTrace(work));
   }
 }

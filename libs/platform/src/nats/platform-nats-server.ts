@@ -1,17 +1,20 @@
 import { Logger } from '@nestjs/common';
 import { NatsContext, NatsOptions, ServerNats } from '@nestjs/microservices';
+import { Span } from '@opentelemetry/api';
 import { Msg, headers as natsHeaders } from 'nats';
 import { Histogram } from 'prom-client';
 import { HEADERS, RpcErrorPayload } from '@hotel/contracts';
 import { acceptRequestId, requestContext } from '../logging/request-context';
 import { AppMetrics, outcomeCode } from '../metrics/app-metrics';
+import { SpanKind, endSpan, natsAttributes, startSpanFromHeaders, withSpan } from '../tracing/tracing';
 
 /**
  * Nest's NATS server with two changes for the platform's services:
  * - each message is handled inside the request context its NATS headers carry,
  *   so every log line of the handler names the caller's request id (a Nest
  *   interceptor could do it, at the cost of an async resource per message), and
- *   a handler knows when its caller stops waiting (HEADERS.TIMEOUT_MS);
+ *   a handler knows when its caller stops waiting (HEADERS.TIMEOUT_MS), and with
+ *   tracing on it runs in a server span, the child of the caller's span (traceparent);
  * - subjects are plain strings, so a route is the subject itself: Nest first tries
  *   JSON.parse on every incoming subject, and the exception it catches builds a
  *   stack trace per message;
@@ -21,7 +24,8 @@ import { AppMetrics, outcomeCode } from '../metrics/app-metrics';
  */
 export class PlatformNatsServer extends ServerNats {
   private readonly rpcLogger = new Logger('Rpc');
-  private readonly received = new WeakMap<Msg, bigint>();
+  /** Each request in hand: when it came, and its span (tracing on). */
+  private readonly received = new WeakMap<Msg, { at: bigint; span?: Span }>();
   /** The replica's id, known once the service's module has been created. */
   instance?: string;
   private handled?: Histogram<'subject' | 'code'>;
@@ -46,14 +50,17 @@ export class PlatformNatsServer extends ServerNats {
     const requestId = acceptRequestId(message.headers?.get(HEADERS.REQUEST_ID));
     const timeoutMs = Number(message.headers?.get(HEADERS.TIMEOUT_MS));
     const deadline = timeoutMs > 0 ? Date.now() + timeoutMs : undefined;
-    this.received.set(message, process.hrtime.bigint());
+    // Only a request gets a span: its last reply ends it (an event has none).
+    const span = message.reply ? startSpanFromHeaders(this.service, message.subject, message.headers, { kind: SpanKind.SERVER, attributes: natsAttributes(message.subject) }) : undefined;
+    this.received.set(message, { at: process.hrtime.bigint(), span });
     return requestContext.run({ requestId, service: this.service, instance: this.instance, deadline }, () =>
-      super.handleMessage(channel, message as never).catch((error: unknown) => this.refuseMalformed(message, error)),
+      withSpan(span, () => super.handleMessage(channel, message as never).catch((error: unknown) => this.refuseMalformed(message, error))),
     );
   }
 
   /** A message that is not a request packet at all (not JSON): answered as invalid, never left to crash the process. */
   private refuseMalformed(message: Msg, error: unknown) {
+    endSpan(this.received.get(message)?.span, error);
     this.received.delete(message);
     this.rpcLogger.warn({ msg: 'malformed message', subject: message.subject, error: error instanceof Error ? error.message : String(error) });
     if (message.reply) {
@@ -78,7 +85,8 @@ export class PlatformNatsServer extends ServerNats {
       const received = this.received.get(message);
       if (received !== undefined && (packet.isDisposed || packet.err !== undefined)) {
         this.received.delete(message);
-        const ms = Number(process.hrtime.bigint() - received) / 1e6;
+        endSpan(received.span, packet.err);
+        const ms = Number(process.hrtime.bigint() - received.at) / 1e6;
         this.handled?.observe({ subject: message.subject, code: outcomeCode(packet.err) }, ms / 1000);
         this.rpcLogger.debug({ msg: 'handled', subject: message.subject, outcome: packet.err === undefined ? 'ok' : 'error', ms: Math.round(ms * 100) / 100 });
       }

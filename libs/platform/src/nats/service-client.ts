@@ -21,6 +21,7 @@ import { DomainError } from '../errors/domain-error';
 import { SimulatedCrash } from '../testing/fail-points';
 import { currentRequestId } from '../logging/request-context';
 import { AppMetrics, outcomeCode } from '../metrics/app-metrics';
+import { SpanKind, endSpan, injectTraceContext, natsAttributes, startSpanFromHeaders, traced, withSpan } from '../tracing/tracing';
 import { BusCredentials, natsConnectionOptions } from './nats-options';
 
 export interface SendOptions {
@@ -109,7 +110,8 @@ interface PendingCall {
  * costs about two thirds of the throughput. Replies are matched to calls here
  * rather than by nats.js's request(), which builds and throws away an Error (with
  * a stack) for every answered request. Every call has a timeout and carries the
- * request id in the NATS headers.
+ * request id in the NATS headers, and with tracing on each call is a client span whose
+ * trace context (W3C traceparent) travels in them too.
  */
 export class ServiceClient {
   private readonly logger = new Logger('ServiceClient');
@@ -176,7 +178,7 @@ export class ServiceClient {
   private async measured<T>(subject: string, call: () => Promise<T>): Promise<T> {
     const end = this.metrics?.rpcSent.startTimer({ subject });
     try {
-      const result = await call();
+      const result = await traced(this.bus.identity, subject, { kind: SpanKind.CLIENT, attributes: natsAttributes(subject) }, call);
       end?.({ code: 'OK' });
       return result;
     } catch (error) {
@@ -231,14 +233,17 @@ export class ServiceClient {
    */
   async publishToStream(subject: string, data: Uint8Array, options: { msgId: string; headers?: Record<string, string>; timeoutMs?: number }): Promise<StreamAck> {
     const connection = this.requireConnection(subject);
-    const headers = natsHeaders();
-    for (const [name, value] of Object.entries(options.headers ?? {})) headers.set(name, value);
-    const ack = await connection.jetstream({ timeout: options.timeoutMs ?? this.defaultTimeoutMs }).publish(subject, data, {
-      msgID: options.msgId,
-      headers,
-      timeout: options.timeoutMs ?? this.defaultTimeoutMs,
+    return traced(this.bus.identity, subject, { kind: SpanKind.PRODUCER, attributes: natsAttributes(subject) }, async () => {
+      const headers = natsHeaders();
+      for (const [name, value] of Object.entries(options.headers ?? {})) headers.set(name, value);
+      injectTraceContext(headers);
+      const ack = await connection.jetstream({ timeout: options.timeoutMs ?? this.defaultTimeoutMs }).publish(subject, data, {
+        msgID: options.msgId,
+        headers,
+        timeout: options.timeoutMs ?? this.defaultTimeoutMs,
+      });
+      return { seq: ack.seq, duplicate: ack.duplicate };
     });
-    return { seq: ack.seq, duplicate: ack.duplicate };
   }
 
   /**
@@ -275,15 +280,21 @@ export class ServiceClient {
           if (failingSince !== undefined) this.logger.log({ msg: 'reading the stream again', stream: config.stream, consumer: config.name });
           failingSince = undefined;
           for await (const message of messages) {
+            // The handling continues the trace of whoever published the message.
+            const span = startSpanFromHeaders(this.bus.identity, message.subject, message.headers, { kind: SpanKind.CONSUMER, attributes: natsAttributes(message.subject) });
             try {
-              await handle({
-                subject: message.subject,
-                data: message.data,
-                header: (name) => message.headers?.get(name) ?? '',
-                deliveryCount: message.info.deliveryCount,
-              });
+              await withSpan(span, () =>
+                handle({
+                  subject: message.subject,
+                  data: message.data,
+                  header: (name) => message.headers?.get(name) ?? '',
+                  deliveryCount: message.info.deliveryCount,
+                }),
+              );
+              endSpan(span);
               message.ack();
             } catch (error) {
+              endSpan(span, error);
               if (error instanceof SimulatedCrash) {
                 stopped = true;
                 messages.stop();
@@ -408,6 +419,7 @@ export class ServiceClient {
     const requestId = options.requestId ?? currentRequestId();
     if (requestId) headers.set(HEADERS.REQUEST_ID, requestId);
     headers.set(HEADERS.TIMEOUT_MS, String(timeoutMs));
+    injectTraceContext(headers);
     return headers;
   }
 

@@ -11,6 +11,7 @@ import { logLongGarbageCollections } from '../logging/long-pauses';
 import { BusIdentity } from '@hotel/contracts';
 import { busCredentials, natsServer } from '../nats/nats-options';
 import { AppMetrics } from '../metrics/app-metrics';
+import { shutdownTracing, tracingFromEnv } from '../tracing/tracing';
 import { APP_METRICS, SERVICE_INSTANCE } from './service-platform.module';
 
 export interface RunningService {
@@ -76,7 +77,8 @@ export function loadEnvOrExit<E extends object>(app: string, EnvClass: new () =>
 
 /**
  * Keeps a started app running until SIGTERM or SIGINT, then closes it once
- * (drain, close connections) and exits: 0 when the close went well.
+ * (drain, close connections), exports the spans still waiting (tracing on) and
+ * exits: 0 when the close went well.
  */
 export function closeOnSignal(logger: JsonLogger, close: () => Promise<void>): void {
   let stopping = false;
@@ -84,13 +86,15 @@ export function closeOnSignal(logger: JsonLogger, close: () => Promise<void>): v
     if (stopping) return;
     stopping = true;
     logger.log({ msg: `${signal} received, closing` });
-    close().then(
-      () => process.exit(0),
-      (error) => {
-        logger.error(error);
-        process.exit(1);
-      },
-    );
+    close()
+      .then(shutdownTracing)
+      .then(
+        () => process.exit(0),
+        (error) => {
+          logger.error(error);
+          process.exit(1);
+        },
+      );
   };
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
@@ -105,7 +109,8 @@ export function exitOnStartFailure(app: string) {
 }
 
 /**
- * The `main` of every service process: validated environment, start, and on
+ * The `main` of every service process: validated environment, tracing (when
+ * OTEL_EXPORTER_OTLP_ENDPOINT is set), start, and on
  * SIGTERM/SIGINT a clean stop: NATS subscriptions end and in-flight messages
  * finish within SHUTDOWN_GRACE_MS, then the connection and the pool close.
  */
@@ -115,9 +120,9 @@ export function runServiceProcess<E extends ServiceEnv>(
   moduleFor: (env: E) => DynamicModule,
 ): void {
   const env = loadEnvOrExit(name, EnvClass);
-  startService(name, moduleFor(env), env).then((running) => {
+  tracingFromEnv(name, env).then(() => startService(name, moduleFor(env), env)).then((running) => {
     const logger = new JsonLogger(name, env.LOG_LEVEL);
-    logger.log({ msg: `${name} service listening on NATS`, queue: name });
+    logger.log({ msg: `${name} service listening on NATS`, queue: name, traces: env.OTEL_EXPORTER_OTLP_ENDPOINT });
     logLongGarbageCollections(logger);
     closeOnSignal(logger, () => running.close());
   }, exitOnStartFailure(name));
