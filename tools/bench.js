@@ -13,6 +13,7 @@ const { parseArgs } = require('node:util');
 const { openLoop } = require('./bench/open-loop');
 const { fairness, VICTIM_RATE } = require('./bench/fairness');
 const { startOtlpSink } = require('./bench/otlp-sink');
+const { metricsRecordingCost } = require('./bench/metrics-cost');
 const { ROOT, log, ensureDependencies, build, freePort, findOnPath, portAnswers } = require('./lib/workspace');
 
 const USAGE = `usage: npm run bench [-- --duration S] [--connections N] [--warmup S] [--cooldown S] [--settle S] [--flow-workers N] [--only TEXT] [--tracing]
@@ -530,6 +531,10 @@ async function main() {
   process.stdout.write(`\nnpm run bench — ${os.cpus().length} cores, ${DURATION_S} s per scenario, ${CONNECTIONS} connections\n`);
   console.table(rows);
   if (sink) process.stdout.write(`tracing on: the apps exported ${sink.spans()} spans (warm-ups included)\n`);
+  const recording = metricsRecordingCost();
+  process.stdout.write(
+    `metrics: recording costs ${recording.perObservationNs.toFixed(0)} ns per observation, ${(recording.perRequestNs / 1000).toFixed(2)} µs for a request of one NATS hop (its HTTP series, and the hop sent and handled)\n`,
+  );
   for (const { scenario, result } of results.filter(({ result }) => result.flood)) {
     const { admittedPerSecond, refusedPerSecond, otherNon2xx, errors } = result.flood;
     process.stdout.write(`${scenario.name}: the flood got ${admittedPerSecond} req/s answered, ${refusedPerSecond} req/s refused with 429 (in flight), ${otherNon2xx} other non-2xx, ${errors} errors\n`);
