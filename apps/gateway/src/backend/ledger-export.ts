@@ -1,6 +1,9 @@
 import { Readable } from 'node:stream';
 import { Actor, AccountingEntryView, ExportPage, ExportPageRequest, SUBJECTS } from '@hotel/contracts';
-import { ServiceClient } from '@hotel/platform';
+import { DomainError, ServiceClient } from '@hotel/platform';
+
+/** How often a later page of an export is asked for before the answer is cut off. */
+const PAGE_ATTEMPTS = 4;
 
 export type ExportSelection = Pick<ExportPageRequest, 'kind' | 'format' | 'from' | 'to'>;
 
@@ -28,8 +31,25 @@ export class ExportPages {
     let page = this.first;
     yield page;
     while (page.next !== null) {
-      page = await this.services.send(SUBJECTS.ACCOUNTING_EXPORT_PAGE, { ...this.request, after: page.next, upTo: page.upTo, balance: page.balance });
+      page = await this.nextPage(page);
       yield page;
+    }
+  }
+
+  /**
+   * The page after `page`. Once the answer has begun its status cannot change, and a cut
+   * connection is all an error could still say: a page the service could not give in time
+   * (a busy moment) is asked for again, a few times, before that. Safe to repeat: a page
+   * is a read of the snapshot the first page fixed.
+   */
+  private async nextPage(page: ExportPage): Promise<ExportPage> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.services.send(SUBJECTS.ACCOUNTING_EXPORT_PAGE, { ...this.request, after: page.next!, upTo: page.upTo, balance: page.balance });
+      } catch (error) {
+        if (attempt >= PAGE_ATTEMPTS || !(error instanceof DomainError) || error.code !== 'SERVICE_UNAVAILABLE') throw error;
+        await new Promise((resolve) => setTimeout(resolve, 250 * attempt));
+      }
     }
   }
 
