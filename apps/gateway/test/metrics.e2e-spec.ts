@@ -91,7 +91,7 @@ describe('metrics', () => {
     expect(moved('booking', 'hotel_booking_value_total', { status: 'confirmed', currency: 'USD' })).toBeGreaterThan(0);
     // SAGA_LEASE_S's default.
     expect(sample(after, 'hotel_saga_lease_seconds')).toBe(15);
-    expect(sample(after, 'hotel_saga_oldest_unfinished_age_seconds')).toBe(0);
+    expect(sample(after, 'hotel_saga_overdue_seconds')).toBe(0);
     expect(sample(scrapes.get('accounting')!.after, 'hotel_holds_open', { app: 'accounting' })).toBe(0);
     expect(moved('promo', 'hotel_promo_redemptions_total', { outcome: 'rejected' })).toBe(1);
   });

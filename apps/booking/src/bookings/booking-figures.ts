@@ -14,8 +14,10 @@ export class BookingFigures {
   constructor(@Inject(APP_METRICS) metrics: AppMetrics, @Inject(SERVICE_ENV) env: BookingEnv, bookings: BookingsRepository) {
     this.reached = metrics.counter('hotel_bookings_total', 'Bookings that reached a final status (confirmed, failed, cancelled)', ['status']);
     this.value = metrics.counter('hotel_booking_value_total', 'Chargeable price of the bookings that reached a final status, by currency', ['status', 'currency']);
-    metrics.gauge('hotel_saga_oldest_unfinished_age_seconds', 'Seconds since the unfinished saga that moved least recently last moved (0: none)', async (gauge) =>
-      gauge.set(await bookings.oldestUnfinishedAgeSeconds()),
+    // Past its lease, not merely old: a saga waiting on a vendor under a live lease is fine; one
+    // whose lease ran out and that recovery has not taken over is not.
+    metrics.gauge('hotel_saga_overdue_seconds', 'Seconds the unfinished saga whose lease ran out first has been past it (0: none)', async (gauge) =>
+      gauge.set(await bookings.overdueSeconds()),
     );
     metrics.gauge('hotel_saga_lease_seconds', 'How long a worker owns a saga before recovery may take it over (SAGA_LEASE_S)', (gauge) => gauge.set(env.SAGA_LEASE_S));
   }

@@ -327,13 +327,13 @@ export class BookingsRepository {
     await this.bookings.createQueryBuilder().update().set({ leaseUntil: this.leaseEnd }).where('id = :id', { id }).execute();
   }
 
-  /** Seconds since the unfinished saga that moved least recently last moved; 0 when every saga is finished. */
-  async oldestUnfinishedAgeSeconds(): Promise<number> {
+  /** How long the unfinished saga whose lease ran out first has been past it, in seconds (0: none is). */
+  async overdueSeconds(): Promise<number> {
     const row = await this.select()
-      .select('COALESCE(EXTRACT(EPOCH FROM now() - min(b.updatedAt)), 0)', 'age')
-      .where(unfinished('b.'))
-      .getRawOne<{ age: string }>();
-    return Number(row?.age ?? 0);
+      .select('COALESCE(EXTRACT(EPOCH FROM now() - min(b.leaseUntil)), 0)', 'overdue')
+      .where(`${unfinished('b.')} AND b.leaseUntil < now()`)
+      .getRawOne<{ overdue: string }>();
+    return Number(row?.overdue ?? 0);
   }
 
   /** Unfinished sagas whose lease ran out (their worker died): taken over with a new lease. */
