@@ -160,4 +160,14 @@ describe('booking events (service tier: the outbox and its relay)', () => {
     const left = await sql<{ booking_id: number }[]>(`SELECT booking_id FROM booking.booking_events WHERE booking_id = ANY($1) ORDER BY booking_id`, [ids]);
     expect(left.map((row) => row.booking_id)).toEqual([recent.id, unsent.id]);
   });
+
+  it('a saga is overdue (the metric the lease alert reads) only once its lease has run out, by how long', async () => {
+    const booking = await insert();
+    const lease = (interval: string) => sql(`UPDATE booking.bookings SET lease_until = now() + interval '${interval}' WHERE id = $1`, [booking.id]);
+    await lease('-1000 seconds');
+    expect(await bookings.overdueSeconds()).toBeGreaterThanOrEqual(999);
+    // Waiting under a live lease (a vendor still to confirm) is not overdue.
+    await lease('60 seconds');
+    expect(await bookings.overdueSeconds()).toBeLessThan(999);
+  });
 });
