@@ -304,7 +304,7 @@ export class BookingsRepository {
       .addSelect('b.updatedAt', 'updated_at')
       .addSelect(kind === 'api' ? 'b.apiView' : 'b.backendView', 'view')
       .addSelect('b.viewsAt = b.updatedAt', 'current');
-    const [raw, total] = await Promise.all([getRawPage<{ id: number; updated_at: Date; view: string | null; current: boolean | null }>(selection, limit, offset), filtered.getCount()]);
+    const [raw, total] = await Promise.all([getRawPage<{ id: number; updated_at: Date; view: string | null; current: boolean | null }>(selection, limit, offset), countOf(filtered)]);
     const stale = raw.filter((row) => !row.current || row.view === null).map((row) => row.id);
     const rendered = stale.length > 0 ? await this.storeCurrentViews(stale) : new Map<number, StoredViews & { updatedAt: Date }>();
     const rows = raw.map((row): StoredBooking => {
@@ -426,6 +426,16 @@ export class BookingsRepository {
       .execute();
     return (result.raw as { id: number }[]).map((row) => row.id);
   }
+}
+
+/**
+ * How many bookings a filtered query matches: COUNT(*), where TypeORM's getCount() writes
+ * COUNT(DISTINCT(id)), which makes PostgreSQL collect and compare every matching id (the
+ * rows of one table are distinct already).
+ */
+async function countOf(query: SelectQueryBuilder<BookingEntity>): Promise<number> {
+  const row = await query.clone().select('COUNT(*)', 'total').getRawOne<{ total: string }>();
+  return Number(row?.total ?? 0);
 }
 
 /** The bookings a scope reaches. */
