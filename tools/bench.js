@@ -98,7 +98,9 @@ async function startNats() {
 async function scratchDatabase() {
   const serverUrl = process.env.BENCH_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
   const { Client } = require('pg');
-  const name = 'hotel_bench';
+  // BENCH_DATABASE_NAME: another scratch database, so two benchmarks on one server do not drop each other's.
+  const name = process.env.BENCH_DATABASE_NAME || 'hotel_bench';
+  if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`BENCH_DATABASE_NAME must be a plain lower-case identifier, not ${name}`);
   const admin = new Client({ connectionString: serverUrl });
   await admin.connect();
   await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
@@ -161,6 +163,8 @@ async function api(base, method, pathName, headers, body) {
 }
 
 const LIST_SCENARIO = 'list: GET /book filtered, 100,000 bookings';
+// The unfiltered list as a partner pages it, over the same 100,000 bookings: 50 (about 230 KB) and 200 a page.
+const LIST_PAGE_SCENARIOS = ['list: GET /book, a page of 50, 10 connections', 'list: GET /book?limit=200, 10 connections'];
 const FAIRNESS = 'fairness';
 
 const CITIES = [2988507, 2643743, 5128581, 1850147, 2950159, 3117735, 3169070, 3448439, 2267057, 2759794, 3128760, 2761369, 3067696, 2964574, 2147714, 6167865, 4887398, 5368361, 745044, 1609350, 1880252, 292223, 3530597, 3435910, 360630, 1275339, 1835848, 524901, 264371, 756135];
@@ -410,7 +414,7 @@ async function main() {
   const selected = (name) => !options.tracing && matches(name);
   const fairnessSelected = selected(`${FAIRNESS}:`);
   let fairClient;
-  if (selected(LIST_SCENARIO) || fairnessSelected) {
+  if ([LIST_SCENARIO, ...LIST_PAGE_SCENARIOS].some(selected) || fairnessSelected) {
     const firstBooking = await bookOnce(gateway, booking, prebookPath);
     await seedBookings(databaseUrl, keys.client_id, firstBooking.id, 100_000);
     if (fairnessSelected) {
@@ -477,6 +481,18 @@ async function main() {
         `/book?payment_method=account&status=cancelled&limit=20`,
         '/book?vendor_reference=BEN-12345',
       ].map((requestPath) => ({ method: 'GET', path: requestPath })),
+    },
+    {
+      name: LIST_PAGE_SCENARIOS[0],
+      url: `${gateway}/book`,
+      headers: booking,
+      connections: 10,
+    },
+    {
+      name: LIST_PAGE_SCENARIOS[1],
+      url: `${gateway}/book?limit=200`,
+      headers: booking,
+      connections: 10,
     },
     {
       name: 'full flow: search, hotel rates, prebook, book (per booking)',

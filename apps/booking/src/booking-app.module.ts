@@ -16,6 +16,7 @@ import { FailPoints } from './bookings/fail-points';
 import { ScopedIdempotencyKeys1764200000000 } from './migrations/1764200000000-scoped-idempotency-keys';
 import { IndexBookingListByWorld1764400000000 } from './migrations/1764400000000-index-booking-list-by-world';
 import { BookingEventsOutbox1764500000000 } from './migrations/1764500000000-booking-events-outbox';
+import { StoredBookingViews1764610000000 } from './migrations/1764610000000-stored-booking-views';
 import { BookingEventEntity } from './events/booking-event.entity';
 import { BookingEventsOutbox } from './events/booking-events-outbox';
 import { BookingEventsRelay } from './events/booking-events-relay';
@@ -33,6 +34,7 @@ export const BOOKING_MIGRATIONS = [
   ScopedIdempotencyKeys1764200000000,
   IndexBookingListByWorld1764400000000,
   BookingEventsOutbox1764500000000,
+  StoredBookingViews1764610000000,
 ];
 
 @Module({})

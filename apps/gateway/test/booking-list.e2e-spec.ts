@@ -51,6 +51,32 @@ describe('booking list and cancellation', () => {
     }
   });
 
+  it('renders a booking whose stored representations are missing or behind (made before them, or changed without them) and stores them', async () => {
+    const id = made[2].id;
+    const sql = (text: string) => queryTestDatabase<{ current: boolean }>(system.database.url, text, [id]);
+    const backendOf = async () => (await system.request('GET', '/api/booking?limit=500', { headers: { authorization: acme.backend_token } })).body.data.find((b: any) => b.id === id);
+    const withoutLink = ({ voucher_url: _voucher, ...booking }: any) => booking;
+    const before = (await list(`?id=${id}`)).body.data[0];
+    const backendBefore = await backendOf();
+    await sql(`UPDATE booking.bookings SET api_view = NULL, backend_view = NULL, views_at = NULL WHERE id = $1`);
+    const rendered = (await list(`?id=${id}`)).body.data[0];
+    expect(withoutLink(rendered)).toEqual(withoutLink(before));
+    expect(rendered.voucher_url).toMatch(new RegExp(`/vouchers/${id}\\?expires=\\d+&signature=`));
+    expect(await backendOf()).toEqual(backendBefore);
+    expect(await sql(`SELECT views_at = updated_at AS current FROM booking.bookings WHERE id = $1`)).toEqual([{ current: true }]);
+    // A change made without them (a manual fix, a replica of an earlier version) moves updated_at only.
+    await sql(`UPDATE booking.bookings SET first_name = 'Renamed', updated_at = now() WHERE id = $1`);
+    try {
+      const changed = (await list(`?id=${id}`)).body.data[0];
+      expect(changed.first_name).toBe('Renamed');
+      expect(changed.updated_at).not.toBe(before.updated_at);
+      expect((await backendOf()).firstName).toBe('Renamed');
+    } finally {
+      await sql(`UPDATE booking.bookings SET first_name = '${made[2].first_name}', updated_at = now() WHERE id = $1`);
+    }
+    expect((await list(`?id=${id}`)).body.data[0].first_name).toBe(made[2].first_name);
+  });
+
   it.each([
     ['?client_reference=LIST-2', [2]],
     ['?first_name=ada', [3, 0]],

@@ -1,10 +1,10 @@
 import { HealthCheckReply, HealthCheckRequest } from './health/health-check';
 import { SUBJECTS } from './subjects';
-import { BackendBookingPage, ListBackendBookingsRequest } from './booking/backend-booking';
+import { BackendBookingPageChunk, ListBackendBookingsRequest } from './booking/backend-booking';
 import { RenderVoucherRequest, VoucherPdf } from './booking/voucher';
 import {
   BookingIdRequest,
-  BookingPage,
+  BookingPageChunk,
   CancelView,
   CreateBookingReply,
   CreateBookingRequest,
@@ -130,10 +130,10 @@ export interface ContractMap {
   [SUBJECTS.RATES_SUPPLIER_STATUS]: Contract<SupplierStatusRequest, SupplierBooking>;
 
   [SUBJECTS.BOOKING_BOOKING_CREATE]: Contract<CreateBookingRequest, CreateBookingReply>;
-  [SUBJECTS.BOOKING_BOOKING_LIST]: Contract<ListBookingsRequest, BookingPage>;
+  [SUBJECTS.BOOKING_BOOKING_LIST]: Contract<ListBookingsRequest, BookingPageChunk>;
   [SUBJECTS.BOOKING_BOOKING_PRECANCEL]: Contract<BookingIdRequest, PrecancelView>;
   [SUBJECTS.BOOKING_BOOKING_CANCEL]: Contract<BookingIdRequest, CancelView>;
-  [SUBJECTS.BOOKING_BACKEND_BOOKING_LIST]: Contract<ListBackendBookingsRequest, BackendBookingPage>;
+  [SUBJECTS.BOOKING_BACKEND_BOOKING_LIST]: Contract<ListBackendBookingsRequest, BackendBookingPageChunk>;
   [SUBJECTS.BOOKING_VOUCHER_RENDER]: Contract<RenderVoucherRequest, VoucherPdf>;
   [SUBJECTS.SEARCH_RATE_RESOLVE]: Contract<ResolveRateRequest, ResolvedRate>;
 

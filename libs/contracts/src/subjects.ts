@@ -41,10 +41,12 @@ export const SUBJECTS = {
   RATES_SUPPLIER_STATUS: 'rates.supplier.status.v2',
 
   BOOKING_BOOKING_CREATE: 'booking.booking.create.v2',
-  BOOKING_BOOKING_LIST: 'booking.booking.list.v1',
+  /** Answers in several messages (BookingPageChunk): the total, then the bookings as raw JSON bytes. */
+  BOOKING_BOOKING_LIST: 'booking.booking.list.v2',
   BOOKING_BOOKING_PRECANCEL: 'booking.booking.precancel.v2',
   BOOKING_BOOKING_CANCEL: 'booking.booking.cancel.v2',
-  BOOKING_BACKEND_BOOKING_LIST: 'booking.backend-booking.list.v1',
+  /** Answers in several messages (BackendBookingPageChunk), as booking.booking.list does. */
+  BOOKING_BACKEND_BOOKING_LIST: 'booking.backend-booking.list.v2',
   BOOKING_VOUCHER_RENDER: 'booking.voucher.render.v2',
   SEARCH_RATE_RESOLVE: 'search.rate.resolve.v2',
 

@@ -172,6 +172,23 @@ export class BookingEntity {
   @Column({ name: 'event_sequence', type: 'integer', select: false })
   eventSequence?: number;
 
+  /** The booking API's Booking, serialized with slots for its link and updated_at (see stored-views.ts); null until first rendered. */
+  @Column({ name: 'api_view', type: 'text', nullable: true, select: false })
+  apiView?: string | null;
+
+  /** The backend API's BackendBooking, serialized (see stored-views.ts); null until first rendered. */
+  @Column({ name: 'backend_view', type: 'text', nullable: true, select: false })
+  backendView?: string | null;
+
+  /**
+   * The `updated_at` the stored representations are those of: equal to it while they are
+   * current. A move that changes nothing they show keeps them current; a change made
+   * without them (a replica of an earlier version, a manual fix) leaves them behind, and
+   * the next read renders them again.
+   */
+  @Column({ name: 'views_at', type: 'timestamptz', nullable: true, select: false })
+  viewsAt?: Date | null;
+
   @Column({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;
 

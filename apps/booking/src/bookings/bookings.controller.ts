@@ -1,10 +1,11 @@
 import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
+import { Observable, from, mergeMap } from 'rxjs';
 import {
-  BackendBookingPage,
+  BackendBookingPageChunk,
   BookingIdRequest,
   ListBackendBookingsRequest,
-  BookingPage,
+  BookingPageChunk,
   CancelView,
   CreateBookingReply,
   CreateBookingRequest,
@@ -26,14 +27,15 @@ export class BookingsController {
     private readonly vouchers: Vouchers,
   ) {}
 
+  /** Answers in several NATS messages: the head, then the bookings as raw bytes. */
   @MessagePattern(SUBJECTS.BOOKING_BOOKING_LIST)
-  list(@Payload() request: ListBookingsRequest): Promise<BookingPage> {
-    return this.bookings.list(request.actor, request.query);
+  list(@Payload() request: ListBookingsRequest): Observable<BookingPageChunk> {
+    return from(this.bookings.list(request.actor, request.query)).pipe(mergeMap((chunks) => from(chunks)));
   }
 
   @MessagePattern(SUBJECTS.BOOKING_BACKEND_BOOKING_LIST)
-  backendList(@Payload() request: ListBackendBookingsRequest): Promise<BackendBookingPage> {
-    return this.bookings.backendList(request.actor, request.userId, request.query);
+  backendList(@Payload() request: ListBackendBookingsRequest): Observable<BackendBookingPageChunk> {
+    return from(this.bookings.backendList(request.actor, request.userId, request.query)).pipe(mergeMap((chunks) => from(chunks)));
   }
 
   @MessagePattern(SUBJECTS.BOOKING_RECONCILIATION_LIST)

@@ -2,10 +2,11 @@ import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { Brackets, DataSource, EntityManager, QueryFailedError, SelectQueryBuilder } from 'typeorm';
 import { BookingListQuery } from '@hotel/contracts';
-import { DomainError, SERVICE_ENV, getPage } from '@hotel/platform';
+import { DomainError, SERVICE_ENV, getPage, getRawPage } from '@hotel/platform';
 import { BookingEnv } from '../booking.env';
 import { BookingEventsOutbox } from '../events/booking-events-outbox';
 import { BookingEntity, FINAL_STEPS, SagaStep } from './booking.entity';
+import { StoredViews, storedViewsOf } from './stored-views';
 
 /** What a saga step may record beside the step itself. */
 export type BookingChanges = Partial<
@@ -42,9 +43,22 @@ export type NewBooking = Omit<
   | 'cancelledAt'
   | 'legacyPrebookReuse'
   | 'eventSequence'
+  | 'apiView'
+  | 'backendView'
+  | 'viewsAt'
   | 'createdAt'
   | 'updatedAt'
 >;
+
+/** A booking of a page as stored: its id, when it last moved, and one of its stored representations (current). */
+export interface StoredBooking {
+  id: number;
+  updatedAt: Date;
+  view: string;
+}
+
+/** Changes that alter what a booking's list representations show: a move with one of them stores the representations again. */
+const SHOWN_CHANGES: readonly (keyof BookingChanges)[] = ['status', 'bookingReference', 'failureReason'];
 
 /**
  * Which of a client's bookings a caller reaches: an API key its own world's
@@ -159,26 +173,36 @@ export class BookingsRepository {
           .updateEntity(false)
           .execute();
         const [inserted] = result.raw as { id: number; created_at: Date; updated_at: Date }[];
+        const created: BookingEntity = {
+          ...booking,
+          id: inserted.id,
+          status: 'pending',
+          step: 'created',
+          ccPaymentId: null,
+          paymentKey: null,
+          supplierReference: null,
+          bookingReference: [],
+          failureCode: null,
+          failureReason: null,
+          cancellationReference: null,
+          cancellationPenalty: null,
+          createdAt: inserted.created_at,
+          updatedAt: inserted.updated_at,
+        };
+        // Its id and created_at are in its representations: stored once the insert gave them.
+        await manager
+          .getRepository(BookingEntity)
+          .createQueryBuilder()
+          .update()
+          .set({ ...storedViewsOf(created), viewsAt: () => 'updated_at' })
+          .where('id = :id', { id: created.id })
+          .updateEntity(false)
+          .execute();
         await this.events.record(manager, inserted.id);
-        return inserted;
+        return created;
       });
       this.events.committed();
-      return {
-        ...booking,
-        id: row.id,
-        status: 'pending',
-        step: 'created',
-        ccPaymentId: null,
-        paymentKey: null,
-        supplierReference: null,
-        bookingReference: [],
-        failureCode: null,
-        failureReason: null,
-        cancellationReference: null,
-        cancellationPenalty: null,
-        createdAt: row.created_at,
-        updatedAt: row.updated_at,
-      };
+      return row;
     } catch (error) {
       const constraint = error instanceof QueryFailedError ? (error.driverError as { constraint?: string }).constraint : undefined;
       if (constraint === 'bookings_client_reference') throw new DomainError('DUPLICATE_CLIENT_REFERENCE', 'duplicate client_reference');
@@ -238,6 +262,10 @@ export class BookingsRepository {
   }
 
   private async move(manager: EntityManager, booking: BookingEntity, to: SagaStep, changes: BookingChanges, newEvent = false): Promise<BookingEntity | null> {
+    const { cancelledAt: _cancelledAt, ...loaded } = changes;
+    // What the lists show changes: its representations are stored again by the same statement
+    // (rendered from the caller's copy and the changes: the step guard makes that copy the row's).
+    const views: StoredViews | undefined = SHOWN_CHANGES.some((field) => changes[field] !== undefined) ? storedViewsOf({ ...booking, ...loaded }) : undefined;
     const result = await manager
       .getRepository(BookingEntity)
       .createQueryBuilder()
@@ -248,6 +276,9 @@ export class BookingsRepository {
         updatedAt: () => 'now()',
         leaseUntil: this.leaseEnd,
         ...(newEvent && { eventSequence: () => 'event_sequence + 1' }),
+        ...views,
+        // Stored again: current as of this move; not: still current if they were (nothing they show changed).
+        viewsAt: views ? () => 'now()' : () => 'CASE WHEN views_at = updated_at THEN now() END',
       })
       .where('id = :id AND step = :from', { id: booking.id, from: booking.step })
       .returning(['step', 'updatedAt'])
@@ -255,12 +286,55 @@ export class BookingsRepository {
       .execute();
     const [row] = result.raw as { step: SagaStep; updated_at: Date }[];
     if (!row) return null;
-    const { cancelledAt: _cancelledAt, ...loaded } = changes;
     return { ...booking, ...loaded, step: row.step, updatedAt: row.updated_at };
   }
 
-  /** One page of the bookings in a scope, filtered and sorted: by created_at (default), check-in, check-out, price, hotel name or status. */
-  async list(scope: BookingScope, query: BookingListQuery, options: { excludeFailed?: boolean } = {}): Promise<{ rows: BookingEntity[]; total: number }> {
+  /**
+   * One page of the bookings in a scope, filtered and sorted (by created_at by default,
+   * check-in, check-out, price, hotel name or status), each booking as one of its stored representations
+   * (`api` the Booking with its slots, `backend` the BackendBooking): only the id,
+   * updated_at and the stored text are read. A booking without them (made before they
+   * were stored, or whose rendering changed since) is rendered from its row now and
+   * stored, unless a change stored them meanwhile.
+   */
+  async storedPage(scope: BookingScope, query: BookingListQuery, kind: 'api' | 'backend', options: { excludeFailed?: boolean } = {}): Promise<{ rows: StoredBooking[]; total: number }> {
+    const { page, filtered, limit, offset } = this.pageQuery(scope, query, options);
+    const selection = page
+      .select('b.id', 'id')
+      .addSelect('b.updatedAt', 'updated_at')
+      .addSelect(kind === 'api' ? 'b.apiView' : 'b.backendView', 'view')
+      .addSelect('b.viewsAt = b.updatedAt', 'current');
+    const [raw, total] = await Promise.all([getRawPage<{ id: number; updated_at: Date; view: string | null; current: boolean | null }>(selection, limit, offset), countOf(filtered)]);
+    const stale = raw.filter((row) => !row.current || row.view === null).map((row) => row.id);
+    const rendered = stale.length > 0 ? await this.storeCurrentViews(stale) : new Map<number, StoredViews & { updatedAt: Date }>();
+    const rows = raw.map((row): StoredBooking => {
+      const fresh = rendered.get(row.id);
+      if (!fresh) return { id: row.id, updatedAt: row.updated_at, view: row.view! };
+      return { id: row.id, updatedAt: fresh.updatedAt, view: kind === 'api' ? fresh.apiView : fresh.backendView };
+    });
+    return { rows, total };
+  }
+
+  /**
+   * Renders and stores the representations of bookings whose stored ones are missing or
+   * behind, in one transaction holding their rows (a move of one waits, so what is stored
+   * is what its row says); those rendered, by id, with the `updated_at` they are of.
+   */
+  private async storeCurrentViews(ids: number[]): Promise<Map<number, StoredViews & { updatedAt: Date }>> {
+    return this.dataSource.transaction(async (manager) => {
+      const bookings = await manager.getRepository(BookingEntity).createQueryBuilder('b').where('b.id = ANY(:ids)', { ids }).orderBy('b.id').setLock('pessimistic_write').getMany();
+      const rendered = new Map<number, StoredViews & { updatedAt: Date }>();
+      for (const booking of bookings) {
+        const views = storedViewsOf(booking);
+        await manager.getRepository(BookingEntity).createQueryBuilder().update().set({ ...views, viewsAt: () => 'updated_at' }).where('id = :id', { id: booking.id }).updateEntity(false).execute();
+        rendered.set(booking.id, { ...views, updatedAt: booking.updatedAt });
+      }
+      return rendered;
+    });
+  }
+
+  /** The page query (ordered, not yet paged) and the filtered query its total counts. */
+  private pageQuery(scope: BookingScope, query: BookingListQuery, options: { excludeFailed?: boolean }) {
     const filtered = inScope(this.select(), scope);
     if (options.excludeFailed) filtered.andWhere(`b.status <> 'failed'`);
     if (query.id !== undefined) filtered.andWhere('b.id = :id', { id: query.id });
@@ -286,11 +360,7 @@ export class BookingsRepository {
     const direction = query.sort_order === 'asc' ? 'ASC' : 'DESC';
     const limit = query.limit ?? 50;
     const offset = ((query.page ?? 1) - 1) * limit;
-    const [rows, total] = await Promise.all([
-      getPage(filtered.clone().orderBy(`b.${sortProperty}`, direction).addOrderBy('b.id', direction), limit, offset),
-      filtered.getCount(),
-    ]);
-    return { rows, total };
+    return { page: filtered.clone().orderBy(`b.${sortProperty}`, direction).addOrderBy('b.id', direction), filtered, limit, offset };
   }
 
   /**
@@ -356,6 +426,16 @@ export class BookingsRepository {
       .execute();
     return (result.raw as { id: number }[]).map((row) => row.id);
   }
+}
+
+/**
+ * How many bookings a filtered query matches: COUNT(*), where TypeORM's getCount() writes
+ * COUNT(DISTINCT(id)), which makes PostgreSQL collect and compare every matching id (the
+ * rows of one table are distinct already).
+ */
+async function countOf(query: SelectQueryBuilder<BookingEntity>): Promise<number> {
+  const row = await query.clone().select('COUNT(*)', 'total').getRawOne<{ total: string }>();
+  return Number(row?.total ?? 0);
 }
 
 /** The bookings a scope reaches. */

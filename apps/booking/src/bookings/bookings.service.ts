@@ -5,10 +5,10 @@ import {
   ReconciliationBookingsRequest,
   parseDay,
   Actor,
-  BackendBookingPage,
+  BackendBookingPageChunk,
   BackendBookingQuery,
   BookingListQuery,
-  BookingPage,
+  BookingPageChunk,
   BookingRoom,
   CancelView,
   PrecancelView,
@@ -28,11 +28,11 @@ import { BookingEnv } from '../booking.env';
 import { CardDetails, expirationPassed } from '../payments/payment-processor';
 import { Vouchers } from '../vouchers/vouchers';
 import { cancellationPenaltyCents } from './cancellation';
-import { toBackendBooking } from './backend-booking-view';
 import { toBookingView } from './booking-view';
 import { BookingSaga } from './booking-saga';
 import { BookingEntity, CANCELLATION_STEPS, FINAL_STEPS } from './booking.entity';
 import { BookingScope, BookingsRepository, NewBooking } from './bookings.repository';
+import { commaJoinedChunks, filledApiView } from './stored-views';
 
 const CARD_FIELDS = ['payment_token', 'payment_first_name', 'payment_last_name', 'payment_postal_code', 'payment_expiration'] as const;
 /**
@@ -103,10 +103,15 @@ export class BookingsService {
     return { booking: this.outcome(settled), replayed: false };
   }
 
-  /** The caller's bookings (a user token sees that user's only). */
-  async list(actor: Actor, query: BookingListQuery): Promise<BookingPage> {
-    const { rows, total } = await this.bookings.list(scopeOf(actor), query);
-    return { bookings: rows.map((row) => this.view(row)), total };
+  /**
+   * The caller's bookings (a user token sees that user's only): the head, then the
+   * stored Bookings with this moment's voucher links and updated_at filled in, as bytes.
+   */
+  async list(actor: Actor, query: BookingListQuery): Promise<BookingPageChunk[]> {
+    const { rows, total } = await this.bookings.storedPage(scopeOf(actor), query, 'api');
+    const now = Date.now();
+    const views = rows.map((row) => filledApiView(row.view, row.updatedAt, () => this.vouchers.url(row.id, now)));
+    return [{ total }, ...commaJoinedChunks(views)];
   }
 
   /** Backend API: the client's bookings (a user token, or a userId: that user's), newest first. */
@@ -128,19 +133,20 @@ export class BookingsService {
     };
   }
 
-  async backendList(actor: Actor, userId: number | undefined, query: BackendBookingQuery): Promise<BackendBookingPage> {
+  async backendList(actor: Actor, userId: number | undefined, query: BackendBookingQuery): Promise<BackendBookingPageChunk[]> {
     // The finance credential works the ledger, not a client's bookings.
     if (actor.role === 'finance') throw new DomainError('FORBIDDEN', 'backend bookings take the backend token or a user token');
     if (actor.role === 'user' && userId !== undefined && userId !== actor.userId) {
       throw new DomainError('FORBIDDEN', "a user token reads that user's bookings only");
     }
     const forUser = actor.role === 'user' ? actor.userId : (userId ?? null);
-    const { rows, total } = await this.bookings.list(
+    const { rows, total } = await this.bookings.storedPage(
       { clientId: actor.clientId, sandbox: null, userId: forUser },
       { page: query.page, limit: query.limit ?? 100 },
+      'backend',
       { excludeFailed: true },
     );
-    return { bookings: rows.map(toBackendBooking), total };
+    return [{ total }, ...commaJoinedChunks(rows.map((row) => row.view))];
   }
 
   async precancel(actor: Actor, bookingId: number): Promise<PrecancelView> {

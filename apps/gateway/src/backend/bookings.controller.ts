@@ -1,9 +1,9 @@
-import { Controller, Get, Inject, Param, Query } from '@nestjs/common';
-import { Actor, BackendBooking, BackendBookingQuery, IsIdString, SUBJECTS } from '@hotel/contracts';
+import { Controller, Get, Header, Inject, Param, Query } from '@nestjs/common';
+import { Actor, BackendBookingQuery, IsIdString, SUBJECTS } from '@hotel/contracts';
 import { ServiceClient } from '@hotel/platform';
 import { BackendApi, CurrentActor } from '../auth/api-family';
 import { SERVICE_CLIENT } from '../gateway.tokens';
-import { Paginated } from '../http/paginated';
+import { rawPage } from '../http/paginated';
 
 export class BookingUserParams {
   @IsIdString()
@@ -16,15 +16,16 @@ export class BookingUserParams {
 export class BackendBookingsController {
   constructor(@Inject(SERVICE_CLIENT) private readonly services: ServiceClient) {}
 
+  /** The bookings come as raw bytes from the booking service and are joined into the envelope undecoded (see rawPage). */
   @Get()
-  async list(@CurrentActor() actor: Actor, @Query() query: BackendBookingQuery): Promise<Paginated<BackendBooking>> {
-    const page = await this.services.send(SUBJECTS.BOOKING_BACKEND_BOOKING_LIST, { actor, query });
-    return new Paginated(page.bookings, page.total);
+  @Header('content-type', 'application/json; charset=utf-8')
+  async list(@CurrentActor() actor: Actor, @Query() query: BackendBookingQuery): Promise<Buffer> {
+    return rawPage(await this.services.sendForAll(SUBJECTS.BOOKING_BACKEND_BOOKING_LIST, { actor, query }));
   }
 
   @Get('user/:userId')
-  async forUser(@CurrentActor() actor: Actor, @Param() params: BookingUserParams, @Query() query: BackendBookingQuery): Promise<Paginated<BackendBooking>> {
-    const page = await this.services.send(SUBJECTS.BOOKING_BACKEND_BOOKING_LIST, { actor, userId: Number(params.userId), query });
-    return new Paginated(page.bookings, page.total);
+  @Header('content-type', 'application/json; charset=utf-8')
+  async forUser(@CurrentActor() actor: Actor, @Param() params: BookingUserParams, @Query() query: BackendBookingQuery): Promise<Buffer> {
+    return rawPage(await this.services.sendForAll(SUBJECTS.BOOKING_BACKEND_BOOKING_LIST, { actor, userId: Number(params.userId), query }));
   }
 }

@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Inject, Param, Post, Query, Res } from '@nestjs/common';
+import { Body, Controller, Get, Header, HttpCode, Inject, Param, Post, Query, Res } from '@nestjs/common';
 import { FastifyReply } from 'fastify';
 import {
   Actor,
@@ -11,7 +11,7 @@ import {
   SUBJECTS,
   TestScenario,
 } from '@hotel/contracts';
-import { Paginated } from '../http/paginated';
+import { rawPage } from '../http/paginated';
 import { ServiceClient } from '@hotel/platform';
 import { BookingApi, CurrentActor } from '../auth/api-family';
 import { SERVICE_CLIENT } from '../gateway.tokens';
@@ -58,11 +58,15 @@ export class BookController {
     return bookingAnswer(result, reply);
   }
 
-  /** The client's bookings (a user token: that user's), filtered, sorted and paged; `total` counts all matches. */
+  /**
+   * The client's bookings (a user token: that user's), filtered, sorted and paged; `total` counts all matches.
+   * The booking service sends the bookings already serialized (raw bytes): the page is
+   * joined here into the envelope without being decoded (see rawPage).
+   */
   @Get('book')
-  async list(@CurrentActor() actor: Actor, @Query() query: BookingListQuery): Promise<Paginated<BookingView>> {
-    const page = await this.services.send(SUBJECTS.BOOKING_BOOKING_LIST, { actor, query });
-    return new Paginated(page.bookings, page.total);
+  @Header('content-type', 'application/json; charset=utf-8')
+  async list(@CurrentActor() actor: Actor, @Query() query: BookingListQuery): Promise<Buffer> {
+    return rawPage(await this.services.sendForAll(SUBJECTS.BOOKING_BOOKING_LIST, { actor, query }));
   }
 
   @Get('book/precancel/:booking_id')

@@ -1,3 +1,5 @@
+import { commaSeparated } from '@hotel/contracts';
+
 /**
  * A page of a list: the envelope puts `items` in `data` and adds `total` (all
  * matches across pages), as the specification's `GET /book` does.
@@ -7,4 +9,20 @@ export class Paginated<T> {
     readonly items: T[],
     readonly total: number,
   ) {}
+}
+
+const OPENING = Buffer.from('{"data":[');
+
+/**
+ * The body of a page whose items a service sent as raw JSON bytes (a head with
+ * `total`, then items joined by commas, in chunks: BookingPageChunk): the same
+ * bytes the envelope hook writes for a {@link Paginated} (`{"data", "total",
+ * "success", "message"}`), joined without decoding the items. A route answering
+ * it sets `content-type: application/json; charset=utf-8`.
+ */
+export function rawPage(chunks: ({ total: number } | Uint8Array)[]): Buffer {
+  const [head, ...items] = chunks;
+  if (!head || head instanceof Uint8Array) throw new Error('a page answered without its head');
+  const parts = items.filter((chunk): chunk is Uint8Array => chunk instanceof Uint8Array && chunk.length > 0);
+  return Buffer.concat([OPENING, ...commaSeparated(parts), Buffer.from(`],"total":${Number(head.total)},"success":true,"message":null}`)]);
 }

@@ -54,7 +54,7 @@ export interface BackendBooking {
 /** Query of `GET /api/booking` and `GET /api/booking/user/{userId}`: newest first, paged. */
 export class BackendBookingQuery extends PageQuery {}
 
-/** booking.backend-booking.list.v1 */
+/** booking.backend-booking.list.v2 */
 export class ListBackendBookingsRequest extends ActorScoped {
   @IsOptional()
   @IsInt()
@@ -71,3 +71,6 @@ export interface BackendBookingPage {
   bookings: BackendBooking[];
   total: number;
 }
+
+/** booking.backend-booking.list.v2: the head (`total`), then BackendBooking objects as raw JSON bytes (see BookingPageChunk). */
+export type BackendBookingPageChunk = { total: number } | Uint8Array;

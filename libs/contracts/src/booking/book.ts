@@ -269,7 +269,7 @@ export class BookingListQuery {
   client_reference?: string;
 }
 
-/** booking.booking.list.v1 */
+/** booking.booking.list.v2 */
 export class ListBookingsRequest extends ActorScoped {
   @IsDefined()
   @ValidateNested()
@@ -281,6 +281,16 @@ export interface BookingPage {
   bookings: BookingView[];
   total: number;
 }
+
+/**
+ * booking.booking.list.v2 answers a page in several NATS messages: first the head
+ * (`total`, all matches across pages), then the page's bookings as raw UTF-8 JSON
+ * bytes (BookingView objects joined by commas, no brackets; see HEADERS.RAW_REPLY)
+ * in chunks under 1 MB, none for an empty page. The booking service keeps each
+ * booking's representation serialized, so a page is joined from stored bytes and
+ * the gateway passes them on without decoding them.
+ */
+export type BookingPageChunk = { total: number } | Uint8Array;
 
 /** booking.booking.precancel.v2 / cancel.v2 */
 export class BookingIdRequest extends ActorScoped {

@@ -22,3 +22,14 @@ export async function getPage<Entity extends ObjectLiteral>(query: SelectQueryBu
   const transformer = new RawSqlResultsToEntityTransformer(query.expressionMap, query.connection.driver, []);
   return transformer.transform(rows, query.expressionMap.mainAlias!) as Entity[];
 }
+
+/**
+ * One page of a query builder's raw rows (its selection's aliases as keys, the driver's
+ * values), LIMIT and OFFSET bound as in {@link getPage}: for a selection that is not
+ * entities (an expression beside columns).
+ */
+export async function getRawPage<Row>(query: SelectQueryBuilder<ObjectLiteral>, limit: number, offset: number): Promise<Row[]> {
+  const [sql, parameters] = query.getQueryAndParameters();
+  const next = parameters.length + 1;
+  return query.connection.query(`${sql} LIMIT $${next} OFFSET $${next + 1}`, [...parameters, limit, offset]);
+}
