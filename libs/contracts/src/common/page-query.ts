@@ -6,7 +6,7 @@ import { MAX_INT_ID } from './validators';
 export const MAX_PAGE = 100_000;
 
 /** Applies decorators as if stacked in this order (the last one listed runs first, as stacked ones do). */
-function stacked(...decorators: PropertyDecorator[]): PropertyDecorator {
+export function stacked(...decorators: PropertyDecorator[]): PropertyDecorator {
   return (target, key) => {
     for (const decorator of [...decorators].reverse()) decorator(target, key);
   };

@@ -15,7 +15,7 @@ import {
   IsDefined,
 } from 'class-validator';
 import { ActorScoped } from '../common/actor';
-import { PageLimit, PageNumber } from '../common/page-query';
+import { PageLimit, PageNumber, stacked } from '../common/page-query';
 import { MAX_INT_ID } from '../common/validators';
 import { BOOKING_EVENT_TYPES, BookingEventType } from '../booking/events';
 
@@ -33,6 +33,11 @@ export const MAX_WEBHOOK_URL_LENGTH = 2048;
 export const WEBHOOK_DELIVERY_STATUSES = ['pending', 'delivered', 'failed'] as const;
 export type WebhookDeliveryStatus = (typeof WEBHOOK_DELIVERY_STATUSES)[number];
 
+/** An endpoint's `events`: optional, one or more distinct booking event types. */
+function EventTypeList(): PropertyDecorator {
+  return stacked(IsOptional(), ArrayMinSize(1), ArrayMaxSize(WEBHOOK_EVENT_TYPES.length), ArrayUnique(), IsIn(WEBHOOK_EVENT_TYPES, { each: true }));
+}
+
 /**
  * Body of `POST /api/webhook`. The URL's shape is checked here (a string of
  * bounded length); whether it is an allowed target (scheme, address) is the
@@ -44,11 +49,7 @@ export class NewWebhookEndpoint {
   url: string;
 
   /** Default: every booking event. */
-  @IsOptional()
-  @ArrayMinSize(1)
-  @ArrayMaxSize(WEBHOOK_EVENT_TYPES.length)
-  @ArrayUnique()
-  @IsIn(WEBHOOK_EVENT_TYPES, { each: true })
+  @EventTypeList()
   events?: BookingEventType[];
 
   @IsOptional()
@@ -64,11 +65,7 @@ export class WebhookEndpointChanges {
   @MaxLength(MAX_WEBHOOK_URL_LENGTH)
   url?: string;
 
-  @IsOptional()
-  @ArrayMinSize(1)
-  @ArrayMaxSize(WEBHOOK_EVENT_TYPES.length)
-  @ArrayUnique()
-  @IsIn(WEBHOOK_EVENT_TYPES, { each: true })
+  @EventTypeList()
   events?: BookingEventType[];
 
   /** null clears it. */
