@@ -24,7 +24,12 @@ const USAGE = `usage: npm run bench [-- --duration S] [--connections N] [--warmu
   --cooldown S       pause between scenarios (default 10)
   --settle S         pause after start and setup before the first scenario (default 30)
   --flow-workers N   concurrent bookers of the full-flow scenario (default 8)
+  --v2-flow-workers N  concurrent bookers of the V2 full-flow scenario (default 16)
+  --flow-duration S  seconds the V2 full flow is measured (default 60)
   --only TEXT        only the scenarios whose name contains TEXT (the baselines always run)
+  --hold             set up (the scenarios' data included) and keep the platform running instead of
+                     measuring: prints the gateway's address and keys for a profiler or a load
+                     generator of your own; Ctrl-C stops it
   --tracing          the cost of tracing: the traceable scenarios with tracing off, then again
                      after a restart with tracing on (OTLP to a sink in this process that counts spans)`;
 
@@ -40,8 +45,12 @@ try {
     settle: { type: 'string', default: process.env.BENCH_SETTLE_S || '30' },
     // Concurrent bookers in the full-flow scenario.
     'flow-workers': { type: 'string', default: process.env.BENCH_FLOW_WORKERS || '8' },
+    // The V2 full flow: concurrent bookers, and how long it is measured (a minute: its p99 needs thousands of bookings).
+    'v2-flow-workers': { type: 'string', default: process.env.BENCH_V2_FLOW_WORKERS || '16' },
+    'flow-duration': { type: 'string', default: process.env.BENCH_FLOW_DURATION_S || '60' },
     only: { type: 'string' },
     tracing: { type: 'boolean', default: false },
+    hold: { type: 'boolean', default: false },
     },
   });
 } catch (error) {
@@ -53,7 +62,7 @@ if (parsed.values.help) {
   process.exit(0);
 }
 const options = parsed.values;
-for (const name of ['duration', 'connections', 'warmup', 'cooldown', 'settle', 'flow-workers']) {
+for (const name of ['duration', 'connections', 'warmup', 'cooldown', 'settle', 'flow-workers', 'v2-flow-workers', 'flow-duration']) {
   if (!/^\d+(\.\d+)?$/.test(options[name])) {
     process.stderr.write(`--${name} must be a number, not ${options[name]}\n${USAGE}\n`);
     process.exit(2);
@@ -65,6 +74,8 @@ const COOLDOWN_S = Number(options.cooldown);
 const SETTLE_S = Number(options.settle);
 const CONNECTIONS = Number(options.connections);
 const FLOW_WORKERS = Number(options['flow-workers']);
+const V2_FLOW_WORKERS = Number(options['v2-flow-workers']);
+const FLOW_DURATION_S = Number(options['flow-duration']);
 
 const cleanups = [];
 async function cleanup() {
@@ -144,12 +155,15 @@ function daysAhead(days) {
   return new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
 }
 
+/** Connections kept open between calls, as a partner's client keeps them: a TLS handshake per call is not what the flows measure. */
+const keepAlive = new (require('node:https').Agent)({ keepAlive: true, maxSockets: 64, rejectUnauthorized: false });
+
 async function api(base, method, pathName, headers, body) {
   const https = require('node:https');
   return new Promise((resolve, reject) => {
     const request = https.request(
       new URL(pathName, base),
-      { method, rejectUnauthorized: false, headers: { ...headers, ...(body && { 'content-type': 'application/json' }) } },
+      { method, agent: keepAlive, rejectUnauthorized: false, headers: { ...headers, ...(body && { 'content-type': 'application/json' }) } },
       (response) => {
         let text = '';
         response.on('data', (chunk) => (text += chunk));
@@ -201,35 +215,31 @@ async function seedBookings(databaseUrl, clientId, templateId, count) {
   await client.end();
 }
 
-/** Workers each search, read a hotel's rates, prebook and book, over and over, for durationS. */
-async function fullFlow(gateway, headers, workers, durationS) {
+const FLOW_GUEST = { rooms: [{ lead_first_name: 'Flow', lead_last_name: 'Tester' }], email: 'flow@example.com', phone: '+1 555 0100' };
+
+/**
+ * Workers each run `attempt(n, stay)` over and over for durationS, on many dates: it finds a
+ * rate and prebooks it, resolving with the book call to time (a function), or 'none' when
+ * there was nothing to book, or 'error'. Bookings per second, the book call's p50/p99 and errors.
+ */
+async function runFlow(workers, durationS, attempt) {
   const deadline = Date.now() + durationS * 1000;
   const bookLatencies = [];
   let errors = 0;
   let bookings = 0;
-  const guest = { rooms: [{ lead_first_name: 'Flow', lead_last_name: 'Tester' }], email: 'flow@example.com', phone: '+1 555 0100' };
   async function worker(seed) {
-    let n = seed;
-    while (Date.now() < deadline) {
-      n += workers;
-      const place = CITIES[n % CITIES.length];
+    for (let n = seed + workers; Date.now() < deadline; n += workers) {
       const offset = 5 + ((n * 7) % 355);
       const stay = { check_in: daysAhead(offset), check_out: daysAhead(offset + 1 + (n % 3)), rooms: [{ adults: 2, children: 0, children_ages: [] }] };
       try {
-        const search = await api(gateway, 'POST', '/search', headers, { place_id: `gn:${place}`, ...stay });
-        const results = search.body.data?.results ?? [];
-        if (!results.length) continue;
-        const hotel = results[n % results.length].hotel;
-        const rates = (await api(gateway, 'GET', `/hotel/${hotel.id}/${search.body.data.session_id}`, headers)).body.data?.rates ?? [];
-        if (!rates.length) continue;
-        const path = `${hotel.id}/${search.body.data.session_id}/${rates[0].id}/account`;
-        const prebook = await api(gateway, 'GET', `/prebook/${path}`, headers);
-        if (prebook.status !== 200) {
+        const book = await attempt(n, stay);
+        if (book === 'none') continue;
+        if (book === 'error') {
           errors++;
           continue;
         }
         const started = performance.now();
-        const booked = await api(gateway, 'POST', `/book/${path}`, headers, guest);
+        const booked = await book();
         bookLatencies.push(performance.now() - started);
         if (booked.status === 201) bookings++;
         else errors++;
@@ -241,7 +251,72 @@ async function fullFlow(gateway, headers, workers, durationS) {
   await Promise.all(Array.from({ length: workers }, (_, i) => worker(i)));
   bookLatencies.sort((a, b) => a - b);
   const at = (q) => Math.round(bookLatencies[Math.min(bookLatencies.length - 1, Math.floor(bookLatencies.length * q))] ?? 0);
-  return { requests: { average: bookings / durationS }, latency: { p50: at(0.5), p99: at(0.99) }, errors, timeouts: 0, non2xx: 0 };
+  return { requests: { average: bookings / durationS }, latency: { p50: at(0.5), p99: at(0.99) }, errors, timeouts: 0, non2xx: 0, durationS };
+}
+
+/** Workers each search, read a hotel's rates, prebook and book (V1). */
+function fullFlow(gateway, headers, workers, durationS) {
+  return runFlow(workers, durationS, async (n, stay) => {
+    const search = await api(gateway, 'POST', '/search', headers, { place_id: `gn:${CITIES[n % CITIES.length]}`, ...stay });
+    const results = search.body.data?.results ?? [];
+    if (!results.length) return 'none';
+    const hotel = results[n % results.length].hotel;
+    const rates = (await api(gateway, 'GET', `/hotel/${hotel.id}/${search.body.data.session_id}`, headers)).body.data?.rates ?? [];
+    if (!rates.length) return 'none';
+    const path = `${hotel.id}/${search.body.data.session_id}/${rates[0].id}/account`;
+    const prebook = await api(gateway, 'GET', `/prebook/${path}`, headers);
+    if (prebook.status !== 200) return 'error';
+    return () => api(gateway, 'POST', `/book/${path}`, headers, FLOW_GUEST);
+  });
+}
+
+/** Workers each ask one hotel's V2 rates, prebook the cheapest and book it. */
+function fullFlowV2(gateway, headers, hotelIds, workers, durationS) {
+  return runFlow(workers, durationS, async (n, stay) => {
+    const rates = (await api(gateway, 'POST', '/v2/rates', headers, { ...stay, hotel_ids: [hotelIds[n % hotelIds.length]] })).body.rates ?? [];
+    if (!rates.length) return 'none';
+    const prebook = await api(gateway, 'POST', '/v2/prebook', headers, { rate_id: rates[0].id, payment_method: 'account' });
+    if (prebook.status !== 200) return 'error';
+    return () => api(gateway, 'POST', '/v2/book', headers, { ...FLOW_GUEST, prebook_id: prebook.body.data.prebook_id });
+  });
+}
+
+/** One request at a time for durationS: latency to the whole answer and to its first body byte (p50, p99). */
+async function firstByteAndWhole(url, method, headers, body, durationS) {
+  const https = require('node:https');
+  const deadline = Date.now() + durationS * 1000;
+  const whole = [];
+  const first = [];
+  let errors = 0;
+  while (Date.now() < deadline) {
+    const started = performance.now();
+    try {
+      await new Promise((resolve, reject) => {
+        const request = https.request(url, { method, agent: keepAlive, headers }, (response) => {
+          let firstSeen = false;
+          response.on('data', () => {
+            if (!firstSeen) first.push(performance.now() - started);
+            firstSeen = true;
+          });
+          response.on('end', () => (response.statusCode === 200 ? resolve() : reject(new Error(String(response.statusCode)))));
+        });
+        request.on('error', reject);
+        request.end(body);
+      });
+      whole.push(performance.now() - started);
+    } catch {
+      errors++;
+    }
+  }
+  const at = (values, q) => Math.round(values.sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * q))] ?? 0);
+  return {
+    requests: { average: whole.length / durationS },
+    latency: { p50: at(whole, 0.5), p99: at(whole, 0.99) },
+    firstByte: { p50: at(first, 0.5), p99: at(first, 0.99) },
+    errors,
+    timeouts: 0,
+    non2xx: 0,
+  };
 }
 
 function runAutocannon(scenario, durationS) {
@@ -294,7 +369,7 @@ async function measure(scenario, cpu) {
 async function withCpu(cpu, run) {
   const before = cpu?.();
   const result = await run();
-  if (before !== undefined) result.cpuMsPerRequest = ((cpu() - before) * 1000) / Math.max(1, result.requests.average * DURATION_S);
+  if (before !== undefined) result.cpuMsPerRequest = ((cpu() - before) * 1000) / Math.max(1, result.requests.average * (result.durationS ?? DURATION_S));
   return result;
 }
 
@@ -311,10 +386,35 @@ function appsCpuSeconds(platform) {
   return ticks / 100;
 }
 
+/** The resident memory (MiB) of the platform's processes: `npm start`'s supervisor and every app it runs. */
+function platformRssMiB(platform) {
+  const children = fs.readFileSync(`/proc/${platform.pid}/task/${platform.pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean);
+  let kib = 0;
+  for (const pid of [String(platform.pid), ...children]) {
+    try {
+      kib += Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
+    } catch {
+      // an app restarting: not counted in this sample
+    }
+  }
+  return { processes: children.length + 1, mib: kib / 1024 };
+}
+
+/** The platform's RSS before the first scenario (idle, settled) and its peak while they run (sampled every 250 ms), with the scenario of the peak. */
+const memory = { idle: null, peak: { mib: 0, scenario: '' } };
+
 /** Measures each scenario in turn: its results, in order; with --tracing, the apps' CPU per request of the traceable ones. */
 async function measureEach(scenarios, platform) {
   const results = [];
+  memory.idle ??= platformRssMiB(platform);
+  let current = '';
+  const sampler = setInterval(() => {
+    const { mib } = platformRssMiB(platform);
+    if (mib > memory.peak.mib) memory.peak = { mib, scenario: current };
+  }, 250);
+  cleanups.push(() => clearInterval(sampler));
   for (const [index, scenario] of scenarios.entries()) {
+    current = scenario.name;
     // A pause between scenarios: a few seconds after a busy phase ends, V8's memory reducer
     // runs full garbage collections in every process that was busy (the load generator, the
     // baselines, the services), which would land in the next scenario's measurement.
@@ -323,6 +423,7 @@ async function measureEach(scenarios, platform) {
     results.push({ scenario, result });
     log(`${scenario.name}: ${Math.round(result.requests.average)} req/s`);
   }
+  clearInterval(sampler);
   return results;
 }
 
@@ -460,13 +561,10 @@ async function main() {
       connections: 8,
     },
     {
+      // One request at a time: this scenario measures the latency of one big answer, to its first byte and to its end.
       name: 'v2: POST /v2/rates, 2000 hotel_ids',
-      url: `${gateway}/v2/rates`,
-      method: 'POST',
-      headers: { ...booking, 'content-type': 'application/json' },
-      body: JSON.stringify({ ...stay, hotel_ids: hotelIds(2000) }),
-      // One request at a time: this scenario measures the latency of one big answer.
-      connections: 1,
+      run: (durationS) =>
+        firstByteAndWhole(`${gateway}/v2/rates`, 'POST', { ...booking, 'content-type': 'application/json' }, JSON.stringify({ ...stay, hotel_ids: hotelIds(2000) }), durationS),
     },
     {
       name: LIST_SCENARIO,
@@ -500,6 +598,11 @@ async function main() {
       traceable: true,
     },
     {
+      name: `full flow V2: rates, prebook, book (per booking), ${V2_FLOW_WORKERS} workers, ${FLOW_DURATION_S} s`,
+      run: (durationS) => fullFlowV2(gateway, booking, nearby, V2_FLOW_WORKERS, durationS === DURATION_S ? FLOW_DURATION_S : durationS),
+      traceable: true,
+    },
+    {
       name: 'prebook: GET /prebook/{hotel}/{session}/{rate}/account',
       url: `${gateway}${prebookPath}`,
       headers: booking,
@@ -515,6 +618,12 @@ async function main() {
     { name: `${FAIRNESS}: the same while one client floods GET /book?limit=50 from 256 connections`, runWithWarmup: fair(256) },
   ].filter((scenario) => scenario.isReference || (matches(scenario.name) && (!options.tracing || scenario.traceable)));
 
+  if (options.hold) {
+    const appPids = fs.readFileSync(`/proc/${platform.pid}/task/${platform.pid}/children`, 'utf8').trim().split(/\s+/);
+    process.stdout.write(`${JSON.stringify({ gateway, api_key: keys.api_key, backend_token: keys.backend_token, database: databaseUrl, appPids, hotelIds: nearby.slice(0, 50), prebookPath })}\n`);
+    log('holding the platform; Ctrl-C stops it');
+    return new Promise(() => {});
+  }
   // The figures describe a running system, not one in its first minute: after start and
   // setup (a 15 MB V2 answer, 100,000 seeded bookings) every process collects garbage for a while.
   log(`letting the platform settle for ${SETTLE_S} s...`);
@@ -540,6 +649,7 @@ async function main() {
     'req/s': Math.round(result.requests.average),
     'p50 ms': result.latency.p50,
     'p99 ms': result.latency.p99,
+    'first byte p50 ms': result.firstByte?.p50 ?? '',
     errors: result.errors + result.timeouts + result.non2xx,
     'x one-hop': reference ? (result.requests.average / reference).toFixed(2) : 'n/a',
     ...(options.tracing && { 'apps CPU ms/req': result.cpuMsPerRequest?.toFixed(2) ?? '' }),
@@ -547,6 +657,9 @@ async function main() {
   process.stdout.write(`\nnpm run bench — ${os.cpus().length} cores, ${DURATION_S} s per scenario, ${CONNECTIONS} connections\n`);
   console.table(rows);
   if (sink) process.stdout.write(`tracing on: the apps exported ${sink.spans()} spans (warm-ups included)\n`);
+  process.stdout.write(
+    `memory: the platform's ${memory.idle.processes} processes (supervisor and apps) use ${memory.idle.mib.toFixed(0)} MiB resident when idle (settled, before the first scenario), ${memory.peak.mib.toFixed(0)} MiB at their peak (during "${memory.peak.scenario}")\n`,
+  );
   const recording = metricsRecordingCost();
   process.stdout.write(
     `metrics: recording costs ${recording.perObservationNs.toFixed(0)} ns per observation, ${(recording.perRequestNs / 1000).toFixed(2)} µs for a request of one NATS hop (its HTTP series, and the hop sent and handled)\n`,

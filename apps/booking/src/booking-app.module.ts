@@ -17,6 +17,7 @@ import { ScopedIdempotencyKeys1764200000000 } from './migrations/1764200000000-s
 import { IndexBookingListByWorld1764400000000 } from './migrations/1764400000000-index-booking-list-by-world';
 import { BookingEventsOutbox1764500000000 } from './migrations/1764500000000-booking-events-outbox';
 import { StoredBookingViews1764610000000 } from './migrations/1764610000000-stored-booking-views';
+import { BookingCounts1764620000000 } from './migrations/1764620000000-booking-counts';
 import { BookingEventEntity } from './events/booking-event.entity';
 import { BookingEventsOutbox } from './events/booking-events-outbox';
 import { BookingEventsRelay } from './events/booking-events-relay';
@@ -35,6 +36,7 @@ export const BOOKING_MIGRATIONS = [
   IndexBookingListByWorld1764400000000,
   BookingEventsOutbox1764500000000,
   StoredBookingViews1764610000000,
+  BookingCounts1764620000000,
 ];
 
 @Module({})

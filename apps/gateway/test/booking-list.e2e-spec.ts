@@ -215,4 +215,46 @@ describe('booking list and cancellation', () => {
       expect((await system.request('GET', '/api/booking', { headers: { authorization: globex.backend_token } })).body).toMatchObject({ data: [], total: 0 });
     });
   });
+
+  describe('totals', () => {
+    const sql = <T>(text: string, params: unknown[] = []) => queryTestDatabase<T>(system.database.url, text, params);
+    /** What the triggers keep, and what a count of the bookings says, per client, world, user and status. */
+    const keptAndCounted = async () => ({
+      kept: await sql(`SELECT client_id, sandbox, user_id, status, bookings::int FROM booking.booking_counts WHERE bookings <> 0 ORDER BY 1, 2, 3, 4`),
+      counted: await sql(
+        `SELECT client_id, sandbox, COALESCE(user_id, 0) AS user_id, status, count(*)::int AS bookings FROM booking.bookings GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4`,
+      ),
+    });
+
+    it('are kept by every insert, status change and delete, under concurrent books and cancels, and equal a count of the bookings', async () => {
+      const { userId, token } = await userToken(system, acme.backend_token, { firstName: 'Tot', lastName: 'Al', email: 'total@example.com' });
+      const cancels = [made[0], made[1]].map((booking) => system.request('POST', `/book/cancel/${booking.id}`, { headers: auth }));
+      const books = Array.from({ length: 8 }, (_, i) => book({ offset: 70 + i, first: 'Race', last: `Total${i}`, hotelIndex: i % 3, headers: i % 2 ? bearer(token) : auth }));
+      const sandboxBooks = Array.from({ length: 2 }, (_, i) => book({ offset: 90 + i, first: 'Sand', last: `Box${i}`, headers: bearer(acme.sandbox_api_key) }));
+      await Promise.all([...cancels, ...books, ...sandboxBooks]);
+      // A booking changed and removed behind the service's back is counted too.
+      const [extra] = await sql<{ id: number }>(`SELECT id FROM booking.bookings WHERE last_name = 'Total7'`);
+      await sql(`UPDATE booking.bookings SET status = 'failed' WHERE id = $1`, [extra.id]);
+      const [removed] = await sql<{ id: number }>(`SELECT id FROM booking.bookings WHERE last_name = 'Total6'`);
+      await sql(`DELETE FROM booking.booking_events WHERE booking_id = $1`, [removed.id]);
+      await sql(`DELETE FROM booking.bookings WHERE id = $1`, [removed.id]);
+
+      const { kept, counted } = await keptAndCounted();
+      expect(kept).toEqual(counted);
+      const count = async (where: string, params: unknown[]) => (await sql<{ n: number }>(`SELECT count(*)::int AS n FROM booking.bookings WHERE ${where}`, params))[0].n;
+      const live = await count('client_id = $1 AND NOT sandbox', [acme.client_id]);
+      expect((await list('?limit=1')).body.total).toBe(live);
+      expect((await list('?status=cancelled&limit=1')).body.total).toBe(await count(`client_id = $1 AND NOT sandbox AND status = 'cancelled'`, [acme.client_id]));
+      expect((await list('?status=failed')).body.total).toBe(1);
+      // Books 1, 3, 5 and 7 were the user's (7 failed since, and still listed).
+      expect(await count('user_id = $1', [userId])).toBe(4);
+      expect((await list('?limit=1', bearer(token))).body.total).toBe(4);
+      expect((await list('?limit=1', bearer(acme.sandbox_api_key))).body.total).toBe(2);
+      const backend = await system.request('GET', '/api/booking?limit=1', { headers: { authorization: acme.backend_token } });
+      expect(backend.body.total).toBe(await count(`client_id = $1 AND status <> 'failed'`, [acme.client_id]));
+      // Any other filter is counted, and agrees.
+      expect((await list('?last_name=Total0')).body.total).toBe(1);
+      expect((await list('?payment_method=account&limit=1')).body.total).toBe(live);
+    });
+  });
 });

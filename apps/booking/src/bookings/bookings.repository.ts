@@ -304,7 +304,10 @@ export class BookingsRepository {
       .addSelect('b.updatedAt', 'updated_at')
       .addSelect(kind === 'api' ? 'b.apiView' : 'b.backendView', 'view')
       .addSelect('b.viewsAt = b.updatedAt', 'current');
-    const [raw, total] = await Promise.all([getRawPage<{ id: number; updated_at: Date; view: string | null; current: boolean | null }>(selection, limit, offset), countOf(filtered)]);
+    const [raw, total] = await Promise.all([
+      getRawPage<{ id: number; updated_at: Date; view: string | null; current: boolean | null }>(selection, limit, offset),
+      this.countedTotal(scope, query, options) ?? countOf(filtered),
+    ]);
     const stale = raw.filter((row) => !row.current || row.view === null).map((row) => row.id);
     const rendered = stale.length > 0 ? await this.storeCurrentViews(stale) : new Map<number, StoredViews & { updatedAt: Date }>();
     const rows = raw.map((row): StoredBooking => {
@@ -331,6 +334,21 @@ export class BookingsRepository {
       }
       return rendered;
     });
+  }
+
+  /**
+   * The total of a page filtered by nothing but its scope and status, from the counts the
+   * triggers keep (migration 1764620000000): a sum over a few rows, not a count of every
+   * matching booking. Undefined for any other filter: that total is counted.
+   */
+  private countedTotal(scope: BookingScope, query: BookingListQuery, options: { excludeFailed?: boolean }): Promise<number> | undefined {
+    if (Object.entries(query).some(([key, value]) => value !== undefined && !COUNTED_BY.has(key))) return undefined;
+    const counts = this.dataSource.createQueryBuilder().select('COALESCE(sum(c.bookings), 0)', 'total').from('booking.booking_counts', 'c').where('c.client_id = :clientId', { clientId: scope.clientId });
+    if (scope.sandbox !== null) counts.andWhere('c.sandbox = :sandbox', { sandbox: scope.sandbox });
+    if (scope.userId !== null) counts.andWhere('c.user_id = :userId', { userId: scope.userId });
+    if (query.status) counts.andWhere('c.status = :status', { status: query.status });
+    if (options.excludeFailed) counts.andWhere(`c.status <> 'failed'`);
+    return counts.getRawOne<{ total: string }>().then((row) => Number(row?.total ?? 0));
   }
 
   /** The page query (ordered, not yet paged) and the filtered query its total counts. */
@@ -427,6 +445,9 @@ export class BookingsRepository {
     return (result.raw as { id: number }[]).map((row) => row.id);
   }
 }
+
+/** What a page may say and still take its total from the kept counts: any other filter counts its total. */
+const COUNTED_BY: ReadonlySet<string> = new Set<keyof BookingListQuery>(['page', 'limit', 'sort_by', 'sort_order', 'status']);
 
 /**
  * How many bookings a filtered query matches: COUNT(*), where TypeORM's getCount() writes

@@ -45,36 +45,47 @@ export function filledApiView(stored: string, updatedAt: Date, voucherUrl: () =>
   return stored.slice(0, voucher) + JSON.stringify(voucherUrl()) + stored.slice(voucher + 1, updated) + at + stored.slice(updated + 1);
 }
 
-/** NATS carries at most 1 MB a message: a page's bytes go in chunks of at most this. */
-const CHUNK_BYTES = 800 * 1024;
+/**
+ * A page's bytes go in NATS messages of at most this: well under NATS's 1 MB, and small
+ * enough that the receiving client mostly finds a message whole in one socket read (it
+ * assembles a larger one by growing a buffer and copying, which showed as garbage
+ * collection in the gateway).
+ */
+const CHUNK_BYTES = 60 * 1024;
 
-const COMMA = Buffer.from(',');
+const COMMA = 0x2c;
 
 /**
  * Serialized items joined by commas into chunks of UTF-8 bytes, each small enough for one
- * NATS message (none for no items). Each item is encoded on its own and the bytes joined:
+ * NATS message (none for no items). Each chunk is one buffer the items are encoded into:
  * joining the strings first (items.join) flattens every spliced item again and was 4 to
  * 15 times slower (1.3 against 0.8 ms for 50 bookings, 4.9 against 1.2 ms for 200).
+ * An item larger than a chunk is a chunk of its own.
  */
 export function commaJoinedChunks(items: string[]): Uint8Array[] {
-  if (items.length === 0) return [];
   const chunks: Uint8Array[] = [];
-  let parts: Buffer[] = [];
+  let first = 0;
   let size = 0;
-  for (const item of items) {
-    const bytes = Buffer.from(item);
-    if (parts.length > 0 && size + 1 + bytes.length > CHUNK_BYTES) {
-      chunks.push(Buffer.concat(parts, size));
-      parts = [];
-      size = 0;
+  const lengths = items.map((item) => Buffer.byteLength(item));
+  const flush = (end: number) => {
+    const chunk = Buffer.allocUnsafe(size);
+    let at = 0;
+    for (let i = first; i < end; i++) {
+      if (i > first) chunk[at++] = COMMA;
+      at += chunk.write(items[i], at);
     }
-    if (parts.length > 0) {
-      parts.push(COMMA);
-      size += 1;
+    chunks.push(chunk);
+  };
+  for (let i = 0; i < items.length; i++) {
+    const added = (i > first ? 1 : 0) + lengths[i];
+    if (i > first && size + added > CHUNK_BYTES) {
+      flush(i);
+      first = i;
+      size = lengths[i];
+    } else {
+      size += added;
     }
-    parts.push(bytes);
-    size += bytes.length;
   }
-  chunks.push(Buffer.concat(parts, size));
+  if (items.length > 0) flush(items.length);
   return chunks;
 }

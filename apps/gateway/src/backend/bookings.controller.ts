@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import { Controller, Get, Header, Inject, Param, Query } from '@nestjs/common';
 import { Actor, BackendBookingQuery, IsIdString, SUBJECTS } from '@hotel/contracts';
 import { ServiceClient } from '@hotel/platform';
@@ -19,13 +20,13 @@ export class BackendBookingsController {
   /** The bookings come as raw bytes from the booking service and are joined into the envelope undecoded (see rawPage). */
   @Get()
   @Header('content-type', 'application/json; charset=utf-8')
-  async list(@CurrentActor() actor: Actor, @Query() query: BackendBookingQuery): Promise<Buffer> {
+  async list(@CurrentActor() actor: Actor, @Query() query: BackendBookingQuery): Promise<Readable> {
     return rawPage(await this.services.sendForAll(SUBJECTS.BOOKING_BACKEND_BOOKING_LIST, { actor, query }));
   }
 
   @Get('user/:userId')
   @Header('content-type', 'application/json; charset=utf-8')
-  async forUser(@CurrentActor() actor: Actor, @Param() params: BookingUserParams, @Query() query: BackendBookingQuery): Promise<Buffer> {
+  async forUser(@CurrentActor() actor: Actor, @Param() params: BookingUserParams, @Query() query: BackendBookingQuery): Promise<Readable> {
     return rawPage(await this.services.sendForAll(SUBJECTS.BOOKING_BACKEND_BOOKING_LIST, { actor, userId: Number(params.userId), query }));
   }
 }

@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import { Body, Controller, Get, Header, HttpCode, Inject, Param, Post, Query, Res } from '@nestjs/common';
 import { FastifyReply } from 'fastify';
 import {
@@ -65,7 +66,7 @@ export class BookController {
    */
   @Get('book')
   @Header('content-type', 'application/json; charset=utf-8')
-  async list(@CurrentActor() actor: Actor, @Query() query: BookingListQuery): Promise<Buffer> {
+  async list(@CurrentActor() actor: Actor, @Query() query: BookingListQuery): Promise<Readable> {
     return rawPage(await this.services.sendForAll(SUBJECTS.BOOKING_BOOKING_LIST, { actor, query }));
   }
 

@@ -1,10 +1,22 @@
 import { Body, Controller, Header, HttpCode, Inject, Post } from '@nestjs/common';
-import { Actor, SUBJECTS, V2RatesBody, commaSeparated } from '@hotel/contracts';
+import { PassThrough, Readable } from 'node:stream';
+import { Actor, SUBJECTS, V2RatesBody } from '@hotel/contracts';
 import { ServiceClient } from '@hotel/platform';
 import { BookingApi, CurrentActor } from '../auth/api-family';
 import { SERVICE_CLIENT } from '../gateway.tokens';
+import { bytesBody } from '../http/paginated';
 
+const COMMA = Buffer.from(',');
 const CLOSING = Buffer.from(']}');
+
+/**
+ * How much of an answer is gathered before it starts going out. Below it an answer goes
+ * out whole when its last chunk is here: measured, a 500 KB answer streamed as it came
+ * cost the gateway 2.5 times the CPU of the same answer sent at its end (its buffers live
+ * longer, and garbage collection takes the difference). Above it the client gets the
+ * first hotels while the rest are on their way (a 2000-hotel answer is about 15 MB).
+ */
+const STREAM_AFTER_BYTES = 1024 * 1024;
 
 /** V2 rates: the rates of given hotels for a stay, at once, without a search session. */
 @Controller('v2')
@@ -13,18 +25,51 @@ export class V2RatesController {
   constructor(@Inject(SERVICE_CLIENT) private readonly services: ServiceClient) {}
 
   /**
-   * The specification gives this response without an envelope: it is returned
-   * as bytes, which the envelope hook leaves alone. The search service sends the
-   * rates already serialized, as raw JSON bytes in chunks, joined here without
-   * being decoded.
+   * The specification gives this response without an envelope: it is written as
+   * bytes, which the envelope hook leaves alone. The search service sends the head
+   * (search, metadata), then the rates already serialized in chunks of raw JSON,
+   * passed on undecoded. Once more than STREAM_AFTER_BYTES are here the answer
+   * starts (chunked transfer) and each further chunk goes on as it arrives. A failure
+   * before the answer starts is an error answer; after, the response is cut off (the
+   * client sees an incomplete body, never a shorter valid one).
    */
   @Post('rates')
   @HttpCode(200)
   @Header('content-type', 'application/json; charset=utf-8')
-  async rates(@CurrentActor() actor: Actor, @Body() body: V2RatesBody): Promise<Buffer> {
-    const [first, ...rateChunks] = await this.services.sendForAll(SUBJECTS.SEARCH_V2_RATES_SEARCH, { actor, search: body });
-    if (!first || !('head' in first)) throw new Error('search.v2-rates answered without a head');
-    const rates = rateChunks.filter((chunk): chunk is Uint8Array => chunk instanceof Uint8Array && chunk.length > 0);
-    return Buffer.concat([Buffer.from(`${JSON.stringify(first.head).slice(0, -1)},"rates":[`), ...commaSeparated(rates), CLOSING]);
+  async rates(@CurrentActor() actor: Actor, @Body() body: V2RatesBody): Promise<Readable> {
+    return new Promise<Readable>((resolve, reject) => {
+      const gathered: Uint8Array[] = [];
+      let size = 0;
+      let rateChunks = 0;
+      let streaming: PassThrough | undefined;
+      const add = (part: Uint8Array) => {
+        if (streaming) return streaming.write(part);
+        gathered.push(part);
+        size += part.length;
+        if (size < STREAM_AFTER_BYTES) return;
+        streaming = new PassThrough();
+        for (const earlier of gathered.splice(0)) streaming.write(earlier);
+        resolve(streaming);
+      };
+      this.services
+        .sendForEach(SUBJECTS.SEARCH_V2_RATES_SEARCH, { actor, search: body }, (chunk) => {
+          if (size === 0) {
+            if (!('head' in chunk)) throw new Error('search.v2-rates answered without a head');
+            add(Buffer.from(`${JSON.stringify(chunk.head).slice(0, -1)},"rates":[`));
+          } else if (chunk instanceof Uint8Array && chunk.length > 0) {
+            if (rateChunks++ > 0) add(COMMA);
+            add(chunk);
+          }
+        })
+        .then(
+          () => {
+            if (size === 0) return reject(new Error('search.v2-rates answered without a head'));
+            if (streaming) return streaming.end(CLOSING);
+            gathered.push(CLOSING);
+            resolve(bytesBody(gathered));
+          },
+          (error: unknown) => (streaming ? streaming.destroy(error instanceof Error ? error : new Error(String(error))) : reject(error)),
+        );
+    });
   }
 }

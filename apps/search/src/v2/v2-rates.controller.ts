@@ -1,6 +1,6 @@
 import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
-import { Observable, from, mergeMap } from 'rxjs';
+import { Observable, from } from 'rxjs';
 import { SUBJECTS, V2RatesChunk, V2RatesRequest } from '@hotel/contracts';
 import { V2RatesService } from './v2-rates.service';
 
@@ -11,6 +11,6 @@ export class V2RatesController {
   /** Answers in several NATS messages: the head, then the rates in chunks. */
   @MessagePattern(SUBJECTS.SEARCH_V2_RATES_SEARCH)
   search(@Payload() request: V2RatesRequest): Observable<V2RatesChunk> {
-    return from(this.v2.search(request.search)).pipe(mergeMap((chunks) => from(chunks)));
+    return from(this.v2.answer(request.search));
   }
 }

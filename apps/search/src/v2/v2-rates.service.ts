@@ -21,8 +21,12 @@ import { OfferFinder } from '../offers/offer-finder';
 import { CachedRate, V2RateCache } from './v2-rate-cache';
 import { SearchEnv } from '../search.env';
 
-/** Keeps each NATS message well under the broker's 1 MB limit. */
-const CHUNK_BYTES = 800 * 1024;
+/**
+ * The rates go in NATS messages of at most this: well under the broker's 1 MB, and small
+ * enough that the gateway's client mostly finds a message whole in one socket read (a
+ * larger one is assembled by growing a buffer and copying) and passes it on at once.
+ */
+const CHUNK_BYTES = 60 * 1024;
 const PLACE_HOTEL_CAP = 2000;
 
 interface HotelResult {
@@ -51,7 +55,19 @@ export class V2RatesService {
     this.cache = new V2RateCache(env.RATE_ID_SECRET, suppliers);
   }
 
-  async search(body: V2RatesBody): Promise<V2RatesChunk[]> {
+  /**
+   * The answer as it goes out: the head (search, metadata) once every hotel is priced
+   * and sorted, then the page's rates in chunks of serialized JSON, each joined only
+   * when the one before has been handed to the broker, so the head leaves first.
+   */
+  async *answer(body: V2RatesBody): AsyncGenerator<V2RatesChunk> {
+    const { head, rates } = await this.search(body);
+    yield { head };
+    await new Promise((resolve) => setImmediate(resolve));
+    yield* rateChunks(rates);
+  }
+
+  async search(body: V2RatesBody): Promise<{ head: Extract<V2RatesChunk, { head: unknown }>['head']; rates: CachedRate[] }> {
     const started = performance.now();
     const { hotels: located, center, radius } = this.locate(body);
     const filters = body.filters ?? {};
@@ -88,16 +104,14 @@ export class V2RatesService {
       },
     };
     const pageRates = results.slice((page - 1) * limit, page * limit).flatMap((result) => result.rates);
-    const chunks = chunkRates(pageRates);
     this.logger.debug({
       msg: 'v2 rates',
       hotels: hotels.length,
       rates: pageRates.length,
-      chunks: chunks.length,
       vendorsMs: Math.round(vendorsAnswered - started),
       pricingMs: Math.round(performance.now() - vendorsAnswered),
     });
-    return [{ head }, ...chunks];
+    return { head, rates: pageRates };
   }
 
   private locate(body: V2RatesBody): { hotels: Hotel[]; center: Coordinates; radius?: number } {
@@ -177,20 +191,18 @@ function round6(value: number): number {
   return Math.round(value * 1e6) / 1e6;
 }
 
-/** Joins serialized rates into comma-separated chunks of bytes small enough for one NATS message each. */
-function chunkRates(rates: CachedRate[]): Uint8Array[] {
-  const chunks: Uint8Array[] = [];
-  let parts: Buffer[] = [];
+/** Serialized rates joined by commas into chunks of bytes small enough for one NATS message each, one at a time. */
+function* rateChunks(rates: CachedRate[]): Generator<Uint8Array> {
+  let first = 0;
   let size = 0;
-  for (const { json } of rates) {
-    if (parts.length > 0 && size + 1 + json.length > CHUNK_BYTES) {
-      chunks.push(Buffer.concat(commaSeparated(parts)));
-      parts = [];
-      size = 0;
+  for (let i = 0; i <= rates.length; i++) {
+    const added = i < rates.length ? (i > first ? 1 : 0) + rates[i].json.length : 0;
+    if (i > first && (i === rates.length || size + added > CHUNK_BYTES)) {
+      yield Buffer.concat(commaSeparated(rates.slice(first, i).map((rate) => rate.json)), size);
+      first = i;
+      size = i < rates.length ? rates[i].json.length : 0;
+    } else {
+      size += added;
     }
-    size += (parts.length > 0 ? 1 : 0) + json.length;
-    parts.push(json);
   }
-  if (parts.length > 0) chunks.push(Buffer.concat(commaSeparated(parts)));
-  return chunks;
 }

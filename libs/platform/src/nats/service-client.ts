@@ -347,34 +347,55 @@ export class ServiceClient {
    * in order; a message sent as raw bytes (HEADERS.RAW_REPLY) is its Uint8Array.
    */
   async sendForAll<S extends keyof ContractMap>(subject: S, request: RequestOf<S>, options: SendOptions = {}): Promise<ReplyOf<S>[]> {
-    return this.measured(subject, () => this.receiveAll(subject, request, options));
+    const replies: ReplyOf<S>[] = [];
+    await this.sendForEach(subject, request, (reply) => replies.push(reply), options);
+    return replies;
   }
 
-  private async receiveAll<S extends keyof ContractMap>(subject: S, request: RequestOf<S>, options: SendOptions): Promise<ReplyOf<S>[]> {
+  /**
+   * sendForAll handing each message to `onReply` as it arrives (a large answer can be
+   * passed on before its last part is here); resolves once the last has arrived and
+   * rejects as sendForAll does, possibly after some replies were handed over. The
+   * timeout applies to the wait for each message (a long answer that keeps coming is
+   * not cut), and one that stops coming fails.
+   */
+  async sendForEach<S extends keyof ContractMap>(subject: S, request: RequestOf<S>, onReply: (reply: ReplyOf<S>) => void, options: SendOptions = {}): Promise<void> {
+    return this.measured(subject, () => this.receiveEach(subject, request, onReply, options));
+  }
+
+  private async receiveEach<S extends keyof ContractMap>(subject: S, request: RequestOf<S>, onReply: (reply: ReplyOf<S>) => void, options: SendOptions): Promise<void> {
     const connection = this.requireConnection(subject);
     const timeoutMs = options.timeoutMs ?? this.defaultTimeoutMs;
     const inbox = createInbox(inboxPrefixOf(this.bus.identity));
-    const replies: ReplyOf<S>[] = [];
+    // nats.js times out the wait for the first message only: a stalled answer ends the
+    // subscription once no message has come for timeoutMs, and the call fails.
     const subscription = connection.subscribe(inbox, { timeout: timeoutMs });
+    let stalled: NodeJS.Timeout | undefined;
+    let complete = false;
     try {
       connection.publish(subject, this.encode(subject, request), { reply: inbox, headers: this.headers(options, timeoutMs) });
       for await (const message of subscription) {
+        clearTimeout(stalled);
+        stalled = setTimeout(() => subscription.unsubscribe(), timeoutMs);
         if (isNoResponders(message)) throw NatsError.errorForCode(NatsErrorCode.NoResponders);
         const raw = message.headers?.get(HEADERS.RAW_REPLY);
         if (raw) {
-          replies.push(message.data as ReplyOf<S>);
-          if (raw === 'last') break;
+          onReply(message.data as ReplyOf<S>);
+          complete = raw === 'last';
+          if (complete) break;
           continue;
         }
         const packet = codec.decode(message.data) as NestReplyPacket;
-        if (packet.response !== undefined) replies.push(packet.response as ReplyOf<S>);
+        if (packet.response !== undefined) onReply(packet.response as ReplyOf<S>);
         if (packet.err !== undefined) this.unwrap(subject, packet);
-        if (packet.isDisposed) break;
+        complete = packet.isDisposed === true;
+        if (complete) break;
       }
-      return replies;
+      if (!complete) throw NatsError.errorForCode(NatsErrorCode.Timeout);
     } catch (error) {
       throw this.toDomainError(error, subject);
     } finally {
+      clearTimeout(stalled);
       subscription.unsubscribe();
     }
   }

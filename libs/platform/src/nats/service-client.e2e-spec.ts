@@ -1,0 +1,72 @@
+import { connect, headers as natsHeaders } from 'nats';
+import { HEADERS, SUBJECTS } from '@hotel/contracts';
+import { TestNats, startTestNats } from '@hotel/testing';
+import { natsConnectionOptions } from './nats-options';
+import { ServiceClient } from './service-client';
+
+/**
+ * An answer in several messages (a head, then raw chunks), as the search service gives
+ * V2 rates, read by a real client over a real broker: handed over part by part, and
+ * failed when it stops coming instead of waiting for ever.
+ */
+describe('ServiceClient.sendForEach', () => {
+  let nats: TestNats;
+  let client: ServiceClient;
+  const TIMEOUT_MS = 400;
+
+  beforeAll(async () => {
+    nats = await startTestNats();
+    client = new ServiceClient(nats.bus('gateway'), TIMEOUT_MS);
+    await client.connect();
+  });
+  afterAll(async () => {
+    await client?.close();
+    await nats?.stop();
+  });
+
+  /** A stand-in search service answering each request with `parts` (raw chunks after a JSON head), then, if `last`, the end. */
+  async function responder(parts: string[], last: boolean, gapMs = 0) {
+    const connection = await connect(natsConnectionOptions(nats.bus('search')));
+    connection.subscribe(SUBJECTS.SEARCH_V2_RATES_SEARCH, {
+      callback: (_error, message) => {
+        message.respond(new TextEncoder().encode(JSON.stringify({ id: 'x', response: { head: { search_completed: true } }, isDisposed: false })));
+        parts.forEach((part, i) =>
+          setTimeout(() => {
+            const headers = natsHeaders();
+            headers.set(HEADERS.RAW_REPLY, last && i === parts.length - 1 ? 'last' : 'more');
+            message.respond(new TextEncoder().encode(part), { headers });
+          }, gapMs * (i + 1)),
+        );
+      },
+    });
+    await connection.flush();
+    return connection;
+  }
+
+  const request = { actor: { clientId: 1, sandbox: false, role: 'client' }, search: {} } as never;
+
+  it('hands over each part as it comes, in order, and resolves after the last, however long the whole answer takes', async () => {
+    // Five parts TIMEOUT_MS / 2 apart: the whole answer takes longer than the timeout, no gap does.
+    const responding = await responder(['a', 'b', 'c', 'd', 'e'], true, TIMEOUT_MS / 2);
+    try {
+      const seen: unknown[] = [];
+      await client.sendForEach(SUBJECTS.SEARCH_V2_RATES_SEARCH, request, (reply) => seen.push(reply instanceof Uint8Array ? Buffer.from(reply).toString() : reply));
+      expect(seen).toEqual([{ head: { search_completed: true } }, 'a', 'b', 'c', 'd', 'e']);
+    } finally {
+      await responding.close();
+    }
+  });
+
+  it('fails with 503 SERVICE_UNAVAILABLE when the answer stops coming, after handing over what came', async () => {
+    const responding = await responder(['a', 'b'], false);
+    try {
+      const seen: unknown[] = [];
+      const started = Date.now();
+      await expect(client.sendForEach(SUBJECTS.SEARCH_V2_RATES_SEARCH, request, (reply) => seen.push(reply))).rejects.toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
+      expect(seen).toHaveLength(3);
+      expect(Date.now() - started).toBeGreaterThanOrEqual(TIMEOUT_MS - 50);
+    } finally {
+      await responding.close();
+    }
+  });
+});
