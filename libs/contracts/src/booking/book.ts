@@ -23,9 +23,11 @@ import { CancellationPolicyData, HotelDetails, HotelRate } from '../search/hotel
 import { PAYMENT_METHODS, PaymentMethod } from '../rates/prebook';
 import { PrebookSelector } from '../rates/supplier';
 import { STAY_LIMITS } from '../search/stay';
+import { BOOKING_LANGUAGES, BookingLanguage } from '../common/languages';
 
-export const BOOKING_LANGUAGES = ['en', 'fr', 'es', 'pt'] as const;
-export type BookingLanguage = (typeof BOOKING_LANGUAGES)[number];
+export { BOOKING_LANGUAGES };
+export type { BookingLanguage };
+
 export const BOOKING_STATUSES = ['confirmed', 'cancelled', 'pending', 'failed'] as const;
 export type BookingStatus = (typeof BOOKING_STATUSES)[number];
 

@@ -1,6 +1,8 @@
 import { IsBoolean, IsIn, IsInt, IsOptional, IsPositive, IsString, IsUUID, Matches, Max, Min } from 'class-validator';
 import { ActorScoped } from '../common/actor';
 import { TestScenario } from '../common/test-scenario';
+import { BOOKING_LANGUAGES, BookingLanguage } from '../common/languages';
+import { HotelDetails } from '../search/hotel';
 import { STAY_LIMITS } from '../search/stay';
 import { OfferKeyWire, PAYMENT_METHODS, PaymentMethod, PrebookData } from './prebook';
 
@@ -28,14 +30,24 @@ export class PrebookSelector extends ActorScoped {
   paymentMethod?: PaymentMethod;
 }
 
-/** rates.prebook.find.v2: the prebook a booking relies on (by id, or the latest for a V1 rate). */
-export class FindPrebookRequest extends PrebookSelector {}
+/**
+ * rates.prebook.find.v3: the prebook a booking relies on (by id, or the latest for a V1
+ * rate), with its hotel's details in the booking's language (v3: the booking service
+ * keeps no catalog of its own).
+ */
+export class FindPrebookRequest extends PrebookSelector {
+  @IsOptional()
+  @IsIn(BOOKING_LANGUAGES)
+  language?: BookingLanguage;
+}
 
 export interface StoredPrebook {
   prebookId: string;
   offer: OfferKeyWire;
   paymentMethod: PaymentMethod;
   response: PrebookData;
+  /** The hotel as a booking stores it: its details in the language asked (en when none was), without lowest rates. */
+  hotel: HotelDetails;
   /** The price the prebook confirmed, after any promo discount. */
   priceChargeable: string;
   promoCode: string | null;
