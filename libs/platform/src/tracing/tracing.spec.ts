@@ -20,6 +20,25 @@ describe('tracing', () => {
     await shutdownTracing();
   });
 
+  it('loads the OpenTelemetry SDK only when tracing is turned on (an app with tracing off does not hold its modules)', async () => {
+    const loaded: string[] = [];
+    let isolated: typeof import('./tracing') | undefined;
+    jest.isolateModules(() => {
+      for (const name of ['@opentelemetry/sdk-trace-base', '@opentelemetry/resources', '@opentelemetry/context-async-hooks', '@opentelemetry/core']) {
+        jest.doMock(name, () => {
+          loaded.push(name);
+          return jest.requireActual(name);
+        });
+      }
+      // eslint-disable-next-line @typescript-eslint/no-require-imports -- a fresh copy of the module, under the mocks above
+      isolated = require('./tracing') as typeof import('./tracing');
+      expect(loaded).toEqual([]);
+      isolated.initTracing({ exporter: new InMemorySpanExporter(), serviceName: 'booking', immediate: true });
+      expect(loaded.sort()).toEqual(['@opentelemetry/context-async-hooks', '@opentelemetry/core', '@opentelemetry/resources', '@opentelemetry/sdk-trace-base']);
+    });
+    await isolated?.shutdownTracing();
+  });
+
   it('is off unless turned on: no span, no header, no trace in log lines', async () => {
     await tracingFromEnv('booking', loadEnv(PlatformEnv, {}));
     expect(tracingEnabled()).toBe(false);
