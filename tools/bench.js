@@ -620,7 +620,9 @@ async function main() {
 
   if (options.hold) {
     const appPids = fs.readFileSync(`/proc/${platform.pid}/task/${platform.pid}/children`, 'utf8').trim().split(/\s+/);
-    process.stdout.write(`${JSON.stringify({ gateway, api_key: keys.api_key, backend_token: keys.backend_token, database: databaseUrl, appPids, hotelIds: nearby.slice(0, 50), prebookPath })}\n`);
+    process.stdout.write(
+      `${JSON.stringify({ gateway, api_key: keys.api_key, backend_token: keys.backend_token, other_api_key: fairClient?.api_key, database: databaseUrl, appPids, hotelIds: nearby.slice(0, 50), prebookPath })}\n`,
+    );
     log('holding the platform; Ctrl-C stops it');
     return new Promise(() => {});
   }
