@@ -8,6 +8,7 @@ import {
   BackendBookingPageChunk,
   BackendBookingQuery,
   BookingLanguage,
+  commaJoinedChunks,
   BookingListQuery,
   BookingPageChunk,
   BookingRoom,
@@ -32,7 +33,7 @@ import { toBookingView } from './booking-view';
 import { BookingSaga } from './booking-saga';
 import { BookingEntity, CANCELLATION_STEPS, FINAL_STEPS } from './booking.entity';
 import { BookingScope, BookingsRepository, NewBooking } from './bookings.repository';
-import { commaJoinedChunks, filledApiView } from './stored-views';
+import { filledApiView } from './stored-views';
 
 const CARD_FIELDS = ['payment_token', 'payment_first_name', 'payment_last_name', 'payment_postal_code', 'payment_expiration'] as const;
 /**

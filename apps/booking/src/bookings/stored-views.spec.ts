@@ -1,6 +1,6 @@
 import { toBookingView } from './booking-view';
 import { BookingEntity } from './booking.entity';
-import { commaJoinedChunks, filledApiView, storedViewsOf } from './stored-views';
+import { filledApiView, storedViewsOf } from './stored-views';
 
 const rate = {
   rooms: [{ name: 'Double "deluxe"' }],
@@ -88,19 +88,5 @@ describe('stored booking views', () => {
     const stored = storedViewsOf(booking()).apiView;
     expect(JSON.parse(filledApiView(stored, new Date(), () => 'first')).voucher_url).toBe('first');
     expect(JSON.parse(filledApiView(stored, new Date(), () => 'second')).voucher_url).toBe('second');
-  });
-
-  it('joins views into chunks under the NATS message size, each a comma-separated run of whole views', () => {
-    expect(commaJoinedChunks([])).toEqual([]);
-    expect(Buffer.from(commaJoinedChunks(['{"a":1}', '{"b":"é"}'])[0]).toString()).toBe('{"a":1},{"b":"é"}');
-    const item = `{"x":"${'é'.repeat(5_000)}"}`;
-    const chunks = commaJoinedChunks(Array.from({ length: 30 }, () => item));
-    expect(chunks.length).toBeGreaterThan(1);
-    for (const chunk of chunks) expect(chunk.length).toBeLessThanOrEqual(60 * 1024);
-    expect(JSON.parse(`[${chunks.map((chunk) => Buffer.from(chunk).toString()).join(',')}]`)).toEqual(Array(30).fill({ x: 'é'.repeat(5_000) }));
-    // An item larger than a chunk goes alone, whole.
-    const big = `{"x":"${'é'.repeat(100_000)}"}`;
-    const alone = commaJoinedChunks([item, big, item]);
-    expect(alone.map((chunk) => Buffer.from(chunk).toString())).toEqual([item, big, item]);
   });
 });

@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Coordinates, V2_LIMITS, V2RatesBody, V2RatesChunk, commaSeparated, nightsBetween } from '@hotel/contracts';
+import { Coordinates, V2_LIMITS, V2RatesBody, V2RatesChunk, commaJoinedChunks, nightsBetween } from '@hotel/contracts';
 import {
   Hotel,
   VENDOR_CODES,
@@ -21,12 +21,6 @@ import { OfferFinder } from '../offers/offer-finder';
 import { CachedRate, V2RateCache } from './v2-rate-cache';
 import { SearchEnv } from '../search.env';
 
-/**
- * The rates go in NATS messages of at most this: well under the broker's 1 MB, and small
- * enough that the gateway's client mostly finds a message whole in one socket read (a
- * larger one is assembled by growing a buffer and copying) and passes it on at once.
- */
-const CHUNK_BYTES = 60 * 1024;
 const PLACE_HOTEL_CAP = 2000;
 
 interface HotelResult {
@@ -64,7 +58,7 @@ export class V2RatesService {
     const { head, rates } = await this.search(body);
     yield { head };
     await new Promise((resolve) => setImmediate(resolve));
-    yield* rateChunks(rates);
+    yield* commaJoinedChunks(rates.map((rate) => rate.json));
   }
 
   async search(body: V2RatesBody): Promise<{ head: Extract<V2RatesChunk, { head: unknown }>['head']; rates: CachedRate[] }> {
@@ -189,20 +183,4 @@ export class V2RatesService {
 
 function round6(value: number): number {
   return Math.round(value * 1e6) / 1e6;
-}
-
-/** Serialized rates joined by commas into chunks of bytes small enough for one NATS message each, one at a time. */
-function* rateChunks(rates: CachedRate[]): Generator<Uint8Array> {
-  let first = 0;
-  let size = 0;
-  for (let i = 0; i <= rates.length; i++) {
-    const added = i < rates.length ? (i > first ? 1 : 0) + rates[i].json.length : 0;
-    if (i > first && (i === rates.length || size + added > CHUNK_BYTES)) {
-      yield Buffer.concat(commaSeparated(rates.slice(first, i).map((rate) => rate.json)), size);
-      first = i;
-      size = i < rates.length ? rates[i].json.length : 0;
-    } else {
-      size += added;
-    }
-  }
 }

@@ -213,3 +213,50 @@ const COMMA = new Uint8Array([0x2c]);
 export function commaSeparated(parts: Uint8Array[]): Uint8Array[] {
   return parts.flatMap((part, i) => (i === 0 ? [part] : [COMMA, part]));
 }
+
+/**
+ * The most bytes of a raw reply message (HEADERS.RAW_REPLY): well under NATS's 1 MB, and
+ * small enough that the receiving client mostly finds a message whole in one socket read
+ * (it assembles a larger one by growing a buffer and copying, which showed as garbage
+ * collection in the gateway: 29% of its CPU with 800 KB messages).
+ */
+export const RAW_CHUNK_BYTES = 60 * 1024;
+
+/**
+ * Serialized JSON values (strings, or their UTF-8 bytes) joined by commas into chunks of
+ * at most `maxBytes`, each one buffer the values are written into, made one at a time as
+ * they are asked for; a value larger than that is a chunk of its own. (Joining strings
+ * first, items.join, flattens every spliced string again: 4 to 15 times slower for a page
+ * of bookings.)
+ */
+export function* commaJoinedChunks(values: readonly (string | Uint8Array)[], maxBytes = RAW_CHUNK_BYTES): Generator<Uint8Array> {
+  const lengths = values.map((value) => (typeof value === 'string' ? Buffer.byteLength(value) : value.length));
+  let first = 0;
+  let size = 0;
+  for (let i = 0; i <= values.length; i++) {
+    const added = i < values.length ? (i > first ? 1 : 0) + lengths[i] : 0;
+    if (i > first && (i === values.length || size + added > maxBytes)) {
+      yield joined(values, first, i, size);
+      first = i;
+      size = i < values.length ? lengths[i] : 0;
+    } else {
+      size += added;
+    }
+  }
+}
+
+function joined(values: readonly (string | Uint8Array)[], from: number, to: number, size: number): Uint8Array {
+  const chunk = Buffer.allocUnsafe(size);
+  let at = 0;
+  for (let i = from; i < to; i++) {
+    if (i > from) chunk[at++] = 0x2c;
+    const value = values[i];
+    if (typeof value === 'string') {
+      at += chunk.write(value, at);
+    } else {
+      chunk.set(value, at);
+      at += value.length;
+    }
+  }
+  return chunk;
+}
