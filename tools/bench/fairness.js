@@ -2,9 +2,10 @@
 // 100,000 bookings from many connections (within its rate limit: the benchmark sets a
 // huge one), while another client's own GET /book?limit=50 is measured open-loop at a
 // fixed rate; the same measurement without the flood is the reference. What keeps the
-// flood from taking the other client's share is the gateway's bound on a client's
-// expensive requests in flight (CLIENT_MAX_IN_FLIGHT): the flood's requests over it are
-// answered 429 at once, so the services never queue more than that many of them.
+// flood from taking the other client's share is the gateway: a client's expensive
+// requests in flight are bounded (CLIENT_MAX_IN_FLIGHT; the ones over it answered 429,
+// held up to REFUSAL_HOLD_MS first), and list pages go into the services a few at a time
+// (PAGE_CONCURRENCY), per client in turn.
 const { openLoop } = require('./open-loop');
 
 const VICTIM_RATE = 50;

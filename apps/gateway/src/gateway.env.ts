@@ -115,6 +115,31 @@ export class GatewayEnv extends PlatformEnv {
   @Max(100_000)
   CLIENT_MAX_IN_FLIGHT = 32;
 
+  /**
+   * List pages (GET /book, GET /api/booking…, GET /api/accounting…) one gateway replica
+   * lets into the services at once, all clients together: about the cores that serve
+   * them. The ones over it wait and are let in per client in turn, so a client flooding
+   * pages holds up another client's page by about one page, not by all of its own.
+   */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(10_000)
+  PAGE_CONCURRENCY = 2;
+
+  /**
+   * How long a 429 is held before it is sent (at most its Retry-After): a client that
+   * retries at once, whatever Retry-After says, then cannot make the gateway spend its
+   * CPU refusing thousands of requests a second; one that waits as told loses nothing.
+   */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  @Max(10_000)
+  REFUSAL_HOLD_MS = 1000;
+
   /** How many gateway replicas share the rate limit; each enforces its share. */
   @IsOptional()
   @Type(() => Number)

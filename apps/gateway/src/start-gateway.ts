@@ -68,6 +68,16 @@ async function checkRequestHead(request: AuthenticatedRequest, reply: FastifyRep
   checkUrlInput(request);
 }
 
+/**
+ * Waits before a 429 goes out, for its Retry-After but at most `maxMs` (REFUSAL_HOLD_MS):
+ * a client that ignores Retry-After and asks again at once would otherwise keep the
+ * gateway busy refusing it, at the other clients' expense.
+ */
+function holdRefusal(error: DomainError, maxMs: number): Promise<void> {
+  const ms = Math.min(maxMs, (error.retryAfterSeconds ?? 1) * 1000);
+  return ms > 0 ? new Promise((resolve) => setTimeout(resolve, ms)) : Promise.resolve();
+}
+
 /** The error envelope written on a raw Node response, for answers given before Fastify sees the request (with its request id, as every answer). */
 function rawError(req: IncomingMessage, res: ServerResponse, status: number, code: ErrorCode, message: string): void {
   const body = JSON.stringify(errorEnvelope(new DomainError(code, message)));
@@ -156,6 +166,7 @@ export async function startGateway(env: GatewayEnv): Promise<RunningGateway> {
     } catch (error) {
       // Answered before the body was read: read what still comes, bounded, so the answer arrives.
       if (hasBody(request.headers)) drainBounded(request.raw);
+      if (error instanceof DomainError && error.code === 'RATE_LIMITED') await holdRefusal(error, env.REFUSAL_HOLD_MS);
       throw error;
     }
     // A client that waits for leave to send its body gets it only now (refused: the answer instead).

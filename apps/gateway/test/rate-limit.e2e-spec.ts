@@ -15,7 +15,7 @@ describe('rate limiting', () => {
 
   beforeAll(async () => {
     system = await TestSystem.start(
-      { RATE_LIMIT_RPS: '1', RATE_LIMIT_BURST: '5', RATE_LIMIT_CLIENT_BURST: '8', CLIENT_MAX_IN_FLIGHT: '2', AUTH_CACHE_TTL_MS: '100', RPC_TIMEOUT_MS: '1500' },
+      { RATE_LIMIT_RPS: '1', RATE_LIMIT_BURST: '5', RATE_LIMIT_CLIENT_BURST: '8', CLIENT_MAX_IN_FLIGHT: '2', AUTH_CACHE_TTL_MS: '100', RPC_TIMEOUT_MS: '1500', REFUSAL_HOLD_MS: '300' },
       ['users'],
     );
   });
@@ -38,6 +38,8 @@ describe('rate limiting', () => {
       expect(Number(response.headers['ratelimit-remaining'])).toBeLessThan(5);
       expect(Number(response.headers['ratelimit-reset'])).toBeGreaterThan(0);
     }
+    // Every 429 was held REFUSAL_HOLD_MS (300 here) before it went out.
+    expect(Date.now() - started).toBeGreaterThanOrEqual(300);
     for (const response of limited) {
       expect(response.headers['retry-after']).toBe('1');
       expect(response.headers['ratelimit-remaining']).toBe('0');
@@ -93,8 +95,11 @@ describe('rate limiting', () => {
       for (let i = 0; i < 200 && received < 2; i++) await new Promise((resolve) => setTimeout(resolve, 25));
       expect(received).toBe(2);
 
+      const refusedAt = Date.now();
       const third = await system.request('GET', '/api/accounting', { headers: flooding });
       expect(third.status).toBe(429);
+      // Held REFUSAL_HOLD_MS before it went out (its Retry-After is longer).
+      expect(Date.now() - refusedAt).toBeGreaterThanOrEqual(300);
       expect(third.headers['retry-after']).toBe('1');
       expect(third.body).toMatchObject({ data: null, success: false, code: 'RATE_LIMITED', message: expect.stringMatching(/in flight/) });
       // Cheap requests of the same client are not bounded; another client's expensive one is admitted.
@@ -117,6 +122,70 @@ describe('rate limiting', () => {
       expect((await system.request('GET', '/api/accounting', { headers: leaving })).status).toBe(429);
     } finally {
       await hung.close();
+    }
+  });
+});
+
+/** List pages take turns per client for the gateway's PAGE_CONCURRENCY places (1 here). */
+describe('page places', () => {
+  let system: TestSystem;
+
+  beforeAll(async () => {
+    system = await TestSystem.start({ PAGE_CONCURRENCY: '1', CLIENT_MAX_IN_FLIGHT: '8', RPC_TIMEOUT_MS: '1000' }, ['users']);
+  });
+  afterAll(async () => {
+    await system?.close();
+  });
+
+  it("lets waiting pages in per client in turn, and gives up on a page that waits longer than a service would be given", async () => {
+    // An accounting replica that notes whose list request it got and answers each 100 ms
+    // later (404), one at a time; once `hang` is set it stops answering.
+    const clients: number[] = [];
+    let hang = false;
+    let busyUntil = 0;
+    const replica = await connect(natsConnectionOptions(system.nats.bus('accounting')));
+    replica.subscribe(SUBJECTS.ACCOUNTING_ENTRY_LIST, {
+      queue: 'accounting',
+      callback: (_error, message) => {
+        const packet = message.json<{ id: string; data: { actor: { clientId: number } } }>();
+        clients.push(packet.data.actor.clientId);
+        if (hang) return;
+        busyUntil = Math.max(busyUntil, Date.now()) + 100;
+        setTimeout(() => message.respond(JSON.stringify({ id: packet.id, err: { code: 'NOT_FOUND', message: 'no entries here' }, isDisposed: true })), busyUntil - Date.now());
+      },
+    });
+    try {
+      const flooding = await system.createClient('Flooding Pages');
+      const other = await system.createClient('Waiting Pages');
+      const page = (client: { backend_token: string }) => system.request('GET', '/api/accounting', { headers: { authorization: client.backend_token } });
+      const F = flooding.client_id;
+      const O = other.client_id;
+      const answers = [page(flooding)];
+      for (let i = 0; i < 200 && clients.length < 1; i++) await new Promise((resolve) => setTimeout(resolve, 5));
+      answers.push(page(flooding), page(flooding), page(flooding));
+      await new Promise((resolve) => setTimeout(resolve, 30));
+      answers.push(page(other));
+      expect((await Promise.all(answers)).map((answer) => answer.status)).toEqual([404, 404, 404, 404, 404]);
+      // First come first served would have been F F F F O.
+      expect(clients).toEqual([F, F, O, F, F]);
+
+      // A page whose service does not answer holds the place until the gateway gives up
+      // on it (RPC_TIMEOUT_MS); a page that waits for the place that long gives up, unsent.
+      // Here the flood's second page takes the place after its first (its turn comes
+      // first), and the other client's page, waiting since just after, gives up.
+      hang = true;
+      const held = [page(flooding)];
+      for (let i = 0; i < 200 && clients.length < 6; i++) await new Promise((resolve) => setTimeout(resolve, 5));
+      held.push(page(flooding));
+      await new Promise((resolve) => setTimeout(resolve, 30));
+      const waiting = await page(other);
+      expect(waiting.status).toBe(503);
+      expect(waiting.headers['retry-after']).toBe('1');
+      expect(waiting.body).toMatchObject({ success: false, code: 'SERVICE_UNAVAILABLE', message: expect.stringMatching(/no place/) });
+      expect((await Promise.all(held)).map((answer) => answer.status)).toEqual([503, 503]);
+      expect(clients).toEqual([F, F, O, F, F, F, F]);
+    } finally {
+      await replica.close();
     }
   });
 });

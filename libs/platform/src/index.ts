@@ -19,3 +19,4 @@ export * from './testing/fail-points';
 export * from './service/drain-loop';
 export * from './metrics/app-metrics';
 export * from './tracing/tracing';
+export * from './scheduling/fair-scheduler';

@@ -116,7 +116,6 @@ export class BookingsService {
     return [{ total }, ...commaJoinedChunks(views)];
   }
 
-  /** Backend API: the client's bookings (a user token, or a userId: that user's), newest first. */
   /** The period's live bookings (or the ones named) for the accounting service's reconciliation. */
   async reconciliationBookings(request: ReconciliationBookingsRequest): Promise<ReconciliationBookingPage> {
     const period = request.bookingIds ? { ids: request.bookingIds } : { start: parseDay(request.from)!, end: new Date(parseDay(request.to)!.getTime() + 86_400_000) };
@@ -135,6 +134,7 @@ export class BookingsService {
     };
   }
 
+  /** Backend API: the client's bookings (a user token, or a userId: that user's), newest first. */
   async backendList(actor: Actor, userId: number | undefined, query: BackendBookingQuery): Promise<BackendBookingPageChunk[]> {
     // The finance credential works the ledger, not a client's bookings.
     if (actor.role === 'finance') throw new DomainError('FORBIDDEN', 'backend bookings take the backend token or a user token');

@@ -76,6 +76,19 @@ export const EXPENSIVE_ROUTES: ReadonlySet<string> = new Set([
   'GET /api/accounting/reconciliation',
 ]);
 
+/**
+ * The expensive routes whose work is CPU (pages assembled and sent), not waiting on
+ * suppliers: their requests also take turns per client for the gateway's
+ * PAGE_CONCURRENCY places.
+ */
+export const PAGE_ROUTES: ReadonlySet<string> = new Set([
+  'GET /book',
+  'GET /api/booking',
+  'GET /api/booking/user/:userId',
+  'GET /api/accounting',
+  'GET /api/accounting/statement',
+]);
+
 export type AuthenticatedRequest = FastifyRequest & {
   actor?: Actor;
   /** Gives back the client's in-flight place of an expensive request, once it is answered. */

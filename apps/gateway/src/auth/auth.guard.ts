@@ -2,9 +2,9 @@ import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { FastifyReply } from 'fastify';
 import { Actor, RateLimit, SUBJECTS, USER_TOKEN_PREFIX, credentialHash } from '@hotel/contracts';
-import { DomainError, ServiceClient } from '@hotel/platform';
+import { DomainError, FairScheduler, ServiceClient } from '@hotel/platform';
 import { GatewayEnv } from '../gateway.env';
-import { API_FAMILY, ApiFamily, AuthenticatedRequest, EXPENSIVE_ROUTES, ROLES_BY_FAMILY, RouteAuthConfig } from './api-family';
+import { API_FAMILY, ApiFamily, AuthenticatedRequest, EXPENSIVE_ROUTES, PAGE_ROUTES, ROLES_BY_FAMILY, RouteAuthConfig } from './api-family';
 import { CredentialCache } from './credential-cache';
 import { Budget, InFlightLimiter, RateLimiter } from './rate-limiter';
 
@@ -20,6 +20,9 @@ export class Authenticator {
   readonly cache: CredentialCache;
   private readonly limiter: RateLimiter;
   private readonly inFlight: InFlightLimiter;
+  /** The places for list pages in the services, taken in turn per client. */
+  private readonly pages: FairScheduler;
+  private readonly pageWaitMs: number;
   private readonly credentialDefault: RateLimit;
   private readonly clientDefault: RateLimit;
   /** When a request whose client went away stops counting: its services have answered or been given up on by then. */
@@ -32,6 +35,8 @@ export class Authenticator {
     this.cache = new CredentialCache(env.AUTH_CACHE_TTL_MS);
     this.limiter = new RateLimiter(env.GATEWAY_REPLICAS);
     this.inFlight = new InFlightLimiter(Math.max(1, Math.floor(env.CLIENT_MAX_IN_FLIGHT / env.GATEWAY_REPLICAS)));
+    this.pages = new FairScheduler(env.PAGE_CONCURRENCY);
+    this.pageWaitMs = env.RPC_TIMEOUT_MS;
     this.credentialDefault = { rps: env.RATE_LIMIT_RPS, burst: env.RATE_LIMIT_BURST };
     this.clientDefault = { rps: env.RATE_LIMIT_CLIENT_RPS ?? env.RATE_LIMIT_RPS, burst: env.RATE_LIMIT_CLIENT_BURST ?? env.RATE_LIMIT_BURST };
     this.abandonedAfterMs = env.RPC_TIMEOUT_MS + 1000;
@@ -58,7 +63,8 @@ export class Authenticator {
           : 'this credential is for the booking API; the backend API takes a backend token or a user token',
       );
     }
-    if (EXPENSIVE_ROUTES.has(`${request.method === 'HEAD' ? 'GET' : request.method} ${request.routeOptions.url}`)) this.admit(actor, request, reply);
+    const route = `${request.method === 'HEAD' ? 'GET' : request.method} ${request.routeOptions.url}`;
+    if (EXPENSIVE_ROUTES.has(route)) await this.admit(actor, request, reply, PAGE_ROUTES.has(route));
     request.actor = actor;
   }
 
@@ -87,8 +93,9 @@ export class Authenticator {
    * (`releaseInFlight`, called when the answer is sent): a client that goes away keeps
    * the place while the services still work for it, at most until they would have been
    * given up on, so opening and dropping connections does not get round the bound.
+   * A list page then waits for its turn at one of the gateway's page places.
    */
-  private admit(actor: Actor, request: AuthenticatedRequest, reply: FastifyReply) {
+  private async admit(actor: Actor, request: AuthenticatedRequest, reply: FastifyReply, page: boolean) {
     const release = this.inFlight.tryAcquire(actor.clientId);
     if (!release) {
       throw new DomainError(
@@ -99,13 +106,23 @@ export class Authenticator {
       );
     }
     let released = false;
+    let releasePage = () => {};
     request.releaseInFlight = () => {
       released = true;
+      releasePage();
       release();
     };
     reply.raw.once('close', () => {
-      if (!released) setTimeout(release, this.abandonedAfterMs).unref();
+      if (!released) setTimeout(() => (releasePage(), release()), this.abandonedAfterMs).unref();
     });
+    if (!page) return;
+    // A page that cannot have a place within the time its service would get is answered 503.
+    releasePage = await this.pages.acquire(String(actor.clientId), this.pageWaitMs);
+    // Gone while it waited: nobody to answer, so the place goes to the next page.
+    if (reply.raw.destroyed) {
+      request.releaseInFlight();
+      throw new DomainError('SERVICE_UNAVAILABLE', 'the client went away while its page waited', undefined, 1);
+    }
   }
 }
 
