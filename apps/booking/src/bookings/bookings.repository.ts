@@ -198,7 +198,7 @@ export class BookingsRepository {
           .where('id = :id', { id: created.id })
           .updateEntity(false)
           .execute();
-        await this.events.record(manager, inserted.id);
+        await this.events.record(manager, created, 1);
         return created;
       });
       this.events.committed();
@@ -251,17 +251,24 @@ export class BookingsRepository {
    * `event_sequence`); a step that loses the race writes none.
    */
   async advance(booking: BookingEntity, to: SagaStep, changes: BookingChanges = {}): Promise<BookingEntity | null> {
-    if (changes.status === undefined || changes.status === booking.status) return this.move(this.dataSource.manager, booking, to, changes);
+    if (changes.status === undefined || changes.status === booking.status) return (await this.move(this.dataSource.manager, booking, to, changes))?.booking ?? null;
     const moved = await this.dataSource.transaction(async (manager) => {
       const next = await this.move(manager, booking, to, changes, true);
-      if (next) await this.events.record(manager, booking.id);
-      return next;
+      if (next) await this.events.record(manager, next.booking, next.eventSequence);
+      return next?.booking ?? null;
     });
     if (moved) this.events.committed();
     return moved;
   }
 
-  private async move(manager: EntityManager, booking: BookingEntity, to: SagaStep, changes: BookingChanges, newEvent = false): Promise<BookingEntity | null> {
+  /** The moved booking and its event_sequence after the move; null when the step was no longer the caller's. */
+  private async move(
+    manager: EntityManager,
+    booking: BookingEntity,
+    to: SagaStep,
+    changes: BookingChanges,
+    newEvent = false,
+  ): Promise<{ booking: BookingEntity; eventSequence: number } | null> {
     const { cancelledAt: _cancelledAt, ...loaded } = changes;
     // What the lists show changes: its representations are stored again by the same statement
     // (rendered from the caller's copy and the changes: the step guard makes that copy the row's).
@@ -281,12 +288,12 @@ export class BookingsRepository {
         viewsAt: views ? () => 'now()' : () => 'CASE WHEN views_at = updated_at THEN now() END',
       })
       .where('id = :id AND step = :from', { id: booking.id, from: booking.step })
-      .returning(['step', 'updatedAt'])
+      .returning(['step', 'updatedAt', 'eventSequence'])
       .updateEntity(false)
       .execute();
-    const [row] = result.raw as { step: SagaStep; updated_at: Date }[];
+    const [row] = result.raw as { step: SagaStep; updated_at: Date; event_sequence: number }[];
     if (!row) return null;
-    return { ...booking, ...loaded, step: row.step, updatedAt: row.updated_at };
+    return { booking: { ...booking, ...loaded, step: row.step, updatedAt: row.updated_at }, eventSequence: row.event_sequence };
   }
 
   /**
@@ -388,7 +395,7 @@ export class BookingsRepository {
   async startCancellation(booking: BookingEntity, penalty: string): Promise<BookingEntity | null> {
     // Step done is only ever recorded with status confirmed: the step guard is the whole condition.
     if (booking.step !== 'done' || booking.status !== 'confirmed') return null;
-    return this.move(this.dataSource.manager, booking, 'cancelling', { cancellationPenalty: penalty });
+    return (await this.move(this.dataSource.manager, booking, 'cancelling', { cancellationPenalty: penalty }))?.booking ?? null;
   }
 
   /** Takes over one unfinished saga whose lease ran out (its worker died); null when it is leased or finished. */

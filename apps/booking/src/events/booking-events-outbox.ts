@@ -35,23 +35,23 @@ export class BookingEventsOutbox {
 
   /**
    * Writes the event of the status change the caller's transaction just made to a
-   * booking (its status and `event_sequence` already updated): the Booking read back
-   * in that transaction, so `data` is what GET /book answers as of the change.
+   * booking: `booking` is the row as that transaction left it (the caller's copy with
+   * the change, which the step guard of the change makes the row's) and `sequence` its
+   * `event_sequence` after the change, so `data` is what GET /book answers as of the
+   * change without reading the row back.
    */
-  async record(manager: EntityManager, bookingId: number): Promise<void> {
-    const row = await manager.getRepository(BookingEntity).createQueryBuilder('b').addSelect('b.eventSequence').where('b.id = :id', { id: bookingId }).getOne();
-    if (!row?.eventSequence) throw new Error(`booking ${bookingId}: no status change to record`);
+  async record(manager: EntityManager, booking: BookingEntity, sequence: number): Promise<void> {
     const event: BookingEvent = {
-      type: BOOKING_EVENT_BY_STATUS[row.status],
-      timestamp: row.updatedAt.toISOString(),
-      sequence: row.eventSequence,
-      data: toBookingView(row, voucherUrl(this.env, row.id)),
+      type: BOOKING_EVENT_BY_STATUS[booking.status],
+      timestamp: booking.updatedAt.toISOString(),
+      sequence,
+      data: toBookingView(booking, voucherUrl(this.env, booking.id)),
     };
     await manager
       .getRepository(BookingEventEntity)
       .createQueryBuilder()
       .insert()
-      .values({ id: randomUUID(), bookingId, sequence: event.sequence, type: event.type, clientId: row.clientId, payload: JSON.stringify(event) })
+      .values({ id: randomUUID(), bookingId: booking.id, sequence, type: event.type, clientId: booking.clientId, payload: JSON.stringify(event) })
       .updateEntity(false)
       .execute();
   }

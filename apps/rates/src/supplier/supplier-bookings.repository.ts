@@ -59,20 +59,26 @@ export class SupplierBookingTransaction {
     return allotment?.roomsSold ?? 0;
   }
 
-  /** Takes rooms for one night in one statement: never more than the allotment, whoever races. */
-  async take(room: BookedRoom, night: string, capacity: number): Promise<boolean> {
+  /**
+   * Takes rooms for every night of a stay in one statement: never more than the
+   * allotment, whoever races. False when a night had no room: the caller's
+   * transaction must then be rolled back, since the other nights were taken.
+   */
+  async take(room: BookedRoom, nights: string[], capacity: number): Promise<boolean> {
     // Raw: TypeORM's orUpdate can only overwrite a column with EXCLUDED's value, not add to the stored count under a WHERE that keeps it within capacity.
+    // The nights go in date order, as every booking's do: concurrent bookings lock the rows they share in one order.
     const rows = rowsOf(
       await this.manager.query(
-        `INSERT INTO rates.allotments (vendor, hotel_id, room_id, night, capacity, rooms_sold) VALUES ($1, $2, $3, $4, $5, $6)
+        `INSERT INTO rates.allotments (vendor, hotel_id, room_id, night, capacity, rooms_sold)
+         SELECT $1, $2, $3, night, $5, $6 FROM unnest($4::date[]) AS night ORDER BY night
          ON CONFLICT (hotel_id, night, vendor, room_id)
          DO UPDATE SET rooms_sold = rates.allotments.rooms_sold + EXCLUDED.rooms_sold
           WHERE rates.allotments.rooms_sold + EXCLUDED.rooms_sold <= rates.allotments.capacity
          RETURNING rooms_sold`,
-        [room.vendor, room.hotelId, room.roomId, night, capacity, room.rooms],
+        [room.vendor, room.hotelId, room.roomId, nights, capacity, room.rooms],
       ),
     );
-    return rows.length === 1;
+    return rows.length === nights.length;
   }
 
   async insert(booking: NewSupplierBooking): Promise<void> {

@@ -93,11 +93,16 @@ class InMemorySupplierBookings {
         return booking ? { reference: booking.reference, status: booking.status } : null;
       },
       roomsSold: async (room: BookedRoom, night: string) => this.sold.get(key(room, night)) ?? 0,
-      take: async (room: BookedRoom, night: string, capacity: number) => {
-        const sold = (this.sold.get(key(room, night)) ?? 0) + room.rooms;
-        if (sold > capacity) return false;
-        this.sold.set(key(room, night), sold);
-        return true;
+      // As the statement does: every night with room taken, and whether all had room.
+      take: async (room: BookedRoom, nights: string[], capacity: number) => {
+        let taken = 0;
+        for (const night of nights) {
+          const sold = (this.sold.get(key(room, night)) ?? 0) + room.rooms;
+          if (sold > capacity) continue;
+          this.sold.set(key(room, night), sold);
+          taken++;
+        }
+        return taken === nights.length;
       },
       insert: async (booking: NewSupplierBooking) => {
         this.bookings.set(booking.bookingId, { ...booking, createdAt: new Date() });

@@ -31,9 +31,10 @@ export class SupplierService {
       const existing = await booking.find(request.bookingId);
       if (existing) return existing;
       const supplier = this.supplierOf(vendor);
-      for (const night of stayNights({ check_in: request.checkIn, check_out: request.checkOut })) {
-        const available = request.sandbox ? await this.hasRoom(booking, request, night) : await this.take(booking, request, night);
-        if (!available) throw new DomainError('RATE_NOT_AVAILABLE', 'rate not available: the room sold out');
+      const nights = stayNights({ check_in: request.checkIn, check_out: request.checkOut });
+      // A refusal throws, rolling back whatever nights were taken.
+      if (!(request.sandbox ? await this.hasRooms(booking, request, nights) : await this.take(booking, request, nights))) {
+        throw new DomainError('RATE_NOT_AVAILABLE', 'rate not available: the room sold out');
       }
       const answer = await supplier.book(order);
       if (answer.status !== 'confirmed' && answer.status !== 'pending') throw refused(answer);
@@ -91,17 +92,20 @@ export class SupplierService {
     return supplier;
   }
 
-  /** Whether the rooms are there for one night (a sandbox booking: looked at, not taken). */
-  private async hasRoom(booking: SupplierBookingTransaction, request: SupplierBookRequest, night: string): Promise<boolean> {
+  /** Whether the rooms are there every night (a sandbox booking: looked at, not taken). */
+  private async hasRooms(booking: SupplierBookingTransaction, request: SupplierBookRequest, nights: string[]): Promise<boolean> {
     const capacity = allotmentCapacity(request.vendor, request.hotelId, request.roomId);
-    return (await booking.roomsSold(request, night)) + request.rooms <= capacity;
+    for (const night of nights) {
+      if ((await booking.roomsSold(request, night)) + request.rooms > capacity) return false;
+    }
+    return true;
   }
 
-  /** Takes rooms for one night: never more than the allotment. */
-  private async take(booking: SupplierBookingTransaction, request: SupplierBookRequest, night: string): Promise<boolean> {
+  /** Takes rooms for every night: never more than the allotment. */
+  private async take(booking: SupplierBookingTransaction, request: SupplierBookRequest, nights: string[]): Promise<boolean> {
     const capacity = allotmentCapacity(request.vendor, request.hotelId, request.roomId);
     if (request.rooms > capacity) return false;
-    return booking.take(request, night, capacity);
+    return booking.take(request, nights, capacity);
   }
 }
 
