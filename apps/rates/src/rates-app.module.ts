@@ -22,6 +22,9 @@ import { RatesEnv } from './rates.env';
 /** The entities of the rates schema, one per table. */
 export const RATES_ENTITIES = [AllotmentEntity, PrebookEntity, SupplierBookingEntity];
 
+/** The rates schema's migrations, in order. */
+export const RATES_MIGRATIONS = [CreateAllotments1763920000000, CreatePrebooks1763950000000, CreateSupplierBookings1763960000000, SandboxSupplierBookings1764200000000];
+
 @Module({})
 export class RatesAppModule {
   static register(env: RatesEnv): DynamicModule {
@@ -33,7 +36,7 @@ export class RatesAppModule {
           env,
           healthSubject: SUBJECTS.RATES_HEALTH_CHECK,
           entities: RATES_ENTITIES,
-          migrations: [CreateAllotments1763920000000, CreatePrebooks1763950000000, CreateSupplierBookings1763960000000, SandboxSupplierBookings1764200000000],
+          migrations: RATES_MIGRATIONS,
         }),
       ],
       controllers: [InventoryController, PrebooksController, SupplierController],

@@ -1,12 +1,8 @@
 import { Actor, RoomRequest, SUBJECTS, centsToDecimal, toCents } from '@hotel/contracts';
 import { OfferKey, Stay, VENDORS, VENDOR_CODES, encodeV2RateId, hotelsForPlace, listOffers, priceEpoch, priceEpochStart, stayNights } from '@hotel/inventory';
 import { DomainError } from '@hotel/platform';
-import { ServiceHarness, startServiceHarness } from '@hotel/testing';
-import { CreateAllotments1763920000000 } from '../migrations/1763920000000-create-allotments';
-import { CreatePrebooks1763950000000 } from '../migrations/1763950000000-create-prebooks';
-import { CreateSupplierBookings1763960000000 } from '../migrations/1763960000000-create-supplier-bookings';
-import { SandboxSupplierBookings1764200000000 } from '../migrations/1764200000000-sandbox-supplier-bookings';
-import { RATES_ENTITIES, RatesAppModule } from '../rates-app.module';
+import { ServiceHarness } from '@hotel/testing';
+import { startRatesHarness } from '../../test/rates-fixtures';
 import { RatesEnv } from '../rates.env';
 import { PrebooksService } from './prebooks.service';
 
@@ -47,13 +43,7 @@ describe('PrebooksService (service tier: real PostgreSQL, fake accounting, users
     >;
 
   beforeAll(async () => {
-    harness = await startServiceHarness({
-      name: 'rates',
-      envClass: RatesEnv,
-      providers: (env) => RatesAppModule.register(env).providers ?? [],
-      entities: RATES_ENTITIES,
-      migrations: [CreateAllotments1763920000000, CreatePrebooks1763950000000, CreateSupplierBookings1763960000000, SandboxSupplierBookings1764200000000],
-    });
+    harness = await startRatesHarness();
     prebooks = harness.get(PrebooksService);
     offer = findOffer();
     rateId = () => {

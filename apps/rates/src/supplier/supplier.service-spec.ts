@@ -1,11 +1,7 @@
 import { SupplierBookRequest } from '@hotel/contracts';
 import { allotmentCapacity } from '@hotel/inventory';
-import { ServiceHarness, startServiceHarness } from '@hotel/testing';
-import { CreateAllotments1763920000000 } from '../migrations/1763920000000-create-allotments';
-import { CreatePrebooks1763950000000 } from '../migrations/1763950000000-create-prebooks';
-import { CreateSupplierBookings1763960000000 } from '../migrations/1763960000000-create-supplier-bookings';
-import { SandboxSupplierBookings1764200000000 } from '../migrations/1764200000000-sandbox-supplier-bookings';
-import { RATES_ENTITIES, RatesAppModule } from '../rates-app.module';
+import { ServiceHarness } from '@hotel/testing';
+import { startRatesHarness } from '../../test/rates-fixtures';
 import { RatesEnv } from '../rates.env';
 import { SupplierService } from './supplier.service';
 
@@ -35,13 +31,7 @@ describe('SupplierService (service tier: real PostgreSQL)', () => {
     (await harness.dataSource.query(`SELECT night::text AS night, rooms_sold FROM rates.allotments WHERE hotel_id = $1 ORDER BY night`, [HOTEL])) as { night: string; rooms_sold: number }[];
 
   beforeAll(async () => {
-    harness = await startServiceHarness({
-      name: 'rates',
-      envClass: RatesEnv,
-      providers: (env) => RatesAppModule.register(env).providers ?? [],
-      entities: RATES_ENTITIES,
-      migrations: [CreateAllotments1763920000000, CreatePrebooks1763950000000, CreateSupplierBookings1763960000000, SandboxSupplierBookings1764200000000],
-    });
+    harness = await startRatesHarness();
     supplier = harness.get(SupplierService);
   });
   afterAll(async () => {
