@@ -13,7 +13,10 @@ const freshStay = staySequence(90);
  */
 describe('cancellation saga', () => {
   let system: TestSystem, auth: { authorization: string };
-  beforeAll(async () => ({ system, auth } = await TestSystem.startWithClient({ SAGA_LEASE_S: '1', RECOVERY_INTERVAL_MS: '300' })));
+  // A lease long enough that recovery never takes over a live worker's saga on a loaded
+  // machine (it would send the supplier a second, harmless, cancellation): the cut-off
+  // cancellation below gives its lease back when its step fails, so recovery needs no expiry.
+  beforeAll(async () => ({ system, auth } = await TestSystem.startWithClient({ SAGA_LEASE_S: '5', RECOVERY_INTERVAL_MS: '300' })));
   afterAll(() => system?.close());
 
   const sql = <T = any>(text: string, params: unknown[] = []) => queryTestDatabase<T>(system.database.url, text, params);
