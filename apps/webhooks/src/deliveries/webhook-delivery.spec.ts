@@ -148,14 +148,15 @@ describe('target policy (SSRF guard)', () => {
       });
       await new Promise<void>((resolve) => trickle.listen(0, '127.0.0.1', resolve));
       const url = `http://127.0.0.1:${(trickle.address() as AddressInfo).port}/`;
-      const poster = new WebhookPoster(DEVELOPMENT, 300);
+      // A timeout a loaded machine's first 8 answers' heads arrive well within (300 ms did not, once).
+      const poster = new WebhookPoster(DEVELOPMENT, 1500);
       try {
         // More attempts than the agent's connections per target (8): the last ones wait for a connection.
         const outcomes = await Promise.all(Array.from({ length: 10 }, () => poster.post(url, '{}', {})));
         expect(outcomes.filter((outcome) => outcome.statusCode === 200).length).toBeGreaterThanOrEqual(8);
-        for (const outcome of outcomes) expect(outcome.statusCode === 200 || outcome.error === 'no answer within 300 ms').toBe(true);
+        for (const outcome of outcomes) expect(outcome.statusCode === 200 || outcome.error === 'no answer within 1500 ms').toBe(true);
         // Every connection is dropped once its body has taken longer than the timeout.
-        for (let tries = 0; open.size > 0 && tries < 50; tries++) await new Promise((resolve) => setTimeout(resolve, 50));
+        for (let tries = 0; open.size > 0 && tries < 100; tries++) await new Promise((resolve) => setTimeout(resolve, 50));
         expect(open.size).toBe(0);
         // And the target is reachable again.
         expect(await poster.post(url, '{}', {})).toEqual({ statusCode: 200, error: null });
