@@ -54,31 +54,8 @@ export const ROLES_BY_FAMILY: Record<ApiFamily, readonly ActorRole[]> = {
 };
 
 /**
- * Routes whose answer costs real work in the services (lists, searches, rates,
- * prebook, book): a client may have only CLIENT_MAX_IN_FLIGHT of them in flight.
- * As Fastify names them (`METHOD url`); HEAD counts as GET.
- */
-export const EXPENSIVE_ROUTES: ReadonlySet<string> = new Set([
-  'GET /book',
-  'POST /search',
-  'GET /search/:session_id',
-  'GET /hotel/:hotel_id/:session_id',
-  'POST /v2/rates',
-  'GET /prebook/:hotel_id/:session_id/:rate_id/:payment_method',
-  'POST /v2/prebook',
-  'POST /book/:hotel_id/:session_id/:rate_id/:payment_method',
-  'POST /v2/book',
-  'GET /api/booking',
-  'GET /api/booking/user/:userId',
-  'GET /api/accounting',
-  'GET /api/accounting/statement',
-  'GET /api/accounting/balance/daily',
-  'GET /api/accounting/reconciliation',
-]);
-
-/**
- * The expensive routes whose work is CPU (pages assembled and sent), not waiting on
- * suppliers: their requests also take turns per client for the gateway's
+ * The expensive routes (below) whose work is CPU, pages assembled and sent, not waiting
+ * on suppliers: their requests also take turns per client for the gateway's
  * PAGE_CONCURRENCY places.
  */
 export const PAGE_ROUTES: ReadonlySet<string> = new Set([
@@ -87,6 +64,25 @@ export const PAGE_ROUTES: ReadonlySet<string> = new Set([
   'GET /api/booking/user/:userId',
   'GET /api/accounting',
   'GET /api/accounting/statement',
+]);
+
+/**
+ * Routes whose answer costs real work in the services (lists, searches, rates,
+ * prebook, book): a client may have only CLIENT_MAX_IN_FLIGHT of them in flight.
+ * As Fastify names them (`METHOD url`); HEAD counts as GET.
+ */
+export const EXPENSIVE_ROUTES: ReadonlySet<string> = new Set([
+  ...PAGE_ROUTES,
+  'POST /search',
+  'GET /search/:session_id',
+  'GET /hotel/:hotel_id/:session_id',
+  'POST /v2/rates',
+  'GET /prebook/:hotel_id/:session_id/:rate_id/:payment_method',
+  'POST /v2/prebook',
+  'POST /book/:hotel_id/:session_id/:rate_id/:payment_method',
+  'POST /v2/book',
+  'GET /api/accounting/balance/daily',
+  'GET /api/accounting/reconciliation',
 ]);
 
 export type AuthenticatedRequest = FastifyRequest & {
