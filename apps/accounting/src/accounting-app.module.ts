@@ -15,6 +15,7 @@ import { CreateLedger1763930000000 } from './migrations/1763930000000-create-led
 import { HoldFunctions1764000000000 } from './migrations/1764000000000-hold-functions';
 import { OneFundsRule1764100000000 } from './migrations/1764100000000-one-funds-rule';
 import { FinanceWorkspace1764600000000 } from './migrations/1764600000000-finance-workspace';
+import { AmountsInAnyCurrency1764700000000 } from './migrations/1764700000000-amounts-in-any-currency';
 
 /** Every table of the accounting schema, as TypeORM entities. */
 export const ACCOUNTING_ENTITIES = [AccountEntity, EntryEntity, HoldEntity, CreditRequestEntity];
@@ -30,7 +31,7 @@ export class AccountingAppModule {
           env,
           healthSubject: SUBJECTS.ACCOUNTING_HEALTH_CHECK,
           entities: ACCOUNTING_ENTITIES,
-          migrations: [CreateLedger1763930000000, HoldFunctions1764000000000, OneFundsRule1764100000000, FinanceWorkspace1764600000000],
+          migrations: [CreateLedger1763930000000, HoldFunctions1764000000000, OneFundsRule1764100000000, FinanceWorkspace1764600000000, AmountsInAnyCurrency1764700000000],
         }),
       ],
       controllers: [LedgerController, FinanceController],

@@ -18,6 +18,7 @@ import { IndexBookingListByWorld1764400000000 } from './migrations/1764400000000
 import { BookingEventsOutbox1764500000000 } from './migrations/1764500000000-booking-events-outbox';
 import { StoredBookingViews1764610000000 } from './migrations/1764610000000-stored-booking-views';
 import { BookingCounts1764620000000 } from './migrations/1764620000000-booking-counts';
+import { AmountsInAnyCurrency1764700000000 } from './migrations/1764700000000-amounts-in-any-currency';
 import { BookingEventEntity } from './events/booking-event.entity';
 import { BookingEventsOutbox } from './events/booking-events-outbox';
 import { BookingEventsRelay } from './events/booking-events-relay';
@@ -37,6 +38,7 @@ export const BOOKING_MIGRATIONS = [
   BookingEventsOutbox1764500000000,
   StoredBookingViews1764610000000,
   BookingCounts1764620000000,
+  AmountsInAnyCurrency1764700000000,
 ];
 
 @Module({})

@@ -1,4 +1,4 @@
-import { RoomRequest, centsToDecimal, toCents } from '@hotel/contracts';
+import { RoomRequest, milliToDecimal, toMilli } from '@hotel/contracts';
 import { VENDORS, VENDOR_CODES, hotelsForPlace, listOffers, priceEpoch, priceOffer, toHotelDetails } from '@hotel/inventory';
 import { randomUUID } from 'node:crypto';
 import { ServiceHarness, startServiceHarness } from '@hotel/testing';
@@ -50,7 +50,7 @@ export function newBookingTemplate(): NewBooking {
     lastName: 'Lovelace',
     email: 'ada@example.com',
     phone: '+33100000000',
-    priceChargeable: centsToDecimal(toCents(rate.price_chargeable)),
+    priceChargeable: milliToDecimal(toMilli(rate.price_chargeable)),
     priceCurrency: rate.price_currency,
     rate,
     hotel: toHotelDetails(hotel),

@@ -49,6 +49,7 @@ const ERROR_EXAMPLE_MESSAGES: Record<ErrorCode, string> = {
   IDEMPOTENCY_CONFLICT: 'idempotency_key was used with a different request',
   PAYMENT_DECLINED: 'card declined: insufficient funds',
   PAYMENT_INCOMPLETE: 'the booking was interrupted before the card was charged; nothing was charged: book again',
+  PAYMENT_METHOD_UNAVAILABLE: 'card payments are not available: no card processor is configured for live bookings; pay by account',
   PREBOOK_ALREADY_BOOKED: 'prebook already booked: booking 42; prebook again for another booking',
   PROMO_CODE_INVALID: 'unknown promo code',
   SUPPLIER_ERROR: 'the supplier could not confirm the booking',
@@ -56,6 +57,8 @@ const ERROR_EXAMPLE_MESSAGES: Record<ErrorCode, string> = {
   UNSUPPORTED_MEDIA_TYPE: 'request bodies must be JSON with Content-Type: application/json',
   RATE_LIMITED: 'rate limit exceeded for this credential; retry after Retry-After seconds',
   SERVICE_UNAVAILABLE: 'the booking service did not answer in time',
+  FX_RATES_STALE: 'exchange rates of 2026-11-20 are older than 4 days: prices in other currencies are not offered until they are refreshed',
+  FX_RATE_UNAVAILABLE: 'no exchange rate for RUB is in force: prices in RUB cannot be given',
   INTERNAL_ERROR: 'internal error; retry with exponential backoff',
 };
 

@@ -66,9 +66,13 @@ const BOOK_ERRORS: ErrorCode[] = [
   'CONFLICT',
   'PAYMENT_DECLINED',
   'PAYMENT_INCOMPLETE',
+  'PAYMENT_METHOD_UNAVAILABLE',
   'PROMO_CODE_INVALID',
   'SUPPLIER_ERROR',
 ];
+
+/** A price converted from a vendor's currency: the rates in force are too old (production), or name no rate for a currency. */
+const FX_ERRORS: ErrorCode[] = ['FX_RATES_STALE', 'FX_RATE_UNAVAILABLE'];
 
 const BOOKED: Record<number, Reply> = {
   201: { type: 'BookingView', form: 'envelope', description: 'The booking was created (status `confirmed`, or `pending` when its steps take longer than the call may).' },
@@ -166,7 +170,7 @@ export const OPERATIONS: Record<string, OperationSpec> = {
     description:
       'Answers at once with a `session_id` and what the fastest vendors returned; poll until `search_completed`. Each hotel appears once, with its lowest rate, cheapest first.',
     replies: { 200: { type: 'SearchData', form: 'envelope', description: 'The search session and the results gathered so far.' } },
-    errors: ['NOT_FOUND', 'SESSION_EXPIRED'],
+    errors: ['NOT_FOUND', 'SESSION_EXPIRED', ...FX_ERRORS],
   },
   'GET /search/{session_id}': {
     operationId: 'pollSearch',
@@ -174,7 +178,7 @@ export const OPERATIONS: Record<string, OperationSpec> = {
     summary: 'Poll a search',
     description: 'Sessions expire 30 minutes after their last use: 404 `SESSION_EXPIRED`.',
     replies: { 200: { type: 'SearchData', form: 'envelope', description: 'The results gathered so far.' } },
-    errors: ['NOT_FOUND', 'SESSION_EXPIRED'],
+    errors: ['NOT_FOUND', 'SESSION_EXPIRED', ...FX_ERRORS],
   },
   'GET /hotel/{hotel_id}/{session_id}': {
     operationId: 'getHotelRates',
@@ -182,7 +186,7 @@ export const OPERATIONS: Record<string, OperationSpec> = {
     summary: 'One hotel\'s details and rates within a search',
     description: 'Polled like a search: vendors answer in half their search latency, counted from the first request for that hotel.',
     replies: { 200: { type: 'HotelRatesData', form: 'envelope', description: 'The hotel and its rates, cheapest first.' } },
-    errors: ['NOT_FOUND', 'SESSION_EXPIRED'],
+    errors: ['NOT_FOUND', 'SESSION_EXPIRED', ...FX_ERRORS],
   },
   'GET /prebook/{hotel_id}/{session_id}/{rate_id}/{payment_method}': {
     operationId: 'prebookRate',
@@ -190,7 +194,7 @@ export const OPERATIONS: Record<string, OperationSpec> = {
     summary: 'Prebook a rate of a search',
     description: PREBOOK_DESCRIPTION,
     replies: { 200: { type: 'PrebookData', form: 'envelope', description: 'The prebook, priced now.' } },
-    errors: ['NOT_FOUND', 'SESSION_EXPIRED', 'RATE_NOT_AVAILABLE', 'INSUFFICIENT_FUNDS'],
+    errors: ['NOT_FOUND', 'SESSION_EXPIRED', 'RATE_NOT_AVAILABLE', 'INSUFFICIENT_FUNDS', ...FX_ERRORS],
   },
   'POST /book/{hotel_id}/{session_id}/{rate_id}/{payment_method}': {
     operationId: 'bookRate',
@@ -249,7 +253,7 @@ export const OPERATIONS: Record<string, OperationSpec> = {
       'Exactly one of `destination_id`, `place_id`, `coordinates` (+ `radius`) or `hotel_ids`. Vendors slower than the V2 deadline are left out and `search_completed` is false. ' +
       '`page` and `limit` page over hotels. Rate ids are opaque signed strings valid 30 minutes.',
     replies: { 200: { type: 'V2RatesResponse', form: 'bare', description: 'The rates, without an envelope.' } },
-    errors: [],
+    errors: [...FX_ERRORS],
   },
   'POST /v2/prebook': {
     operationId: 'prebookV2',
@@ -257,7 +261,7 @@ export const OPERATIONS: Record<string, OperationSpec> = {
     summary: 'Prebook a V2 rate by its id',
     description: `${PREBOOK_DESCRIPTION} The answer's \`prebook_id\` is what \`POST /v2/book\` takes.`,
     replies: { 200: { type: 'PrebookData', form: 'envelope', description: 'The prebook, priced now.' } },
-    errors: ['NOT_FOUND', 'RATE_NOT_AVAILABLE', 'INSUFFICIENT_FUNDS'],
+    errors: ['NOT_FOUND', 'RATE_NOT_AVAILABLE', 'INSUFFICIENT_FUNDS', ...FX_ERRORS],
   },
   'POST /v2/book': {
     operationId: 'bookV2',

@@ -15,12 +15,13 @@ function describedBy(meta: ValidationMetadata): JsonSchema {
 
 /** An amount as a number, a decimal string, or either: the property's declared type says which (`string | number` is Object). */
 function moneyAmount(meta: ValidationMetadata): JsonSchema {
-  const number: JsonSchema = { type: 'number', minimum: 0, maximum: MAX_MONEY_AMOUNT, description: 'at least 0, with at most two decimals' };
-  const string: JsonSchema = { type: 'string', pattern: '^\\d{1,12}(\\.\\d{1,2})?$', description: 'a decimal amount, at most two decimals' };
+  const rule = `from 0 to ${MAX_MONEY_AMOUNT.toLocaleString('en-US')}, with at most the decimals of the account currency (none in JPY, two in USD, three in KWD)`;
+  const number: JsonSchema = { type: 'number', minimum: 0, maximum: MAX_MONEY_AMOUNT, description: `an amount ${rule}` };
+  const string: JsonSchema = { type: 'string', pattern: '^\\d{1,9}(\\.\\d{1,3})?$', description: `a decimal amount ${rule}` };
   const declared = Reflect.getMetadata('design:type', (meta.target as Type).prototype, meta.propertyName) as unknown;
   if (declared === Number) return number;
   if (declared === String) return string;
-  return { oneOf: [number, string], description: 'an amount of at least 0 with at most two decimals, as a number or a decimal string' };
+  return { oneOf: [number, string], description: `an amount ${rule}, as a number or a decimal string` };
 }
 
 /**

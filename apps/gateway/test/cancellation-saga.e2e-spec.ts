@@ -74,7 +74,7 @@ describe('cancellation saga', () => {
     expect(await roomsSold(system, booking.id)).toBe(0);
     // Meanwhile a penalty period starts: the cancellation keeps the penalty it began with.
     await setPenaltyPeriods([{ from_datetime: '2000-01-01T00:00:00Z', price_cancellation_penalty: 1, price_currency: 'USD' }]);
-    expect(started.cancellation_penalty).toBe('0.00');
+    expect(started.cancellation_penalty).toBe('0.000');
     const preview = await system.request('GET', `/book/precancel/${booking.id}`, { headers: auth });
     expect(preview.body.data.price_cancellation_penalty).toBe(0);
 

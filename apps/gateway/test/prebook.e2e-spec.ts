@@ -41,7 +41,7 @@ describe('prebook', () => {
     expect(ttl).toBeGreaterThan(14 * 60_000);
     expect(ttl).toBeLessThanOrEqual(15 * 60_000);
     const [stored] = await queryTestDatabase<{ price_chargeable: string; client_id: number }>(system.database.url, 'SELECT price_chargeable, client_id FROM rates.prebooks WHERE id = $1', [data.prebook_id]);
-    expect(stored).toEqual({ price_chargeable: rate.price_chargeable.toFixed(2), client_id: acme.client_id });
+    expect(stored).toEqual({ price_chargeable: rate.price_chargeable.toFixed(3), client_id: acme.client_id });
   });
 
   it('V1 credit card: a payment session token and payment_type credit_card', async () => {

@@ -138,6 +138,6 @@ describe('a repeated card booking takes over a dead worker', () => {
     expect(repeat.status).toBe(200);
     expect(repeat.body.data).toMatchObject({ id: first.body.data.id, status: 'confirmed' });
     const charges = await queryTestDatabase(system.database.url, `SELECT amount FROM booking.sandbox_card_charges WHERE payment_key = $1`, [`booking-${first.body.data.id}-charge`]);
-    expect(charges).toEqual([{ amount: repeat.body.data.price_chargeable.toFixed(2) }]);
+    expect(charges).toEqual([{ amount: repeat.body.data.price_chargeable.toFixed(3) }]);
   });
 });

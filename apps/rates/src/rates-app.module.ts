@@ -9,6 +9,7 @@ import { CreateAllotments1763920000000 } from './migrations/1763920000000-create
 import { CreatePrebooks1763950000000 } from './migrations/1763950000000-create-prebooks';
 import { CreateSupplierBookings1763960000000 } from './migrations/1763960000000-create-supplier-bookings';
 import { SandboxSupplierBookings1764200000000 } from './migrations/1764200000000-sandbox-supplier-bookings';
+import { AmountsInAnyCurrency1764700000000 } from './migrations/1764700000000-amounts-in-any-currency';
 import { SupplierBookingEntity } from './supplier/supplier-booking.entity';
 import { SupplierBookingsRepository } from './supplier/supplier-bookings.repository';
 import { SupplierController } from './supplier/supplier.controller';
@@ -23,7 +24,7 @@ import { RatesEnv } from './rates.env';
 export const RATES_ENTITIES = [AllotmentEntity, PrebookEntity, SupplierBookingEntity];
 
 /** The rates schema's migrations, in order. */
-export const RATES_MIGRATIONS = [CreateAllotments1763920000000, CreatePrebooks1763950000000, CreateSupplierBookings1763960000000, SandboxSupplierBookings1764200000000];
+export const RATES_MIGRATIONS = [CreateAllotments1763920000000, CreatePrebooks1763950000000, CreateSupplierBookings1763960000000, SandboxSupplierBookings1764200000000, AmountsInAnyCurrency1764700000000];
 
 @Module({})
 export class RatesAppModule {

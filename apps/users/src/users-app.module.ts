@@ -9,6 +9,7 @@ import { AddClientRateLimits1763910000000 } from './migrations/1763910000000-add
 import { RevocableUserTokens1764100000000 } from './migrations/1764100000000-revocable-user-tokens';
 import { DeletableClients1764300000000 } from './migrations/1764300000000-deletable-clients';
 import { FinanceTokens1764600000000 } from './migrations/1764600000000-finance-tokens';
+import { AmountsInAnyCurrency1764700000000 } from './migrations/1764700000000-amounts-in-any-currency';
 import { FinanceTokenEntity } from './finance/finance-token.entity';
 import { FinanceTokensController } from './finance/finance-tokens.controller';
 import { FinanceTokensRepository } from './finance/finance-tokens.repository';
@@ -32,7 +33,7 @@ export class UsersAppModule {
           env,
           healthSubject: SUBJECTS.USERS_HEALTH_CHECK,
           entities: [ClientEntity, CredentialEntity, UserEntity, UserTokenEntity, FinanceTokenEntity],
-          migrations: [CreateClientsAndUsers1763900000000, AddClientRateLimits1763910000000, RevocableUserTokens1764100000000, DeletableClients1764300000000, FinanceTokens1764600000000],
+          migrations: [CreateClientsAndUsers1763900000000, AddClientRateLimits1763910000000, RevocableUserTokens1764100000000, DeletableClients1764300000000, FinanceTokens1764600000000, AmountsInAnyCurrency1764700000000],
         }),
       ],
       controllers: [ClientsController, UsersController, FinanceTokensController],

@@ -1,4 +1,5 @@
 import { SERVICE_NAMES, STREAMS, SUBJECTS, ServiceName } from './subjects';
+import { FxRatesUpdatedEvent } from './rates/fx';
 import { CredentialsRevokedEvent } from './users/credentials';
 
 /**
@@ -30,6 +31,7 @@ export const SUBJECT_CALLERS: Record<SubjectKey, readonly BusIdentity[]> = {
   USERS_CLIENT_REVOKE_KEYS: ['admin'],
   USERS_CLIENT_SET_RATE_LIMIT: ['admin'],
   USERS_CLIENT_DELETE: ['admin'],
+  USERS_CLIENT_SET_FX_MARGIN: ['admin'],
   USERS_CLIENT_GET: ['accounting'],
   USERS_USER_CREATE: ['gateway'],
   USERS_USER_GET: ['gateway', 'rates', 'booking'],
@@ -51,6 +53,8 @@ export const SUBJECT_CALLERS: Record<SubjectKey, readonly BusIdentity[]> = {
   RATES_SUPPLIER_BOOK: ['booking'],
   RATES_SUPPLIER_CANCEL: ['booking'],
   RATES_SUPPLIER_STATUS: ['booking'],
+  RATES_FX_RATES_GET: ['search', 'admin'],
+  RATES_FX_RATES_IMPORT: ['admin'],
 
   BOOKING_BOOKING_CREATE: ['gateway'],
   BOOKING_BOOKING_LIST: ['gateway'],
@@ -104,16 +108,20 @@ export const SUBJECT_CALLERS: Record<SubjectKey, readonly BusIdentity[]> = {
 export const EVENTS = {
   /** A credential stopped working (revoked, rotated, its user deleted or changed): gateways drop it from their caches. */
   USERS_CREDENTIALS_REVOKED: 'events.users.credentials-revoked.v1',
+  /** A new set of exchange rates was taken in: every converter (search and rates replicas) asks for the sets again. */
+  RATES_FX_RATES_UPDATED: 'events.rates.fx-rates-updated.v1',
 } as const;
 
 /** The payload of each event. */
 export interface EventMap {
   [EVENTS.USERS_CREDENTIALS_REVOKED]: CredentialsRevokedEvent;
+  [EVENTS.RATES_FX_RATES_UPDATED]: FxRatesUpdatedEvent;
 }
 export type EventSubject = keyof EventMap;
 
 export const EVENT_ROUTES: Record<keyof typeof EVENTS, { publishers: readonly BusIdentity[]; subscribers: readonly BusIdentity[] }> = {
   USERS_CREDENTIALS_REVOKED: { publishers: ['users'], subscribers: ['gateway'] },
+  RATES_FX_RATES_UPDATED: { publishers: ['rates'], subscribers: ['search', 'rates'] },
 };
 
 /** The durable consumer the webhooks service reads BOOKING_EVENTS through (its replicas share it). */

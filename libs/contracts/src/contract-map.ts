@@ -49,7 +49,10 @@ import {
   ResolvedCredential,
   RevokeKeysReply,
   SetRateLimitRequest,
+  SetFxMarginRequest,
+  ClientPricingReply,
 } from './users/credentials';
+import { GetFxRatesRequest, FxRatesReply, ImportFxRatesRequest, ImportFxRatesReply } from './rates/fx';
 import {
   CreateWebhookEndpointRequest,
   DeletedWebhookEndpoint,
@@ -109,6 +112,7 @@ export interface ContractMap {
   [SUBJECTS.USERS_CLIENT_REVOKE_KEYS]: Contract<ClientKeysRequest, RevokeKeysReply>;
   [SUBJECTS.USERS_CLIENT_SET_RATE_LIMIT]: Contract<SetRateLimitRequest, ClientRateLimitReply>;
   [SUBJECTS.USERS_CLIENT_DELETE]: Contract<ClientIdRequest, DeleteClientReply>;
+  [SUBJECTS.USERS_CLIENT_SET_FX_MARGIN]: Contract<SetFxMarginRequest, ClientPricingReply>;
   [SUBJECTS.USERS_USER_CREATE]: Contract<CreateUserRequest, UserView>;
   [SUBJECTS.USERS_USER_GET]: Contract<UserIdRequest, UserView>;
   [SUBJECTS.USERS_USER_UPDATE]: Contract<UpdateUserRequest, UserView>;
@@ -128,6 +132,8 @@ export interface ContractMap {
   [SUBJECTS.RATES_SUPPLIER_BOOK]: Contract<SupplierBookRequest, SupplierBooking>;
   [SUBJECTS.RATES_SUPPLIER_CANCEL]: Contract<SupplierCancelRequest, SupplierBooking>;
   [SUBJECTS.RATES_SUPPLIER_STATUS]: Contract<SupplierStatusRequest, SupplierBooking>;
+  [SUBJECTS.RATES_FX_RATES_GET]: Contract<GetFxRatesRequest, FxRatesReply>;
+  [SUBJECTS.RATES_FX_RATES_IMPORT]: Contract<ImportFxRatesRequest, ImportFxRatesReply>;
 
   [SUBJECTS.BOOKING_BOOKING_CREATE]: Contract<CreateBookingRequest, CreateBookingReply>;
   [SUBJECTS.BOOKING_BOOKING_LIST]: Contract<ListBookingsRequest, BookingPageChunk>;

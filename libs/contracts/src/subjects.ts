@@ -19,6 +19,7 @@ export const SUBJECTS = {
   USERS_CLIENT_REVOKE_KEYS: 'users.client.revoke-keys.v2',
   USERS_CLIENT_SET_RATE_LIMIT: 'users.client.set-rate-limit.v1',
   USERS_CLIENT_DELETE: 'users.client.delete.v1',
+  USERS_CLIENT_SET_FX_MARGIN: 'users.client.set-fx-margin.v1',
   USERS_USER_CREATE: 'users.user.create.v1',
   USERS_USER_GET: 'users.user.get.v1',
   USERS_USER_UPDATE: 'users.user.update.v1',
@@ -39,6 +40,8 @@ export const SUBJECTS = {
   RATES_SUPPLIER_BOOK: 'rates.supplier.book.v3',
   RATES_SUPPLIER_CANCEL: 'rates.supplier.cancel.v2',
   RATES_SUPPLIER_STATUS: 'rates.supplier.status.v2',
+  RATES_FX_RATES_GET: 'rates.fx-rates.get.v1',
+  RATES_FX_RATES_IMPORT: 'rates.fx-rates.import.v1',
 
   BOOKING_BOOKING_CREATE: 'booking.booking.create.v2',
   /** Answers in several messages (BookingPageChunk): the total, then the bookings as raw JSON bytes. */

@@ -20,3 +20,4 @@ export * from './service/drain-loop';
 export * from './metrics/app-metrics';
 export * from './tracing/tracing';
 export * from './scheduling/fair-scheduler';
+export * from './database/amount-column';

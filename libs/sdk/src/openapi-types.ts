@@ -878,7 +878,7 @@ export interface components {
             message: string | null;
         };
         AvailabilityFilter: {
-            /** @description price_range must be [min, max] with 0 <= min <= max <= 999999999999.99 */
+            /** @description price_range must be [min, max] with 0 <= min <= max <= 999999999.99 */
             price_range?: [
                 number,
                 number
@@ -1201,7 +1201,7 @@ export interface components {
             message: string | null;
         };
         /** @enum {string} */
-        ErrorCode: "VALIDATION_FAILED" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "SESSION_EXPIRED" | "RATE_NOT_AVAILABLE" | "PREBOOK_REQUIRED" | "INSUFFICIENT_FUNDS" | "DUPLICATE_CLIENT_REFERENCE" | "IDEMPOTENCY_CONFLICT" | "PAYMENT_DECLINED" | "PAYMENT_INCOMPLETE" | "PREBOOK_ALREADY_BOOKED" | "PROMO_CODE_INVALID" | "SUPPLIER_ERROR" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "SERVICE_UNAVAILABLE" | "INTERNAL_ERROR";
+        ErrorCode: "VALIDATION_FAILED" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "SESSION_EXPIRED" | "RATE_NOT_AVAILABLE" | "PREBOOK_REQUIRED" | "INSUFFICIENT_FUNDS" | "DUPLICATE_CLIENT_REFERENCE" | "IDEMPOTENCY_CONFLICT" | "PAYMENT_DECLINED" | "PAYMENT_INCOMPLETE" | "PAYMENT_METHOD_UNAVAILABLE" | "PREBOOK_ALREADY_BOOKED" | "PROMO_CODE_INVALID" | "SUPPLIER_ERROR" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "SERVICE_UNAVAILABLE" | "FX_RATES_STALE" | "FX_RATE_UNAVAILABLE" | "INTERNAL_ERROR";
         ErrorEnvelope: {
             data: null;
             /** @constant */
@@ -1360,9 +1360,9 @@ export interface components {
         /** @enum {string} */
         MismatchKind: "missing_debit" | "debit_amount_differs" | "debit_without_booking" | "refund_differs" | "card_pair_incomplete" | "stale_hold";
         NewAccountingEntry: {
-            /** @description at least 0, with at most two decimals */
+            /** @description an amount from 0 to 999,999,999.99, with at most the decimals of the account currency (none in JPY, two in USD, three in KWD) */
             debit: number;
-            /** @description at least 0, with at most two decimals */
+            /** @description an amount from 0 to 999,999,999.99, with at most the decimals of the account currency (none in JPY, two in USD, three in KWD) */
             credit: number;
             name: string;
             clientId: number;
@@ -1377,7 +1377,7 @@ export interface components {
             /** Format: email */
             email: string;
             phone: string;
-            /** @description at least 0, with at most two decimals */
+            /** @description an amount from 0 to 999,999,999.99, with at most the decimals of the account currency (none in JPY, two in USD, three in KWD) */
             clientAccountLimit: number;
         };
         NewWebhookEndpoint: {
@@ -1457,7 +1457,7 @@ export interface components {
         };
         PromoCodeBody: {
             code: string;
-            /** @description at least 0, with at most two decimals */
+            /** @description an amount from 0 to 999,999,999.99, with at most the decimals of the account currency (none in JPY, two in USD, three in KWD) */
             booking_amount: number;
         };
         /** @description `POST /book/promocode`: the PromoCodeResponse of the promo validation endpoint. */
@@ -1627,7 +1627,7 @@ export interface components {
             /** Format: email */
             email?: string;
             phone?: string;
-            /** @description an amount of at least 0 with at most two decimals, as a number or a decimal string */
+            /** @description an amount from 0 to 999,999,999.99, with at most the decimals of the account currency (none in JPY, two in USD, three in KWD), as a number or a decimal string */
             clientAccountLimit?: number | string;
         };
         UserTokenView: {
@@ -2762,7 +2762,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        code?: "SERVICE_UNAVAILABLE";
+                        code?: "SERVICE_UNAVAILABLE" | "FX_RATES_STALE" | "FX_RATE_UNAVAILABLE";
                     } & components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -2977,7 +2977,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        code?: "SERVICE_UNAVAILABLE";
+                        code?: "SERVICE_UNAVAILABLE" | "FX_RATES_STALE" | "FX_RATE_UNAVAILABLE";
                     } & components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -3391,7 +3391,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        code?: "SERVICE_UNAVAILABLE";
+                        code?: "SERVICE_UNAVAILABLE" | "FX_RATES_STALE" | "FX_RATE_UNAVAILABLE";
                     } & components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -3842,7 +3842,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        code?: "SERVICE_UNAVAILABLE";
+                        code?: "SERVICE_UNAVAILABLE" | "FX_RATES_STALE" | "FX_RATE_UNAVAILABLE";
                     } & components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -4315,7 +4315,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        code?: "VALIDATION_FAILED" | "PREBOOK_REQUIRED" | "INSUFFICIENT_FUNDS" | "DUPLICATE_CLIENT_REFERENCE" | "PAYMENT_DECLINED" | "PAYMENT_INCOMPLETE" | "PROMO_CODE_INVALID" | "SUPPLIER_ERROR";
+                        code?: "VALIDATION_FAILED" | "PREBOOK_REQUIRED" | "INSUFFICIENT_FUNDS" | "DUPLICATE_CLIENT_REFERENCE" | "PAYMENT_DECLINED" | "PAYMENT_INCOMPLETE" | "PAYMENT_METHOD_UNAVAILABLE" | "PROMO_CODE_INVALID" | "SUPPLIER_ERROR";
                     } & components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -5693,7 +5693,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        code?: "SERVICE_UNAVAILABLE";
+                        code?: "SERVICE_UNAVAILABLE" | "FX_RATES_STALE" | "FX_RATE_UNAVAILABLE";
                     } & components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -6143,7 +6143,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        code?: "SERVICE_UNAVAILABLE";
+                        code?: "SERVICE_UNAVAILABLE" | "FX_RATES_STALE" | "FX_RATE_UNAVAILABLE";
                     } & components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -6430,7 +6430,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        code?: "VALIDATION_FAILED" | "PREBOOK_REQUIRED" | "INSUFFICIENT_FUNDS" | "DUPLICATE_CLIENT_REFERENCE" | "PAYMENT_DECLINED" | "PAYMENT_INCOMPLETE" | "PROMO_CODE_INVALID" | "SUPPLIER_ERROR";
+                        code?: "VALIDATION_FAILED" | "PREBOOK_REQUIRED" | "INSUFFICIENT_FUNDS" | "DUPLICATE_CLIENT_REFERENCE" | "PAYMENT_DECLINED" | "PAYMENT_INCOMPLETE" | "PAYMENT_METHOD_UNAVAILABLE" | "PROMO_CODE_INVALID" | "SUPPLIER_ERROR";
                     } & components["schemas"]["ErrorEnvelope"];
                 };
             };

@@ -7,11 +7,11 @@ import {
   ReconciliationView,
   SUBJECTS,
   StatementSummary,
-  centsToDecimal,
-  centsToNumber,
+  milliToDecimal,
+  milliToNumber,
   csvRecord,
   parseDay,
-  toCents,
+  toMilli,
 } from '@hotel/contracts';
 import { DomainError, SERVICE_CLIENT, ServiceClient, requireLedgerReader } from '@hotel/platform';
 import { EntryFields, toEntryView } from '../ledger/ledger.repository';
@@ -35,7 +35,7 @@ export function spanOf(from: string, to: string): Span {
   return { start: parseDay(from)!, end: new Date(parseDay(to)!.getTime() + DAY_MS) };
 }
 
-const money = (decimal: string) => centsToNumber(toCents(decimal));
+const money = (decimal: string) => milliToNumber(toMilli(decimal));
 
 /**
  * The finance team's reports over one client's ledger: statements, exports page by
@@ -60,18 +60,18 @@ export class FinanceService {
     const clientId = await this.clientOf(actor, 'daily balances');
     const span = spanOf(from, to);
     const { totals, days } = await this.reports.snapshot(async (read) => ({ totals: (await read.totals(clientId, span))!, days: await read.days(clientId, span) }));
-    const limit = toCents(totals.creditLimit);
-    let balance = toCents(totals.opening);
+    const limit = toMilli(totals.creditLimit);
+    let balance = toMilli(totals.opening);
     return {
       clientId,
       currency: totals.currency,
-      creditLimit: centsToNumber(limit),
+      creditLimit: milliToNumber(limit),
       from,
       to,
-      openingBalance: centsToNumber(balance),
+      openingBalance: milliToNumber(balance),
       days: days.map((day) => {
-        balance += toCents(day.credits) - toCents(day.debits);
-        return { day: day.day, credits: money(day.credits), debits: money(day.debits), closingBalance: centsToNumber(balance), available: centsToNumber(limit + balance) };
+        balance += toMilli(day.credits) - toMilli(day.debits);
+        return { day: day.day, credits: money(day.credits), debits: money(day.debits), closingBalance: milliToNumber(balance), available: milliToNumber(limit + balance) };
       }),
     };
   }
@@ -90,12 +90,12 @@ export class FinanceService {
     const span = request.kind === 'statement' ? spanOf(request.from!, request.to!) : null;
     const after = span && request.after === 0 ? await this.reports.idBefore(clientId, span) : request.after;
     const rows = await this.reports.entryPage(clientId, after, upTo, PAGE_ROWS, span);
-    let balance = toCents(request.balance);
+    let balance = toMilli(request.balance);
     const parts: string[] = [];
     let bytes = 0;
     let last: number | null = null;
     for (const row of rows) {
-      balance += toCents(row.credit) - toCents(row.debit);
+      balance += toMilli(row.credit) - toMilli(row.debit);
       const text = render(request, row, balance);
       bytes += Buffer.byteLength(text);
       parts.push(text);
@@ -103,7 +103,7 @@ export class FinanceService {
       if (bytes >= PAGE_BYTES) break;
     }
     const complete = parts.length === rows.length && rows.length < PAGE_ROWS;
-    return { text: parts.join(request.format === 'json' ? ',' : ''), rows: parts.length, next: complete ? null : last, upTo, balance: centsToDecimal(balance) };
+    return { text: parts.join(request.format === 'json' ? ',' : ''), rows: parts.length, next: complete ? null : last, upTo, balance: milliToDecimal(balance) };
   }
 
   async reconcile(actor: Actor, from: string, to: string): Promise<ReconciliationView> {
@@ -154,19 +154,19 @@ export class FinanceService {
 }
 
 function summaryOf(clientId: number, from: string, to: string, totals: PeriodTotals): StatementSummary {
-  const opening = toCents(totals.opening);
-  const closing = opening + toCents(totals.credits) - toCents(totals.debits);
+  const opening = toMilli(totals.opening);
+  const closing = opening + toMilli(totals.credits) - toMilli(totals.debits);
   return {
     clientId,
     currency: totals.currency,
     from,
     to,
-    openingBalance: centsToNumber(opening),
+    openingBalance: milliToNumber(opening),
     totalDebits: money(totals.debits),
     totalCredits: money(totals.credits),
-    closingBalance: centsToNumber(closing),
+    closingBalance: milliToNumber(closing),
     creditLimit: money(totals.creditLimit),
-    availableAtEnd: centsToNumber(toCents(totals.creditLimit) + closing),
+    availableAtEnd: milliToNumber(toMilli(totals.creditLimit) + closing),
     entryCount: totals.count,
     lastEntryId: totals.upTo,
   };
@@ -175,8 +175,8 @@ function summaryOf(clientId: number, from: string, to: string, totals: PeriodTot
 /** One entry as LEDGER_CSV_COLUMNS or STATEMENT_CSV_COLUMNS give it, or as JSON. */
 function render(request: ExportPageRequest, row: EntryFields, balance: number): string {
   if (request.format === 'json') return JSON.stringify(toEntryView(row));
-  const debit = centsToDecimal(toCents(row.debit));
-  const credit = centsToDecimal(toCents(row.credit));
-  if (request.kind === 'statement') return csvRecord([row.createdAt.toISOString().slice(0, 10), row.id, row.name, debit, credit, centsToDecimal(balance)]);
+  const debit = milliToDecimal(toMilli(row.debit));
+  const credit = milliToDecimal(toMilli(row.credit));
+  if (request.kind === 'statement') return csvRecord([row.createdAt.toISOString().slice(0, 10), row.id, row.name, debit, credit, milliToDecimal(balance)]);
   return csvRecord([row.id, row.createdAt.toISOString(), row.name, debit, credit, row.bookingId, row.ccPaymentId, row.userId, row.bankPaymentId]);
 }

@@ -1,4 +1,5 @@
 import { Column, CreateDateColumn, Entity, PrimaryColumn } from 'typeorm';
+import { AMOUNT_COLUMN } from '@hotel/platform';
 import { SelfCreditPolicy } from '@hotel/contracts';
 
 /**
@@ -14,17 +15,17 @@ export class AccountEntity {
   @Column({ type: 'char', length: 3 })
   currency: string;
 
-  @Column({ name: 'credit_limit', type: 'numeric', precision: 14, scale: 2 })
+  @Column({ name: 'credit_limit', type: 'numeric', precision: 15, scale: 3, transformer: AMOUNT_COLUMN })
   creditLimit: string;
 
-  @Column({ name: 'total_debit', type: 'numeric', precision: 16, scale: 2, default: 0 })
+  @Column({ name: 'total_debit', type: 'numeric', default: 0, transformer: AMOUNT_COLUMN })
   totalDebit: string;
 
-  @Column({ name: 'total_credit', type: 'numeric', precision: 16, scale: 2, default: 0 })
+  @Column({ name: 'total_credit', type: 'numeric', default: 0, transformer: AMOUNT_COLUMN })
   totalCredit: string;
 
   /** What the active holds reserve. */
-  @Column({ name: 'total_held', type: 'numeric', precision: 16, scale: 2, default: 0 })
+  @Column({ name: 'total_held', type: 'numeric', default: 0, transformer: AMOUNT_COLUMN })
   totalHeld: string;
 
   /** Whether a credit the client's own backend token posts waits for the finance team (pending) or is booked at once. */

@@ -1,4 +1,5 @@
 import { Column } from 'typeorm';
+import { AMOUNT_COLUMN } from '@hotel/platform';
 
 /**
  * What an entry says, as the backend API posts it: the columns a ledger entry and a
@@ -6,10 +7,10 @@ import { Column } from 'typeorm';
  * decimal strings.
  */
 export abstract class EntryColumns {
-  @Column({ type: 'numeric', precision: 14, scale: 2 })
+  @Column({ type: 'numeric', precision: 15, scale: 3, transformer: AMOUNT_COLUMN })
   debit: string;
 
-  @Column({ type: 'numeric', precision: 14, scale: 2 })
+  @Column({ type: 'numeric', precision: 15, scale: 3, transformer: AMOUNT_COLUMN })
   credit: string;
 
   @Column({ type: 'text' })

@@ -1,4 +1,5 @@
 import { Column, CreateDateColumn, Entity, PrimaryColumn } from 'typeorm';
+import { AMOUNT_COLUMN } from '@hotel/platform';
 import { HoldView } from '@hotel/contracts';
 
 /**
@@ -18,7 +19,7 @@ export class HoldEntity {
   @Column({ name: 'user_id', type: 'integer', nullable: true })
   userId: number | null;
 
-  @Column({ type: 'numeric', precision: 14, scale: 2 })
+  @Column({ type: 'numeric', precision: 15, scale: 3, transformer: AMOUNT_COLUMN })
   amount: string;
 
   @Column({ type: 'text' })

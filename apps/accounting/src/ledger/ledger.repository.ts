@@ -9,8 +9,8 @@ import {
   CreditRequestView,
   HoldView,
   SelfCreditPolicy,
-  centsToNumber,
-  toCents,
+  milliToNumber,
+  toMilli,
 } from '@hotel/contracts';
 import { getPage } from '@hotel/platform';
 import { AccountEntity } from './account.entity';
@@ -87,8 +87,8 @@ const CREDIT_REQUEST_FIELDS = {
 function toCreditRequestView(request: CreditRequestEntity): CreditRequestView {
   return {
     ...request,
-    debit: centsToNumber(toCents(request.debit)),
-    credit: centsToNumber(toCents(request.credit)),
+    debit: milliToNumber(toMilli(request.debit)),
+    credit: milliToNumber(toMilli(request.credit)),
     createdAt: request.createdAt.toISOString(),
     decidedAt: request.decidedAt ? request.decidedAt.toISOString() : null,
   };
@@ -111,8 +111,8 @@ function entryValues(entry: ManualEntry) {
 export function toEntryView(entry: EntryFields): AccountingEntryView {
   return {
     id: entry.id,
-    debit: centsToNumber(toCents(entry.debit)),
-    credit: centsToNumber(toCents(entry.credit)),
+    debit: milliToNumber(toMilli(entry.debit)),
+    credit: milliToNumber(toMilli(entry.credit)),
     name: entry.name,
     clientId: entry.clientId,
     bookingId: entry.bookingId,
@@ -200,11 +200,11 @@ export class LedgerRepository {
     return {
       clientId,
       currency: account.currency,
-      creditLimit: centsToNumber(toCents(account.creditLimit)),
-      credits: centsToNumber(toCents(account.totalCredit)),
-      debits: centsToNumber(toCents(account.totalDebit)),
-      holds: centsToNumber(toCents(account.totalHeld)),
-      available: centsToNumber(toCents(account.available)),
+      creditLimit: milliToNumber(toMilli(account.creditLimit)),
+      credits: milliToNumber(toMilli(account.totalCredit)),
+      debits: milliToNumber(toMilli(account.totalDebit)),
+      holds: milliToNumber(toMilli(account.totalHeld)),
+      available: milliToNumber(toMilli(account.available)),
     };
   }
 

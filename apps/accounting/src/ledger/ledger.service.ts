@@ -20,8 +20,8 @@ import {
   RefundRequest,
   SUBJECTS,
   SetCreditPolicyRequest,
-  centsToDecimal,
-  toCents,
+  milliToDecimal,
+  toMilli,
   toDecimalString,
 } from '@hotel/contracts';
 import { APP_METRICS, AppMetrics, DomainError, SERVICE_CLIENT, ServiceClient, requireFinance, requireLedgerReader } from '@hotel/platform';
@@ -74,7 +74,7 @@ export class LedgerService {
       userId: entry.userId,
       bankPaymentId: entry.bankPaymentId,
     };
-    if (actor.role === 'backend' && toCents(manual.credit) > 0 && (await this.ledger.selfCreditPolicy(entry.clientId)) === 'pending') {
+    if (actor.role === 'backend' && toMilli(manual.credit) > 0 && (await this.ledger.selfCreditPolicy(entry.clientId)) === 'pending') {
       return { entry: null, creditRequest: await this.ledger.createCreditRequest(manual) };
     }
     return { entry: await this.ledger.appendManualEntry(manual), creditRequest: null };
@@ -127,17 +127,17 @@ export class LedgerService {
   async checkFunds(request: FundsCheckRequest): Promise<FundsCheckReply> {
     await this.ensureAccount(request.clientId);
     const check = (await this.ledger.checkFunds(request.clientId, request.userId ?? null, request.amount, request.userLimit ?? null))!;
-    return { sufficient: check.sufficient, available: centsToDecimal(toCents(check.available)) };
+    return { sufficient: check.sufficient, available: milliToDecimal(toMilli(check.available)) };
   }
 
   /** Reserves an account booking's price; a repeat for the same booking returns the same hold. */
   async placeHold(request: PlaceHoldRequest): Promise<HoldView> {
     await this.ensureAccount(request.clientId);
-    const amount = centsToDecimal(toCents(request.amount));
+    const amount = milliToDecimal(toMilli(request.amount));
     const { outcome, hold } = await this.ledger.placeHold(request.clientId, request.bookingId, request.userId ?? null, amount, request.userLimit ?? null);
     if (outcome === 'insufficient') throw INSUFFICIENT();
     if (outcome === 'no_account') throw DomainError.notFound(`account of client ${request.clientId}`);
-    if (outcome === 'existing' && toCents(hold!.amount) !== toCents(amount)) {
+    if (outcome === 'existing' && toMilli(hold!.amount) !== toMilli(amount)) {
       throw new DomainError('CONFLICT', `booking ${request.bookingId} already holds ${hold!.amount}`);
     }
     return toHoldView(hold!);

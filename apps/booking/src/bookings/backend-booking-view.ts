@@ -1,7 +1,7 @@
-import { BackendBooking, centsToDecimal, toCents } from '@hotel/contracts';
+import { BackendBooking, milliToDecimal, toMilli } from '@hotel/contracts';
 import { BookingEntity } from './booking.entity';
 
-const money = (value: number | string) => centsToDecimal(toCents(value));
+const money = (value: number | string) => milliToDecimal(toMilli(value));
 
 /** A booking in the backend API's camelCase shape (failed bookings are not listed there). */
 export function toBackendBooking(row: BookingEntity): BackendBooking {
@@ -11,14 +11,14 @@ export function toBackendBooking(row: BookingEntity): BackendBooking {
     pricePerNight: money(rate.price_per_night_avg),
     priceFees: money(rate.price_fees),
     priceDueAtHotel: money(rate.price_due_at_hotel),
-    priceInclusive: centsToDecimal(toCents(row.priceChargeable) + toCents(rate.price_due_at_hotel)),
+    priceInclusive: milliToDecimal(toMilli(row.priceChargeable) + toMilli(rate.price_due_at_hotel)),
     priceChargeable: money(row.priceChargeable),
   };
   const lines = [
     { lineText: `${rate.rooms[0]?.name ?? 'Room'} × ${row.rooms.length}, ${rate.price_per_night.length} night(s), before taxes`, amount: money(rate.price_before_fees) },
     { lineText: 'Taxes and service charges', amount: money(rate.price_fees) },
   ];
-  if (toCents(row.promoDiscount) > 0) lines.push({ lineText: `Promo code ${row.promoCode}`, amount: centsToDecimal(-toCents(row.promoDiscount)) });
+  if (toMilli(row.promoDiscount) > 0) lines.push({ lineText: `Promo code ${row.promoCode}`, amount: milliToDecimal(-toMilli(row.promoDiscount)) });
   if (rate.price_due_at_hotel > 0) lines.push({ lineText: 'Payable at the hotel', amount: money(rate.price_due_at_hotel) });
   return {
     id: row.id,

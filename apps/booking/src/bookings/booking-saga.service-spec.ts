@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { SUBJECTS, centsToDecimal, toCents } from '@hotel/contracts';
+import { SUBJECTS, milliToDecimal, toMilli } from '@hotel/contracts';
 import { DomainError } from '@hotel/platform';
 import { ServiceHarness } from '@hotel/testing';
 import { BookingEnv } from '../booking.env';
@@ -94,10 +94,10 @@ describe('BookingSaga (service tier: real PostgreSQL, fake accounting, rates and
       [SUBJECTS.ACCOUNTING_HOLD_CAPTURE, 'promo_redeemed'],
       [SUBJECTS.RATES_PREBOOK_ATTACH, 'done'],
     ]);
-    const price = toCents(template.priceChargeable);
-    expect(harness.client.callsTo(SUBJECTS.ACCOUNTING_HOLD_PLACE)[0].request).toMatchObject({ clientId: 1, bookingId: created.id, amount: centsToDecimal(price) });
+    const price = toMilli(template.priceChargeable);
+    expect(harness.client.callsTo(SUBJECTS.ACCOUNTING_HOLD_PLACE)[0].request).toMatchObject({ clientId: 1, bookingId: created.id, amount: milliToDecimal(price) });
     // The code is redeemed on the price before its discount.
-    expect(harness.client.callsTo(SUBJECTS.PROMO_CODE_REDEEM)[0].request).toMatchObject({ code: 'SAVE10', amount: centsToDecimal(price + 1000) });
+    expect(harness.client.callsTo(SUBJECTS.PROMO_CODE_REDEEM)[0].request).toMatchObject({ code: 'SAVE10', amount: milliToDecimal(price + 10000) });
     expect(harness.client.callsTo(SUBJECTS.RATES_PREBOOK_ATTACH)[0].request).toEqual({ prebookId: created.prebookId, bookingId: created.id, processing: false });
   });
 

@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { SUBJECTS, SUPPLIER_TEST_SCENARIOS, SupplierTestScenario, TestScenario, centsToDecimal, toCents } from '@hotel/contracts';
+import { SUBJECTS, SUPPLIER_TEST_SCENARIOS, SupplierTestScenario, TestScenario, milliToDecimal, toMilli } from '@hotel/contracts';
 import { BACKGROUND_JOBS, BackgroundJobs, DomainError, SERVICE_CLIENT, SERVICE_ENV, ServiceClient } from '@hotel/platform';
 import { BookingEnv } from '../booking.env';
 import { CardDetails, PAYMENT_PROCESSOR, PaymentProcessor } from '../payments/payment-processor';
@@ -195,7 +195,7 @@ export class BookingSaga implements OnModuleInit, OnModuleDestroy {
         if (booking.promoCode) {
           await this.services.send(SUBJECTS.PROMO_CODE_REDEEM, {
             code: booking.promoCode,
-            amount: centsToDecimal(toCents(booking.priceChargeable) + toCents(booking.promoDiscount)),
+            amount: milliToDecimal(toMilli(booking.priceChargeable) + toMilli(booking.promoDiscount)),
             currency: booking.priceCurrency,
             clientId: booking.clientId,
             bookingId: booking.id,
@@ -251,7 +251,7 @@ export class BookingSaga implements OnModuleInit, OnModuleDestroy {
 
   /** Account payment: the binding funds check is a hold (nothing to hold for a sandbox or a free booking). */
   private async holdFunds(booking: BookingEntity, settle: (to: SagaStep, changes?: BookingChanges) => Promise<BookingEntity | null>) {
-    if (!booking.sandbox && toCents(booking.priceChargeable) > 0) {
+    if (!booking.sandbox && toMilli(booking.priceChargeable) > 0) {
       let userLimit: string | undefined;
       if (booking.userId) {
         const actor = { clientId: booking.clientId, userId: booking.userId, role: 'user' as const, sandbox: false };
@@ -260,7 +260,7 @@ export class BookingSaga implements OnModuleInit, OnModuleDestroy {
       await this.services.send(SUBJECTS.ACCOUNTING_HOLD_PLACE, {
         clientId: booking.clientId,
         bookingId: booking.id,
-        amount: centsToDecimal(toCents(booking.priceChargeable)),
+        amount: milliToDecimal(toMilli(booking.priceChargeable)),
         ...(booking.userId && { userId: booking.userId, userLimit }),
       });
       this.failPoints.pass('after-hold');
@@ -274,7 +274,7 @@ export class BookingSaga implements OnModuleInit, OnModuleDestroy {
     card: CardDetails | undefined,
     settle: (to: SagaStep, changes?: BookingChanges) => Promise<BookingEntity | null>,
   ) {
-    if (toCents(booking.priceChargeable) === 0) return settle('funds_held');
+    if (toMilli(booking.priceChargeable) === 0) return settle('funds_held');
     if (booking.testScenario === 'card_declined') throw new DomainError('PAYMENT_DECLINED', 'card declined (sandbox scenario card_declined)');
     // Card details are never stored: without them (recovery) nothing was charged and nothing can be.
     if (!card) throw paymentIncomplete();
@@ -301,7 +301,7 @@ export class BookingSaga implements OnModuleInit, OnModuleDestroy {
 
   /** Account: the hold becomes the debit. Card: a debit and the card's matching credit. Sandbox or free: no money moves. */
   private async collect(booking: BookingEntity) {
-    if (booking.sandbox || toCents(booking.priceChargeable) === 0) return;
+    if (booking.sandbox || toMilli(booking.priceChargeable) === 0) return;
     const name = `Booking ${booking.id} · ${booking.hotelName} · ${booking.checkIn}–${booking.checkOut}`;
     if (booking.paymentMethod === 'account') {
       await this.services.send(SUBJECTS.ACCOUNTING_HOLD_CAPTURE, { clientId: booking.clientId, bookingId: booking.id, name });
@@ -309,7 +309,7 @@ export class BookingSaga implements OnModuleInit, OnModuleDestroy {
       await this.services.send(SUBJECTS.ACCOUNTING_CARD_PAYMENT_RECORD, {
         clientId: booking.clientId,
         bookingId: booking.id,
-        amount: centsToDecimal(toCents(booking.priceChargeable)),
+        amount: milliToDecimal(toMilli(booking.priceChargeable)),
         ccPaymentId: booking.ccPaymentId!,
         name,
         ...(booking.userId && { userId: booking.userId }),
@@ -320,7 +320,7 @@ export class BookingSaga implements OnModuleInit, OnModuleDestroy {
   /** Undoes what a failed saga did; each undo is idempotent. */
   private async compensate(booking: BookingEntity) {
     if (booking.supplierReference) await this.services.send(SUBJECTS.RATES_SUPPLIER_CANCEL, { bookingId: booking.id });
-    if (booking.paymentMethod === 'account' && !booking.sandbox && toCents(booking.priceChargeable) > 0) {
+    if (booking.paymentMethod === 'account' && !booking.sandbox && toMilli(booking.priceChargeable) > 0) {
       await this.services.send(SUBJECTS.ACCOUNTING_HOLD_RELEASE, { clientId: booking.clientId, bookingId: booking.id });
     }
     if (booking.paymentKey) {
@@ -336,19 +336,19 @@ export class BookingSaga implements OnModuleInit, OnModuleDestroy {
    * refund key, so a repeated step never refunds twice.
    */
   private async refundCancellation(booking: BookingEntity) {
-    const penalty = toCents(booking.cancellationPenalty ?? '0');
-    const refund = toCents(booking.priceChargeable) - penalty;
+    const penalty = toMilli(booking.cancellationPenalty ?? '0');
+    const refund = toMilli(booking.priceChargeable) - penalty;
     if (refund <= 0) return;
     if (booking.paymentMethod === 'credit_card') {
-      if (booking.ccPaymentId) await this.payments.refund(booking.ccPaymentId, centsToDecimal(refund), paymentKeys(booking.id).cancellation);
+      if (booking.ccPaymentId) await this.payments.refund(booking.ccPaymentId, milliToDecimal(refund), paymentKeys(booking.id).cancellation);
       return;
     }
     if (booking.sandbox) return;
     await this.services.send(SUBJECTS.ACCOUNTING_REFUND_CREATE, {
       clientId: booking.clientId,
       bookingId: booking.id,
-      amount: centsToDecimal(refund),
-      name: `Cancellation of booking ${booking.id} (penalty ${centsToDecimal(penalty)})`,
+      amount: milliToDecimal(refund),
+      name: `Cancellation of booking ${booking.id} (penalty ${milliToDecimal(penalty)})`,
       ...(booking.userId && { userId: booking.userId }),
     });
   }

@@ -1,4 +1,4 @@
-import { BookingView, centsToNumber, nightsBetween, toCents } from '@hotel/contracts';
+import { BookingView, milliToNumber, nightsBetween, toMilli } from '@hotel/contracts';
 import { BookingEntity } from './booking.entity';
 
 /** The specification's Booking from a stored booking. */
@@ -19,7 +19,7 @@ export function toBookingView(row: BookingEntity, voucherUrl: string | null): Bo
     phone: row.phone,
     price_per_night_avg: rate.price_per_night_avg,
     price_per_night: rate.price_per_night,
-    price_chargeable: centsToNumber(toCents(row.priceChargeable)),
+    price_chargeable: milliToNumber(toMilli(row.priceChargeable)),
     price_per_room: rate.price_per_room,
     price_per_night_per_room: rate.price_per_night_per_room,
     price_before_fees: rate.price_before_fees,

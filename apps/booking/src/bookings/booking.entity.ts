@@ -1,4 +1,5 @@
 import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { AMOUNT_COLUMN } from '@hotel/platform';
 import { BookingRoom, BookingStatus, HotelDetails, HotelRate, OfferKeyWire, PaymentMethod, TestScenario } from '@hotel/contracts';
 
 /**
@@ -86,7 +87,7 @@ export class BookingEntity {
   @Column({ type: 'text' })
   phone: string;
 
-  @Column({ name: 'price_chargeable', type: 'numeric', precision: 14, scale: 2 })
+  @Column({ name: 'price_chargeable', type: 'numeric', precision: 15, scale: 3, transformer: AMOUNT_COLUMN })
   priceChargeable: string;
 
   @Column({ name: 'price_currency', type: 'char', length: 3 })
@@ -130,7 +131,7 @@ export class BookingEntity {
   @Column({ name: 'promo_code', type: 'text', nullable: true })
   promoCode: string | null;
 
-  @Column({ name: 'promo_discount', type: 'numeric', precision: 14, scale: 2 })
+  @Column({ name: 'promo_discount', type: 'numeric', precision: 15, scale: 3, transformer: AMOUNT_COLUMN })
   promoDiscount: string;
 
   @Column({ name: 'test_scenario', type: 'text', nullable: true })
@@ -158,7 +159,7 @@ export class BookingEntity {
   @Column({ name: 'cancellation_reference', type: 'text', nullable: true })
   cancellationReference: string | null;
 
-  @Column({ name: 'cancellation_penalty', type: 'numeric', precision: 14, scale: 2, nullable: true })
+  @Column({ name: 'cancellation_penalty', type: 'numeric', precision: 15, scale: 3, nullable: true, transformer: AMOUNT_COLUMN })
   cancellationPenalty: string | null;
 
   @Column({ name: 'cancelled_at', type: 'timestamptz', nullable: true, select: false })

@@ -14,21 +14,21 @@ import {
   BookingRoom,
   CancelView,
   PrecancelView,
-  centsToNumber,
+  milliToNumber,
   todayUtc,
   CreateBookingReply,
   CreateBookingRequest,
   FieldError,
   SUBJECTS,
   StoredPrebook,
-  centsToDecimal,
-  toCents,
+  milliToDecimal,
+  toMilli,
 } from '@hotel/contracts';
 import { DomainError, SERVICE_CLIENT, SERVICE_ENV, ServiceClient, currentDeadline } from '@hotel/platform';
 import { BookingEnv } from '../booking.env';
 import { CardDetails, expirationPassed } from '../payments/payment-processor';
 import { Vouchers } from '../vouchers/vouchers';
-import { cancellationPenaltyCents } from './cancellation';
+import { cancellationPenaltyMilli } from './cancellation';
 import { toBookingView } from './booking-view';
 import { BookingSaga } from './booking-saga';
 import { BookingEntity, CANCELLATION_STEPS, FINAL_STEPS } from './booking.entity';
@@ -154,8 +154,8 @@ export class BookingsService {
   async precancel(actor: Actor, bookingId: number): Promise<PrecancelView> {
     const booking = await this.cancellable(actor, bookingId);
     // Once a cancellation has started its penalty is fixed.
-    const penalty = booking.cancellationPenalty !== null ? toCents(booking.cancellationPenalty) : this.penalty(booking);
-    return { price_cancellation_penalty: centsToNumber(penalty), price_currency: booking.priceCurrency };
+    const penalty = booking.cancellationPenalty !== null ? toMilli(booking.cancellationPenalty) : this.penalty(booking);
+    return { price_cancellation_penalty: milliToNumber(penalty), price_currency: booking.priceCurrency };
   }
 
   /**
@@ -170,7 +170,7 @@ export class BookingsService {
     let booking = await this.cancellable(actor, bookingId);
     let owned = false;
     if (booking.step === 'done') {
-      const started = await this.bookings.startCancellation(booking, centsToDecimal(this.penalty(booking)));
+      const started = await this.bookings.startCancellation(booking, milliToDecimal(this.penalty(booking)));
       owned = started !== null;
       booking = started ?? (await this.bookings.find(booking.id))!;
     }
@@ -194,7 +194,7 @@ export class BookingsService {
   }
 
   private penalty(booking: BookingEntity): number {
-    return cancellationPenaltyCents(booking.rate.cancellation_policy_data, toCents(booking.priceChargeable));
+    return cancellationPenaltyMilli(booking.rate.cancellation_policy_data, toMilli(booking.priceChargeable));
   }
 
   /** When to answer: a little before the caller stops waiting. */
@@ -283,7 +283,7 @@ export class BookingsService {
       lastName: body.rooms[0].lead_last_name.trim(),
       email: body.email,
       phone: body.phone,
-      priceChargeable: centsToDecimal(toCents(prebook.priceChargeable)),
+      priceChargeable: milliToDecimal(toMilli(prebook.priceChargeable)),
       priceCurrency: rate.price_currency,
       rate,
       hotel: prebook.hotel,

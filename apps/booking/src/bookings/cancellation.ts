@@ -1,4 +1,4 @@
-import { CancellationPolicyData, toCents } from '@hotel/contracts';
+import { CancellationPolicyData, toMilli } from '@hotel/contracts';
 
 /**
  * The penalty for cancelling now: the penalty of the latest
@@ -6,15 +6,15 @@ import { CancellationPolicyData, toCents } from '@hotel/contracts';
  * A non-refundable rate's single period starts when it was sold, so it costs
  * the whole price.
  */
-export function cancellationPenaltyCents(periods: CancellationPolicyData[], paidCents: number, now = new Date()): number {
+export function cancellationPenaltyMilli(periods: CancellationPolicyData[], paidMilli: number, now = new Date()): number {
   let penalty = 0;
   let latestStart = Number.NEGATIVE_INFINITY;
   for (const period of periods) {
     const start = Date.parse(period.from_datetime);
     if (start <= now.getTime() && start >= latestStart) {
       latestStart = start;
-      penalty = toCents(period.price_cancellation_penalty);
+      penalty = toMilli(period.price_cancellation_penalty);
     }
   }
-  return Math.min(penalty, paidCents);
+  return Math.min(penalty, paidMilli);
 }

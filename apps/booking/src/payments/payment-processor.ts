@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { toCents } from '@hotel/contracts';
+import { toMilli } from '@hotel/contracts';
 import { DomainError, rowsOf } from '@hotel/platform';
 import { SandboxCardChargeEntity, SandboxCardRefundEntity } from './sandbox-card.entity';
 
@@ -70,7 +70,7 @@ export class SandboxPaymentProcessor implements PaymentProcessor {
     await this.charges.createQueryBuilder().insert().values({ paymentKey: key, paymentId: `ch_sandbox_${key}`, amount }).orIgnore().updateEntity(false).execute();
     const charge = await this.find(key);
     if (!charge) throw new DomainError('PAYMENT_DECLINED', 'card declined: the payment was cancelled');
-    if (toCents(charge.amount) !== toCents(amount)) throw new DomainError('CONFLICT', `payment key ${key} was used for another amount`);
+    if (toMilli(charge.amount) !== toMilli(amount)) throw new DomainError('CONFLICT', `payment key ${key} was used for another amount`);
     return charge;
   }
 
@@ -94,7 +94,7 @@ export class SandboxPaymentProcessor implements PaymentProcessor {
     );
     if (rows.length) return;
     const existing = await this.dataSource.getRepository(SandboxCardRefundEntity).findOne({ select: { paymentId: true, amount: true }, where: { refundKey: key } });
-    if (existing?.paymentId === paymentId && toCents(existing.amount) === toCents(amount)) return;
+    if (existing?.paymentId === paymentId && toMilli(existing.amount) === toMilli(amount)) return;
     throw new DomainError('CONFLICT', `refund ${key} of ${amount} for ${paymentId} is not possible`);
   }
 

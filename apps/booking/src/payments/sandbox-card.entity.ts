@@ -1,4 +1,5 @@
 import { Column, Entity } from 'typeorm';
+import { AMOUNT_COLUMN } from '@hotel/platform';
 
 /** The sandbox card processor's charges (table booking.sandbox_card_charges), standing in for a processor's records. */
 @Entity({ schema: 'booking', name: 'sandbox_card_charges' })
@@ -10,7 +11,7 @@ export class SandboxCardChargeEntity {
   @Column({ name: 'payment_id', type: 'text', nullable: true })
   paymentId: string | null;
 
-  @Column({ type: 'numeric', precision: 14, scale: 2, nullable: true })
+  @Column({ type: 'numeric', precision: 15, scale: 3, nullable: true, transformer: AMOUNT_COLUMN })
   amount: string | null;
 
   @Column({ name: 'created_at', type: 'timestamptz' })
@@ -26,7 +27,7 @@ export class SandboxCardRefundEntity {
   @Column({ name: 'payment_id', type: 'text' })
   paymentId: string;
 
-  @Column({ type: 'numeric', precision: 14, scale: 2 })
+  @Column({ type: 'numeric', precision: 15, scale: 3, transformer: AMOUNT_COLUMN })
   amount: string;
 
   @Column({ name: 'created_at', type: 'timestamptz' })

@@ -19,9 +19,9 @@ import {
   SUBJECTS,
   StatementQuery,
   StatementView,
-  centsToDecimal,
+  milliToDecimal,
   csvRecord,
-  toCents,
+  toMilli,
 } from '@hotel/contracts';
 import { ServiceClient } from '@hotel/platform';
 import { BackendApi, CurrentActor } from '../auth/api-family';
@@ -42,7 +42,7 @@ export class BookingIdParams {
   bookingId: string;
 }
 
-const decimal = (amount: number) => centsToDecimal(toCents(amount));
+const decimal = (amount: number) => milliToDecimal(toMilli(amount));
 
 /** An explicit `format` wins; else the Accept header may ask for one of the given media types. */
 function negotiate<F extends string>(format: F | undefined, accept: string | undefined, offered: Record<string, F>): F | undefined {

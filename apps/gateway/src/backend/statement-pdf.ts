@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import { PassThrough, Readable } from 'node:stream';
 import PDFDocument from 'pdfkit';
-import { AccountingEntryView, StatementSummary, centsToDecimal, toCents } from '@hotel/contracts';
+import { AccountingEntryView, StatementSummary, milliToDecimal, toMilli } from '@hotel/contracts';
 
 const COLUMNS = [
   { title: 'Date', x: 40, width: 62 },
@@ -12,7 +12,7 @@ const COLUMNS = [
   { title: 'Balance', x: 488, width: 68, align: 'right' as const },
 ];
 
-const amount = (value: number) => centsToDecimal(toCents(value));
+const amount = (value: number) => milliToDecimal(toMilli(value));
 
 /**
  * A statement as a PDF (A4, one line per entry, the balance after each), written while
@@ -48,11 +48,11 @@ export function statementPdf(summary: StatementSummary, entries: AsyncIterable<A
     doc.fontSize(8);
     row(COLUMNS.map((column) => column.title));
     row([summary.from, '', 'Opening balance', '', '', amount(summary.openingBalance)]);
-    let balance = toCents(summary.openingBalance);
+    let balance = toMilli(summary.openingBalance);
     let written = 0;
     for await (const entry of entries) {
-      balance += toCents(entry.credit) - toCents(entry.debit);
-      row([entry.createdAt.slice(0, 10), String(entry.id), entry.name, amount(entry.debit), amount(entry.credit), centsToDecimal(balance)]);
+      balance += toMilli(entry.credit) - toMilli(entry.debit);
+      row([entry.createdAt.slice(0, 10), String(entry.id), entry.name, amount(entry.debit), amount(entry.credit), milliToDecimal(balance)]);
       if (++written % 100 === 0 && out.writableNeedDrain) await once(out, 'drain');
     }
     row([summary.to, '', 'Closing balance', amount(summary.totalDebits), amount(summary.totalCredits), amount(summary.closingBalance)]);

@@ -1,5 +1,5 @@
 import { Body, Controller, HttpCode, Inject, Post } from '@nestjs/common';
-import { PromoCodeBody, SUBJECTS, centsToNumber, toCents, toDecimalString } from '@hotel/contracts';
+import { PromoCodeBody, SUBJECTS, milliToNumber, toMilli, toDecimalString } from '@hotel/contracts';
 import { ServiceClient } from '@hotel/platform';
 import { BookingApi } from '../auth/api-family';
 import { SERVICE_CLIENT } from '../gateway.tokens';
@@ -22,6 +22,6 @@ export class PromoController {
       amount: toDecimalString(body.booking_amount),
       currency: BOOKING_CURRENCY,
     });
-    return { price_discount_amount: centsToNumber(toCents(quote.discount)), price_currency: quote.currency };
+    return { price_discount_amount: milliToNumber(toMilli(quote.discount)), price_currency: quote.currency };
   }
 }

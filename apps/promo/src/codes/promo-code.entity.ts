@@ -1,4 +1,5 @@
 import { Column, CreateDateColumn, Entity, PrimaryColumn } from 'typeorm';
+import { AMOUNT_COLUMN } from '@hotel/platform';
 import { PromoView } from '@hotel/contracts';
 
 /** A promo code (table promo.codes); money as exact decimal strings. */
@@ -10,13 +11,13 @@ export class PromoCodeEntity {
   @Column({ type: 'text' })
   kind: PromoView['kind'];
 
-  @Column({ type: 'numeric', precision: 14, scale: 2 })
+  @Column({ type: 'numeric', precision: 15, scale: 3, transformer: AMOUNT_COLUMN })
   value: string;
 
   @Column({ type: 'char', length: 3 })
   currency: string;
 
-  @Column({ name: 'min_amount', type: 'numeric', precision: 14, scale: 2, nullable: true })
+  @Column({ name: 'min_amount', type: 'numeric', precision: 15, scale: 3, nullable: true, transformer: AMOUNT_COLUMN })
   minAmount: string | null;
 
   @Column({ name: 'max_uses', type: 'integer', nullable: true })
@@ -46,7 +47,7 @@ export class PromoRedemptionEntity {
   @Column({ type: 'text' })
   code: string;
 
-  @Column({ type: 'numeric', precision: 14, scale: 2 })
+  @Column({ type: 'numeric', precision: 15, scale: 3, transformer: AMOUNT_COLUMN })
   discount: string;
 
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })

@@ -1,16 +1,20 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Counter } from 'prom-client';
-import { CreatePromoRequest, PromoQuote, PromoView, QuotePromoRequest, RedeemPromoRequest, centsToDecimal, toCents, todayUtc } from '@hotel/contracts';
+import { CreatePromoRequest, PromoQuote, PromoView, QuotePromoRequest, RedeemPromoRequest, milliToDecimal, scaleToCurrency, toMilli, todayUtc } from '@hotel/contracts';
 import { APP_METRICS, AppMetrics, DomainError } from '@hotel/platform';
 import { PromoCode, PromoCodesRepository } from './promo-codes.repository';
 
 const invalid = (message: string) => new DomainError('PROMO_CODE_INVALID', message);
 
-/** The discount a code gives on an amount, in cents: percent rounded half up, never more than the amount. */
-export function discountCents(code: Pick<PromoView, 'kind' | 'value'>, amountCents: number): number {
-  const value = toCents(code.value);
-  const discount = code.kind === 'percent' ? Math.round((amountCents * value) / 10_000) : value;
-  return Math.min(discount, amountCents);
+/**
+ * The discount a code gives on an amount in a currency, in thousandths: a percentage
+ * rounded half up to the currency's minor unit, never more than the amount.
+ */
+export function discountMilli(code: Pick<PromoView, 'kind' | 'value'>, amountMilli: number, currency: string): number {
+  const value = toMilli(code.value);
+  // value is the percentage in thousandths: amount × percent / 100.
+  const discount = code.kind === 'percent' ? scaleToCurrency(amountMilli, BigInt(value), 100_000n, currency) : value;
+  return Math.min(discount, amountMilli);
 }
 
 @Injectable()
@@ -25,10 +29,10 @@ export class PromoCodesService {
   }
 
   async create(request: CreatePromoRequest): Promise<PromoView> {
-    if (request.kind === 'percent' && toCents(request.value) > 10_000) {
+    if (request.kind === 'percent' && toMilli(request.value) > 100_000) {
       throw DomainError.validation([{ field: 'value', message: 'a percent discount is at most 100' }]);
     }
-    if (toCents(request.value) === 0) throw DomainError.validation([{ field: 'value', message: 'value must be more than 0' }]);
+    if (toMilli(request.value) === 0) throw DomainError.validation([{ field: 'value', message: 'value must be more than 0' }]);
     const created = await this.codes.create(request);
     if (!created) throw new DomainError('CONFLICT', `promo code ${request.code} exists already`);
     return created;
@@ -36,14 +40,14 @@ export class PromoCodesService {
 
   async quote(request: QuotePromoRequest): Promise<PromoQuote> {
     const code = await this.codes.find(normalise(request.code));
-    return { code: normalise(request.code), discount: centsToDecimal(this.check(code, request)), currency: request.currency };
+    return { code: normalise(request.code), discount: milliToDecimal(this.check(code, request)), currency: request.currency };
   }
 
   /** Consumes one use for a booking, atomically; a repeat for the same booking returns the first result. */
   async redeem(request: RedeemPromoRequest): Promise<PromoQuote> {
     try {
       const redemption = await this.codes.redeemOnce(normalise(request.code), request.clientId, request.bookingId, (code) =>
-        centsToDecimal(this.check(code, request)),
+        milliToDecimal(this.check(code, request)),
       );
       if (redemption === 'used-up') throw invalid('promo code used up');
       this.redemptions.inc({ outcome: 'redeemed' });
@@ -59,11 +63,11 @@ export class PromoCodesService {
     if (code.expires !== null && code.expires < todayUtc().toISOString().slice(0, 10)) throw invalid(`promo code expired on ${code.expires}`);
     if (code.maxUses !== null && code.uses >= code.maxUses) throw invalid('promo code used up');
     if (code.kind === 'amount' && code.currency !== request.currency) throw invalid(`promo code is for ${code.currency} bookings`);
-    const amount = toCents(request.amount);
-    if (code.minAmount !== null && amount < toCents(code.minAmount)) {
+    const amount = toMilli(request.amount);
+    if (code.minAmount !== null && amount < toMilli(code.minAmount)) {
       throw invalid(`booking amount is below the minimum amount of ${code.minAmount} ${code.currency}`);
     }
-    return discountCents(code, amount);
+    return discountMilli(code, amount, request.currency);
   }
 }
 

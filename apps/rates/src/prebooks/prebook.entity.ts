@@ -1,4 +1,5 @@
 import { Column, CreateDateColumn, Entity, PrimaryColumn } from 'typeorm';
+import { AMOUNT_COLUMN } from '@hotel/platform';
 import { OfferKeyWire, PaymentMethod, PrebookData } from '@hotel/contracts';
 
 /**
@@ -39,13 +40,13 @@ export class PrebookEntity {
   @Column({ type: 'jsonb' })
   response: PrebookData;
 
-  @Column({ name: 'price_chargeable', type: 'numeric', precision: 14, scale: 2 })
+  @Column({ name: 'price_chargeable', type: 'numeric', precision: 15, scale: 3, transformer: AMOUNT_COLUMN })
   priceChargeable: string;
 
   @Column({ name: 'promo_code', type: 'text', nullable: true })
   promoCode: string | null;
 
-  @Column({ type: 'numeric', precision: 14, scale: 2, default: 0 })
+  @Column({ type: 'numeric', precision: 15, scale: 3, default: 0, transformer: AMOUNT_COLUMN })
   discount: string;
 
   @Column({ name: 'expires_at', type: 'timestamptz' })

@@ -1,4 +1,4 @@
-import { Actor, RoomRequest, SUBJECTS, centsToDecimal, toCents } from '@hotel/contracts';
+import { Actor, RoomRequest, SUBJECTS, milliToDecimal, toMilli } from '@hotel/contracts';
 import { OfferKey, Stay, VENDORS, VENDOR_CODES, encodeV2RateId, hotelsForPlace, listOffers, priceEpoch, priceEpochStart, stayNights } from '@hotel/inventory';
 import { DomainError } from '@hotel/platform';
 import { ServiceHarness } from '@hotel/testing';
@@ -62,8 +62,8 @@ describe('PrebooksService (service tier: real PostgreSQL, fake accounting, users
     sufficient(true);
     const data = await prebooks.create({ actor: live(1), rateId: rateId(), paymentMethod: 'account' });
 
-    const price = centsToDecimal(toCents(data.rate.price_chargeable));
-    expect(toCents(price)).toBeGreaterThan(0);
+    const price = milliToDecimal(toMilli(data.rate.price_chargeable));
+    expect(toMilli(price)).toBeGreaterThan(0);
     expect(fundsChecks()).toEqual([{ clientId: 1, amount: price }]);
 
     const stored = await prebooks.findForBooking({ actor: live(1), prebookId: data.prebook_id });
@@ -94,11 +94,11 @@ describe('PrebooksService (service tier: real PostgreSQL, fake accounting, users
 
     expect(full.promo_code_response).toMatchObject({ success: false, discount_amount: 0 });
     expect(discounted.promo_code_response).toMatchObject({ success: true, discount_amount: 10 });
-    const fullCents = toCents(full.rate.price_chargeable);
-    expect(toCents(discounted.rate.price_chargeable)).toBe(fullCents - 1000);
-    expect(fundsChecks().map((check) => check.amount)).toEqual([centsToDecimal(fullCents), centsToDecimal(fullCents - 1000)]);
+    const fullMilli = toMilli(full.rate.price_chargeable);
+    expect(toMilli(discounted.rate.price_chargeable)).toBe(fullMilli - 10000);
+    expect(fundsChecks().map((check) => check.amount)).toEqual([milliToDecimal(fullMilli), milliToDecimal(fullMilli - 10000)]);
     const stored = await prebooks.findForBooking({ actor: live(4), prebookId: discounted.prebook_id });
-    expect(stored).toMatchObject({ priceChargeable: centsToDecimal(fullCents - 1000), promoCode: 'SAVE10', discount: '10.00' });
+    expect(stored).toMatchObject({ priceChargeable: milliToDecimal(fullMilli - 10000), promoCode: 'SAVE10', discount: '10.00' });
   });
 
   it("a user's prebook is checked against that user's own limit from users", async () => {

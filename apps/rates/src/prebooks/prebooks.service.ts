@@ -10,10 +10,11 @@ import {
   PrebookPromoResponse,
   PrebookSearch,
   SUBJECTS,
-  centsToDecimal,
-  centsToNumber,
+  milliToDecimal,
+  scaleToCurrency,
+  milliToNumber,
   nightsBetween,
-  toCents,
+  toMilli,
 } from '@hotel/contracts';
 import {
   CURRENCY,
@@ -75,7 +76,7 @@ export class PrebooksService {
     ]);
     if (request.testScenario === 'price_changed' && actor.sandbox) {
       // The client "saw" 5% less than the vendor's current price.
-      seen.price_chargeable = centsToNumber(Math.round(toCents(current.price_chargeable) * 0.95));
+      seen.price_chargeable = milliToNumber(scaleToCurrency(toMilli(current.price_chargeable), 95n, 100n, current.price_currency));
     }
     const rate: HotelRate = { id: request.rateId, ...current, payment_type: request.paymentMethod };
 
@@ -112,9 +113,9 @@ export class PrebooksService {
       paymentMethod: request.paymentMethod,
       offer: offer.key,
       response: data,
-      priceChargeable: centsToDecimal(toCents(rate.price_chargeable)),
+      priceChargeable: milliToDecimal(toMilli(rate.price_chargeable)),
       promoCode: promo?.success ? request.promoCode!.trim().toUpperCase() : null,
-      discount: centsToDecimal(toCents(promo?.discount_amount ?? 0)),
+      discount: milliToDecimal(toMilli(promo?.discount_amount ?? 0)),
       expiresAt,
     });
     return data;
@@ -193,13 +194,13 @@ export class PrebooksService {
     try {
       const quote = await this.services.send(SUBJECTS.PROMO_CODE_QUOTE, {
         code,
-        amount: centsToDecimal(toCents(rate.price_chargeable)),
+        amount: milliToDecimal(toMilli(rate.price_chargeable)),
         currency: rate.price_currency,
       });
-      const discount = toCents(quote.discount);
-      rate.price_chargeable = centsToNumber(toCents(rate.price_chargeable) - discount);
-      rate.price_inclusive = centsToNumber(toCents(rate.price_inclusive) - discount);
-      return { success: true, message: `promo code ${quote.code} applied`, discount_amount: centsToNumber(discount) };
+      const discount = toMilli(quote.discount);
+      rate.price_chargeable = milliToNumber(toMilli(rate.price_chargeable) - discount);
+      rate.price_inclusive = milliToNumber(toMilli(rate.price_inclusive) - discount);
+      return { success: true, message: `promo code ${quote.code} applied`, discount_amount: milliToNumber(discount) };
     } catch (error) {
       if (error instanceof DomainError && error.code === 'PROMO_CODE_INVALID') return { success: false, message: error.message, discount_amount: 0 };
       throw error;
@@ -215,7 +216,7 @@ export class PrebooksService {
     }
     const check = await this.services.send(SUBJECTS.ACCOUNTING_FUNDS_CHECK, {
       clientId: actor.clientId,
-      amount: centsToDecimal(toCents(amount)),
+      amount: milliToDecimal(toMilli(amount)),
       ...(actor.userId && { userId: actor.userId, userLimit }),
     });
     if (!check.sufficient) throw new DomainError('INSUFFICIENT_FUNDS', 'insufficient funds');

@@ -1,4 +1,5 @@
 import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { AMOUNT_COLUMN } from '@hotel/platform';
 import { CredentialKind } from '@hotel/contracts';
 
 /** A partner platform (table users.clients); money as exact decimal strings. */
@@ -10,7 +11,7 @@ export class ClientEntity {
   @Column({ type: 'text' })
   name: string;
 
-  @Column({ name: 'credit_limit', type: 'numeric', precision: 14, scale: 2 })
+  @Column({ name: 'credit_limit', type: 'numeric', precision: 15, scale: 3, transformer: AMOUNT_COLUMN })
   creditLimit: string;
 
   @Column({ type: 'char', length: 3 })

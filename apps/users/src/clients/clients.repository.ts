@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { ClientAccountTerms, ClientSummary, CredentialKind, RateLimit } from '@hotel/contracts';
+import { ClientAccountTerms, ClientSummary, CredentialKind, RateLimit, toDecimalString } from '@hotel/contracts';
 import { UserEntity, UserTokenEntity } from '../users/user.entity';
 import { ClientEntity, CredentialEntity } from './client.entity';
 import { rateLimitOf } from './rate-limit';
@@ -120,7 +120,8 @@ export class ClientsRepository {
     return rows.map((row) => ({
       clientId: row.id,
       name: row.name,
-      creditLimit: row.credit_limit,
+      // A raw row: numeric(15,3) reads back with three decimals.
+      creditLimit: toDecimalString(row.credit_limit),
       currency: row.currency,
       createdAt: row.created_at.toISOString(),
       activeCredentials: { live: row.live, sandbox: row.sandbox, backend: row.backend },

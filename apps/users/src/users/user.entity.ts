@@ -1,4 +1,5 @@
 import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { AMOUNT_COLUMN } from '@hotel/platform';
 
 /** A user of a client (table users.users); deleted users stay, marked. */
 @Entity({ schema: 'users', name: 'users' })
@@ -21,7 +22,7 @@ export class UserEntity {
   @Column({ type: 'text' })
   phone: string;
 
-  @Column({ name: 'client_account_limit', type: 'numeric', precision: 14, scale: 2 })
+  @Column({ name: 'client_account_limit', type: 'numeric', precision: 15, scale: 3, transformer: AMOUNT_COLUMN })
   clientAccountLimit: string;
 
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })

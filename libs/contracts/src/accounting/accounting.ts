@@ -1,7 +1,7 @@
 import { Type } from 'class-transformer';
 import { IsDefined, IsInt, IsOptional, IsPositive, IsString, Max, MaxLength, Min, MinLength, ValidateNested } from 'class-validator';
 import { ActorScoped } from '../common/actor';
-import { IsMoneyAmount, MAX_INT_ID } from '../common/validators';
+import { IsMoneyAmount, MAX_INT_ID, MAX_STORED_AMOUNT } from '../common/validators';
 
 /** Body of `POST /api/accounting`, validated as the specification gives it. */
 export class NewAccountingEntry {
@@ -133,10 +133,10 @@ export class FundsCheckRequest {
 
   /** The user's clientAccountLimit, when a user is booking. */
   @IsOptional()
-  @IsMoneyAmount({ allowNumber: false })
+  @IsMoneyAmount({ allowNumber: false, max: MAX_STORED_AMOUNT })
   userLimit?: string;
 
-  @IsMoneyAmount({ allowNumber: false })
+  @IsMoneyAmount({ allowNumber: false, max: MAX_STORED_AMOUNT })
   amount: string;
 }
 
@@ -187,7 +187,7 @@ class BookingLedgerRequest extends BookingRef {
   @IsPositive()
   userId?: number;
 
-  @IsMoneyAmount({ allowNumber: false })
+  @IsMoneyAmount({ allowNumber: false, max: MAX_STORED_AMOUNT })
   amount: string;
 
   @IsString()

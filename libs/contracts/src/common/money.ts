@@ -1,24 +1,59 @@
 /**
- * Exact money in code: amounts travel as decimal strings or JSON numbers with at
- * most two decimals and are computed on as integer cents, never as floats.
+ * Exact money in code. Amounts travel as decimal strings or JSON numbers and are
+ * computed on as integers of thousandths ("milli"), never as floats: every
+ * currency the platform takes has at most three decimals (JPY none, USD two, KWD
+ * three; see currencies.ts), so a thousandth is exact for all of them. A
+ * currency's own rounding happens where an amount is made (a conversion, a
+ * percentage), with roundToCurrency.
  */
-export function toCents(amount: string | number): number {
-  const text = typeof amount === 'number' ? amount.toFixed(2) : amount.trim();
-  const match = /^(-)?(\d+)(?:\.(\d{1,2}))?$/.exec(text);
+const MILLI_PER_UNIT = 1000;
+
+const DECIMAL = /^(-)?(\d+)(?:\.(\d{1,3}))?$/;
+
+/** An amount ("12.5", "12.345", 12.5) as integer thousandths; more than three decimals, or beyond a safe integer, throws. */
+export function toMilli(amount: string | number): number {
+  const text = typeof amount === 'number' ? amount.toFixed(3) : amount.trim();
+  const match = DECIMAL.exec(text);
   if (!match) throw new Error(`not an amount: ${amount}`);
-  const cents = Number(match[2]) * 100 + Number((match[3] ?? '').padEnd(2, '0'));
-  if (!Number.isSafeInteger(cents)) throw new Error(`amount out of range: ${amount}`);
-  return match[1] ? -cents : cents;
+  const milli = Number(match[2]) * MILLI_PER_UNIT + Number((match[3] ?? '').padEnd(3, '0'));
+  if (!Number.isSafeInteger(milli)) throw new Error(`amount out of range: ${amount}`);
+  return match[1] ? -milli : milli;
 }
 
-/** Cents as a decimal string with two decimals ("1234.50"). */
-export function centsToDecimal(cents: number): string {
-  const sign = cents < 0 ? '-' : '';
-  const absolute = Math.abs(cents);
-  return `${sign}${Math.floor(absolute / 100)}.${String(absolute % 100).padStart(2, '0')}`;
+/** The same as a bigint, for sums that may outgrow a safe integer (a ledger's totals over any number of entries). */
+export function toMilliBig(amount: string): bigint {
+  const match = DECIMAL.exec(amount.trim());
+  if (!match) throw new Error(`not an amount: ${amount}`);
+  const milli = BigInt(match[2]) * 1000n + BigInt((match[3] ?? '').padEnd(3, '0'));
+  return match[1] ? -milli : milli;
 }
 
-/** Cents as a JSON number (exact for every amount the platform stores). */
-export function centsToNumber(cents: number): number {
-  return Number(centsToDecimal(cents));
+/**
+ * Thousandths as a decimal string with `decimals` decimals (2 by default; a
+ * currency's own with currencyDecimals): "1234.50", "1235" for JPY, "1.234" for
+ * KWD. Exact, never rounded: an amount finer than `decimals` shows its third decimal.
+ */
+export function milliToDecimal(milli: number | bigint, decimals = 2): string {
+  const big = typeof milli === 'bigint' ? milli : BigInt(milli);
+  const sign = big < 0n ? '-' : '';
+  const absolute = big < 0n ? -big : big;
+  const units = absolute / 1000n;
+  let fraction = String(absolute % 1000n).padStart(3, '0');
+  while (fraction.length > decimals && fraction.endsWith('0')) fraction = fraction.slice(0, -1);
+  return fraction.length ? `${sign}${units}.${fraction}` : `${sign}${units}`;
+}
+
+/** Thousandths as a JSON number: exact for every amount the platform stores (at most 15 significant digits). */
+export function milliToNumber(milli: number | bigint): number {
+  return Number(milliToDecimal(milli, 0));
+}
+
+/** A decimal string (as PostgreSQL's numeric gives it) as a JSON number, with no limit on its size. */
+export function decimalToNumber(amount: string): number {
+  return milliToNumber(toMilliBig(amount));
+}
+
+/** An amount given as number or string, as the canonical decimal string with two decimals at least ("0.30", "12.345"). */
+export function toDecimalString(value: number | string): string {
+  return milliToDecimal(toMilli(value));
 }

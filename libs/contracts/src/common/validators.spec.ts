@@ -1,19 +1,14 @@
-import { isAmountNumber, isCalendarDay, isDecimalAmountString, toDecimalString, unsafeStringReason } from './validators';
+import { isAmountNumber, isCalendarDay, isDecimalAmountString, unsafeStringReason } from './validators';
 
 describe('money amount validation', () => {
-  it.each([0, 1, 2500.5, 0.01, 999999999999.99])('accepts the number %p', (value) => expect(isAmountNumber(value)).toBe(true));
-  it.each([-1, 1.005, 0.1 + 0.2, 1e-7, 1e-320, 5e-324, 1e300, Number.NaN, Number.POSITIVE_INFINITY, 1e13])('refuses the number %p', (value) =>
+  it.each([0, 1, 2500.5, 0.01, 0.001, 999999999.99])('accepts the number %p', (value) => expect(isAmountNumber(value)).toBe(true));
+  it.each([-1, 1.0005, 0.1 + 0.2, 1e9, 1e-7, 1e-320, 5e-324, 1e300, Number.NaN, Number.POSITIVE_INFINITY, 1e13])('refuses the number %p', (value) =>
     expect(isAmountNumber(value)).toBe(false),
   );
   it.each(['0', '10', '2500.5', '2500.50'])('accepts the string %p', (value) => expect(isDecimalAmountString(value)).toBe(true));
-  it.each(['-1', '1.005', 'abc', '', ' 1', '1e3', '0x10'])('refuses the string %p', (value) =>
+  it.each(['-1', '1.0005', '1000000000', 'abc', '', ' 1', '1e3', '0x10'])('refuses the string %p', (value) =>
     expect(isDecimalAmountString(value)).toBe(false),
   );
-  it('normalises numbers to two decimals without float noise', () => {
-    expect(toDecimalString(0.1 + 0.2)).toBe('0.30');
-    expect(toDecimalString(2500.5)).toBe('2500.50');
-    expect(toDecimalString('7')).toBe('7');
-  });
 });
 
 describe('calendar days', () => {

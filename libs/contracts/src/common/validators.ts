@@ -1,49 +1,88 @@
 import { ValidateIf, ValidationOptions, registerDecorator } from 'class-validator';
 import { parseDay } from '../search/stay';
+import { ISO_4217_DECIMALS, isIsoCurrency } from './currencies';
 
-const DECIMAL_STRING = /^\d{1,12}(\.\d{1,2})?$/;
+/** An ISO 4217 currency the platform takes (see currencies.ts). */
+export function IsIsoCurrency(options?: ValidationOptions) {
+  return (target: object, propertyName: string) =>
+    registerDecorator({
+      name: 'isIsoCurrency',
+      target: target.constructor,
+      propertyName,
+      options: { message: `${propertyName} must be an ISO 4217 currency code in capitals, such as USD, EUR or JPY`, ...options },
+      validator: { validate: (value: unknown) => isIsoCurrency(value) },
+    });
+}
 
-/** Largest money amount the platform stores: numeric(14,2). */
-export const MAX_MONEY_AMOUNT = 999_999_999_999.99;
+/** The highest FX margin a client can be given, in percent. */
+export const MAX_FX_MARGIN_PERCENT = 20;
 
-/** A non-negative amount with at most two decimals, given as a decimal string. */
-export function isDecimalAmountString(value: unknown): value is string {
-  return typeof value === 'string' && DECIMAL_STRING.test(value);
+/** An FX margin in percent as a decimal string: 0 to MAX_FX_MARGIN_PERCENT, at most two decimals ("0", "1.5", "2.25"). */
+export function IsFxMarginPercent(options?: ValidationOptions) {
+  return (target: object, propertyName: string) =>
+    registerDecorator({
+      name: 'isFxMarginPercent',
+      target: target.constructor,
+      propertyName,
+      options: { message: `${propertyName} must be a percentage from 0 to ${MAX_FX_MARGIN_PERCENT} with at most two decimals, as a string`, ...options },
+      validator: { validate: (value: unknown) => typeof value === 'string' && /^\d{1,2}(\.\d{1,2})?$/.test(value) && Number(value) <= MAX_FX_MARGIN_PERCENT },
+    });
+}
+
+/** Every ISO 4217 code the platform takes, for documentation. */
+export const ISO_CURRENCY_CODES = Object.keys(ISO_4217_DECIMALS);
+
+/**
+ * The largest amount a request may carry in any money field (a ledger entry, a credit
+ * limit, a user's limit, a promo amount): 999,999,999.99, in the currency's minor unit
+ * (JPY 999,999,999). Larger ones answer 400 naming the field.
+ */
+export const MAX_MONEY_AMOUNT = 999_999_999.99;
+
+/**
+ * The largest amount the platform stores (numeric(15,3)): prices it computes, such as
+ * a long stay of many rooms priced in rupiah, may exceed what a request may carry.
+ * Sums (balances, totals) are unbounded numerics and never limited.
+ */
+export const MAX_STORED_AMOUNT = 999_999_999_999.999;
+
+const DECIMAL_STRING = /^\d{1,12}(\.\d{1,3})?$/;
+
+/** A non-negative amount with at most three decimals, up to `max`, given as a decimal string. */
+export function isDecimalAmountString(value: unknown, max = MAX_MONEY_AMOUNT): value is string {
+  return typeof value === 'string' && DECIMAL_STRING.test(value) && Number(value) <= max;
 }
 
 /**
- * A non-negative amount with at most two decimals, given as a JSON number: exactly
- * the number its two-decimal form denotes, so 1.005, 0.1 + 0.2 and 1e-320 (which
- * would be stored as 0.00) are refused rather than rounded.
+ * A non-negative amount with at most three decimals, up to `max`, given as a JSON
+ * number: exactly the number its three-decimal form denotes, so 1.0005, 0.1 + 0.2 and
+ * 1e-320 (which would be stored as 0) are refused rather than rounded. Whether the
+ * amount fits its currency (no decimals in JPY, two in USD) is the service's check,
+ * which knows the currency.
  */
-export function isAmountNumber(value: unknown): value is number {
-  return (
-    typeof value === 'number' &&
-    Number.isFinite(value) &&
-    value >= 0 &&
-    value <= MAX_MONEY_AMOUNT &&
-    Number(value.toFixed(2)) === value
-  );
+export function isAmountNumber(value: unknown, max = MAX_MONEY_AMOUNT): value is number {
+  return typeof value === 'number' && Number.isFinite(value) && value >= 0 && value <= max && Number(value.toFixed(3)) === value;
 }
 
-/** Accepts an amount as a decimal string or a number, non-negative, two decimals at most. */
-export function IsMoneyAmount(options?: ValidationOptions & { allowNumber?: boolean; allowString?: boolean }) {
+/** Accepts an amount as a decimal string or a number, non-negative, three decimals at most, up to `max` (MAX_MONEY_AMOUNT unless given). */
+export function IsMoneyAmount(options?: ValidationOptions & { allowNumber?: boolean; allowString?: boolean; max?: number }) {
   const allowNumber = options?.allowNumber ?? true;
   const allowString = options?.allowString ?? true;
+  const max = options?.max ?? MAX_MONEY_AMOUNT;
+  const { allowNumber: _n, allowString: _s, max: _m, ...validationOptions } = options ?? {};
   return (target: object, propertyName: string) =>
     registerDecorator({
       name: 'isMoneyAmount',
       target: target.constructor,
       propertyName,
       options: {
-        message: `${propertyName} must be an amount of at least 0 with at most two decimals${
+        message: `${propertyName} must be an amount from 0 to ${max.toLocaleString('en-US')} with at most the decimals of its currency${
           allowString && !allowNumber ? ', given as a string' : ''
         }${allowNumber && !allowString ? ', given as a number' : ''}`,
-        ...options,
+        ...validationOptions,
       },
       validator: {
-        validate: (value: unknown) =>
-          (allowNumber && isAmountNumber(value)) || (allowString && isDecimalAmountString(value)),
+        validate: (value: unknown) => (allowNumber && isAmountNumber(value, max)) || (allowString && isDecimalAmountString(value, max)),
       },
     });
 }
@@ -67,11 +106,6 @@ export function IsNonBlankString(options?: ValidationOptions) {
       options: { message: `${propertyName} must be a non-empty string`, ...options },
       validator: { validate: (value: unknown) => typeof value === 'string' && value.trim().length > 0 },
     });
-}
-
-/** Normalises an amount given as number or string to the canonical decimal string. */
-export function toDecimalString(value: number | string): string {
-  return typeof value === 'number' ? value.toFixed(2) : value;
 }
 
 /** Largest id PostgreSQL's `integer` holds. */

@@ -1,5 +1,5 @@
 import { IsIn, IsInt, IsOptional, IsPositive, IsString, Matches, MaxLength, Min, MinLength, registerDecorator } from 'class-validator';
-import { IsMoneyAmount } from '../common/validators';
+import { IsMoneyAmount, MAX_STORED_AMOUNT } from '../common/validators';
 import { parseDay, todayUtc } from '../search/stay';
 
 export const PROMO_KINDS = ['percent', 'amount'] as const;
@@ -65,7 +65,7 @@ export class PromoCodeBody {
   @MaxLength(64)
   code: string;
 
-  @IsMoneyAmount({ allowString: false, message: 'booking_amount must be a number with at most two decimals' })
+  @IsMoneyAmount({ allowString: false })
   @IsPositive()
   booking_amount: number;
 }
@@ -77,7 +77,7 @@ export class QuotePromoRequest {
   @MaxLength(64)
   code: string;
 
-  @IsMoneyAmount({ allowNumber: false })
+  @IsMoneyAmount({ allowNumber: false, max: MAX_STORED_AMOUNT })
   amount: string;
 
   @Matches(/^[A-Z]{3}$/)

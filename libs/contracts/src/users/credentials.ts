@@ -12,7 +12,8 @@ import {
   Min,
 } from 'class-validator';
 import { Actor } from '../common/actor';
-import { IsMoneyAmount, IsNonBlankString } from '../common/validators';
+import { DEFAULT_CURRENCY } from '../common/currencies';
+import { IsFxMarginPercent, IsIsoCurrency, IsMoneyAmount, IsNonBlankString } from '../common/validators';
 
 export const CREDENTIAL_KINDS = ['live', 'sandbox', 'backend'] as const;
 export type CredentialKind = (typeof CREDENTIAL_KINDS)[number];
@@ -45,8 +46,37 @@ export interface RateLimit {
   burst: number;
 }
 
-/** The caller, plus the client's own rate limit when the operator set one. */
-export type ResolvedCredential = Actor & { rateLimit?: RateLimit | null };
+/**
+ * How a client is priced: its account currency (ISO 4217) and its FX margin, in
+ * percent, added to every conversion from a vendor's currency.
+ */
+export class ClientPricing {
+  @IsIsoCurrency()
+  currency: string;
+
+  @IsFxMarginPercent()
+  fxMarginPercent: string;
+}
+
+/** A client created before FX margins existed, or a caller that names none: USD, no margin. */
+export const DEFAULT_PRICING: ClientPricing = { currency: DEFAULT_CURRENCY, fxMarginPercent: '0' };
+
+/** The caller, plus the client's own rate limit when the operator set one, and how the client is priced. */
+export type ResolvedCredential = Actor & { rateLimit?: RateLimit | null; pricing?: ClientPricing };
+
+/** users.client.set-fx-margin.v1 (admin command line): the margin added to the client's conversions from now on. */
+export class SetFxMarginRequest {
+  @IsInt()
+  @IsPositive()
+  clientId: number;
+
+  @IsFxMarginPercent()
+  percent: string;
+}
+
+export interface ClientPricingReply extends ClientPricing {
+  clientId: number;
+}
 
 /** users.client.set-rate-limit.v1 (admin command line); null values restore the default. */
 export class SetRateLimitRequest {
@@ -83,7 +113,7 @@ export class CreateClientRequest {
   creditLimit?: string | number;
 
   @IsOptional()
-  @Matches(/^[A-Z]{3}$/, { message: 'currency must be a three-letter ISO 4217 code such as USD' })
+  @IsIsoCurrency()
   currency?: string;
 }
 

@@ -1,0 +1,89 @@
+import { milliToDecimal, milliToNumber } from './money';
+
+/**
+ * ISO 4217 currencies in circulation (list one of the standard, as of 2025) with
+ * their minor unit: the number of decimals an amount in that currency has. Left
+ * out: funds and precious-metal codes without a minor unit (XAU, XDR, XTS, ...),
+ * currencies withdrawn from circulation (HRK, SLL, ZWL, ...), and the two units
+ * of account with four decimals (CLF, UYW), finer than the platform's thousandths.
+ */
+export const ISO_4217_DECIMALS: Readonly<Record<string, number>> = {
+  AED: 2, AFN: 2, ALL: 2, AMD: 2, ANG: 2, AOA: 2, ARS: 2, AUD: 2, AWG: 2, AZN: 2,
+  BAM: 2, BBD: 2, BDT: 2, BGN: 2, BHD: 3, BIF: 0, BMD: 2, BND: 2, BOB: 2, BOV: 2,
+  BRL: 2, BSD: 2, BTN: 2, BWP: 2, BYN: 2, BZD: 2, CAD: 2, CDF: 2, CHE: 2, CHF: 2,
+  CHW: 2, CLP: 0, CNY: 2, COP: 2, COU: 2, CRC: 2, CUP: 2, CVE: 2, CZK: 2, DJF: 0,
+  DKK: 2, DOP: 2, DZD: 2, EGP: 2, ERN: 2, ETB: 2, EUR: 2, FJD: 2, FKP: 2, GBP: 2,
+  GEL: 2, GHS: 2, GIP: 2, GMD: 2, GNF: 0, GTQ: 2, GYD: 2, HKD: 2, HNL: 2, HTG: 2,
+  HUF: 2, IDR: 2, ILS: 2, INR: 2, IQD: 3, IRR: 2, ISK: 0, JMD: 2, JOD: 3, JPY: 0,
+  KES: 2, KGS: 2, KHR: 2, KMF: 0, KPW: 2, KRW: 0, KWD: 3, KYD: 2, KZT: 2, LAK: 2,
+  LBP: 2, LKR: 2, LRD: 2, LSL: 2, LYD: 3, MAD: 2, MDL: 2, MGA: 2, MKD: 2, MMK: 2,
+  MNT: 2, MOP: 2, MRU: 2, MUR: 2, MVR: 2, MWK: 2, MXN: 2, MXV: 2, MYR: 2, MZN: 2,
+  NAD: 2, NGN: 2, NIO: 2, NOK: 2, NPR: 2, NZD: 2, OMR: 3, PAB: 2, PEN: 2, PGK: 2,
+  PHP: 2, PKR: 2, PLN: 2, PYG: 0, QAR: 2, RON: 2, RSD: 2, RUB: 2, RWF: 0, SAR: 2,
+  SBD: 2, SCR: 2, SDG: 2, SEK: 2, SGD: 2, SHP: 2, SLE: 2, SOS: 2, SRD: 2, SSP: 2,
+  STN: 2, SVC: 2, SYP: 2, SZL: 2, THB: 2, TJS: 2, TMT: 2, TND: 3, TOP: 2, TRY: 2,
+  TTD: 2, TWD: 2, TZS: 2, UAH: 2, UGX: 0, USD: 2, USN: 2, UYI: 0, UYU: 2, UZS: 2,
+  VED: 2, VES: 2, VND: 0, VUV: 0, WST: 2, XAF: 0, XCD: 2, XCG: 2, XOF: 0, XPF: 0,
+  YER: 2, ZAR: 2, ZMW: 2, ZWG: 2,
+};
+
+/** The account currency of a client created without one. */
+export const DEFAULT_CURRENCY = 'USD';
+
+export function isIsoCurrency(code: unknown): code is string {
+  return typeof code === 'string' && Object.prototype.hasOwnProperty.call(ISO_4217_DECIMALS, code);
+}
+
+/** The decimals of a currency's minor unit (JPY 0, USD 2, KWD 3); an unknown code throws. */
+export function currencyDecimals(currency: string): number {
+  const decimals = ISO_4217_DECIMALS[currency];
+  if (decimals === undefined) throw new Error(`${currency} is not an ISO 4217 currency the platform takes`);
+  return decimals;
+}
+
+/** Thousandths per minor unit of the currency (JPY 1000, USD 10, KWD 1). */
+export function milliPerMinorUnit(currency: string): number {
+  return 10 ** (3 - currencyDecimals(currency));
+}
+
+/** Rounds thousandths to the currency's minor unit, half away from zero. */
+export function roundToCurrency(milli: number, currency: string): number {
+  const step = milliPerMinorUnit(currency);
+  if (step === 1) return milli;
+  const rounded = Math.round(Math.abs(milli) / step) * step;
+  return milli < 0 ? -rounded : rounded;
+}
+
+/** Whether an amount (in thousandths) has no more decimals than the currency's minor unit. */
+export function fitsCurrency(milli: number | bigint, currency: string): boolean {
+  const step = BigInt(milliPerMinorUnit(currency));
+  return (typeof milli === 'bigint' ? milli : BigInt(milli)) % step === 0n;
+}
+
+/** An amount as the currency writes it: "1234.50" USD, "1235" JPY, "1.234" KWD. */
+export function formatAmount(milli: number | bigint, currency: string): string {
+  return milliToDecimal(milli, currencyDecimals(currency));
+}
+
+/** An amount as a JSON number, checked to be in the currency's minor unit. */
+export function amountNumber(milli: number, currency: string): number {
+  if (!fitsCurrency(milli, currency)) throw new Error(`${milliToDecimal(milli)} has more decimals than ${currency} allows`);
+  return milliToNumber(milli);
+}
+
+/**
+ * amount × numerator / denominator, rounded half away from zero to the currency's
+ * minor unit, exactly (bigint arithmetic: the product may outgrow a safe integer).
+ * For a percentage of an amount, a conversion at a rate written as a fraction.
+ */
+export function scaleToCurrency(milli: number, numerator: bigint, denominator: bigint, currency: string): number {
+  const step = BigInt(milliPerMinorUnit(currency));
+  const product = BigInt(milli) * numerator;
+  const divisor = denominator * step;
+  const negative = product < 0n !== divisor < 0n;
+  const absolute = product < 0n ? -product : product;
+  const absoluteDivisor = divisor < 0n ? -divisor : divisor;
+  const minorUnits = (absolute * 2n + absoluteDivisor) / (absoluteDivisor * 2n);
+  const result = Number(minorUnits * step);
+  return negative ? -result : result;
+}

@@ -1,0 +1,12 @@
+import { ValueTransformer } from 'typeorm';
+import { milliToDecimal, toMilliBig } from '@hotel/contracts';
+
+/**
+ * How a money column reads back: PostgreSQL writes a numeric with its column's scale
+ * ("328.600" in numeric(15,3)); entities see the canonical decimal string with two
+ * decimals at least ("328.60", "12.345"), exactly, whatever the column's scale and size.
+ */
+export const AMOUNT_COLUMN: ValueTransformer = {
+  from: (value: string | null) => (value === null || value === undefined ? value : milliToDecimal(toMilliBig(value))),
+  to: (value: unknown) => value,
+};
