@@ -891,8 +891,17 @@ export interface components {
             /** @enum {string} */
             sort_by?: "price_asc" | "price_desc" | "stars_desc" | "rating_desc" | "distance_asc";
         };
-        /** @description The backend API's booking (camelCase, money as strings), a different shape from the booking API's. */
+        /** @description The backend API's booking (camelCase, money as strings), a different shape from the booking API's. Its money is in `currency`, the client's; BookingFx says how the vendor's price was converted into it. */
         BackendBooking: {
+            vendorCurrency: string;
+            /** @description The vendor's price for the stay, before any promo discount, in vendorCurrency. */
+            vendorPrice: string;
+            /** @description Units of the client's currency per unit of the vendor's, with the FX margin, as a decimal string (12 significant digits). */
+            fxRate: string;
+            /** @description The ECB reference date of the rates used; null when no conversion was needed. */
+            fxRateDate: string | null;
+            /** @description The client's FX margin at prebook, in percent ("0", "1.5"). */
+            fxMarginPercent: string;
             id: number;
             /** @enum {string} */
             status: "confirmed" | "pending" | "cancelled";
@@ -9951,6 +9960,11 @@ export interface operations {
                      *           "priceInclusive": "331.22",
                      *           "priceChargeable": "331.22",
                      *           "currency": "USD",
+                     *           "vendorCurrency": "EUR",
+                     *           "vendorPrice": "301.79",
+                     *           "fxRate": "1.0975",
+                     *           "fxRateDate": "2020-05-26",
+                     *           "fxMarginPercent": "0",
                      *           "remarks": "Check-in from 15:00 to 22:00; check-out before 10:00. Guests must be at least 18 years old to check in.",
                      *           "roomType": "Standard Double Room",
                      *           "cancellationPolicy": "NonRefundable",
@@ -10202,6 +10216,11 @@ export interface operations {
                      *           "priceInclusive": "331.22",
                      *           "priceChargeable": "331.22",
                      *           "currency": "USD",
+                     *           "vendorCurrency": "EUR",
+                     *           "vendorPrice": "301.79",
+                     *           "fxRate": "1.0975",
+                     *           "fxRateDate": "2020-05-26",
+                     *           "fxMarginPercent": "0",
                      *           "remarks": "Check-in from 15:00 to 22:00; check-out before 10:00. Guests must be at least 18 years old to check in.",
                      *           "roomType": "Standard Double Room",
                      *           "cancellationPolicy": "NonRefundable",

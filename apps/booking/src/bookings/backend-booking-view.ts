@@ -1,7 +1,12 @@
-import { BackendBooking, milliToDecimal, toMilli } from '@hotel/contracts';
+import { BackendBooking, BookingFx, milliToDecimal, toMilli } from '@hotel/contracts';
 import { BookingEntity } from './booking.entity';
 
 const money = (value: number | string) => milliToDecimal(toMilli(value));
+
+/** How a booking's price came to be in its client's currency. */
+export function bookingFxOf(row: BookingEntity): BookingFx {
+  return { vendorCurrency: row.vendorCurrency, vendorPrice: row.vendorPrice, fxRate: row.fxRate, fxRateDate: row.fxRateDate, fxMarginPercent: row.fxMarginPercent };
+}
 
 /** A booking in the backend API's camelCase shape (failed bookings are not listed there). */
 export function toBackendBooking(row: BookingEntity): BackendBooking {
@@ -34,6 +39,7 @@ export function toBackendBooking(row: BookingEntity): BackendBooking {
     lines,
     ...prices,
     currency: row.priceCurrency,
+    ...bookingFxOf(row),
     remarks: row.remarks,
     roomType: rate.rooms[0]?.name ?? '',
     cancellationPolicy: rate.cancellation_policy,

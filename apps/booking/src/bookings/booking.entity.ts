@@ -1,5 +1,5 @@
 import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
-import { AMOUNT_COLUMN } from '@hotel/platform';
+import { AMOUNT_COLUMN, DECIMAL_COLUMN } from '@hotel/platform';
 import { BookingRoom, BookingStatus, HotelDetails, HotelRate, OfferKeyWire, PaymentMethod, TestScenario } from '@hotel/contracts';
 
 /**
@@ -92,6 +92,22 @@ export class BookingEntity {
 
   @Column({ name: 'price_currency', type: 'char', length: 3 })
   priceCurrency: string;
+
+  /** How the price came to be in the client's currency (BookingFx), fixed at prebook. */
+  @Column({ name: 'vendor_currency', type: 'char', length: 3 })
+  vendorCurrency: string;
+
+  @Column({ name: 'vendor_price', type: 'numeric', precision: 15, scale: 3, transformer: AMOUNT_COLUMN })
+  vendorPrice: string;
+
+  @Column({ name: 'fx_rate', type: 'numeric', transformer: DECIMAL_COLUMN })
+  fxRate: string;
+
+  @Column({ name: 'fx_rate_date', type: 'date', nullable: true })
+  fxRateDate: string | null;
+
+  @Column({ name: 'fx_margin_percent', type: 'numeric', precision: 5, scale: 2, transformer: DECIMAL_COLUMN })
+  fxMarginPercent: string;
 
   @Column({ type: 'jsonb' })
   rate: HotelRate;

@@ -30,6 +30,7 @@ import { CardDetails, expirationPassed } from '../payments/payment-processor';
 import { Vouchers } from '../vouchers/vouchers';
 import { cancellationPenaltyMilli } from './cancellation';
 import { toBookingView } from './booking-view';
+import { bookingFxOf } from './backend-booking-view';
 import { BookingSaga } from './booking-saga';
 import { BookingEntity, CANCELLATION_STEPS, FINAL_STEPS } from './booking.entity';
 import { BookingScope, BookingsRepository, NewBooking } from './bookings.repository';
@@ -128,7 +129,9 @@ export class BookingsService {
         paymentMethod: booking.paymentMethod,
         sandbox: booking.sandbox,
         priceChargeable: booking.priceChargeable,
+        currency: booking.priceCurrency,
         cancellationPenalty: booking.cancellationPenalty,
+        ...bookingFxOf(booking),
         confirmed: booking.step === 'done' || CANCELLATION_STEPS.includes(booking.step),
       })),
     };
@@ -297,6 +300,7 @@ export class BookingsService {
       requestFingerprint: fingerprint,
       promoCode: prebook.promoCode,
       promoDiscount: prebook.discount,
+      ...prebook.fx,
       testScenario: actor.sandbox ? (request.testScenario ?? null) : null,
     };
   }

@@ -1,5 +1,5 @@
 import { Column, CreateDateColumn, Entity, PrimaryColumn } from 'typeorm';
-import { AMOUNT_COLUMN } from '@hotel/platform';
+import { AMOUNT_COLUMN, DECIMAL_COLUMN } from '@hotel/platform';
 import { OfferKeyWire, PaymentMethod, PrebookData } from '@hotel/contracts';
 
 /**
@@ -48,6 +48,22 @@ export class PrebookEntity {
 
   @Column({ type: 'numeric', precision: 15, scale: 3, default: 0, transformer: AMOUNT_COLUMN })
   discount: string;
+
+  /** How the price came to be in the client's currency (BookingFx); null on prebooks made before currencies were priced. */
+  @Column({ name: 'vendor_currency', type: 'char', length: 3, nullable: true })
+  vendorCurrency: string | null;
+
+  @Column({ name: 'vendor_price', type: 'numeric', precision: 15, scale: 3, nullable: true, transformer: AMOUNT_COLUMN })
+  vendorPrice: string | null;
+
+  @Column({ name: 'fx_rate', type: 'numeric', nullable: true, transformer: DECIMAL_COLUMN })
+  fxRate: string | null;
+
+  @Column({ name: 'fx_rate_date', type: 'date', nullable: true })
+  fxRateDate: string | null;
+
+  @Column({ name: 'fx_margin_percent', type: 'numeric', precision: 5, scale: 2, nullable: true, transformer: DECIMAL_COLUMN })
+  fxMarginPercent: string | null;
 
   @Column({ name: 'expires_at', type: 'timestamptz' })
   expiresAt: Date;

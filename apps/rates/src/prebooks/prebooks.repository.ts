@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { OfferKeyWire, PaymentMethod, PrebookData } from '@hotel/contracts';
+import { BookingFx, OfferKeyWire, PaymentMethod, PrebookData, milliToDecimal, toMilli } from '@hotel/contracts';
 import { PrebookEntity } from './prebook.entity';
 
 export interface NewPrebook {
@@ -18,13 +18,26 @@ export interface NewPrebook {
   priceChargeable: string;
   promoCode: string | null;
   discount: string;
+  fx: BookingFx;
   expiresAt: Date;
 }
 
 /** What a booking reads of its prebook, and whether it has expired (by the database's clock). */
 export type StoredPrebookRecord = Pick<PrebookEntity, 'id' | 'offer' | 'paymentMethod' | 'response' | 'priceChargeable' | 'promoCode' | 'discount' | 'expiresAt'> & {
   expired: boolean;
+  fx: BookingFx;
 };
+
+const FX_FIELDS = ['vendorCurrency', 'vendorPrice', 'fxRate', 'fxRateDate', 'fxMarginPercent'] as const;
+
+/** A prebook's FX terms; one made before currencies were priced was in USD from a USD vendor, at 1. */
+function fxOf(prebook: PrebookEntity): BookingFx {
+  if (prebook.vendorCurrency === null) {
+    const vendorPrice = milliToDecimal(toMilli(prebook.priceChargeable) + toMilli(prebook.discount));
+    return { vendorCurrency: prebook.response.rate.price_currency, vendorPrice, fxRate: '1', fxRateDate: null, fxMarginPercent: '0' };
+  }
+  return { vendorCurrency: prebook.vendorCurrency, vendorPrice: prebook.vendorPrice!, fxRate: prebook.fxRate!, fxRateDate: prebook.fxRateDate, fxMarginPercent: prebook.fxMarginPercent! };
+}
 
 /** Prebooks (`rates.prebooks`): one statement per call, all on the prebook and book hot paths. */
 @Injectable()
@@ -55,6 +68,7 @@ export class PrebooksRepository {
         priceChargeable: prebook.priceChargeable,
         promoCode: prebook.promoCode,
         discount: prebook.discount,
+        ...prebook.fx,
         expiresAt: prebook.expiresAt,
       })
       .updateEntity(false)
@@ -71,7 +85,7 @@ export class PrebooksRepository {
   ): Promise<StoredPrebookRecord | null> {
     const query = this.prebooks
       .createQueryBuilder('p')
-      .select(['p.id', 'p.offer', 'p.paymentMethod', 'p.response', 'p.priceChargeable', 'p.promoCode', 'p.discount', 'p.expiresAt'])
+      .select(['p.id', 'p.offer', 'p.paymentMethod', 'p.response', 'p.priceChargeable', 'p.promoCode', 'p.discount', 'p.expiresAt', ...FX_FIELDS.map((field) => `p.${field}`)])
       .addSelect('p.expiresAt <= now()', 'expired')
       .where('p.clientId = :clientId', { clientId: owner.clientId })
       .andWhere('p.sandbox = :sandbox', { sandbox: owner.sandbox });
@@ -90,7 +104,7 @@ export class PrebooksRepository {
     }
     const { entities, raw } = await query.getRawAndEntities<{ expired: boolean }>();
     const prebook = entities[0];
-    return prebook ? { ...prebook, expired: raw[0].expired } : null;
+    return prebook ? { ...prebook, expired: raw[0].expired, fx: fxOf(prebook) } : null;
   }
 
   /** Marks the booking made from a prebook (a prebook backs one booking only: another booking id changes nothing). */

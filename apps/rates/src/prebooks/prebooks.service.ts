@@ -116,6 +116,7 @@ export class PrebooksService {
       priceChargeable: milliToDecimal(toMilli(rate.price_chargeable)),
       promoCode: promo?.success ? request.promoCode!.trim().toUpperCase() : null,
       discount: milliToDecimal(toMilli(promo?.discount_amount ?? 0)),
+      fx: { vendorCurrency: current.price_currency, vendorPrice: milliToDecimal(toMilli(current.price_chargeable)), fxRate: '1', fxRateDate: null, fxMarginPercent: '0' },
       expiresAt,
     });
     return data;
@@ -141,6 +142,7 @@ export class PrebooksService {
       priceChargeable: row.priceChargeable,
       promoCode: row.promoCode,
       discount: row.discount,
+      fx: row.fx,
       expiresAt: row.expiresAt.toISOString(),
     };
   }

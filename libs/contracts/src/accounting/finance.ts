@@ -1,3 +1,4 @@
+import { BookingFx } from '../rates/fx';
 import { ArrayMaxSize, IsArray, IsIn, IsInt, IsOptional, IsPositive, Matches, Max, Min, ValidationArguments, ValidationOptions, registerDecorator } from 'class-validator';
 import { ActorScoped } from '../common/actor';
 import { PageQuery, QueryId } from '../common/page-query';
@@ -326,12 +327,14 @@ export class ReconciliationBookingsRequest {
 }
 
 /** What reconciliation needs of a booking; money as decimal strings. */
-export interface ReconciliationBooking {
+export interface ReconciliationBooking extends BookingFx {
   id: number;
   status: 'pending' | 'confirmed' | 'cancelled' | 'failed';
   paymentMethod: 'account' | 'credit_card';
   sandbox: boolean;
+  /** In `currency`, the client's account currency when the booking was priced. */
   priceChargeable: string;
+  currency: string;
   cancellationPenalty: string | null;
   /** Whether the booking was ever confirmed (a cancelled one was). */
   confirmed: boolean;

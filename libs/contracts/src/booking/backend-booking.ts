@@ -2,9 +2,14 @@ import { Type } from 'class-transformer';
 import { IsDefined, IsInt, IsOptional, IsPositive, ValidateNested } from 'class-validator';
 import { ActorScoped } from '../common/actor';
 import { PageQuery } from '../common/page-query';
+import { BookingFx } from '../rates/fx';
 
-/** The backend API's booking (camelCase, money as strings), a different shape from the booking API's. */
-export interface BackendBooking {
+/**
+ * The backend API's booking (camelCase, money as strings), a different shape from the
+ * booking API's. Its money is in `currency`, the client's; BookingFx says how the
+ * vendor's price was converted into it.
+ */
+export interface BackendBooking extends BookingFx {
   id: number;
   status: 'confirmed' | 'pending' | 'cancelled';
   voucher: string;

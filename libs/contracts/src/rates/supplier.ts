@@ -3,6 +3,7 @@ import { ActorScoped } from '../common/actor';
 import { TestScenario } from '../common/test-scenario';
 import { BOOKING_LANGUAGES, BookingLanguage } from '../common/languages';
 import { HotelDetails } from '../search/hotel';
+import { BookingFx } from './fx';
 import { STAY_LIMITS } from '../search/stay';
 import { OfferKeyWire, PAYMENT_METHODS, PaymentMethod, PrebookData } from './prebook';
 
@@ -52,6 +53,8 @@ export interface StoredPrebook {
   priceChargeable: string;
   promoCode: string | null;
   discount: string;
+  /** How the price came to be in the client's currency, fixed at prebook. */
+  fx: BookingFx;
   expiresAt: string;
 }
 

@@ -10,3 +10,9 @@ export const AMOUNT_COLUMN: ValueTransformer = {
   from: (value: string | null) => (value === null || value === undefined ? value : milliToDecimal(toMilliBig(value))),
   to: (value: unknown) => value,
 };
+
+/** A numeric that is not money (an exchange rate, a percentage): read back without trailing zeros ("1.097500" is "1.0975", "0.00" is "0"). */
+export const DECIMAL_COLUMN: ValueTransformer = {
+  from: (value: string | null) => (value === null || value === undefined ? value : value.includes('.') ? value.replace(/\.?0+$/, '') : value),
+  to: (value: unknown) => value,
+};
