@@ -32,7 +32,7 @@ describe('LedgerService (service tier: real PostgreSQL, fake users service)', ()
         [SUBJECTS.USERS_CLIENT_GET]: ({ clientId }) => {
           const creditLimit = CREDIT_LIMITS[clientId];
           if (!creditLimit) throw DomainError.notFound(`client ${clientId}`);
-          return { clientId, creditLimit, currency: 'EUR' };
+          return { clientId, creditLimit, currency: 'EUR', createdAt: new Date().toISOString() };
         },
       },
     });

@@ -135,6 +135,8 @@ export interface ClientAccountTerms {
   clientId: number;
   creditLimit: string;
   currency: string;
+  /** When the client was created (ISO 8601): the accounting service opens an account with the policy of its day. */
+  createdAt: string;
 }
 
 /** users.client.list.v1 (admin command line). */
