@@ -1,8 +1,9 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { SUBJECTS } from '@hotel/contracts';
-import { supplierProviders } from '@hotel/inventory';
+import { fxRatesFromOwner, supplierProviders } from '@hotel/inventory';
 import { ServicePlatformModule } from '@hotel/platform';
 import { CreateSearchSessions1763920000000 } from './migrations/1763920000000-create-search-sessions';
+import { PricedSessions1764700000000 } from './migrations/1764700000000-priced-sessions';
 import { OfferFinder } from './offers/offer-finder';
 import { PlacesController } from './places/places.controller';
 import { SearchEnv } from './search.env';
@@ -24,11 +25,11 @@ export class SearchAppModule {
           env,
           healthSubject: SUBJECTS.SEARCH_HEALTH_CHECK,
           entities: [SessionEntity, HotelViewEntity],
-          migrations: [CreateSearchSessions1763920000000],
+          migrations: [CreateSearchSessions1763920000000, PricedSessions1764700000000],
         }),
       ],
       controllers: [PlacesController, SessionsController, V2RatesController],
-      providers: [...supplierProviders(), OfferFinder, SessionRepository, SessionsService, V2RatesService],
+      providers: [...supplierProviders(), ...fxRatesFromOwner(), OfferFinder, SessionRepository, SessionsService, V2RatesService],
     };
   }
 }

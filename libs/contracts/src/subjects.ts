@@ -27,14 +27,14 @@ export const SUBJECTS = {
   USERS_USER_TOKEN_ISSUE: 'users.user-token.issue.v1',
 
   SEARCH_PLACE_FIND: 'search.place.find.v1',
-  SEARCH_SESSION_CREATE: 'search.session.create.v1',
+  SEARCH_SESSION_CREATE: 'search.session.create.v2',
   SEARCH_SESSION_POLL: 'search.session.poll.v2',
   SEARCH_HOTEL_RATES_GET: 'search.hotel-rates.get.v2',
   /** Answers in several messages (V2RatesChunk): a head, then the rates in chunks under 1 MB. */
-  SEARCH_V2_RATES_SEARCH: 'search.v2-rates.search.v1',
+  SEARCH_V2_RATES_SEARCH: 'search.v2-rates.search.v2',
 
   RATES_INVENTORY_SOLD_OUT: 'rates.inventory.sold-out.v2',
-  RATES_PREBOOK_CREATE: 'rates.prebook.create.v2',
+  RATES_PREBOOK_CREATE: 'rates.prebook.create.v3',
   RATES_PREBOOK_FIND: 'rates.prebook.find.v3',
   RATES_PREBOOK_ATTACH: 'rates.prebook.attach.v2',
   RATES_SUPPLIER_BOOK: 'rates.supplier.book.v3',

@@ -9,3 +9,6 @@ export * from './rate-ids';
 export * from './supplier-port';
 export * from './simulated-supplier';
 export * from './suppliers';
+export * from './fx';
+export * from './convert-rate';
+export * from './fx-rates';

@@ -13,7 +13,6 @@ import { Hotel, RoomType } from './catalog';
 import { SeededRandom, between, hash32, mix32, unit } from './hash';
 import { VENDORS, VENDOR_CODES, Vendor, VendorCode } from './vendors';
 
-export const CURRENCY = 'USD';
 const TAX_RATE = 0.12;
 const RETAIL_MARKUP = 1.18;
 const DAY_MS = 86_400_000;
@@ -168,8 +167,8 @@ const cents = (value: number) => Math.round(value);
 const money = (centsValue: number) => centsValue / 100;
 const sum = (values: number[]) => values.reduce((total, value) => total + value, 0);
 
-function eliteFor(hotel: Hotel): HotelRateElite {
-  const creditCents = hotel.stars >= 5 ? 10000 : 5000;
+function eliteFor(hotel: Hotel, vendor: Vendor): HotelRateElite {
+  const creditCents = local(vendor, hotel.stars >= 5 ? 10000 : 5000);
   return {
     room_upgrade_guaranteed: hotel.stars >= 5,
     room_upgrade_subject_availability: hotel.stars < 5,
@@ -178,9 +177,9 @@ function eliteFor(hotel: Hotel): HotelRateElite {
     welcome_amenity: true,
     breakfast_included: true,
     travel_agent: true,
-    description: ['Daily breakfast for two', `USD ${creditCents / 100} property credit`, 'Upgrade on arrival, subject to availability'],
+    description: ['Daily breakfast for two', 'A property credit once per stay', 'Upgrade on arrival, subject to availability'],
     price_property_credit: money(creditCents),
-    price_property_credit_currency: CURRENCY,
+    price_property_credit_currency: vendor.currency,
     property_credit_description: 'Credit for food and beverage, once per stay',
     breakfast_description: 'Full breakfast for up to two guests daily',
     breakfast_pax: 2,
@@ -197,10 +196,11 @@ interface RoomPrice {
   dueAtHotel: number;
 }
 
-function rateRoom(hotel: Hotel, room: RoomType, board: Board, price: RoomPrice): HotelRateRoom {
-  const fees: HotelRateFee[] = [{ name: 'Taxes and service charges', price: money(price.taxes), due_at_hotel: false, price_currency: CURRENCY }];
-  if (price.dueAtHotel > 0) fees.push({ name: 'Resort fee', price: money(price.dueAtHotel), due_at_hotel: true, price_currency: CURRENCY });
-  const depositCents = hotel.type === 'apartment' || hotel.type === 'aparthotel' ? 2500 : 0;
+function rateRoom(hotel: Hotel, vendor: Vendor, room: RoomType, board: Board, price: RoomPrice): HotelRateRoom {
+  const currency = vendor.currency;
+  const fees: HotelRateFee[] = [{ name: 'Taxes and service charges', price: money(price.taxes), due_at_hotel: false, price_currency: currency }];
+  if (price.dueAtHotel > 0) fees.push({ name: 'Resort fee', price: money(price.dueAtHotel), due_at_hotel: true, price_currency: currency });
+  const depositCents = hotel.type === 'apartment' || hotel.type === 'aparthotel' ? local(vendor, 2500) : 0;
   return {
     name: room.name,
     board,
@@ -223,21 +223,27 @@ function rateRoom(hotel: Hotel, room: RoomType, board: Board, price: RoomPrice):
     price_fees: money(price.taxes),
     price_due_at_hotel: money(price.dueAtHotel),
     price_inclusive: money(price.chargeable + price.dueAtHotel),
-    price_currency: CURRENCY,
+    price_currency: currency,
     fees,
     deposit_per_accomodation_per_night: money(depositCents),
-    deposit_currency: CURRENCY,
+    deposit_currency: currency,
     adults: price.request.adults,
     children: price.request.children,
     children_ages: price.request.children_ages,
   };
 }
 
+/** A reference price in US cents at the vendor's price level, in its currency's cents. */
+function local(vendor: Vendor, usdCents: number): number {
+  return Math.round(usdCents * vendor.unitsPerUsd);
+}
+
 /**
- * Prices an offer for a stay, exactly (integer cents): per room and night the
- * room's net price by season, weekday, occupancy, vendor markup and refund
- * terms, plus board per guest; 12% taxes included in the chargeable price;
- * resort fees due at the hotel on top.
+ * Prices an offer for a stay in the vendor's currency, exactly (integer cents: the
+ * built-in vendors' currencies have two decimals): per room and night the room's net
+ * price by season, weekday, occupancy, vendor markup and refund terms, plus board per
+ * guest; 12% taxes included in the chargeable price; resort fees due at the hotel on
+ * top. The platform converts it into each client's currency (convertRate).
  */
 export function priceOffer(hotel: Hotel, key: OfferKey, stay: Stay, context: PricingContext): Omit<HotelRate, 'id'> {
   const vendor = VENDORS[key.vendor];
@@ -250,8 +256,8 @@ export function priceOffer(hotel: Hotel, key: OfferKey, stay: Stay, context: Pri
   const totals: RoomPrice[] = stay.rooms.map((request) => {
     const beforeFeesPerNight = nights.map((night) =>
       cents(
-        hotel.baseNightCents * room.priceFactor * nightFactor(hotel, night) * occupancyFactor(request) * vendor.markup * termsFactor * drift +
-          BOARD_CENTS_PER_GUEST[key.board] * (request.adults + request.children),
+        hotel.baseNightCents * vendor.unitsPerUsd * room.priceFactor * nightFactor(hotel, night) * occupancyFactor(request) * vendor.markup * termsFactor * drift +
+          local(vendor, BOARD_CENTS_PER_GUEST[key.board]) * (request.adults + request.children),
       ),
     );
     const taxesPerNight = beforeFeesPerNight.map((value) => cents(value * TAX_RATE));
@@ -263,10 +269,10 @@ export function priceOffer(hotel: Hotel, key: OfferKey, stay: Stay, context: Pri
       beforeFees,
       taxes,
       chargeable: beforeFees + taxes,
-      dueAtHotel: vendor.resortFeeCents * nights.length,
+      dueAtHotel: local(vendor, vendor.resortFeeCents) * nights.length,
     };
   });
-  const rooms = totals.map((price) => rateRoom(hotel, room, key.board, price));
+  const rooms = totals.map((price) => rateRoom(hotel, vendor, room, key.board, price));
   const perNight = nights.map((_, i) => sum(totals.map((total) => total.chargeablePerNight[i])));
   const chargeable = sum(totals.map((total) => total.chargeable));
   const beforeFees = sum(totals.map((total) => total.beforeFees));
@@ -281,12 +287,12 @@ export function priceOffer(hotel: Hotel, key: OfferKey, stay: Stay, context: Pri
     const lastDay = new Date(checkIn - DAY_MS + 12 * 3600_000);
     policyDatetime = deadline.toISOString();
     penalties = [
-      { from_datetime: deadline.toISOString(), price_cancellation_penalty: money(perNight[0]), price_currency: CURRENCY },
-      { from_datetime: lastDay.toISOString(), price_cancellation_penalty: money(chargeable), price_currency: CURRENCY },
+      { from_datetime: deadline.toISOString(), price_cancellation_penalty: money(perNight[0]), price_currency: vendor.currency },
+      { from_datetime: lastDay.toISOString(), price_cancellation_penalty: money(chargeable), price_currency: vendor.currency },
     ].filter((period, index, all) => index === 0 || period.from_datetime > all[index - 1].from_datetime);
   } else {
     policyDatetime = context.issuedAt.toISOString();
-    penalties = [{ from_datetime: context.issuedAt.toISOString(), price_cancellation_penalty: money(chargeable), price_currency: CURRENCY }];
+    penalties = [{ from_datetime: context.issuedAt.toISOString(), price_cancellation_penalty: money(chargeable), price_currency: vendor.currency }];
   }
 
   const loyaltyEligible = vendor.loyaltyRates && hotel.chain !== null;
@@ -302,7 +308,7 @@ export function priceOffer(hotel: Hotel, key: OfferKey, stay: Stay, context: Pri
     price_fees: money(taxes),
     price_due_at_hotel: money(dueAtHotel),
     price_inclusive: money(chargeable + dueAtHotel),
-    price_currency: CURRENCY,
+    price_currency: vendor.currency,
     price_retail: money(cents(chargeable * RETAIL_MARKUP)),
     cancellation_policy: key.refundable ? 'Refundable' : 'NonRefundable',
     cancellation_policy_datetime: policyDatetime,
@@ -310,9 +316,9 @@ export function priceOffer(hotel: Hotel, key: OfferKey, stay: Stay, context: Pri
     brand_loyalty_eligible: loyaltyEligible,
     brand_loyalty_required: key.memberRate,
     brand_loyalty_name: loyaltyEligible ? `${hotel.chain} Rewards` : null,
-    elite: vendor.eliteRates && hotel.stars >= 4 && key.refundable ? eliteFor(hotel) : null,
+    elite: vendor.eliteRates && hotel.stars >= 4 && key.refundable ? eliteFor(hotel, vendor) : null,
     price_commission: money(cents(beforeFees * vendor.commissionRate)),
-    price_commission_currency: CURRENCY,
+    price_commission_currency: vendor.currency,
     payment_type: vendor.paymentType,
   };
 }

@@ -22,12 +22,19 @@ export interface Vendor {
   /** Share of offers that also come as a cheaper non-refundable rate. */
   nonRefundableShare: number;
   nonRefundableDiscount: number;
-  /** Resort fee per room and night, paid at the hotel, in cents. */
+  /** Resort fee per room and night, paid at the hotel, in US cents (the vendor's price level applies). */
   resortFeeCents: number;
   loyaltyRates: boolean;
   eliteRates: boolean;
   paymentType: PaymentType;
   defaultLatencyMs: number;
+  /** The ISO 4217 currency the vendor prices in; the platform converts its prices into each client's. */
+  currency: string;
+  /**
+   * The vendor's own price level for the catalog's reference prices (which are in US
+   * dollars): its prices in its currency are about this many units per US dollar.
+   */
+  unitsPerUsd: number;
 }
 
 export const VENDORS: Record<VendorCode, Vendor> = {
@@ -46,6 +53,8 @@ export const VENDORS: Record<VendorCode, Vendor> = {
     eliteRates: false,
     paymentType: 'account',
     defaultLatencyMs: 400,
+    currency: 'EUR',
+    unitsPerUsd: 0.91,
   },
   borealis: {
     code: 'borealis',
@@ -62,6 +71,8 @@ export const VENDORS: Record<VendorCode, Vendor> = {
     eliteRates: true,
     paymentType: 'account',
     defaultLatencyMs: 1500,
+    currency: 'GBP',
+    unitsPerUsd: 0.81,
   },
   cobalt: {
     code: 'cobalt',
@@ -78,6 +89,8 @@ export const VENDORS: Record<VendorCode, Vendor> = {
     eliteRates: false,
     paymentType: 'credit_card',
     defaultLatencyMs: 4000,
+    currency: 'USD',
+    unitsPerUsd: 1,
   },
 };
 

@@ -21,3 +21,4 @@ export * from './metrics/app-metrics';
 export * from './tracing/tracing';
 export * from './scheduling/fair-scheduler';
 export * from './database/amount-column';
+export * from './errors/amounts';

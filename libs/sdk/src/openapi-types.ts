@@ -1346,6 +1346,12 @@ export interface components {
             /** @description Set for a user token. */
             user_id: number | null;
             is_sandbox: boolean;
+            /** @description The client's account currency (ISO 4217): every price and amount the client sees is in it. */
+            currency: string;
+            /** @description Decimals of the currency's minor unit (JPY 0, USD 2, KWD 3): amounts the client sends may have no more. */
+            currency_decimals: number;
+            /** @description Percent added to the exchange rate when a vendor's price is converted into the currency. */
+            fx_margin_percent: string;
         };
         /** @description A IdentityView in the envelope. */
         IdentityViewEnvelope: {
@@ -2208,7 +2214,10 @@ export interface operations {
                      *       "data": {
                      *         "client_id": 1,
                      *         "user_id": null,
-                     *         "is_sandbox": false
+                     *         "is_sandbox": false,
+                     *         "currency": "USD",
+                     *         "currency_decimals": 2,
+                     *         "fx_margin_percent": "0"
                      *       },
                      *       "success": true,
                      *       "message": null

@@ -1,7 +1,5 @@
-import { BackendBooking, BookingFx, milliToDecimal, toMilli } from '@hotel/contracts';
+import { BackendBooking, BookingFx, formatAmount, toMilli } from '@hotel/contracts';
 import { BookingEntity } from './booking.entity';
-
-const money = (value: number | string) => milliToDecimal(toMilli(value));
 
 /** How a booking's price came to be in its client's currency. */
 export function bookingFxOf(row: BookingEntity): BookingFx {
@@ -10,20 +8,22 @@ export function bookingFxOf(row: BookingEntity): BookingFx {
 
 /** A booking in the backend API's camelCase shape (failed bookings are not listed there). */
 export function toBackendBooking(row: BookingEntity): BackendBooking {
+  // Money as the client's currency writes it ("331.22" USD, "36380" JPY).
+  const money = (value: number | string) => formatAmount(toMilli(value), row.priceCurrency);
   const rate = row.rate;
   const hotel = row.hotel;
   const prices = {
     pricePerNight: money(rate.price_per_night_avg),
     priceFees: money(rate.price_fees),
     priceDueAtHotel: money(rate.price_due_at_hotel),
-    priceInclusive: milliToDecimal(toMilli(row.priceChargeable) + toMilli(rate.price_due_at_hotel)),
+    priceInclusive: formatAmount(toMilli(row.priceChargeable) + toMilli(rate.price_due_at_hotel), row.priceCurrency),
     priceChargeable: money(row.priceChargeable),
   };
   const lines = [
     { lineText: `${rate.rooms[0]?.name ?? 'Room'} × ${row.rooms.length}, ${rate.price_per_night.length} night(s), before taxes`, amount: money(rate.price_before_fees) },
     { lineText: 'Taxes and service charges', amount: money(rate.price_fees) },
   ];
-  if (toMilli(row.promoDiscount) > 0) lines.push({ lineText: `Promo code ${row.promoCode}`, amount: milliToDecimal(-toMilli(row.promoDiscount)) });
+  if (toMilli(row.promoDiscount) > 0) lines.push({ lineText: `Promo code ${row.promoCode}`, amount: formatAmount(-toMilli(row.promoDiscount), row.priceCurrency) });
   if (rate.price_due_at_hotel > 0) lines.push({ lineText: 'Payable at the hotel', amount: money(rate.price_due_at_hotel) });
   return {
     id: row.id,

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { timingSafeEqual } from 'node:crypto';
 import PDFDocument from 'pdfkit';
-import { VoucherPdf } from '@hotel/contracts';
+import { VoucherPdf, formatAmount, toMilli } from '@hotel/contracts';
 import { DomainError, SERVICE_ENV } from '@hotel/platform';
 import { BookingEnv } from '../booking.env';
 import { BookingEntity } from '../bookings/booking.entity';
@@ -65,10 +65,10 @@ function pdfOf(booking: BookingEntity): Promise<Buffer> {
     doc.moveDown();
     doc.text(`Cancellation policy: ${rate.cancellation_policy}${rate.cancellation_policy === 'Refundable' ? `, free until ${rate.cancellation_policy_datetime}` : ''}`);
     for (const period of rate.cancellation_policy_data) {
-      doc.fontSize(10).text(`   From ${period.from_datetime}: penalty ${period.price_cancellation_penalty.toFixed(2)} ${period.price_currency}`);
+      doc.fontSize(10).text(`   From ${period.from_datetime}: penalty ${formatAmount(toMilli(period.price_cancellation_penalty), period.price_currency)} ${period.price_currency}`);
     }
     doc.fontSize(11);
-    if (rate.price_due_at_hotel > 0) doc.text(`Payable at the hotel: ${rate.price_due_at_hotel.toFixed(2)} ${rate.price_currency}`);
+    if (rate.price_due_at_hotel > 0) doc.text(`Payable at the hotel: ${formatAmount(toMilli(rate.price_due_at_hotel), rate.price_currency)} ${rate.price_currency}`);
     doc.moveDown().text('Remarks:').fontSize(10).text(booking.remarks);
     if (booking.specialRequest) doc.text(`Special request: ${booking.specialRequest}`);
     doc.moveDown().fontSize(9).fillColor('#555').text(`Lead guest contact: ${booking.firstName} ${booking.lastName}, ${booking.email}, ${booking.phone}`);

@@ -1,7 +1,7 @@
 import { ExecutionContext, SetMetadata, createParamDecorator } from '@nestjs/common';
 import { FASTIFY_ROUTE_CONFIG_METADATA } from '@nestjs/platform-fastify/constants';
 import { FastifyRequest } from 'fastify';
-import { Actor, ActorRole } from '@hotel/contracts';
+import { Actor, ActorRole, ClientPricing, DEFAULT_PRICING } from '@hotel/contracts';
 
 export type ApiFamily = 'booking' | 'backend';
 export const API_FAMILY = 'api-family';
@@ -87,9 +87,18 @@ export const EXPENSIVE_ROUTES: ReadonlySet<string> = new Set([
 
 export type AuthenticatedRequest = FastifyRequest & {
   actor?: Actor;
+  /** How the caller's client is priced (currency, FX margin), with the credential. */
+  pricing?: ClientPricing;
   /** Gives back the client's in-flight place of an expensive request, once it is answered. */
   releaseInFlight?: () => void;
 };
+
+/** How the authenticated caller's client is priced: its account currency and FX margin. */
+export const CurrentPricing = createParamDecorator((_data: unknown, context: ExecutionContext): ClientPricing => {
+  const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
+  if (!request.actor) throw new Error('CurrentPricing used on a route without an API family');
+  return request.pricing ?? DEFAULT_PRICING;
+});
 
 /** The authenticated caller, set by the authentication hook. */
 export const CurrentActor = createParamDecorator((_data: unknown, context: ExecutionContext): Actor => {

@@ -50,7 +50,7 @@ export class Authenticator {
   /** Sets `request.actor`, or throws the DomainError to answer with. */
   async authenticate(request: AuthenticatedRequest, reply: FastifyReply, family: ApiFamily): Promise<void> {
     const token = presentedToken(request.headers.authorization, family);
-    const { rateLimit, ...actor } = await this.cache.resolve(token, (secret) =>
+    const { rateLimit, pricing, ...actor } = await this.cache.resolve(token, (secret) =>
       // Asked by its hash: the secret itself never crosses the bus.
       this.services.send(SUBJECTS.USERS_CREDENTIAL_RESOLVE, { secretHash: credentialHash(secret), userToken: secret.startsWith(USER_TOKEN_PREFIX) }, { requestId: request.id }),
     );
@@ -66,6 +66,7 @@ export class Authenticator {
     const route = `${request.method === 'HEAD' ? 'GET' : request.method} ${request.routeOptions.url}`;
     if (EXPENSIVE_ROUTES.has(route)) await this.admit(actor, request, reply, PAGE_ROUTES.has(route));
     request.actor = actor;
+    request.pricing = pricing;
   }
 
   /**

@@ -1,8 +1,8 @@
 import { Controller, Get, Inject, Param, Query } from '@nestjs/common';
 import { IsIn, IsUUID } from 'class-validator';
-import { Actor, PAYMENT_METHODS, PaymentMethod, PrebookData, PrebookQuery, SUBJECTS, TestScenario } from '@hotel/contracts';
+import { Actor, ClientPricing, PAYMENT_METHODS, PaymentMethod, PrebookData, PrebookQuery, SUBJECTS, TestScenario } from '@hotel/contracts';
 import { ServiceClient } from '@hotel/platform';
-import { BookingApi, CurrentActor } from '../auth/api-family';
+import { BookingApi, CurrentActor, CurrentPricing } from '../auth/api-family';
 import { SERVICE_CLIENT } from '../gateway.tokens';
 import { HotelSessionParams } from './search.params';
 import { TestScenarioHeader } from './test-scenario';
@@ -23,12 +23,14 @@ export class PrebookController {
   @Get('prebook/:hotel_id/:session_id/:rate_id/:payment_method')
   v1(
     @CurrentActor() actor: Actor,
+    @CurrentPricing() pricing: ClientPricing,
     @Param() params: PrebookParams,
     @Query() query: PrebookQuery,
     @TestScenarioHeader() scenario?: TestScenario,
   ): Promise<PrebookData> {
     return this.services.send(SUBJECTS.RATES_PREBOOK_CREATE, {
       actor,
+      pricing,
       ...(scenario && { testScenario: scenario }),
       sessionId: params.session_id,
       hotelId: Number(params.hotel_id),

@@ -1,7 +1,7 @@
 import { Body, Controller, Get, HttpCode, Inject, Param, Post, Query } from '@nestjs/common';
-import { Actor, HotelRatesData, PlacesQuery, PlacesReply, SUBJECTS, SearchBody, SearchData } from '@hotel/contracts';
+import { Actor, ClientPricing, HotelRatesData, PlacesQuery, PlacesReply, SUBJECTS, SearchBody, SearchData } from '@hotel/contracts';
 import { ServiceClient } from '@hotel/platform';
-import { BookingApi, CurrentActor } from '../auth/api-family';
+import { BookingApi, CurrentActor, CurrentPricing } from '../auth/api-family';
 import { SERVICE_CLIENT } from '../gateway.tokens';
 import { PlacesCache } from './places-cache';
 import { HotelSessionParams, SessionParams } from './search.params';
@@ -23,11 +23,11 @@ export class SearchController {
   /** Starts a search, or with `{session_id}` alone polls one. */
   @Post('search')
   @HttpCode(200)
-  search(@CurrentActor() actor: Actor, @Body() body: SearchBody): Promise<SearchData> {
+  search(@CurrentActor() actor: Actor, @CurrentPricing() pricing: ClientPricing, @Body() body: SearchBody): Promise<SearchData> {
     if (body.session_id !== undefined) {
       return this.services.send(SUBJECTS.SEARCH_SESSION_POLL, { actor, sessionId: body.session_id });
     }
-    return this.services.send(SUBJECTS.SEARCH_SESSION_CREATE, { actor, search: body });
+    return this.services.send(SUBJECTS.SEARCH_SESSION_CREATE, { actor, pricing, search: body });
   }
 
   @Get('search/:session_id')

@@ -11,6 +11,12 @@ export interface IdentityView {
   /** Set for a user token. */
   user_id: number | null;
   is_sandbox: boolean;
+  /** The client's account currency (ISO 4217): every price and amount the client sees is in it. */
+  currency: string;
+  /** Decimals of the currency's minor unit (JPY 0, USD 2, KWD 3): amounts the client sends may have no more. */
+  currency_decimals: number;
+  /** Percent added to the exchange rate when a vendor's price is converted into the currency. */
+  fx_margin_percent: string;
 }
 
 /** `POST /book/promocode`: the PromoCodeResponse of the promo validation endpoint. */

@@ -1,7 +1,7 @@
 import { Body, Controller, HttpCode, Inject, Post } from '@nestjs/common';
-import { Actor, PrebookData, SUBJECTS, TestScenario, V2PrebookBody } from '@hotel/contracts';
+import { Actor, ClientPricing, PrebookData, SUBJECTS, TestScenario, V2PrebookBody } from '@hotel/contracts';
 import { ServiceClient } from '@hotel/platform';
-import { BookingApi, CurrentActor } from '../auth/api-family';
+import { BookingApi, CurrentActor, CurrentPricing } from '../auth/api-family';
 import { TestScenarioHeader } from '../booking/test-scenario';
 import { SERVICE_CLIENT } from '../gateway.tokens';
 
@@ -13,9 +13,15 @@ export class V2PrebookController {
 
   @Post('prebook')
   @HttpCode(200)
-  prebook(@CurrentActor() actor: Actor, @Body() body: V2PrebookBody, @TestScenarioHeader() scenario?: TestScenario): Promise<PrebookData> {
+  prebook(
+    @CurrentActor() actor: Actor,
+    @CurrentPricing() pricing: ClientPricing,
+    @Body() body: V2PrebookBody,
+    @TestScenarioHeader() scenario?: TestScenario,
+  ): Promise<PrebookData> {
     return this.services.send(SUBJECTS.RATES_PREBOOK_CREATE, {
       actor,
+      pricing,
       rateId: body.rate_id,
       paymentMethod: body.payment_method,
       ...(body.promo_code !== undefined && { promoCode: body.promo_code }),

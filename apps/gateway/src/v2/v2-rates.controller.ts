@@ -1,8 +1,8 @@
 import { Body, Controller, Header, HttpCode, Inject, Post } from '@nestjs/common';
 import { PassThrough, Readable } from 'node:stream';
-import { Actor, SUBJECTS, V2RatesBody, V2RatesResponse } from '@hotel/contracts';
+import { Actor, ClientPricing, SUBJECTS, V2RatesBody, V2RatesResponse } from '@hotel/contracts';
 import { ServiceClient } from '@hotel/platform';
-import { BookingApi, CurrentActor } from '../auth/api-family';
+import { BookingApi, CurrentActor, CurrentPricing } from '../auth/api-family';
 import { SERVICE_CLIENT } from '../gateway.tokens';
 import { bytesBody } from '../http/paginated';
 
@@ -46,7 +46,7 @@ export class V2RatesController {
   @Post('rates')
   @HttpCode(200)
   @Header('content-type', 'application/json; charset=utf-8')
-  async rates(@CurrentActor() actor: Actor, @Body() body: V2RatesBody): Promise<Readable> {
+  async rates(@CurrentActor() actor: Actor, @CurrentPricing() pricing: ClientPricing, @Body() body: V2RatesBody): Promise<Readable> {
     return new Promise<Readable>((resolve, reject) => {
       const gathered: Uint8Array[] = [];
       let size = 0;
@@ -62,7 +62,7 @@ export class V2RatesController {
         resolve(streaming);
       };
       this.services
-        .sendForEach(SUBJECTS.SEARCH_V2_RATES_SEARCH, { actor, search: body }, (chunk) => {
+        .sendForEach(SUBJECTS.SEARCH_V2_RATES_SEARCH, { actor, pricing, search: body }, (chunk) => {
           if (size === 0) {
             if (!('head' in chunk)) throw new Error('search.v2-rates answered without a head');
             add(Buffer.from(`${JSON.stringify(chunk.head).slice(0, -1)},"rates":[`), hotelsOnPage(chunk.head) > STREAM_HOTELS);

@@ -2,6 +2,8 @@ import { Inject, Injectable } from '@nestjs/common';
 import { randomBytes, randomUUID } from 'node:crypto';
 import {
   Actor,
+  ClientPricing,
+  formatAmount,
   CreatePrebookRequest,
   FindPrebookRequest,
   StoredPrebook,
@@ -17,7 +19,7 @@ import {
   toMilli,
 } from '@hotel/contracts';
 import {
-  CURRENCY,
+  FxRates,
   Hotel,
   OfferKey,
   PRICE_EPOCH_SECONDS,
@@ -29,6 +31,7 @@ import {
   priceEpoch,
   soldOutKey,
   toHotelDetails,
+  convertRate,
 } from '@hotel/inventory';
 import { DomainError, SERVICE_CLIENT, SERVICE_ENV, ServiceClient } from '@hotel/platform';
 import { AllotmentsRepository } from '../inventory/allotments.repository';
@@ -44,6 +47,8 @@ interface Offer {
   /** When and in which price step the client saw the rate. */
   seenEpoch: number;
   seenAt: Date;
+  /** How the client was priced when it saw the rate (a V1 session's); unknown for a V2 rate id. */
+  pricing?: ClientPricing;
 }
 
 /**
@@ -57,6 +62,7 @@ export class PrebooksService {
     private readonly prebooks: PrebooksRepository,
     private readonly allotments: AllotmentsRepository,
     private readonly suppliers: Suppliers,
+    private readonly fx: FxRates,
     @Inject(SERVICE_CLIENT) private readonly services: ServiceClient,
     @Inject(SERVICE_ENV) private readonly env: RatesEnv,
   ) {}
@@ -70,10 +76,16 @@ export class PrebooksService {
     const vendor = await this.recheckAvailability(hotel, offer);
 
     const now = new Date();
-    const [current, seen] = await Promise.all([
+    const [fx, vendorPrice, vendorSeen] = await Promise.all([
+      this.fx.cache.current(),
       vendor.price(hotel, offer.key, offer.stay, { epoch: priceEpoch(now.getTime()), issuedAt: now }),
       vendor.price(hotel, offer.key, offer.stay, { epoch: offer.seenEpoch, issuedAt: offer.seenAt }),
     ]);
+    // The conversion is fixed here, at the rates in force now; what the client saw was
+    // converted at the rates in force when it was shown, with its pricing then.
+    const conversion = fx.priced(vendorPrice.price_currency, request.pricing, now);
+    const current = convertRate(vendorPrice, conversion);
+    const seen = convertRate(vendorSeen, fx.shown(vendorSeen.price_currency, offer.pricing ?? request.pricing, offer.seenAt));
     if (request.testScenario === 'price_changed' && actor.sandbox) {
       // The client "saw" 5% less than the vendor's current price.
       seen.price_chargeable = milliToNumber(scaleToCurrency(toMilli(current.price_chargeable), 95n, 100n, current.price_currency));
@@ -116,7 +128,13 @@ export class PrebooksService {
       priceChargeable: milliToDecimal(toMilli(rate.price_chargeable)),
       promoCode: promo?.success ? request.promoCode!.trim().toUpperCase() : null,
       discount: milliToDecimal(toMilli(promo?.discount_amount ?? 0)),
-      fx: { vendorCurrency: current.price_currency, vendorPrice: milliToDecimal(toMilli(current.price_chargeable)), fxRate: '1', fxRateDate: null, fxMarginPercent: '0' },
+      fx: {
+        vendorCurrency: vendorPrice.price_currency,
+        vendorPrice: milliToDecimal(toMilli(vendorPrice.price_chargeable)),
+        fxRate: conversion.rate,
+        fxRateDate: conversion.date,
+        fxMarginPercent: conversion.marginPercent,
+      },
       expiresAt,
     });
     return data;
@@ -166,6 +184,7 @@ export class PrebooksService {
       search: resolved.search,
       seenEpoch: resolved.epoch,
       seenAt: new Date(resolved.issuedAt),
+      pricing: resolved.pricing,
     };
   }
 
@@ -230,9 +249,10 @@ function remarks(hotel: Hotel, rate: HotelRate): string {
     `Check-in from ${hotel.checkInBegin} to ${hotel.checkInEnd}; check-out before ${hotel.checkOutBefore}.`,
     `Guests must be at least ${hotel.minimumAge} years old to check in.`,
   ];
-  if (rate.price_due_at_hotel > 0) parts.push(`Payable at the hotel: ${rate.price_due_at_hotel.toFixed(2)} ${CURRENCY} (resort fees).`);
+  const amount = (value: number) => `${formatAmount(toMilli(value), rate.price_currency)} ${rate.price_currency}`;
+  if (rate.price_due_at_hotel > 0) parts.push(`Payable at the hotel: ${amount(rate.price_due_at_hotel)} (resort fees).`);
   if (rate.rooms.some((room) => room.deposit_per_accomodation_per_night > 0)) {
-    parts.push(`A refundable deposit of ${rate.rooms[0].deposit_per_accomodation_per_night.toFixed(2)} ${CURRENCY} per night is collected at check-in.`);
+    parts.push(`A refundable deposit of ${amount(rate.rooms[0].deposit_per_accomodation_per_night)} per night is collected at check-in.`);
   }
   return parts.join(' ');
 }

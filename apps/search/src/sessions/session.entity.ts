@@ -1,5 +1,6 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 import { RoomRequest } from '@hotel/contracts';
+import { DECIMAL_COLUMN } from '@hotel/platform';
 
 /** A V1 search (table search.sessions): what was asked and when; results are derived from it on every poll. */
 @Entity({ schema: 'search', name: 'sessions' })
@@ -28,6 +29,13 @@ export class SessionEntity {
   /** The 15-minute price step the session was priced in (bigint: a string from the driver). */
   @Column({ name: 'price_epoch', type: 'bigint' })
   priceEpoch: string;
+
+  /** The client's account currency and FX margin when the session began: its prices are in them. */
+  @Column({ type: 'char', length: 3 })
+  currency: string;
+
+  @Column({ name: 'fx_margin_percent', type: 'numeric', precision: 5, scale: 2, transformer: DECIMAL_COLUMN })
+  fxMarginPercent: string;
 
   @Column({ name: 'created_at', type: 'timestamptz', default: () => 'now()' })
   createdAt: Date;

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { RoomRequest } from '@hotel/contracts';
+import { ClientPricing, RoomRequest } from '@hotel/contracts';
 import { SessionEntity } from './session.entity';
 
 export interface SearchSession {
@@ -13,6 +13,8 @@ export interface SearchSession {
   checkOut: string;
   rooms: RoomRequest[];
   priceEpoch: number;
+  /** The client's pricing when the session began. */
+  pricing: ClientPricing;
   createdAt: Date;
   /** Milliseconds since the session was created, by the database's clock (the same for every replica). */
   elapsedMs: number;
@@ -34,6 +36,7 @@ function toSession(entity: SessionEntity, elapsedMs: number, idleSeconds: number
     checkOut: entity.checkOut,
     rooms: entity.rooms,
     priceEpoch: Number(entity.priceEpoch),
+    pricing: { currency: entity.currency, fxMarginPercent: entity.fxMarginPercent },
     createdAt: entity.createdAt,
     elapsedMs,
     idleSeconds,
@@ -59,6 +62,8 @@ export class SessionRepository {
       checkOut: session.checkOut,
       rooms: session.rooms,
       priceEpoch: String(session.priceEpoch),
+      currency: session.pricing.currency,
+      fxMarginPercent: session.pricing.fxMarginPercent,
     };
     const inserted = await this.sessions.createQueryBuilder().insert().values(values).returning(['created_at']).execute();
     const createdAt = (inserted.raw as { created_at: Date }[])[0].created_at;
@@ -68,7 +73,7 @@ export class SessionRepository {
   async find(id: string): Promise<SearchSession | null> {
     const { entities, raw } = await this.sessions
       .createQueryBuilder('s')
-      .select(['s.id', 's.clientId', 's.userId', 's.placeId', 's.checkIn', 's.checkOut', 's.rooms', 's.priceEpoch', 's.createdAt'])
+      .select(['s.id', 's.clientId', 's.userId', 's.placeId', 's.checkIn', 's.checkOut', 's.rooms', 's.priceEpoch', 's.currency', 's.fxMarginPercent', 's.createdAt'])
       .addSelect(ELAPSED_MS, 'elapsed_ms')
       .addSelect(IDLE_S, 'idle_s')
       .where('s.id = :id', { id })

@@ -18,7 +18,7 @@ export class SessionsController {
 
   @MessagePattern(SUBJECTS.SEARCH_SESSION_CREATE)
   create(@Payload() request: CreateSearchSessionRequest): Promise<SearchData> {
-    return this.sessions.create(request.actor, request.search);
+    return this.sessions.create(request.actor, request.pricing, request.search);
   }
 
   @MessagePattern(SUBJECTS.SEARCH_SESSION_POLL)

@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { Actor, HotelRate, HotelRatesData, ResolvedRate, SearchBody, SearchData, SearchResultHotel } from '@hotel/contracts';
+import { Actor, ClientPricing, HotelRate, HotelRatesData, ResolvedRate, SearchBody, SearchData, SearchResultHotel } from '@hotel/contracts';
 import {
   Hotel,
   VENDOR_CODES,
@@ -12,6 +12,8 @@ import {
   priceEpoch,
   toHotelDetails,
   v1RateId,
+  convertRate,
+  FxRates,
 } from '@hotel/inventory';
 import { BACKGROUND_JOBS, BackgroundJobs, DomainError, SERVICE_ENV } from '@hotel/platform';
 import { OfferFinder, PricedOffer } from '../offers/offer-finder';
@@ -36,6 +38,7 @@ export class SessionsService implements OnModuleInit, OnModuleDestroy {
   constructor(
     private readonly sessions: SessionRepository,
     private readonly offers: OfferFinder,
+    private readonly fx: FxRates,
     @Inject(SERVICE_ENV) private readonly env: SearchEnv,
     @Inject(BACKGROUND_JOBS) private readonly background: BackgroundJobs,
   ) {
@@ -56,7 +59,7 @@ export class SessionsService implements OnModuleInit, OnModuleDestroy {
     clearInterval(this.cleanup);
   }
 
-  async create(actor: Actor, search: SearchBody): Promise<SearchData> {
+  async create(actor: Actor, pricing: ClientPricing, search: SearchBody): Promise<SearchData> {
     const placeId = (search.place_id ?? search.destination_id)!;
     const place = findPlace(placeId);
     if (!place) {
@@ -72,6 +75,7 @@ export class SessionsService implements OnModuleInit, OnModuleDestroy {
       checkOut: search.check_out!,
       rooms: search.rooms!.map((room) => ({ adults: room.adults, children: room.children, children_ages: room.children_ages })),
       priceEpoch: priceEpoch(),
+      pricing,
     });
     return this.results(session);
   }
@@ -117,6 +121,7 @@ export class SessionsService implements OnModuleInit, OnModuleDestroy {
       search: { destination_id: place.destinationId, place_id: place.placeId, coordinates: null, radius: null, ...stay },
       epoch: session.priceEpoch,
       issuedAt: session.createdAt.toISOString(),
+      pricing: session.pricing,
     };
   }
 
@@ -149,12 +154,14 @@ export class SessionsService implements OnModuleInit, OnModuleDestroy {
   private async priced(session: SearchSession, hotels: Hotel[], vendors: VendorCode[]): Promise<PricedOffer[]> {
     if (vendors.length === 0) return [];
     const stay = { check_in: session.checkIn, check_out: session.checkOut, rooms: session.rooms };
-    const soldOut = await this.offers.soldOut(hotels, stay);
-    return this.offers.find(hotels, vendors, stay, {
+    const [soldOut, fx] = await Promise.all([this.offers.soldOut(hotels, stay), this.fx.cache.current()]);
+    const offers = await this.offers.find(hotels, vendors, stay, {
       soldOut,
       includeMemberRates: true,
       context: { epoch: session.priceEpoch, issuedAt: session.createdAt },
     });
+    // In the client's currency, at the rates in force when the session began: every poll shows the same prices.
+    return offers.map((offer) => ({ ...offer, rate: convertRate(offer.rate, fx.priced(offer.rate.price_currency, session.pricing, session.createdAt)) }));
   }
 
   private async results(session: SearchSession): Promise<SearchData> {

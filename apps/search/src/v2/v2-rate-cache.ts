@@ -1,6 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import { HotelRate } from '@hotel/contracts';
-import { Hotel, Stay, SupplierOffer, Suppliers, VendorCode, encodeV2RateId, soldOutKey } from '@hotel/inventory';
+import { FxConversion, Hotel, Stay, SupplierOffer, Suppliers, VendorCode, convertRate, encodeV2RateId, soldOutKey } from '@hotel/inventory';
 
 /** One priced V2 offer, serialized once (UTF-8 JSON); the rest is what filters and sorting need. */
 export interface CachedRate {
@@ -14,6 +14,15 @@ export interface CachedRate {
 }
 
 const MAX_ENTRIES = 40_000;
+
+/**
+ * The currency a V2 answer is priced in: the conversion from each vendor's currency,
+ * and a key naming currency, margin and the rates' date (cached rates are per key).
+ */
+export interface PricedIn {
+  key: string;
+  conversion(vendorCurrency: string): FxConversion;
+}
 
 const NOTHING_SOLD_OUT: ReadonlySet<string> = new Set();
 
@@ -36,8 +45,8 @@ export class V2RateCache {
    * Each hotel's rates (element i is hotels[i]'s), cheapest first. The hotels not
    * cached yet are asked of each vendor in one availability call.
    */
-  async rates(hotels: readonly Hotel[], vendors: readonly VendorCode[], stay: Stay, epoch: number, issuedAt: Date): Promise<CachedRate[][]> {
-    const suffix = `|${stay.check_in}|${stay.check_out}|${JSON.stringify(stay.rooms)}|${epoch}|${vendors.join(',')}`;
+  async rates(hotels: readonly Hotel[], vendors: readonly VendorCode[], stay: Stay, epoch: number, issuedAt: Date, priced: PricedIn): Promise<CachedRate[][]> {
+    const suffix = `|${stay.check_in}|${stay.check_out}|${JSON.stringify(stay.rooms)}|${epoch}|${vendors.join(',')}|${priced.key}`;
     const results: CachedRate[][] = new Array<CachedRate[]>(hotels.length);
     const missing: number[] = [];
     for (let i = 0; i < hotels.length; i++) {
@@ -54,7 +63,7 @@ export class V2RateCache {
       const hotel = asked[m];
       const rates: CachedRate[] = [];
       for (const answer of answers) {
-        for (const offer of answer[m] ?? []) rates.push(this.serialize(hotel, offer, stay, epoch, issuedAt));
+        for (const offer of answer[m] ?? []) rates.push(this.serialize(hotel, offer, stay, epoch, issuedAt, priced));
       }
       rates.sort((a, b) => a.priceChargeable - b.priceChargeable);
       this.entries.set(`${hotel.id}${suffix}`, rates);
@@ -63,8 +72,8 @@ export class V2RateCache {
     return results;
   }
 
-  private serialize(hotel: Hotel, { key, rate: priced }: SupplierOffer, stay: Stay, epoch: number, issuedAt: Date): CachedRate {
-    const rate: HotelRate = { id: encodeV2RateId({ key, stay, epoch, issuedAt }, this.secret), ...priced };
+  private serialize(hotel: Hotel, { key, rate: vendorRate }: SupplierOffer, stay: Stay, epoch: number, issuedAt: Date, priced: PricedIn): CachedRate {
+    const rate: HotelRate = { id: encodeV2RateId({ key, stay, epoch, issuedAt }, this.secret), ...convertRate(vendorRate, priced.conversion(vendorRate.price_currency)) };
     return {
       json: Buffer.from(JSON.stringify(rate)),
       soldOutKey: soldOutKey(key.vendor, hotel.id, key.roomId),

@@ -11,6 +11,6 @@ export class V2RatesController {
   /** Answers in several NATS messages: the head, then the rates in chunks. */
   @MessagePattern(SUBJECTS.SEARCH_V2_RATES_SEARCH)
   search(@Payload() request: V2RatesRequest): Observable<V2RatesChunk> {
-    return from(this.v2.answer(request.search));
+    return from(this.v2.answer(request.search, request.pricing));
   }
 }

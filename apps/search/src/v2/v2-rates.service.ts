@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Coordinates, V2_LIMITS, V2RatesBody, V2RatesChunk, commaJoinedChunks, nightsBetween } from '@hotel/contracts';
+import { ClientPricing, Coordinates, V2_LIMITS, V2RatesBody, V2RatesChunk, commaJoinedChunks, nightsBetween } from '@hotel/contracts';
 import {
   Hotel,
   VENDOR_CODES,
@@ -15,10 +15,11 @@ import {
   parseVendorLatencies,
   priceEpoch,
   priceEpochStart,
+  FxRates,
 } from '@hotel/inventory';
 import { DomainError, SERVICE_ENV } from '@hotel/platform';
 import { OfferFinder } from '../offers/offer-finder';
-import { CachedRate, V2RateCache } from './v2-rate-cache';
+import { CachedRate, PricedIn, V2RateCache } from './v2-rate-cache';
 import { SearchEnv } from '../search.env';
 
 const PLACE_HOTEL_CAP = 2000;
@@ -42,6 +43,7 @@ export class V2RatesService {
 
   constructor(
     private readonly offers: OfferFinder,
+    private readonly fx: FxRates,
     suppliers: Suppliers,
     @Inject(SERVICE_ENV) private readonly env: SearchEnv,
   ) {
@@ -54,14 +56,14 @@ export class V2RatesService {
    * and sorted, then the page's rates in chunks of serialized JSON, each joined only
    * when the one before has been handed to the broker, so the head leaves first.
    */
-  async *answer(body: V2RatesBody): AsyncGenerator<V2RatesChunk> {
-    const { head, rates } = await this.search(body);
+  async *answer(body: V2RatesBody, pricing: ClientPricing): AsyncGenerator<V2RatesChunk> {
+    const { head, rates } = await this.search(body, pricing);
     yield { head };
     await new Promise((resolve) => setImmediate(resolve));
     yield* commaJoinedChunks(rates.map((rate) => rate.json));
   }
 
-  async search(body: V2RatesBody): Promise<{ head: Extract<V2RatesChunk, { head: unknown }>['head']; rates: CachedRate[] }> {
+  async search(body: V2RatesBody, pricing: ClientPricing): Promise<{ head: Extract<V2RatesChunk, { head: unknown }>['head']; rates: CachedRate[] }> {
     const started = performance.now();
     const { hotels: located, center, radius } = this.locate(body);
     const filters = body.filters ?? {};
@@ -74,12 +76,17 @@ export class V2RatesService {
     const stay = { check_in: body.check_in, check_out: body.check_out, rooms: body.rooms };
     const answered = VENDOR_CODES.filter((code) => this.latencies[code] <= this.env.V2_DEADLINE_MS);
     const waitMs = Math.max(0, ...answered.map((code) => this.latencies[code]));
-    const [soldOut] = await Promise.all([this.offers.soldOut(hotels, stay), sleep(waitMs)]);
+    const [soldOut, fx] = await Promise.all([this.offers.soldOut(hotels, stay), this.fx.cache.current(), sleep(waitMs)]);
     const vendorsAnswered = performance.now();
     // Rates are priced per 15-minute price step; their ids carry the step's start.
     const epoch = priceEpoch();
     const issuedAt = new Date(priceEpochStart(epoch));
-    const results = (await this.byHotel(hotels, answered, stay, body, soldOut, epoch, issuedAt)).sort(this.order(body, center));
+    // In the client's currency at the rates in force when the price step began (as its rate ids say), so an answer is the same all step long.
+    const priced: PricedIn = {
+      key: `${pricing.currency}|${pricing.fxMarginPercent}|${fx.setAt(issuedAt)?.date ?? '-'}`,
+      conversion: (vendorCurrency) => fx.priced(vendorCurrency, pricing, issuedAt),
+    };
+    const results = (await this.byHotel(hotels, answered, stay, body, soldOut, epoch, issuedAt, priced)).sort(this.order(body, center));
 
     const limit = body.limit ?? (body.hotel_ids ? body.hotel_ids.length : V2_LIMITS.defaultLimit);
     const page = body.page ?? 1;
@@ -143,10 +150,11 @@ export class V2RatesService {
     soldOut: ReadonlySet<string>,
     epoch: number,
     issuedAt: Date,
+    priced: PricedIn,
   ): Promise<HotelResult[]> {
     const filters = body.filters ?? {};
     const withMemberRates = body.search_loyalty_rates !== false;
-    const cached = await this.cache.rates(hotels, vendors, stay, epoch, issuedAt);
+    const cached = await this.cache.rates(hotels, vendors, stay, epoch, issuedAt, priced);
     const results: HotelResult[] = [];
     for (let i = 0; i < hotels.length; i++) {
       const hotel = hotels[i];

@@ -1,5 +1,5 @@
 import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn } from 'typeorm';
-import { AMOUNT_COLUMN } from '@hotel/platform';
+import { AMOUNT_COLUMN, DECIMAL_COLUMN } from '@hotel/platform';
 import { CredentialKind } from '@hotel/contracts';
 
 /** A partner platform (table users.clients); money as exact decimal strings. */
@@ -16,6 +16,10 @@ export class ClientEntity {
 
   @Column({ type: 'char', length: 3 })
   currency: string;
+
+  /** Percent added to every conversion of a vendor's price into the client's currency. */
+  @Column({ name: 'fx_margin_percent', type: 'numeric', precision: 5, scale: 2, default: 0, transformer: DECIMAL_COLUMN })
+  fxMarginPercent: string;
 
   /** The client's own requests per second (null: the gateway's default). */
   @Column({ name: 'rate_limit_rps', type: 'integer', nullable: true })

@@ -15,6 +15,8 @@ import {
   RevokeKeysReply,
   SUBJECTS,
   SetRateLimitRequest,
+  SetFxMarginRequest,
+  ClientPricingReply,
 } from '@hotel/contracts';
 import { ClientsService } from './clients.service';
 
@@ -55,6 +57,11 @@ export class ClientsController {
   @MessagePattern(SUBJECTS.USERS_CLIENT_SET_RATE_LIMIT)
   setRateLimit(@Payload() request: SetRateLimitRequest): Promise<ClientRateLimitReply> {
     return this.clients.setRateLimit(request);
+  }
+
+  @MessagePattern(SUBJECTS.USERS_CLIENT_SET_FX_MARGIN)
+  setFxMargin(@Payload() request: SetFxMarginRequest): Promise<ClientPricingReply> {
+    return this.clients.setFxMargin(request);
   }
 
   @MessagePattern(SUBJECTS.USERS_CLIENT_REVOKE_KEYS)

@@ -1,15 +1,17 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { ClientAccountTerms, ClientSummary, CredentialKind, RateLimit, toDecimalString } from '@hotel/contracts';
+import { ClientAccountTerms, ClientPricing, ClientSummary, CredentialKind, RateLimit, toDecimalString } from '@hotel/contracts';
 import { UserEntity, UserTokenEntity } from '../users/user.entity';
 import { ClientEntity, CredentialEntity } from './client.entity';
+import { PricingColumns, pricingOf } from './pricing';
 import { rateLimitOf } from './rate-limit';
 
 export interface ActiveCredential {
   clientId: number;
   kind: CredentialKind;
   rateLimit: RateLimit | null;
+  pricing: ClientPricing;
 }
 
 /** New credentials to store: each kind's secret hash. */
@@ -80,11 +82,13 @@ export class ClientsRepository {
       .addSelect('k.kind', 'kind')
       .addSelect('c.rateLimitRps', 'rps')
       .addSelect('c.rateLimitBurst', 'burst')
+      .addSelect('c.currency', 'currency')
+      .addSelect('c.fxMarginPercent', 'fxMarginPercent')
       .where('k.secretHash = :secretHash', { secretHash })
       .andWhere('k.revokedAt IS NULL')
       .andWhere('c.deletedAt IS NULL')
-      .getRawOne<{ clientId: number; kind: CredentialKind; rps: number | null; burst: number | null }>();
-    return row ? { clientId: row.clientId, kind: row.kind, rateLimit: rateLimitOf(row.rps, row.burst) } : null;
+      .getRawOne<{ clientId: number; kind: CredentialKind; rps: number | null; burst: number | null } & PricingColumns>();
+    return row ? { clientId: row.clientId, kind: row.kind, rateLimit: rateLimitOf(row.rps, row.burst), pricing: pricingOf(row) } : null;
   }
 
   /** Sets (or with nulls clears) a client's own rate limit; undefined for an unknown client. */
@@ -97,6 +101,27 @@ export class ClientsRepository {
       .where('id = :clientId', { clientId })
       .execute();
     return updated.affected === 1 ? rateLimitOf(rps, rps === null ? null : burst) : undefined;
+  }
+
+  /** Sets a client's FX margin; its pricing afterwards, undefined for an unknown client. */
+  async setFxMargin(clientId: number, percent: string): Promise<ClientPricing | undefined> {
+    const updated = await this.dataSource
+      .getRepository(ClientEntity)
+      .createQueryBuilder()
+      .update()
+      .set({ fxMarginPercent: percent, updatedAt: () => 'now()' })
+      .where('id = :clientId', { clientId })
+      .returning(['currency', 'fx_margin_percent'])
+      .updateEntity(false)
+      .execute();
+    const row = (updated.raw as { currency: string; fx_margin_percent: string }[])[0];
+    return row ? pricingOf({ currency: row.currency, fxMarginPercent: row.fx_margin_percent }) : undefined;
+  }
+
+  /** A client's account currency; undefined for an unknown client. */
+  async currencyOf(clientId: number): Promise<string | undefined> {
+    const client = await this.dataSource.getRepository(ClientEntity).findOne({ select: { id: true, currency: true }, where: { id: clientId } });
+    return client?.currency;
   }
 
   async findTerms(clientId: number): Promise<ClientAccountTerms | null> {

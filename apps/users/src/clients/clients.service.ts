@@ -11,10 +11,13 @@ import {
   ResolvedCredential,
   RevokeKeysReply,
   SetRateLimitRequest,
+  SetFxMarginRequest,
+  ClientPricingReply,
+  DEFAULT_CURRENCY,
   credentialHash,
   toDecimalString,
 } from '@hotel/contracts';
-import { DomainError } from '@hotel/platform';
+import { DomainError, requireAmountFits } from '@hotel/platform';
 import { FinanceTokensService } from '../finance/finance-tokens.service';
 import { UsersRepository } from '../users/users.repository';
 import { ClientsRepository, CredentialHashes } from './clients.repository';
@@ -37,11 +40,10 @@ export class ClientsService {
   ) {}
 
   async createClient(request: CreateClientRequest): Promise<Required<ClientCredentials>> {
+    const currency = request.currency ?? DEFAULT_CURRENCY;
+    if (request.creditLimit !== undefined) requireAmountFits('creditLimit', request.creditLimit, currency);
     const { credentials, hashes } = newCredentials(['live', 'sandbox', 'backend']);
-    const clientId = await this.clients.createClient(
-      { name: request.name.trim(), creditLimit: toDecimalString(request.creditLimit ?? 0), currency: request.currency ?? 'USD' },
-      hashes,
-    );
+    const clientId = await this.clients.createClient({ name: request.name.trim(), creditLimit: toDecimalString(request.creditLimit ?? 0), currency }, hashes);
     return { clientId, ...credentials } as Required<ClientCredentials>;
   }
 
@@ -93,11 +95,19 @@ export class ClientsService {
     return { clientId: request.clientId, rateLimit };
   }
 
+  /** The margin added to the client's conversions from now on; gateways drop what they cached of the client. */
+  async setFxMargin(request: SetFxMarginRequest): Promise<ClientPricingReply> {
+    const pricing = await this.clients.setFxMargin(request.clientId, request.percent);
+    if (!pricing) throw DomainError.notFound(`client ${request.clientId}`);
+    await this.events.revoked(request.clientId);
+    return { clientId: request.clientId, ...pricing };
+  }
+
   /** Who a secret (by its hash) belongs to; anything unknown, revoked or expired is 401. */
   async resolveCredential(secretHash: string, userToken: boolean): Promise<ResolvedCredential> {
     if (userToken) {
       const holder = await this.users.findActiveTokenHolder(secretHash);
-      if (holder) return { clientId: holder.clientId, userId: holder.userId, role: 'user', sandbox: false, rateLimit: holder.rateLimit };
+      if (holder) return { clientId: holder.clientId, userId: holder.userId, role: 'user', sandbox: false, rateLimit: holder.rateLimit, pricing: holder.pricing };
     } else {
       const credential = await this.clients.findActiveCredential(secretHash);
       if (credential) {
@@ -107,6 +117,7 @@ export class ClientsService {
           role: credential.kind === 'backend' ? 'backend' : 'api',
           sandbox: credential.kind === 'sandbox',
           rateLimit: credential.rateLimit,
+          pricing: credential.pricing,
         };
       }
       const finance = await this.financeTokens.resolve(secretHash);

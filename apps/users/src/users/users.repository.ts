@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { NewUser, RateLimit, UserView } from '@hotel/contracts';
+import { ClientPricing, NewUser, RateLimit, UserView } from '@hotel/contracts';
 import { ClientEntity } from '../clients/client.entity';
+import { PricingColumns, pricingOf } from '../clients/pricing';
 import { rateLimitOf } from '../clients/rate-limit';
 import { UserEntity, UserTokenEntity } from './user.entity';
 
@@ -114,7 +115,7 @@ export class UsersRepository {
   }
 
   /** The user a token belongs to, if the token has not expired or been revoked and neither the user nor the client is deleted. */
-  async findActiveTokenHolder(tokenHash: string): Promise<{ userId: number; clientId: number; rateLimit: RateLimit | null } | null> {
+  async findActiveTokenHolder(tokenHash: string): Promise<{ userId: number; clientId: number; rateLimit: RateLimit | null; pricing: ClientPricing } | null> {
     const row = await this.dataSource
       .getRepository(UserTokenEntity)
       .createQueryBuilder('t')
@@ -124,12 +125,14 @@ export class UsersRepository {
       .addSelect('u.clientId', 'clientId')
       .addSelect('c.rateLimitRps', 'rps')
       .addSelect('c.rateLimitBurst', 'burst')
+      .addSelect('c.currency', 'currency')
+      .addSelect('c.fxMarginPercent', 'fxMarginPercent')
       .where('t.tokenHash = :tokenHash', { tokenHash })
       .andWhere('t.expiresAt > now()')
       .andWhere('t.revokedAt IS NULL')
       .andWhere('u.deletedAt IS NULL')
       .andWhere('c.deletedAt IS NULL')
-      .getRawOne<{ userId: number; clientId: number; rps: number | null; burst: number | null }>();
-    return row ? { userId: row.userId, clientId: row.clientId, rateLimit: rateLimitOf(row.rps, row.burst) } : null;
+      .getRawOne<{ userId: number; clientId: number; rps: number | null; burst: number | null } & PricingColumns>();
+    return row ? { userId: row.userId, clientId: row.clientId, rateLimit: rateLimitOf(row.rps, row.burst), pricing: pricingOf(row) } : null;
   }
 }

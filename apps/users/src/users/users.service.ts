@@ -1,8 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Actor, NewUser, UserChanges, UserTokenView, UserView, credentialHash, toDecimalString } from '@hotel/contracts';
-import { DomainError, SERVICE_ENV, requireBackend } from '@hotel/platform';
+import { DomainError, SERVICE_ENV, requireAmountFits, requireBackend } from '@hotel/platform';
 import { newSecret } from '../clients/credential-secrets';
 import { UsersEnv } from '../users.env';
+import { ClientsRepository } from '../clients/clients.repository';
 import { UsersRepository } from './users.repository';
 import { CredentialEvents } from '../clients/credential-events';
 
@@ -15,12 +16,14 @@ import { CredentialEvents } from '../clients/credential-events';
 export class UsersService {
   constructor(
     private readonly users: UsersRepository,
+    private readonly clients: ClientsRepository,
     @Inject(SERVICE_ENV) private readonly env: UsersEnv,
     private readonly events: CredentialEvents,
   ) {}
 
   async create(actor: Actor, user: NewUser): Promise<UserView> {
     requireBackend(actor, 'managing users');
+    await this.requireLimitFits(actor.clientId, user.clientAccountLimit);
     return this.users.create(actor.clientId, {
       ...user,
       firstName: user.firstName.trim(),
@@ -41,6 +44,7 @@ export class UsersService {
   async update(actor: Actor, userId: number, changes: UserChanges): Promise<UserView> {
     await this.findOwned(actor, userId);
     requireBackend(actor, 'managing users');
+    if (changes.clientAccountLimit !== undefined) await this.requireLimitFits(actor.clientId, changes.clientAccountLimit);
     const updated = await this.users.update(actor.clientId, userId, {
       firstName: changes.firstName?.trim(),
       lastName: changes.lastName?.trim(),
@@ -71,6 +75,12 @@ export class UsersService {
     const token = newSecret('user');
     const expiresAt = await this.users.insertToken(userId, credentialHash(token), this.env.USER_TOKEN_TTL_S);
     return { token, expiresAt: expiresAt.toISOString() };
+  }
+
+  /** A user's limit is in the client's account currency, in its minor unit. */
+  private async requireLimitFits(clientId: number, limit: string | number): Promise<void> {
+    const currency = await this.clients.currencyOf(clientId);
+    if (currency) requireAmountFits('clientAccountLimit', limit, currency);
   }
 
   private async findOwned(actor: Actor, userId: number): Promise<UserView> {

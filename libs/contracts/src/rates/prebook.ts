@@ -1,5 +1,6 @@
 import { IsIn, IsInt, IsOptional, IsPositive, IsString, IsUUID, MaxLength, MinLength } from 'class-validator';
 import { ActorScoped } from '../common/actor';
+import { ClientPricing, PricedForActor } from '../users/credentials';
 import { TEST_SCENARIOS, TestScenario } from '../common/test-scenario';
 import { Coordinates, HotelDetails, HotelRate } from '../search/hotel';
 import { RoomRequest } from '../search/stay';
@@ -72,10 +73,12 @@ export interface ResolvedRate {
   /** The price step the client saw the rate in, and when. */
   epoch: number;
   issuedAt: string;
+  /** How the session priced it for the client (currency, FX margin when the session began). */
+  pricing?: ClientPricing;
 }
 
-/** rates.prebook.create.v2: the V1 route's path and query, or the V2 body, with the caller. */
-export class CreatePrebookRequest extends ActorScoped {
+/** rates.prebook.create.v3: the V1 route's path and query, or the V2 body, with the caller and its client's pricing (v3). */
+export class CreatePrebookRequest extends PricedForActor {
   /** V1: the session's rate; V2: the opaque rate id alone. */
   @IsOptional()
   @IsUUID()

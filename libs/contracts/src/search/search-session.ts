@@ -16,6 +16,7 @@ import {
   registerDecorator,
 } from 'class-validator';
 import { ActorScoped } from '../common/actor';
+import { PricedForActor } from '../users/credentials';
 import { HotelDetails, HotelRate } from './hotel';
 import { IsCheckInDay, IsCheckOutDay, RoomRequest, STAY_LIMITS } from './stay';
 
@@ -78,8 +79,8 @@ export class SearchBody {
 }
 
 
-/** search.session.create.v1 */
-export class CreateSearchSessionRequest extends ActorScoped {
+/** search.session.create.v2 (v2: the client's pricing; the session's prices are in its currency) */
+export class CreateSearchSessionRequest extends PricedForActor {
   @IsDefined()
   @ValidateNested()
   @Type(() => SearchBody)

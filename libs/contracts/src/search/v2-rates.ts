@@ -19,7 +19,7 @@ import {
   ValidationArguments,
   registerDecorator,
 } from 'class-validator';
-import { ActorScoped } from '../common/actor';
+import { PricedForActor } from '../users/credentials';
 import { MAX_PAGE } from '../common/page-query';
 import { MAX_INT_ID, MAX_MONEY_AMOUNT } from '../common/validators';
 import { Coordinates, HotelRate } from './hotel';
@@ -172,8 +172,8 @@ export class V2RatesBody extends StayRequest {
   limit?: number;
 }
 
-/** search.v2-rates.search.v1; the reply comes in chunks (see V2RatesChunk). */
-export class V2RatesRequest extends ActorScoped {
+/** search.v2-rates.search.v2 (v2: the client's pricing); the reply comes in chunks (see V2RatesChunk). */
+export class V2RatesRequest extends PricedForActor {
   @IsDefined()
   @ValidateNested()
   @Type(() => V2RatesBody)

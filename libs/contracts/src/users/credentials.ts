@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
 import {
   IsArray,
+  IsDefined,
+  ValidateNested,
   IsBoolean,
   IsIn,
   IsInt,
@@ -11,7 +13,8 @@ import {
   MaxLength,
   Min,
 } from 'class-validator';
-import { Actor } from '../common/actor';
+import { Type } from 'class-transformer';
+import { Actor, ActorScoped } from '../common/actor';
 import { DEFAULT_CURRENCY } from '../common/currencies';
 import { IsFxMarginPercent, IsIsoCurrency, IsMoneyAmount, IsNonBlankString } from '../common/validators';
 
@@ -56,6 +59,14 @@ export class ClientPricing {
 
   @IsFxMarginPercent()
   fxMarginPercent: string;
+}
+
+/** A request priced for its caller: the gateway adds the client's pricing, as it resolved the credential. */
+export class PricedForActor extends ActorScoped {
+  @IsDefined()
+  @ValidateNested()
+  @Type(() => ClientPricing)
+  pricing: ClientPricing;
 }
 
 /** A client created before FX margins existed, or a caller that names none: USD, no margin. */

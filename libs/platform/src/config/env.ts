@@ -152,6 +152,18 @@ export class RateIdEnv extends ServiceEnv {
   @Min(1)
   @Max(24 * 3600)
   V2_RATE_TTL_S = 1800;
+
+  /**
+   * Exchange rates older than this many days are stale: with NODE_ENV=production a price
+   * that needs a conversion answers 503 FX_RATES_STALE rather than sell at an old rate;
+   * otherwise a warning is logged. The ECB publishes on working days, so 4 covers a weekend.
+   */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(365)
+  FX_MAX_AGE_DAYS = 4;
 }
 
 /**

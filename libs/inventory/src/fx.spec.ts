@@ -1,0 +1,125 @@
+import { FxRateSet, fitsCurrency, toMilli } from '@hotel/contracts';
+import { gazetteer } from './gazetteer';
+import { hotelsForCity } from './catalog';
+import { convertRate } from './convert-rate';
+import { FxConversion, FxTable, conversionAt, fxRatesAgeDays } from './fx';
+import { listOffers, priceEpoch, priceOffer } from './pricing';
+import { VENDORS } from './vendors';
+
+/** The ECB's reference rates of 26 May 2020 (a few of them), plus a KWD rate for three decimals. */
+const ECB: FxRateSet = {
+  date: '2020-05-26',
+  rates: { USD: '1.0975', JPY: '117.92', GBP: '0.88878', KWD: '0.3378', IDR: '16193.61' },
+  source: 'snapshot',
+  importedAt: '2020-05-26T16:00:00Z',
+};
+const pricing = (currency: string, fxMarginPercent = '0') => ({ currency, fxMarginPercent });
+
+describe('exchange rates', () => {
+  it('converts through the euro at ten significant digits, the rate recorded being the rate used', () => {
+    expect(conversionAt(ECB, 'USD', pricing('EUR')).rate).toBe('0.9111617312');
+    expect(conversionAt(ECB, 'GBP', pricing('USD')).rate).toBe('1.234838768');
+    expect(conversionAt(ECB, 'GBP', pricing('JPY')).rate).toBe('132.6762528');
+    expect(conversionAt(ECB, 'EUR', pricing('JPY')).rate).toBe('117.92');
+    expect(conversionAt(ECB, 'EUR', pricing('JPY')).date).toBe('2020-05-26');
+  });
+
+  it('adds the client margin to the rate', () => {
+    expect(conversionAt(ECB, 'EUR', pricing('JPY', '2.5')).rate).toBe('120.868');
+    // A price in the client's own currency changes no currency: no rate, no margin.
+    expect(conversionAt(null, 'USD', pricing('USD', '1.5'))).toMatchObject({ rate: '1', date: null, marginPercent: '0', identity: true });
+  });
+
+  it('rounds each amount half up to the minor unit of the client currency', () => {
+    const toJpy = conversionAt(ECB, 'EUR', pricing('JPY'));
+    expect(toJpy.convert(toMilli('100.00'))).toBe(11_792_000);
+    expect(toJpy.convert(toMilli('0.05'))).toBe(6_000); // 5.896 yen
+    const toKwd = conversionAt(ECB, 'EUR', pricing('KWD'));
+    expect(toKwd.convert(toMilli('123.45'))).toBe(41_701); // 41.70141
+    expect(conversionAt(ECB, 'USD', pricing('EUR')).convert(toMilli('109.75'))).toBe(100_000);
+  });
+
+  it('converts the same with and without bigints, for any amount', () => {
+    const conversion = conversionAt(ECB, 'GBP', pricing('IDR', '3.25'));
+    const reference = new FxConversion('GBP', 'IDR', conversion.rate, ECB.date, '3.25');
+    for (let i = 0; i < 2000; i++) {
+      // Up to 10^8 pounds: 2·10^12 rupiah, within what the platform stores.
+      const milli = Math.floor(Math.random() * 10 ** (3 + (i % 9))) * 10;
+      const slow = Number((BigInt(milli) * BigInt(conversion.rate.replace('.', '')) * 2n + 10n ** BigInt(conversion.rate.split('.')[1]?.length ?? 0) * 10n) / (10n ** BigInt(conversion.rate.split('.')[1]?.length ?? 0) * 10n * 2n)) * 10;
+      expect(reference.convert(milli)).toBe(slow);
+    }
+  });
+
+  it('says which currency has no rate', () => {
+    expect(() => conversionAt(ECB, 'EUR', pricing('RUB'))).toThrow(expect.objectContaining({ code: 'FX_RATE_UNAVAILABLE', message: expect.stringContaining('RUB') }));
+    expect(() => conversionAt(null, 'EUR', pricing('USD'))).toThrow(expect.objectContaining({ code: 'FX_RATE_UNAVAILABLE' }));
+  });
+
+  it('refuses stale rates when the policy says so, and prices with the set in force at a moment', () => {
+    const newer: FxRateSet = { ...ECB, date: '2020-06-02', rates: { ...ECB.rates, USD: '1.1' }, importedAt: '2020-06-02T16:00:00Z' };
+    const now = Date.parse('2020-06-04T12:00:00Z');
+    const strict = new FxTable([newer, ECB], { maxAgeDays: 4, refuseStale: true });
+    expect(strict.priced('EUR', pricing('USD'), new Date(now), now).date).toBe('2020-06-02');
+    // The set of 26 May is 9 days old on 4 June: refused for a price given now.
+    expect(() => strict.priced('EUR', pricing('USD'), new Date('2020-05-30T00:00:00Z'), now)).toThrow(expect.objectContaining({ code: 'FX_RATES_STALE' }));
+    // What was shown then can still be recomputed, and a price needing no conversion is never stale.
+    expect(strict.shown('EUR', pricing('USD'), new Date('2020-05-30T00:00:00Z')).date).toBe('2020-05-26');
+    expect(strict.priced('USD', pricing('USD'), new Date('2020-05-30T00:00:00Z'), now).identity).toBe(true);
+    const lenient = new FxTable([ECB], { maxAgeDays: 4, refuseStale: false });
+    expect(lenient.priced('EUR', pricing('USD'), new Date(now), now).rate).toBe('1.0975');
+    expect(fxRatesAgeDays('2020-05-26', now)).toBe(9);
+  });
+});
+
+describe('a vendor rate in the client currency', () => {
+  const hotels = hotelsForCity(gazetteer().cityById.get(2988507)!).slice(0, 30);
+  const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+  const stay = { check_in: day(30), check_out: day(34), rooms: [{ adults: 2, children: 1, children_ages: [7] }, { adults: 1, children: 0, children_ages: [] }] };
+  const context = { epoch: priceEpoch(), issuedAt: new Date() };
+  const rates = hotels.flatMap((hotel) =>
+    Object.values(VENDORS).flatMap((vendor) => listOffers(hotel, vendor, stay, { soldOut: new Set(), includeMemberRates: true }).map((key) => priceOffer(hotel, key, stay, context))),
+  );
+
+  it('comes from vendors pricing in their own currencies', () => {
+    expect(new Set(rates.map((rate) => rate.price_currency))).toEqual(new Set(['EUR', 'GBP', 'USD']));
+  });
+
+  it.each(['JPY', 'USD', 'KWD', 'EUR', 'IDR'])('adds up exactly in %s, at the rate recorded', (currency) => {
+    const milli = (value: number) => toMilli(value);
+    const sum = (values: number[]) => values.reduce((total, value) => total + milli(value), 0);
+    for (const vendorRate of rates) {
+      const conversion = conversionAt(ECB, vendorRate.price_currency, pricing(currency, '1.25'));
+      const rate = convertRate(vendorRate, conversion);
+      expect(rate.price_currency).toBe(currency);
+      expect(milli(rate.price_chargeable)).toBe(conversion.convert(milli(vendorRate.price_chargeable)));
+      expect(sum(rate.price_per_night)).toBe(milli(rate.price_chargeable));
+      expect(sum(rate.price_per_room)).toBe(milli(rate.price_chargeable));
+      expect(sum(rate.price_per_night_per_room.flat())).toBe(milli(rate.price_chargeable));
+      expect(sum(rate.rooms.map((room) => room.price_chargeable))).toBe(milli(rate.price_chargeable));
+      expect(milli(rate.price_before_fees) + milli(rate.price_fees)).toBe(milli(rate.price_chargeable));
+      expect(milli(rate.price_inclusive)).toBe(milli(rate.price_chargeable) + milli(rate.price_due_at_hotel));
+      for (const period of rate.cancellation_policy_data) expect(period.price_cancellation_penalty).toBeLessThanOrEqual(rate.price_chargeable);
+      if (vendorRate.cancellation_policy === 'NonRefundable') expect(rate.cancellation_policy_data[0].price_cancellation_penalty).toBe(rate.price_chargeable);
+      const amounts = [
+        rate.price_chargeable,
+        rate.price_fees,
+        rate.price_retail,
+        rate.price_commission,
+        rate.price_per_night_avg,
+        ...rate.price_per_night,
+        ...rate.rooms.flatMap((room) => [room.price_fees, room.price_due_at_hotel, room.deposit_per_accomodation_per_night, room.price_per_night_avg, ...room.fees.map((fee) => fee.price)]),
+        ...rate.cancellation_policy_data.map((period) => period.price_cancellation_penalty),
+      ];
+      for (const amount of amounts) expect(fitsCurrency(milli(amount), currency)).toBe(true);
+      // Every *currency field names the client's currency.
+      const currencies = new Set<string>();
+      JSON.stringify(rate, (key, value) => (key.endsWith('currency') && currencies.add(value), value));
+      expect([...currencies]).toEqual([currency]);
+    }
+  });
+
+  it('is the vendor rate itself in the vendor currency, margin or not', () => {
+    const vendorRate = rates[0];
+    expect(convertRate(vendorRate, conversionAt(ECB, vendorRate.price_currency, pricing(vendorRate.price_currency, '2')))).toBe(vendorRate);
+  });
+});
