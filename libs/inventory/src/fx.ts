@@ -209,9 +209,14 @@ export class FxTable {
     return this.conversion(set, from, pricing);
   }
 
-  /** The conversion a price shown at `time` was made with, to compare with today's (no staleness check). */
-  shown(from: string, pricing: ClientPricing, time: Date): FxConversion {
-    return this.conversion(this.setAt(time), from, pricing);
+  /**
+   * The conversion a price shown earlier was made with, to compare with today's (no
+   * staleness check): at the set of `fxDate` when the price says which, else at the set
+   * in force at `time`.
+   */
+  shown(from: string, pricing: ClientPricing, time: Date, fxDate?: string | null): FxConversion {
+    const named = fxDate ? this.sets.find((set) => set.date === fxDate) : undefined;
+    return this.conversion(named ?? this.setAt(time), from, pricing);
   }
 }
 

@@ -22,6 +22,8 @@ export interface V2RatePayload {
   stay: Stay;
   epoch: number;
   issuedAt: Date;
+  /** The reference date of the exchange rates the price was converted at (ids issued before currencies were priced have none). */
+  fxDate?: string | null;
 }
 
 const rooms = (list: RoomRequest[]) => list.map((room) => [room.adults, room.children, ...room.children_ages].join('-')).join('_');
@@ -56,6 +58,7 @@ export function encodeV2RateId(payload: V2RatePayload, secret: string): string {
     rooms(stay.rooms),
     payload.epoch,
     Math.floor(payload.issuedAt.getTime() / 1000),
+    ...(payload.fxDate ? [payload.fxDate] : []),
   ].join('.');
   return `${Buffer.from(body).toString('base64url')}.${sign(body, secret)}`;
 }
@@ -81,8 +84,10 @@ export function decodeV2RateId(token: string, secret: string, ttlSeconds: number
   const given = Buffer.from(signature);
   if (expected.length !== given.length || !timingSafeEqual(expected, given)) return null;
   const parts = body.split('.');
-  if (parts.length !== 12 || parts[0] !== 'v2') return null;
-  const [, vendor, hotelId, roomId, board, refundable, member, checkIn, checkOut, roomText, epoch, issuedAt] = parts;
+  // Twelve parts, or thirteen with the exchange rates' date.
+  if ((parts.length !== 12 && parts.length !== 13) || parts[0] !== 'v2') return null;
+  const [, vendor, hotelId, roomId, board, refundable, member, checkIn, checkOut, roomText, epoch, issuedAt, fxDate] = parts;
+  if (fxDate !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(fxDate)) return null;
   if (!(VENDOR_CODES as readonly string[]).includes(vendor)) return null;
   const issued = new Date(Number(issuedAt) * 1000);
   if (!Number.isFinite(issued.getTime()) || now - issued.getTime() > ttlSeconds * 1000 || issued.getTime() - now > MAX_CLOCK_SKEW_MS) return null;
@@ -100,5 +105,6 @@ export function decodeV2RateId(token: string, secret: string, ttlSeconds: number
     stay,
     epoch: Number(epoch),
     issuedAt: issued,
+    fxDate: fxDate ?? null,
   };
 }

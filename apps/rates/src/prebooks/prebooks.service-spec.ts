@@ -13,6 +13,7 @@ import { PrebooksService } from './prebooks.service';
 const PARIS = 'gn:2988507';
 const DAY_MS = 86_400_000;
 const live = (clientId: number): Actor => ({ clientId, userId: null, role: 'api', sandbox: false });
+const USD = { currency: 'USD', fxMarginPercent: '0' };
 
 /** A stay 40 days ahead and an offer a vendor makes for it (not a member rate): what a V2 search would have answered. */
 function findOffer(): { key: OfferKey; stay: Stay } {
@@ -60,7 +61,7 @@ describe('PrebooksService (service tier: real PostgreSQL, fake accounting, users
 
   it('an account prebook checks the price against the funds through accounting and is stored for the booking', async () => {
     sufficient(true);
-    const data = await prebooks.create({ actor: live(1), rateId: rateId(), paymentMethod: 'account' });
+    const data = await prebooks.create({ actor: live(1), pricing: USD, rateId: rateId(), paymentMethod: 'account' });
 
     const price = milliToDecimal(toMilli(data.rate.price_chargeable));
     expect(toMilli(price)).toBeGreaterThan(0);
@@ -78,7 +79,7 @@ describe('PrebooksService (service tier: real PostgreSQL, fake accounting, users
 
   it('insufficient funds refuse the prebook and store nothing', async () => {
     sufficient(false);
-    await expect(prebooks.create({ actor: live(3), rateId: rateId(), paymentMethod: 'account' })).rejects.toMatchObject({ code: 'INSUFFICIENT_FUNDS' });
+    await expect(prebooks.create({ actor: live(3), pricing: USD, rateId: rateId(), paymentMethod: 'account' })).rejects.toMatchObject({ code: 'INSUFFICIENT_FUNDS' });
     expect(fundsChecks()).toHaveLength(1);
     expect(await storedFor(3)).toEqual([]);
   });
@@ -89,8 +90,8 @@ describe('PrebooksService (service tier: real PostgreSQL, fake accounting, users
       if (code.trim().toUpperCase() !== 'SAVE10') throw new DomainError('PROMO_CODE_INVALID', 'promo code unknown');
       return { code: 'SAVE10', discount: '10.00', currency };
     });
-    const full = await prebooks.create({ actor: live(4), rateId: rateId(), paymentMethod: 'account', promoCode: 'NOPE' });
-    const discounted = await prebooks.create({ actor: live(4), rateId: rateId(), paymentMethod: 'account', promoCode: 'save10' });
+    const full = await prebooks.create({ actor: live(4), pricing: USD, rateId: rateId(), paymentMethod: 'account', promoCode: 'NOPE' });
+    const discounted = await prebooks.create({ actor: live(4), pricing: USD, rateId: rateId(), paymentMethod: 'account', promoCode: 'save10' });
 
     expect(full.promo_code_response).toMatchObject({ success: false, discount_amount: 0 });
     expect(discounted.promo_code_response).toMatchObject({ success: true, discount_amount: 10 });
@@ -115,7 +116,7 @@ describe('PrebooksService (service tier: real PostgreSQL, fake accounting, users
       deletedAt: null,
     }));
     const actor: Actor = { clientId: 5, userId: 9, role: 'user', sandbox: false };
-    await prebooks.create({ actor, rateId: rateId(), paymentMethod: 'account' });
+    await prebooks.create({ actor, pricing: USD, rateId: rateId(), paymentMethod: 'account' });
 
     expect(harness.client.subjects()).toEqual([SUBJECTS.USERS_USER_GET, SUBJECTS.ACCOUNTING_FUNDS_CHECK]);
     expect(fundsChecks()[0]).toMatchObject({ clientId: 5, userId: 9, userLimit: '750.00' });
@@ -123,11 +124,11 @@ describe('PrebooksService (service tier: real PostgreSQL, fake accounting, users
 
   it('with accounting down an account prebook fails as unavailable; sandbox and card prebooks do not ask it', async () => {
     harness.client.off(SUBJECTS.ACCOUNTING_FUNDS_CHECK);
-    await expect(prebooks.create({ actor: live(6), rateId: rateId(), paymentMethod: 'account' })).rejects.toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
+    await expect(prebooks.create({ actor: live(6), pricing: USD, rateId: rateId(), paymentMethod: 'account' })).rejects.toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
     expect(await storedFor(6)).toEqual([]);
 
-    const sandbox = await prebooks.create({ actor: { ...live(6), sandbox: true }, rateId: rateId(), paymentMethod: 'account' });
-    const card = await prebooks.create({ actor: live(6), rateId: rateId(), paymentMethod: 'credit_card' });
+    const sandbox = await prebooks.create({ actor: { ...live(6), sandbox: true }, pricing: USD, rateId: rateId(), paymentMethod: 'account' });
+    const card = await prebooks.create({ actor: live(6), pricing: USD, rateId: rateId(), paymentMethod: 'credit_card' });
     expect(card.payment_session_token).toMatch(/^pst_/);
     expect(fundsChecks()).toHaveLength(1); // the failed one only
     expect((await storedFor(6)).map((row) => row.id).sort()).toEqual([sandbox.prebook_id, card.prebook_id].sort());
@@ -143,7 +144,7 @@ describe('PrebooksService (service tier: real PostgreSQL, fake accounting, users
       night,
     ]);
     try {
-      await expect(prebooks.create({ actor: live(7), rateId: rateId(), paymentMethod: 'account' })).rejects.toMatchObject({ code: 'RATE_NOT_AVAILABLE' });
+      await expect(prebooks.create({ actor: live(7), pricing: USD, rateId: rateId(), paymentMethod: 'account' })).rejects.toMatchObject({ code: 'RATE_NOT_AVAILABLE' });
       expect(await storedFor(7)).toEqual([]);
     } finally {
       await harness.dataSource.query(`DELETE FROM rates.allotments WHERE hotel_id = $1`, [offer.key.hotelId]);
@@ -152,7 +153,7 @@ describe('PrebooksService (service tier: real PostgreSQL, fake accounting, users
 
   it('an expired prebook no longer backs a booking', async () => {
     sufficient(true);
-    const data = await prebooks.create({ actor: live(8), rateId: rateId(), paymentMethod: 'account' });
+    const data = await prebooks.create({ actor: live(8), pricing: USD, rateId: rateId(), paymentMethod: 'account' });
     await harness.dataSource.query(`UPDATE rates.prebooks SET expires_at = now() - interval '1 second' WHERE id = $1`, [data.prebook_id]);
     await expect(prebooks.findForBooking({ actor: live(8), prebookId: data.prebook_id })).rejects.toMatchObject({
       code: 'PREBOOK_REQUIRED',

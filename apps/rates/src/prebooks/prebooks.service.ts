@@ -49,6 +49,8 @@ interface Offer {
   seenAt: Date;
   /** How the client was priced when it saw the rate (a V1 session's); unknown for a V2 rate id. */
   pricing?: ClientPricing;
+  /** The exchange rates' date the price was shown at (a V2 rate id's). */
+  fxDate?: string | null;
 }
 
 /**
@@ -85,7 +87,7 @@ export class PrebooksService {
     // converted at the rates in force when it was shown, with its pricing then.
     const conversion = fx.priced(vendorPrice.price_currency, request.pricing, now);
     const current = convertRate(vendorPrice, conversion);
-    const seen = convertRate(vendorSeen, fx.shown(vendorSeen.price_currency, offer.pricing ?? request.pricing, offer.seenAt));
+    const seen = convertRate(vendorSeen, fx.shown(vendorSeen.price_currency, offer.pricing ?? request.pricing, offer.seenAt, offer.fxDate));
     if (request.testScenario === 'price_changed' && actor.sandbox) {
       // The client "saw" 5% less than the vendor's current price.
       seen.price_chargeable = milliToNumber(scaleToCurrency(toMilli(current.price_chargeable), 95n, 100n, current.price_currency));
@@ -198,6 +200,7 @@ export class PrebooksService {
       search: { destination_id: null, place_id: null, coordinates: null, radius: null, ...payload.stay },
       seenEpoch: payload.epoch,
       seenAt: payload.issuedAt,
+      fxDate: payload.fxDate,
     };
   }
 

@@ -21,6 +21,8 @@ const MAX_ENTRIES = 40_000;
  */
 export interface PricedIn {
   key: string;
+  /** The reference date of the exchange rates, written into each rate id. */
+  fxDate: string | null;
   conversion(vendorCurrency: string): FxConversion;
 }
 
@@ -73,7 +75,7 @@ export class V2RateCache {
   }
 
   private serialize(hotel: Hotel, { key, rate: vendorRate }: SupplierOffer, stay: Stay, epoch: number, issuedAt: Date, priced: PricedIn): CachedRate {
-    const rate: HotelRate = { id: encodeV2RateId({ key, stay, epoch, issuedAt }, this.secret), ...convertRate(vendorRate, priced.conversion(vendorRate.price_currency)) };
+    const rate: HotelRate = { id: encodeV2RateId({ key, stay, epoch, issuedAt, fxDate: priced.fxDate }, this.secret), ...convertRate(vendorRate, priced.conversion(vendorRate.price_currency)) };
     return {
       json: Buffer.from(JSON.stringify(rate)),
       soldOutKey: soldOutKey(key.vendor, hotel.id, key.roomId),

@@ -81,10 +81,13 @@ export class V2RatesService {
     // Rates are priced per 15-minute price step; their ids carry the step's start.
     const epoch = priceEpoch();
     const issuedAt = new Date(priceEpochStart(epoch));
-    // In the client's currency at the rates in force when the price step began (as its rate ids say), so an answer is the same all step long.
+    // In the client's currency at the rates in force now; each rate id says their date, so prebook knows what the client saw.
+    const now = new Date();
+    const fxDate = fx.inForce?.date ?? null;
     const priced: PricedIn = {
-      key: `${pricing.currency}|${pricing.fxMarginPercent}|${fx.setAt(issuedAt)?.date ?? '-'}`,
-      conversion: (vendorCurrency) => fx.priced(vendorCurrency, pricing, issuedAt),
+      key: `${pricing.currency}|${pricing.fxMarginPercent}|${fxDate ?? '-'}`,
+      fxDate,
+      conversion: (vendorCurrency) => fx.priced(vendorCurrency, pricing, now),
     };
     const results = (await this.byHotel(hotels, answered, stay, body, soldOut, epoch, issuedAt, priced)).sort(this.order(body, center));
 

@@ -1,0 +1,281 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { FxRateSet, fitsCurrency, toMilli, toMilliBig } from '@hotel/contracts';
+import { conversionAt, convertRate, decodeV2RateId, hotelById, priceOffer } from '@hotel/inventory';
+import { RateIdEnv, loadEnv } from '@hotel/platform';
+import { CARD, GUEST, bearer, day, hotelRates, settledBooking, staySequence } from '@hotel/testing';
+import { ClientKeys, TestSystem } from './system';
+
+/** Today's rates for the test: the ECB's figures of 26 May 2020, plus KWD (three decimals), dated today. */
+const TODAY = new Date().toISOString().slice(0, 10);
+const RATES: Record<string, string> = { USD: '1.0975', JPY: '117.92', GBP: '0.88878', KWD: '0.3378', CHF: '1.0600' };
+const SET: FxRateSet = { date: TODAY, rates: RATES, source: 'test', importedAt: new Date().toISOString() };
+
+function ecbFile(date: string, rates: Record<string, string>): string {
+  const cubes = Object.entries(rates)
+    .map(([currency, rate]) => `\t\t\t<Cube currency='${currency}' rate='${rate}'/>`)
+    .join('\n');
+  return `<?xml version="1.0" encoding="UTF-8"?>
+<gesmes:Envelope xmlns:gesmes="http://www.gesmes.org/xml/2002-08-01" xmlns="http://www.ecb.int/vocabulary/2002-08-01/eurofxref">
+\t<gesmes:subject>Reference rates</gesmes:subject>
+\t<gesmes:Sender>
+\t\t<gesmes:name>European Central Bank</gesmes:name>
+\t</gesmes:Sender>
+\t<Cube>
+\t\t<Cube time='${date}'>
+${cubes}
+\t\t</Cube>
+\t</Cube>
+</gesmes:Envelope>
+`;
+}
+
+const PARIS = 'gn:2988507';
+const freshStay = staySequence(60, 2);
+const milli = (amount: number | string) => toMilli(amount);
+
+describe('prices and money in each client currency', () => {
+  let system: TestSystem;
+  const clients: Record<string, ClientKeys> = {};
+  let secret: string;
+
+  beforeAll(async () => {
+    ({ system, acme: clients.USD } = await TestSystem.startWithClient());
+    const file = join(mkdtempSync(join(tmpdir(), 'hotel-fx-')), 'eurofxref-daily.xml');
+    writeFileSync(file, ecbFile(TODAY, RATES));
+    const imported = await system.admin('import-fx-rates', '--file', file);
+    expect(imported.code).toBe(0);
+    for (const [currency, limit] of [
+      ['EUR', '100000'],
+      ['JPY', '15000000'],
+      ['KWD', '30000'],
+    ]) {
+      const created = await system.admin('create-client', '--name', `${currency} Travel`, '--credit-limit', limit, '--currency', currency);
+      expect(created.code).toBe(0);
+      clients[currency] = created.json;
+    }
+    secret = loadEnv(RateIdEnv, system.env).RATE_ID_SECRET;
+  });
+  afterAll(() => system?.close());
+
+  const auth = (currency: string) => bearer(clients[currency].api_key);
+  const backend = (currency: string) => ({ authorization: clients[currency].backend_token });
+
+  it('GET /me names the client currency and its minor unit', async () => {
+    for (const [currency, decimals] of [
+      ['USD', 2],
+      ['EUR', 2],
+      ['JPY', 0],
+      ['KWD', 3],
+    ] as const) {
+      const me = await system.request('GET', '/me', { headers: auth(currency) });
+      expect(me.body.data).toMatchObject({ currency, currency_decimals: decimals, fx_margin_percent: '0' });
+    }
+  });
+
+  it('V2 rates: every price is the vendor price converted at the rates in force, in the client currency and its minor unit', async () => {
+    const stay = freshStay();
+    const answers = await Promise.all(
+      ['USD', 'EUR', 'JPY', 'KWD'].map(async (currency) => [currency, (await system.request('POST', '/v2/rates', { headers: auth(currency), json: { place_id: PARIS, ...stay, limit: 20 } })).body] as const),
+    );
+    const vendorCurrencies = new Set<string>();
+    for (const [currency, answer] of answers) {
+      expect(answer.rates.length).toBeGreaterThan(10);
+      for (const rate of answer.rates) {
+        const payload = decodeV2RateId(rate.id, secret, 3600)!;
+        const vendorRate = priceOffer(hotelById(payload.key.hotelId)!, payload.key, payload.stay, { epoch: payload.epoch, issuedAt: payload.issuedAt });
+        vendorCurrencies.add(vendorRate.price_currency);
+        const expected = convertRate(vendorRate, conversionAt(SET, vendorRate.price_currency, { currency, fxMarginPercent: '0' }));
+        expect({ id: rate.id, ...expected }).toEqual(rate);
+        expect(rate.price_currency).toBe(currency);
+        expect(fitsCurrency(milli(rate.price_chargeable), currency)).toBe(true);
+      }
+    }
+    // The built-in vendors price in three currencies.
+    expect(vendorCurrencies).toEqual(new Set(['EUR', 'GBP', 'USD']));
+  });
+
+  it('V1: search and hotel rates answer in the client currency; yen have no decimals', async () => {
+    const stay = freshStay();
+    const { rates } = await hotelRates(system, auth('JPY'), stay);
+    expect(rates.length).toBeGreaterThan(0);
+    for (const rate of rates) {
+      expect(rate.price_currency).toBe('JPY');
+      expect(Number.isInteger(rate.price_chargeable)).toBe(true);
+      expect(rate.price_per_night.reduce((sum: number, value: number) => sum + value, 0)).toBe(rate.price_chargeable);
+    }
+    const search = await system.request('POST', '/search', { headers: auth('KWD'), json: { place_id: PARIS, ...stay } });
+    for (const { hotel } of search.body.data.results) {
+      expect(hotel.lowest_rate.price_currency).toBe('KWD');
+      expect(fitsCurrency(milli(hotel.lowest_rate.price_chargeable), 'KWD')).toBe(true);
+    }
+  });
+
+  it('books and cancels at once in JPY, EUR, KWD and USD: the prebook fixes the rate, every ledger exact in its currency', async () => {
+    const currencies = ['JPY', 'EUR', 'KWD', 'USD'];
+    const bookingsPerClient = 3;
+    const made = await Promise.all(
+      currencies.flatMap((currency) =>
+        Array.from({ length: bookingsPerClient }, async (_, index) => {
+          const stay = freshStay();
+          const { sessionId, hotelId, rates } = await hotelRates(system, auth(currency), stay, index);
+          const rate = rates[0];
+          const method = index === 2 ? 'credit_card' : 'account';
+          const prebook = await system.request('GET', `/prebook/${hotelId}/${sessionId}/${rate.id}/${method}`, { headers: auth(currency) });
+          expect(prebook.status).toBe(200);
+          const booked = await system.request('POST', `/book/${hotelId}/${sessionId}/${rate.id}/${method}`, {
+            headers: auth(currency),
+            json: { ...GUEST, ...(method === 'credit_card' && CARD) },
+          });
+          expect(booked.status).toBe(201);
+          return { currency, prebook: prebook.body.data, booking: booked.body.data };
+        }),
+      ),
+    );
+    for (const { currency, prebook, booking } of made) {
+      expect(booking).toMatchObject({ status: 'confirmed', price_currency: currency, price_chargeable: prebook.rate.price_chargeable });
+      expect(fitsCurrency(milli(booking.price_chargeable), currency)).toBe(true);
+    }
+    // Cancelled at once, all of them.
+    const cancelled = await Promise.all(made.map(({ currency, booking }) => system.request('POST', `/book/cancel/${booking.id}`, { headers: auth(currency) })));
+    expect(cancelled.map((response) => response.status)).toEqual(made.map(() => 200));
+    for (const { booking } of made) expect((await settledBooking(system, booking.id)).status).toBe('cancelled');
+
+    for (const currency of currencies) {
+      const mine = made.filter((entry) => entry.currency === currency);
+      // The backend booking keeps the vendor price and currency, the rate and its date.
+      const listed = (await system.request('GET', '/api/booking?limit=50', { headers: backend(currency) })).body.data;
+      for (const { booking } of mine) {
+        const backendBooking = listed.find((candidate: { id: number }) => candidate.id === booking.id);
+        expect(backendBooking).toMatchObject({ currency, vendorCurrency: expect.stringMatching(/^(EUR|GBP|USD)$/), fxMarginPercent: '0' });
+        const conversion = conversionAt(SET, backendBooking.vendorCurrency, { currency, fxMarginPercent: '0' });
+        expect(backendBooking.fxRate).toBe(conversion.rate);
+        expect(backendBooking.fxRateDate).toBe(conversion.date);
+        expect(conversion.convert(milli(backendBooking.vendorPrice))).toBe(milli(booking.price_chargeable));
+      }
+      // The ledger: each account booking debited its price and credited back price − penalty, exactly, in the currency.
+      const entries = (await system.request('GET', '/api/accounting?limit=100', { headers: backend(currency) })).body.data;
+      let credits = 0n;
+      let debits = 0n;
+      for (const entry of entries) {
+        expect(fitsCurrency(milli(entry.debit), currency) && fitsCurrency(milli(entry.credit), currency)).toBe(true);
+        credits += toMilliBig(String(entry.credit));
+        debits += toMilliBig(String(entry.debit));
+      }
+      for (const { booking } of mine) {
+        const own = entries.filter((entry: { bookingId: number }) => entry.bookingId === booking.id);
+        const debit = own.reduce((sum: number, entry: { debit: number }) => sum + milli(entry.debit), 0);
+        expect(debit).toBe(milli(booking.price_chargeable));
+      }
+      const balance = (await system.request('GET', '/api/accounting/balance', { headers: backend(currency) })).body.data;
+      expect(balance.currency).toBe(currency);
+      expect(toMilliBig(String(balance.available))).toBe(toMilliBig(String(balance.creditLimit)) + credits - debits - toMilliBig(String(balance.holds)));
+      expect(balance.holds).toBe(0);
+    }
+  });
+
+  it('a percent promo code applies in any currency; an amount code only to bookings in its currency', async () => {
+    expect((await system.admin('create-promo', '--code', 'ANY10', '--percent', '10')).code).toBe(0);
+    expect((await system.admin('create-promo', '--code', 'USD25', '--amount', '25', '--currency', 'USD')).code).toBe(0);
+    const stay = freshStay();
+    const { sessionId, hotelId, rates } = await hotelRates(system, auth('JPY'), stay);
+    const prebook = (code: string) => system.request('GET', `/prebook/${hotelId}/${sessionId}/${rates[0].id}/account?promo_code=${code}`, { headers: auth('JPY') });
+    const percent = (await prebook('ANY10')).body.data;
+    expect(percent.promo_code_response).toMatchObject({ success: true, discount_amount: Math.round(rates[0].price_chargeable * 0.1) });
+    expect(percent.rate.price_chargeable).toBe(rates[0].price_chargeable - percent.promo_code_response.discount_amount);
+    const amount = (await prebook('USD25')).body.data;
+    expect(amount.promo_code_response).toMatchObject({ success: false, discount_amount: 0, message: expect.stringContaining('USD') });
+    expect(amount.rate.price_chargeable).toBe(rates[0].price_chargeable);
+    // The promo validation route quotes in the caller's currency, and refuses an amount finer than it.
+    const yen = await system.request('POST', '/book/promocode', { headers: auth('JPY'), json: { code: 'ANY10', booking_amount: 12345 } });
+    expect(yen.body.data).toEqual({ price_discount_amount: 1235, price_currency: 'JPY' });
+    const fractional = await system.request('POST', '/book/promocode', { headers: auth('JPY'), json: { code: 'ANY10', booking_amount: 12345.5 } });
+    expect(fractional.status).toBe(400);
+    expect(fractional.body).toMatchObject({ code: 'VALIDATION_FAILED', errors: [{ field: 'booking_amount', message: expect.stringContaining('JPY') }] });
+  });
+
+  it('an FX margin raises converted prices by it; prices in the client own currency keep theirs', async () => {
+    const stay = freshStay();
+    const rates = async () => (await system.request('POST', '/v2/rates', { headers: auth('EUR'), json: { place_id: PARIS, ...stay, limit: 20 } })).body.rates;
+    const before = await rates();
+    const set = await system.admin('set-fx-margin', '--client-id', String(clients.EUR.client_id), '--percent', '2.5');
+    expect(set.json).toMatchObject({ clientId: clients.EUR.client_id, currency: 'EUR', fxMarginPercent: '2.5' });
+    // The gateway forgets its cached credential on the change; its cache lives AUTH_CACHE_TTL_MS at most anyway.
+    const after = await rates();
+    expect((await system.request('GET', '/me', { headers: auth('EUR') })).body.data.fx_margin_percent).toBe('2.5');
+    let converted = 0;
+    for (const rate of after) {
+      const payload = decodeV2RateId(rate.id, secret, 3600)!;
+      const vendorRate = priceOffer(hotelById(payload.key.hotelId)!, payload.key, payload.stay, { epoch: payload.epoch, issuedAt: payload.issuedAt });
+      const previous = before.find((candidate: { id: string }) => candidate.id === rate.id);
+      if (vendorRate.price_currency === 'EUR') {
+        if (previous) expect(rate.price_chargeable).toBe(previous.price_chargeable);
+        continue;
+      }
+      converted++;
+      const expected = conversionAt(SET, vendorRate.price_currency, { currency: 'EUR', fxMarginPercent: '2.5' });
+      expect(milli(rate.price_chargeable)).toBe(expected.convert(milli(vendorRate.price_chargeable)));
+    }
+    expect(converted).toBeGreaterThan(0);
+  });
+
+  it('a client currency needs a rate in force, and the ISO 4217 list knows it', async () => {
+    const unknown = await system.admin('create-client', '--name', 'Nowhere', '--currency', 'XYZ');
+    expect(unknown.code).toBe(2);
+    const unpriced = await system.admin('create-client', '--name', 'Dinar', '--currency', 'BHD');
+    expect(unpriced.code).toBe(2);
+    expect(unpriced.stderr).toContain('BHD');
+  });
+
+  it('an amount finer than the client currency is refused with 400 naming the field', async () => {
+    const user = await system.request('POST', '/api/user', {
+      headers: backend('JPY'),
+      json: { firstName: 'Ada', lastName: 'Lovelace', email: 'ada@example.com', phone: '+44 20 7946 0000', clientAccountLimit: 1000.5 },
+    });
+    expect(user.status).toBe(400);
+    expect(user.body.errors).toEqual([{ field: 'clientAccountLimit', message: 'clientAccountLimit must have no decimals in JPY' }]);
+    const kwd = await system.request('POST', '/api/user', {
+      headers: backend('KWD'),
+      json: { firstName: 'Ada', lastName: 'Lovelace', email: 'ada@example.com', phone: '+44 20 7946 0000', clientAccountLimit: 1000.125 },
+    });
+    expect(kwd.status).toBe(201);
+    expect(kwd.body.data.clientAccountLimit).toBe('1000.125');
+  });
+});
+
+describe('stale exchange rates in production', () => {
+  let system: TestSystem;
+  let acme: ClientKeys;
+
+  beforeAll(async () => {
+    // Search and rates as production runs them (stale rates refused); the snapshot the
+    // platform ships is years old, and the rates service cannot reach the ECB here.
+    system = await TestSystem.start({ RATE_ID_SECRET: 'a-shared-rate-id-secret-of-the-test', VENDOR_LATENCY_MS: 'atlas=0,borealis=0,cobalt=0' }, ['users', 'booking', 'promo', 'accounting', 'webhooks']);
+    const production = { NODE_ENV: 'production', FX_RATES_URL: 'http://127.0.0.1:9/eurofxref-daily.xml' };
+    await system.startReplica('rates', production);
+    await system.startReplica('search', production);
+    acme = await system.createClient('Acme Travel', '100000');
+  });
+  afterAll(() => system?.close());
+
+  it('answers 503 FX_RATES_STALE for converted prices, and prices again once fresh rates are imported', async () => {
+    const stay = freshStay();
+    const stale = await system.request('POST', '/v2/rates', { headers: bearer(acme.api_key), json: { place_id: PARIS, ...stay } });
+    expect(stale.status).toBe(503);
+    expect(stale.body).toMatchObject({ code: 'FX_RATES_STALE', message: expect.stringMatching(/older than 4 days/) });
+    expect(Number(stale.headers['retry-after'])).toBeGreaterThan(0);
+
+    const file = join(mkdtempSync(join(tmpdir(), 'hotel-fx-')), 'eurofxref-daily.xml');
+    writeFileSync(file, ecbFile(day(0), RATES));
+    expect((await system.admin('import-fx-rates', '--file', file)).code).toBe(0);
+    // The rates service announces the new set; search asks for it again.
+    let fresh = await system.request('POST', '/v2/rates', { headers: bearer(acme.api_key), json: { place_id: PARIS, ...stay } });
+    for (let attempt = 0; fresh.status !== 200 && attempt < 50; attempt++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      fresh = await system.request('POST', '/v2/rates', { headers: bearer(acme.api_key), json: { place_id: PARIS, ...stay } });
+    }
+    expect(fresh.status).toBe(200);
+    expect(fresh.body.rates[0].price_currency).toBe('USD');
+  });
+});
