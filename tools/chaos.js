@@ -79,12 +79,17 @@ const CONFIG = {
   restartDelayMs: 3000,
   natsDownMs: 2000,
   postgresCutMs: 4000,
+  // Four account currencies: no decimals (JPY), two (USD, EUR), three (KWD); every
+  // money invariant is checked per client, so per currency.
   clients: [
-    { name: 'Chaos Large', creditLimit: 10_000_000 },
-    { name: 'Chaos Medium', creditLimit: 300_000 },
+    { name: 'Chaos Large', creditLimit: 10_000_000, currency: 'USD' },
+    { name: 'Chaos Yen', creditLimit: 40_000_000, currency: 'JPY' },
+    { name: 'Chaos Dinar', creditLimit: 90_000, currency: 'KWD' },
     // Low enough that some account bookings fail with INSUFFICIENT_FUNDS.
-    { name: 'Chaos Tight', creditLimit: 3000 },
+    { name: 'Chaos Tight', creditLimit: 3000, currency: 'EUR' },
   ],
+  /** Exchange rates of today (EUR per unit as the ECB writes them), imported at start: the shipped snapshot has no KWD. */
+  fxRates: { USD: '1.0975', JPY: '117.92', GBP: '0.88878', KWD: '0.3378' },
   promos: [
     { code: 'CHAOSFREE', args: ['--percent', '100'] },
     { code: 'CHAOS25', args: ['--amount', '25'] },

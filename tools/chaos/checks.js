@@ -10,6 +10,16 @@ const { BUSINESS_FAILURES, CONTACT } = require('./load');
 
 const FINAL = `('done', 'failed', 'cancelled')`;
 
+/**
+ * The decimals of every currency (ISO 4217, from the built contracts) as a SQL table
+ * `decimals(currency, places)`, so the checks can say "in its currency's minor unit".
+ */
+function currencyDecimalsSql() {
+  const { ISO_4217_DECIMALS } = require(path.join(__dirname, '../../dist/libs/contracts/src/common/currencies.js'));
+  const rows = Object.entries(ISO_4217_DECIMALS).map(([currency, places]) => `('${currency}', ${places})`);
+  return `decimals(currency, places) AS (VALUES ${rows.join(', ')})`;
+}
+
 /** Per client: the sum of `amount` over the account bookings (not sandbox) that match `bookings` = `ledger` over its entries. */
 function perClient(name, rule, { amount, bookings, ledger }) {
   return {
@@ -25,6 +35,39 @@ function perClient(name, rule, { amount, bookings, ledger }) {
 }
 
 const SQL_CHECKS = [
+  {
+    name: 'bookings_in_account_currency',
+    rule: "every booking is priced in its client's account currency",
+    sql: `SELECT b.id, b.client_id, b.price_currency, a.currency AS account_currency
+            FROM booking.bookings b JOIN accounting.accounts a ON a.client_id = b.client_id
+           WHERE b.price_currency <> a.currency ORDER BY b.id`,
+  },
+  {
+    name: 'amounts_in_minor_unit',
+    rule: "every price, discount, penalty, ledger entry and hold has no more decimals than its currency's minor unit (JPY none, KWD three)",
+    sql: `WITH ${currencyDecimalsSql()},
+               amounts AS (
+            SELECT 'booking ' || b.id AS what, b.price_currency AS currency, v.amount
+              FROM booking.bookings b CROSS JOIN LATERAL (VALUES (b.price_chargeable), (b.promo_discount), (b.cancellation_penalty)) v(amount)
+            UNION ALL
+            SELECT 'entry ' || e.id, a.currency, v.amount
+              FROM accounting.entries e JOIN accounting.accounts a USING (client_id) CROSS JOIN LATERAL (VALUES (e.debit), (e.credit)) v(amount)
+            UNION ALL
+            SELECT 'hold of booking ' || h.booking_id, a.currency, h.amount FROM accounting.holds h JOIN accounting.accounts a USING (client_id))
+          SELECT what, currency, amount FROM amounts JOIN decimals USING (currency)
+           WHERE amount IS NOT NULL AND amount <> round(amount, places) ORDER BY what`,
+  },
+  {
+    name: 'booking_price_is_the_converted_vendor_price',
+    rule: "each booking's price before its promo discount = its vendor price × its recorded exchange rate, rounded to its currency's minor unit",
+    requires: ['booking.bookings.fx_rate'],
+    sql: `WITH ${currencyDecimalsSql()}
+          SELECT b.id, b.price_currency, b.price_chargeable, b.promo_discount, b.vendor_currency, b.vendor_price, b.fx_rate, b.fx_rate_date
+            FROM booking.bookings b JOIN decimals d ON d.currency = b.price_currency
+           WHERE b.price_chargeable + b.promo_discount <> round(b.vendor_price * b.fx_rate, d.places)
+              OR (b.vendor_currency = b.price_currency) <> (b.fx_rate_date IS NULL)
+           ORDER BY b.id`,
+  },
   {
     name: 'booking_status_matches_step',
     rule: 'a booking whose saga ended has the status of that end: done/confirmed, failed/failed, cancelled/cancelled',
@@ -358,8 +401,9 @@ async function balanceViolations(sql, gateway, clients) {
               (SELECT coalesce(sum(amount), 0) FROM accounting.holds WHERE client_id = $1 AND status = 'active')::text AS holds`,
       [client.client_id],
     );
-    const cents = (value) => Math.round(Number(value) * 100);
-    const expected = { creditLimit: cents(client.creditLimit), credits: cents(ledger.credits), debits: cents(ledger.debits), holds: cents(ledger.holds) };
+    // Thousandths: exact for every currency (KWD has three decimals).
+    const milli = (value) => Math.round(Number(value) * 1000);
+    const expected = { creditLimit: milli(client.creditLimit), credits: milli(ledger.credits), debits: milli(ledger.debits), holds: milli(ledger.holds) };
     expected.available = expected.creditLimit + expected.credits - expected.debits - expected.holds;
     let answer;
     for (let attempt = 0; attempt < 3; attempt++) {
@@ -372,9 +416,10 @@ async function balanceViolations(sql, gateway, clients) {
       continue;
     }
     const api = answer.body.data;
-    const wrong = Object.keys(expected).filter((field) => cents(api[field]) !== expected[field]);
+    const wrong = Object.keys(expected).filter((field) => milli(api[field]) !== expected[field]);
+    if (api.currency !== client.currency) wrong.push('currency');
     if (wrong.length) {
-      found.push({ client_id: client.client_id, fields: wrong.join(','), api: JSON.stringify(api), ledger: JSON.stringify(Object.fromEntries(Object.entries(expected).map(([k, v]) => [k, v / 100]))) });
+      found.push({ client_id: client.client_id, fields: wrong.join(','), api: JSON.stringify(api), ledger: JSON.stringify(Object.fromEntries(Object.entries(expected).map(([k, v]) => [k, v / 1000]))) });
     }
   }
   return found.length ? [{ name: 'api_balance_matches_ledger', rule: 'GET /api/accounting/balance = credit limit + credits − debits (− holds) of the ledger', rows: found }] : [];

@@ -4,6 +4,7 @@
 // process under the Supervisor (restarted when it dies), and the clients and promo
 // codes the load uses, made with the admin command as an operator would.
 const { execFile } = require('node:child_process');
+const fs = require('node:fs');
 const { randomBytes } = require('node:crypto');
 const path = require('node:path');
 const { ROOT, freePort, portAnswers } = require('../lib/workspace');
@@ -33,6 +34,24 @@ async function adminQuery(serverUrl, sql) {
   } finally {
     await client.end();
   }
+}
+
+/** A file in the ECB's daily format (eurofxref-daily.xml) of one day's rates. */
+function ecbDailyFile(date, rates) {
+  const cubes = Object.entries(rates).map(([currency, rate]) => `      <Cube currency='${currency}' rate='${rate}'/>`);
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    '<gesmes:Envelope xmlns:gesmes="http://www.gesmes.org/xml/2002-08-01" xmlns="http://www.ecb.int/vocabulary/2002-08-01/eurofxref">',
+    '  <gesmes:subject>Reference rates</gesmes:subject>',
+    '  <gesmes:Sender><gesmes:name>European Central Bank</gesmes:name></gesmes:Sender>',
+    '  <Cube>',
+    `    <Cube time='${date}'>`,
+    ...cubes,
+    '    </Cube>',
+    '  </Cube>',
+    '</gesmes:Envelope>',
+    '',
+  ].join('\n');
 }
 
 /** The admin command line (dist/apps/admin) against this platform's NATS, as the admin identity; its one JSON object. */
@@ -100,13 +119,17 @@ async function startPlatform({ workDir, config, cleanups, log, keepDatabase = fa
   if (!(await waitUntil200(`${gateway}/health/ready`, 120_000))) throw new Error(`the platform did not become ready within 120 s; logs in ${path.join(workDir, 'logs')}`);
   log(`platform ready in ${((Date.now() - started) / 1000).toFixed(1)} s at ${gateway}`);
 
+  const ratesFile = path.join(workDir, 'eurofxref-daily.xml');
+  fs.writeFileSync(ratesFile, ecbDailyFile(new Date().toISOString().slice(0, 10), config.fxRates));
+  const fx = await admin(nats.url, secretsDir, ['import-fx-rates', '--file', ratesFile]);
+  log(`exchange rates of ${fx.inForce ?? fx.date} in force`);
   const clients = [];
-  for (const { name, creditLimit } of config.clients) {
-    const keys = await admin(nats.url, secretsDir, ['create-client', '--name', name, '--credit-limit', String(creditLimit)]);
-    clients.push({ name, creditLimit, ...keys });
+  for (const { name, creditLimit, currency } of config.clients) {
+    const keys = await admin(nats.url, secretsDir, ['create-client', '--name', name, '--credit-limit', String(creditLimit), '--currency', currency]);
+    clients.push({ name, creditLimit, currency, ...keys });
   }
   for (const promo of config.promos) await admin(nats.url, secretsDir, ['create-promo', '--code', promo.code, ...promo.args]);
-  log(`${clients.length} clients (credit limits ${clients.map((client) => client.creditLimit).join(', ')}), promo codes ${config.promos.map((promo) => promo.code).join(', ')}`);
+  log(`${clients.length} clients (credit limits ${clients.map((client) => `${client.creditLimit} ${client.currency}`).join(', ')}), promo codes ${config.promos.map((promo) => promo.code).join(', ')}`);
 
   const { Client } = require('pg');
   const sql = new Client({ connectionString: databaseUrl });
