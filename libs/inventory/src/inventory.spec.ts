@@ -166,7 +166,10 @@ describe('rate ids', () => {
   it('round-trips a V2 rate id and refuses forged or expired ones', () => {
     const issuedAt = new Date(Math.floor(Date.now() / 1000) * 1000);
     const token = encodeV2RateId({ key, stay, epoch: 42, issuedAt }, 'secret-secret-secret');
-    expect(decodeV2RateId(token, 'secret-secret-secret', 1800)).toEqual({ key, stay, epoch: 42, issuedAt });
+    // An id issued before prices were converted names no exchange rates; one issued since names their date.
+    expect(decodeV2RateId(token, 'secret-secret-secret', 1800)).toEqual({ key, stay, epoch: 42, issuedAt, fxDate: null });
+    const priced = encodeV2RateId({ key, stay, epoch: 42, issuedAt, fxDate: '2026-11-25' }, 'secret-secret-secret');
+    expect(decodeV2RateId(priced, 'secret-secret-secret', 1800)).toEqual({ key, stay, epoch: 42, issuedAt, fxDate: '2026-11-25' });
     expect(decodeV2RateId(token, 'another-secret-value', 1800)).toBeNull();
     const [body, signature] = token.split('.');
     const tampered = Buffer.from(Buffer.from(body, 'base64url').toString().replace('.BB.', '.AI.')).toString('base64url');
