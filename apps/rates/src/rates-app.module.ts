@@ -5,6 +5,7 @@ import { ServicePlatformModule } from '@hotel/platform';
 import { FxRateEntity } from './fx/fx-rate.entity';
 import { FxRateSetEntity } from './fx/fx-rate-set.entity';
 import { FxRatesController } from './fx/fx-rates.controller';
+import { FxRatesRefresh } from './fx/fx-rates-refresh';
 import { FxRatesRepository } from './fx/fx-rates.repository';
 import { FxRatesService } from './fx/fx-rates.service';
 import { FxRefreshLeaseEntity } from './fx/fx-refresh-lease.entity';
@@ -48,7 +49,7 @@ export class RatesAppModule {
         }),
       ],
       controllers: [InventoryController, PrebooksController, SupplierController, FxRatesController],
-      providers: [...supplierProviders({ simulated: { pendingSeconds: env.SUPPLIER_PENDING_S } }), AllotmentsRepository, PrebooksRepository, PrebooksService, SupplierBookingsRepository, SupplierService, FxRatesRepository, FxRatesService],
+      providers: [...supplierProviders({ simulated: { pendingSeconds: env.SUPPLIER_PENDING_S } }), AllotmentsRepository, PrebooksRepository, PrebooksService, SupplierBookingsRepository, SupplierService, FxRatesRepository, FxRatesService, FxRatesRefresh],
     };
   }
 }
