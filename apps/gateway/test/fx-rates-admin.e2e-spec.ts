@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { SUBJECTS } from '@hotel/contracts';
 import { ecbDailyXml } from '../../rates/test/rates-fixtures';
 import { TestSystem } from './system';
 
@@ -75,23 +76,34 @@ describe('admin command line: exchange rates', () => {
     expect((await system.admin('create-client', '--name', 'Dubai Trips', '--currency', 'AED')).code).toBe(0);
   });
 
+  it('every rates replica answers a new set at once: the one that took it in announces it on the bus', async () => {
+    await system.startReplica('rates');
+    const path = file('next-day.xml', ecbDailyXml('2020-05-28', { USD: '1.1017', JPY: '118.60', GBP: '0.8955', AED: '4.0462' }));
+    expect((await system.admin('import-fx-rates', '--file', path)).json).toMatchObject({ imported: true, in_force: '2020-05-28' });
+    const admin = await system.busClient('admin');
+    // Requests go to either replica (queue group); both must have reloaded on the event, long before their 5-minute reload.
+    const answered = async () => (await Promise.all(Array.from({ length: 12 }, () => admin.send(SUBJECTS.RATES_FX_RATES_GET, {})))).map((reply) => reply.sets[0].date);
+    for (let tries = 0; tries < 20 && (await answered()).some((date) => date !== '2020-05-28'); tries++) await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(new Set(await answered())).toEqual(new Set(['2020-05-28']));
+  });
+
   it('other rates for a date already in: exit code 1 with CONFLICT saying what differs', async () => {
     const result = await system.admin('import-fx-rates', '--file', file('forged.xml', ecbDailyXml('2020-05-27', { USD: '1.2', JPY: '118.05', GBP: '0.89', AED: '4.0365' })));
     expect(result.code).toBe(1);
     expect(JSON.parse(result.stderr).error).toEqual({ code: 'CONFLICT', message: expect.stringContaining('USD 1.0990 stored, 1.2 in the file') });
-    expect((await system.admin('fx-rates')).json.rates.USD).toBe('1.0990');
+    expect((await system.admin('fx-rates')).json.rates.USD).toBe('1.1017');
   });
 
   it.each([
-    ['EUR listed', ecbDailyXml('2020-05-28', { EUR: '1', USD: '1.1' }), "line 9: EUR is listed; the rates are per euro, which is never listed"],
+    ['EUR listed', ecbDailyXml('2020-05-29', { EUR: '1', USD: '1.1' }), "line 9: EUR is listed; the rates are per euro, which is never listed"],
     ['an entity declaration', '<!DOCTYPE x [<!ENTITY e SYSTEM "file:///etc/passwd">]><x>&e;</x>', 'DOCTYPE and entity declarations are refused'],
-    ['a 90-day file', ecbDailyXml('2020-05-28', { USD: '1.1' }).replace("<Cube time='2020-05-28'>", "<Cube time='2020-05-29'><Cube currency='USD' rate='1.1'/></Cube><Cube time='2020-05-28'>"), "2 reference dates: only the ECB's daily file"],
+    ['a 90-day file', ecbDailyXml('2020-05-29', { USD: '1.1' }).replace("<Cube time='2020-05-29'>", "<Cube time='2020-06-01'><Cube currency='USD' rate='1.1'/></Cube><Cube time='2020-05-29'>"), "2 reference dates: only the ECB's daily file"],
   ])("a malformed file (%s): exit code 1 with the parser's message, nothing imported", async (_what, content, message) => {
     const result = await system.admin('import-fx-rates', '--file', file('bad.xml', content));
     expect(result.code).toBe(1);
     expect(result.stdout).toBe('');
     expect(JSON.parse(result.stderr).error).toEqual({ code: 'VALIDATION_FAILED', message: expect.stringContaining(message) });
-    expect((await system.admin('fx-rates')).json.date).toBe('2020-05-27');
+    expect((await system.admin('fx-rates')).json.date).toBe('2020-05-28');
   });
 
   it.each([
