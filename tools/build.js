@@ -32,8 +32,8 @@ function sourceFiles(dir) {
     const full = path.join(dir, entry.name);
     if (entry.isDirectory()) out.push(...sourceFiles(full));
     else if (/\.ts$/.test(entry.name) && !/\.(spec|service-spec|e2e-spec|d)\.ts$/.test(entry.name)) out.push(full);
-    // Data the code reads beside itself (the gateway's openapi.json, a page's static/ files) ships as it is.
-    else if (/\.json$/.test(entry.name) || path.basename(dir) === 'static') out.push(full);
+    // Data the code reads beside itself (the gateway's openapi.json, a page's static/ files, the rates service's ECB snapshot .xml) ships as it is.
+    else if (/\.(json|xml)$/.test(entry.name) || path.basename(dir) === 'static') out.push(full);
   }
   return out;
 }

@@ -1,5 +1,20 @@
+import { readFileSync } from 'node:fs';
+import { basename } from 'node:path';
 import { parseArgs } from 'node:util';
-import { CREDENTIAL_KINDS, ClientCredentials, CredentialKind, PROMO_CODE_PATTERN, SELF_CREDIT_POLICIES, SUBJECTS, SelfCreditPolicy, parseDay } from '@hotel/contracts';
+import { validateSync } from 'class-validator';
+import {
+  CREDENTIAL_KINDS,
+  ClientCredentials,
+  CredentialKind,
+  MAX_FX_MARGIN_PERCENT,
+  PROMO_CODE_PATTERN,
+  SELF_CREDIT_POLICIES,
+  SUBJECTS,
+  SelfCreditPolicy,
+  SetFxMarginRequest,
+  isIsoCurrency,
+  parseDay,
+} from '@hotel/contracts';
 
 const AMOUNT = /^\d{1,12}(\.\d{1,2})?$/;
 import { BusCredentials, DomainError, ServiceClient } from '@hotel/platform';
@@ -9,7 +24,9 @@ export const USAGE = `usage: npm run --silent admin -- <command> [options]
 
 commands:
   create-client --name NAME [--credit-limit AMOUNT] [--currency USD]
-      creates a client; prints {"client_id","api_key","sandbox_api_key","backend_token"}
+      creates a client; prints {"client_id","api_key","sandbox_api_key","backend_token"}. --currency:
+      its account currency, an ISO 4217 code (default USD); other than EUR, the exchange rates in force
+      must have a rate for it (fx-rates shows them; import-fx-rates brings others)
   rotate-key --client-id N [--kind live|sandbox|backend|keys|user-tokens|all]
       revokes the client's current key(s) of that kind and prints new ones (default: keys, the three
       keys; all: the keys and every token of the client's users, which cannot be reissued)
@@ -34,6 +51,15 @@ commands:
   set-credit-policy --client-id N --self-credits immediate|pending
       immediate (default): a credit the client's backend token posts is a ledger entry at once; pending: it
       is a credit request until the finance credential confirms it; prints {"client_id","self_credits"}
+  import-fx-rates --file FILE
+      imports euro exchange rates from a file in the format of the ECB's daily file (eurofxref-daily.xml,
+      one reference date); the same date again changes nothing; prints {"date","currencies","imported",
+      "in_force","source"} (in_force: the reference date of the rates in force afterwards)
+  fx-rates
+      prints the exchange rates in force: {"date","source","imported_at","age_days","rates"} (units per euro)
+  set-fx-margin --client-id N --percent P
+      the margin added to the client's currency conversions from now on, in percent (0 to 20, two
+      decimals at most; 0: none); prints {"client_id","currency","fx_margin_percent"}
   init-secrets --dir DIR [--nats-listen HOST:PORT] [--jetstream-dir DIR]
       creates, where missing, every secret the platform needs as owner-only files under DIR: an NKEY
       seed per app (nats/<app>.nk) and the signing secrets (voucher-secret, rate-id-secret); writes the
@@ -42,6 +68,7 @@ commands:
       prints {"dir","created"} (never a secret). Needs no running system.
 
 Every command prints exactly one JSON object on stdout. Secrets are shown once.
+\`<command> --help\` prints that command's lines.
 The broker and the admin's NATS identity: NATS_URL and NATS_NKEY_SEED (or NATS_NKEY_SEED_FILE)
 if set; else what npm start wrote under DATA_DIR (default .data): nats.url and secrets/nats/admin.nk.`;
 
@@ -76,6 +103,8 @@ function parse(argv: string[]) {
       'jetstream-dir': { type: 'string' },
       'token-id': { type: 'string' },
       'self-credits': { type: 'string' },
+      file: { type: 'string' },
+      help: { type: 'boolean' },
     },
     strict: true,
     allowPositionals: false,
@@ -117,6 +146,45 @@ function snakeCredentials(credentials: ClientCredentials) {
 
 type ParsedOptions = ReturnType<typeof parse>['values'];
 
+/** A command's own lines of USAGE (the whole of it for an unknown command). */
+export function commandUsage(command: string | undefined): string {
+  const lines = USAGE.split('\n');
+  const start = lines.findIndex((line) => line === `  ${command}` || line.startsWith(`  ${command} `));
+  if (!command || start === -1) return USAGE;
+  const end = lines.findIndex((line, index) => index > start && !line.startsWith('      '));
+  return ['usage: npm run --silent admin -- ' + lines[start].trim(), ...lines.slice(start + 1, end)].join('\n');
+}
+
+/** The ECB's daily file is about 2 kB; a file far larger is not one (and would not fit a NATS message of 1 MB). */
+const MAX_FX_FILE_BYTES = 512 * 1024;
+const DAY_MS = 86_400_000;
+
+function readFxFile(file: string | undefined): { xml: string; source: string } {
+  if (!file) throw new UsageError('import-fx-rates needs --file');
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(file);
+  } catch (error) {
+    throw new UsageError(`cannot read --file ${file} (${(error as NodeJS.ErrnoException).code ?? error})`);
+  }
+  if (bytes.length > MAX_FX_FILE_BYTES) throw new UsageError(`--file ${file} is ${bytes.length} bytes: the ECB's daily file is about 2 kB (at most ${MAX_FX_FILE_BYTES} are taken)`);
+  // Kept with the rates as their source: `file:<name>`, on one line, within the contract's 200 characters.
+  const name = basename(file).replace(/[\u0000-\u001f\u007f\u2028\u2029]/g, '_').slice(0, 190);
+  return { xml: bytes.toString('utf8'), source: `file:${name}` };
+}
+
+/** Refuses an account currency the rates in force cannot convert to (EUR needs none: the rates are per euro). */
+async function requireRateInForce(services: ServiceClient, currency: string) {
+  if (currency === 'EUR') return;
+  const inForce = (await services.send(SUBJECTS.RATES_FX_RATES_GET, {})).sets[0];
+  if (inForce?.rates[currency] === undefined) {
+    throw new UsageError(
+      `no exchange rate for ${currency} is in force (${inForce ? `the rates of ${inForce.date} have none` : 'no rates at all'}): ` +
+        `import rates that include ${currency} with import-fx-rates --file FILE first, or choose a currency they have (fx-rates lists them)`,
+    );
+  }
+}
+
 async function execute(services: ServiceClient, command: string | undefined, values: ParsedOptions) {
   switch (command) {
     case 'create-client': {
@@ -125,8 +193,9 @@ async function execute(services: ServiceClient, command: string | undefined, val
       if (creditLimit !== undefined && !AMOUNT.test(creditLimit)) {
         throw new UsageError('--credit-limit must be a non-negative amount such as 10000 or 2500.50');
       }
-      if (values.currency !== undefined && !/^[A-Z]{3}$/.test(values.currency)) {
-        throw new UsageError('--currency must be a three-letter code such as USD');
+      if (values.currency !== undefined) {
+        if (!isIsoCurrency(values.currency)) throw new UsageError(`--currency must be an ISO 4217 code the platform takes, such as USD, EUR or JPY (not ${values.currency})`);
+        await requireRateInForce(services, values.currency);
       }
       const created = await services.send(SUBJECTS.USERS_CLIENT_CREATE, {
         name: values.name,
@@ -224,6 +293,23 @@ async function execute(services: ServiceClient, command: string | undefined, val
       const policy = await services.send(SUBJECTS.ACCOUNTING_CREDIT_POLICY_SET, { clientId: clientId(values['client-id']), selfCredits: selfCredits as SelfCreditPolicy });
       return { client_id: policy.clientId, self_credits: policy.selfCredits };
     }
+    case 'import-fx-rates': {
+      const reply = await services.send(SUBJECTS.RATES_FX_RATES_IMPORT, readFxFile(values.file));
+      return { date: reply.set.date, currencies: Object.keys(reply.set.rates).length, imported: reply.imported, in_force: reply.inForce.date, source: reply.set.source };
+    }
+    case 'fx-rates': {
+      const inForce = (await services.send(SUBJECTS.RATES_FX_RATES_GET, {})).sets[0];
+      if (!inForce) throw new DomainError('NOT_FOUND', 'no exchange rates in force: import a file with import-fx-rates --file FILE');
+      const ageDays = Math.floor((Date.now() - Date.parse(`${inForce.date}T00:00:00Z`)) / DAY_MS);
+      return { date: inForce.date, source: inForce.source, imported_at: inForce.importedAt, age_days: ageDays, rates: inForce.rates };
+    }
+    case 'set-fx-margin': {
+      const request = Object.assign(new SetFxMarginRequest(), { clientId: clientId(values['client-id']), percent: values.percent });
+      if (values.percent === undefined) throw new UsageError('set-fx-margin needs --percent');
+      if (validateSync(request).length > 0) throw new UsageError(`--percent must be a percentage from 0 to ${MAX_FX_MARGIN_PERCENT} with at most two decimals, such as 0, 1.5 or 2.25`);
+      const pricing = await services.send(SUBJECTS.USERS_CLIENT_SET_FX_MARGIN, { clientId: request.clientId, percent: request.percent });
+      return { client_id: pricing.clientId, currency: pricing.currency, fx_margin_percent: pricing.fxMarginPercent };
+    }
     default:
       throw new UsageError(command ? `unknown command "${command}"` : 'no command given');
   }
@@ -240,6 +326,10 @@ export async function runAdmin(argv: string[], bus: BusCredentials, io: AdminIo)
   }
   if (parsed.command === 'help' || parsed.command === '--help') {
     io.out(USAGE);
+    return 0;
+  }
+  if (parsed.values.help) {
+    io.out(commandUsage(parsed.command));
     return 0;
   }
   if (parsed.command === 'init-secrets') {

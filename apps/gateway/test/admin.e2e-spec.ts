@@ -70,6 +70,16 @@ describe('admin command line', () => {
     [['rotate-key'], '--client-id'],
     [['revoke-key', '--client-id', 'abc'], '--client-id'],
     [['revoke-key', '--client-id', '1', '--kind', 'master'], '--kind'],
+    [['import-fx-rates'], 'import-fx-rates needs --file'],
+    [['import-fx-rates', '--file', '/nonexistent/eurofxref-daily.xml'], 'cannot read --file /nonexistent/eurofxref-daily.xml (ENOENT)'],
+    [['set-fx-margin', '--percent', '1'], '--client-id must be a positive integer'],
+    [['set-fx-margin', '--client-id', '0', '--percent', '1'], '--client-id must be a positive integer'],
+    [['set-fx-margin', '--client-id', '1'], 'set-fx-margin needs --percent'],
+    ...[['25'], ['20.01'], ['1.234'], ['abc'], ['1,5'], [''], [' 1'], []].map((percent) => [
+      // [] is --percent=-1 (a separate "-1" would read as an option).
+      ['set-fx-margin', '--client-id', '1', ...(percent.length ? ['--percent', ...percent] : ['--percent=-1'])],
+      '--percent must be a percentage from 0 to 20 with at most two decimals',
+    ]),
   ])('%j: usage message and exit code 2', async (argv, mention) => {
     const result = await system.admin(...(argv as string[]));
     expect(result.code).toBe(2);

@@ -2,6 +2,13 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { SUBJECTS } from '@hotel/contracts';
 import { supplierProviders } from '@hotel/inventory';
 import { ServicePlatformModule } from '@hotel/platform';
+import { FxRateEntity } from './fx/fx-rate.entity';
+import { FxRateSetEntity } from './fx/fx-rate-set.entity';
+import { FxRatesController } from './fx/fx-rates.controller';
+import { FxRatesRefresh } from './fx/fx-rates-refresh';
+import { FxRatesRepository } from './fx/fx-rates.repository';
+import { FxRatesService } from './fx/fx-rates.service';
+import { FxRefreshLeaseEntity } from './fx/fx-refresh-lease.entity';
 import { AllotmentEntity } from './inventory/allotment.entity';
 import { AllotmentsRepository } from './inventory/allotments.repository';
 import { InventoryController } from './inventory/inventory.controller';
@@ -10,6 +17,7 @@ import { CreatePrebooks1763950000000 } from './migrations/1763950000000-create-p
 import { CreateSupplierBookings1763960000000 } from './migrations/1763960000000-create-supplier-bookings';
 import { SandboxSupplierBookings1764200000000 } from './migrations/1764200000000-sandbox-supplier-bookings';
 import { AmountsInAnyCurrency1764700000000 } from './migrations/1764700000000-amounts-in-any-currency';
+import { CreateFxRates1764710000000 } from './migrations/1764710000000-create-fx-rates';
 import { SupplierBookingEntity } from './supplier/supplier-booking.entity';
 import { SupplierBookingsRepository } from './supplier/supplier-bookings.repository';
 import { SupplierController } from './supplier/supplier.controller';
@@ -21,10 +29,10 @@ import { PrebooksService } from './prebooks/prebooks.service';
 import { RatesEnv } from './rates.env';
 
 /** The entities of the rates schema, one per table. */
-export const RATES_ENTITIES = [AllotmentEntity, PrebookEntity, SupplierBookingEntity];
+export const RATES_ENTITIES = [AllotmentEntity, PrebookEntity, SupplierBookingEntity, FxRateSetEntity, FxRateEntity, FxRefreshLeaseEntity];
 
 /** The rates schema's migrations, in order. */
-export const RATES_MIGRATIONS = [CreateAllotments1763920000000, CreatePrebooks1763950000000, CreateSupplierBookings1763960000000, SandboxSupplierBookings1764200000000, AmountsInAnyCurrency1764700000000];
+export const RATES_MIGRATIONS = [CreateAllotments1763920000000, CreatePrebooks1763950000000, CreateSupplierBookings1763960000000, SandboxSupplierBookings1764200000000, AmountsInAnyCurrency1764700000000, CreateFxRates1764710000000];
 
 @Module({})
 export class RatesAppModule {
@@ -40,8 +48,8 @@ export class RatesAppModule {
           migrations: RATES_MIGRATIONS,
         }),
       ],
-      controllers: [InventoryController, PrebooksController, SupplierController],
-      providers: [...supplierProviders({ simulated: { pendingSeconds: env.SUPPLIER_PENDING_S } }), AllotmentsRepository, PrebooksRepository, PrebooksService, SupplierBookingsRepository, SupplierService],
+      controllers: [InventoryController, PrebooksController, SupplierController, FxRatesController],
+      providers: [...supplierProviders({ simulated: { pendingSeconds: env.SUPPLIER_PENDING_S } }), AllotmentsRepository, PrebooksRepository, PrebooksService, SupplierBookingsRepository, SupplierService, FxRatesRepository, FxRatesService, FxRatesRefresh],
     };
   }
 }
