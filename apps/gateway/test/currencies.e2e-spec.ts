@@ -200,7 +200,7 @@ describe('prices and money in each client currency', () => {
     const rates = async () => (await system.request('POST', '/v2/rates', { headers: auth('EUR'), json: { place_id: PARIS, ...stay, limit: 20 } })).body.rates;
     const before = await rates();
     const set = await system.admin('set-fx-margin', '--client-id', String(clients.EUR.client_id), '--percent', '2.5');
-    expect(set.json).toMatchObject({ clientId: clients.EUR.client_id, currency: 'EUR', fxMarginPercent: '2.5' });
+    expect(set.json).toEqual({ client_id: clients.EUR.client_id, currency: 'EUR', fx_margin_percent: '2.5' });
     // The gateway forgets its cached credential on the change; its cache lives AUTH_CACHE_TTL_MS at most anyway.
     const after = await rates();
     expect((await system.request('GET', '/me', { headers: auth('EUR') })).body.data.fx_margin_percent).toBe('2.5');
@@ -252,7 +252,7 @@ describe('stale exchange rates in production', () => {
     // Search and rates as production runs them (stale rates refused); the snapshot the
     // platform ships is years old, and the rates service cannot reach the ECB here.
     system = await TestSystem.start({ RATE_ID_SECRET: 'a-shared-rate-id-secret-of-the-test', VENDOR_LATENCY_MS: 'atlas=0,borealis=0,cobalt=0' }, ['users', 'booking', 'promo', 'accounting', 'webhooks']);
-    const production = { NODE_ENV: 'production', FX_RATES_URL: 'http://127.0.0.1:9/eurofxref-daily.xml' };
+    const production = { NODE_ENV: 'production', FX_RATES_URL: 'https://127.0.0.1:9/eurofxref-daily.xml' };
     await system.startReplica('rates', production);
     await system.startReplica('search', production);
     acme = await system.createClient('Acme Travel', '100000');

@@ -1,6 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { SUBJECTS } from '@hotel/contracts';
-import { supplierProviders } from '@hotel/inventory';
+import { FX_RATE_SOURCE, FxRateSource, FxRates, supplierProviders } from '@hotel/inventory';
 import { ServicePlatformModule } from '@hotel/platform';
 import { FxRateEntity } from './fx/fx-rate.entity';
 import { FxRateSetEntity } from './fx/fx-rate-set.entity';
@@ -49,7 +49,11 @@ export class RatesAppModule {
         }),
       ],
       controllers: [InventoryController, PrebooksController, SupplierController, FxRatesController],
-      providers: [...supplierProviders({ simulated: { pendingSeconds: env.SUPPLIER_PENDING_S } }), AllotmentsRepository, PrebooksRepository, PrebooksService, SupplierBookingsRepository, SupplierService, FxRatesRepository, FxRatesService, FxRatesRefresh],
+      providers: [...supplierProviders({ simulated: { pendingSeconds: env.SUPPLIER_PENDING_S } }), AllotmentsRepository, PrebooksRepository, PrebooksService, SupplierBookingsRepository, SupplierService, FxRatesRepository, FxRatesService, FxRatesRefresh,
+        // Prebook converts with the sets the FxRatesService keeps in memory: asked every time, nothing kept twice.
+        { provide: FX_RATE_SOURCE, useFactory: (rates: FxRatesService): FxRateSource => ({ load: () => rates.sets(), ttlMs: 0 }), inject: [FxRatesService] },
+        FxRates,
+      ],
     };
   }
 }

@@ -105,17 +105,11 @@ export class ClientsRepository {
 
   /** Sets a client's FX margin; its pricing afterwards, undefined for an unknown client. */
   async setFxMargin(clientId: number, percent: string): Promise<ClientPricing | undefined> {
-    const updated = await this.dataSource
-      .getRepository(ClientEntity)
-      .createQueryBuilder()
-      .update()
-      .set({ fxMarginPercent: percent, updatedAt: () => 'now()' })
-      .where('id = :clientId', { clientId })
-      .returning(['currency', 'fx_margin_percent'])
-      .updateEntity(false)
-      .execute();
-    const row = (updated.raw as { currency: string; fx_margin_percent: string }[])[0];
-    return row ? pricingOf({ currency: row.currency, fxMarginPercent: row.fx_margin_percent }) : undefined;
+    const clients = this.dataSource.getRepository(ClientEntity);
+    const updated = await clients.update({ id: clientId }, { fxMarginPercent: percent, updatedAt: () => 'now()' });
+    if (updated.affected !== 1) return undefined;
+    const client = await clients.findOneOrFail({ select: { id: true, currency: true, fxMarginPercent: true }, where: { id: clientId } });
+    return pricingOf(client);
   }
 
   /** A client's account currency; undefined for an unknown client. */
