@@ -4,6 +4,9 @@ import { ClientKeys, TestSystem } from './system';
 const NEW_USER = { firstName: 'Ada', lastName: 'Lovelace', email: 'ada@example.com', phone: '+44 20 7946 0000', clientAccountLimit: 500 };
 
 /** Which credential reaches which API, and 401/403/404 (docs/credentials.md). */
+/** What GET /me says of a client created in the default currency. */
+const USD_PRICING = { currency: 'USD', currency_decimals: 2, fx_margin_percent: '0' };
+
 describe('credentials and roles', () => {
   let system: TestSystem;
   let acme: ClientKeys;
@@ -55,14 +58,14 @@ describe('credentials and roles', () => {
     it('api key: booking API yes, backend API 403', async () => {
       const me = await system.request('GET', '/me', { headers: bearer(acme.api_key) });
       expect(me.status).toBe(200);
-      expect(me.body).toEqual({ data: { client_id: acme.client_id, user_id: null, is_sandbox: false }, success: true, message: null });
+      expect(me.body).toEqual({ data: { client_id: acme.client_id, user_id: null, is_sandbox: false, ...USD_PRICING }, success: true, message: null });
       expectError(await system.request('GET', `/api/user/${acmeUserId}`, { headers: bearer(acme.api_key) }), 403, 'FORBIDDEN');
       expectError(await system.request('POST', '/api/user', { headers: bearer(acme.api_key), json: NEW_USER }), 403, 'FORBIDDEN');
     });
 
     it('sandbox key: booking API as a sandbox caller, backend API 403', async () => {
       const me = await system.request('GET', '/me', { headers: bearer(acme.sandbox_api_key) });
-      expect(me.body.data).toEqual({ client_id: acme.client_id, user_id: null, is_sandbox: true });
+      expect(me.body.data).toEqual({ client_id: acme.client_id, user_id: null, is_sandbox: true, ...USD_PRICING });
       expectError(await system.request('GET', `/api/user/${acmeUserId}`, { headers: bearer(acme.sandbox_api_key) }), 403, 'FORBIDDEN');
     });
 
@@ -80,7 +83,7 @@ describe('credentials and roles', () => {
       const token: string = issued.body.data.token;
 
       const me = await system.request('GET', '/me', { headers: bearer(token) });
-      expect(me.body.data).toEqual({ client_id: acme.client_id, user_id: acmeUserId, is_sandbox: false });
+      expect(me.body.data).toEqual({ client_id: acme.client_id, user_id: acmeUserId, is_sandbox: false, ...USD_PRICING });
 
       const self = await system.request('GET', `/api/user/${acmeUserId}`, { headers: { authorization: token } });
       expect(self.status).toBe(200);

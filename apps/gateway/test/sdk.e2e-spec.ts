@@ -21,7 +21,7 @@ describe('the SDK', () => {
   it('books a sandbox stay end to end: places, search, hotel rates, prebook, book, voucher, cancel', async () => {
     const client = sdk();
     expect(client.isSandbox).toBe(true);
-    expect(await client.getIdentity()).toEqual({ client_id: acme.client_id, user_id: null, is_sandbox: true });
+    expect(await client.getIdentity()).toEqual({ client_id: acme.client_id, user_id: null, is_sandbox: true, currency: 'USD', currency_decimals: 2, fx_margin_percent: '0' });
 
     const { results: places } = await client.searchPlaces({ text_query: 'paris', limit: 1 });
     const search = await client.searchUntilComplete({ place_id: places[0].place_id, ...stays() });
