@@ -161,13 +161,6 @@ export class StripeStandIn {
     return [...this.paymentIntents.values()].filter((intent) => intent.metadata.payment_key === paymentKey);
   }
 
-  /** What cards paid in all (received less refunded), in each currency's minor unit. */
-  netReceived(currency: string): number {
-    const received = [...this.paymentIntents.values()].filter((intent) => intent.currency === currency).reduce((sum, intent) => sum + intent.amount_received, 0);
-    const refunded = [...this.refunds.values()].filter((refund) => refund.currency === currency).reduce((sum, refund) => sum + refund.amount, 0);
-    return received - refunded;
-  }
-
   async close(): Promise<void> {
     this.server.closeAllConnections();
     await new Promise((resolve) => this.server.close(resolve));
