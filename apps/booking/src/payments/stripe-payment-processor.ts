@@ -107,7 +107,7 @@ export class StripePaymentProcessor implements PaymentProcessor {
         await this.cancel(confirmed.id, deadline);
         throw new DomainError(
           'PAYMENT_DECLINED',
-          `card declined: the card issuer asks the cardholder to authenticate the payment (${confirmed.next_action?.type ?? 'customer action'}), which a booking through the API cannot do; use another card`,
+          'card declined: the card issuer asks the cardholder to authenticate the payment (3-D Secure), which a booking through the API cannot do; use another card',
         );
       case 'requires_payment_method':
         throw new DomainError('PAYMENT_DECLINED', `card declined: ${confirmed.last_payment_error?.message ?? 'the card was not accepted'}`);
