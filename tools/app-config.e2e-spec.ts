@@ -20,6 +20,12 @@ describe('configuration at start', () => {
     expect(result.stderr).toContain('DATABASE_URL');
   });
 
+  it('booking stops with PAYMENT_PROCESSOR=stripe and no Stripe key, naming STRIPE_SECRET_KEY', () => {
+    const result = run('booking', { DATABASE_URL: 'postgres://u@127.0.0.1:1/db', PAYMENT_PROCESSOR: 'stripe' });
+    expect(result.status).toBe(1);
+    expect(result.stderr).toContain('STRIPE_SECRET_KEY (or STRIPE_SECRET_KEY_FILE) is required with PAYMENT_PROCESSOR=stripe');
+  });
+
   it('the gateway stops on a bad PORT and NATS_URL', () => {
     const result = run('gateway', { PORT: 'eighty', NATS_URL: 'http://localhost' });
     expect(result.status).toBe(1);

@@ -19,14 +19,17 @@ import { BookingEventsOutbox1764500000000 } from './migrations/1764500000000-boo
 import { StoredBookingViews1764610000000 } from './migrations/1764610000000-stored-booking-views';
 import { BookingCounts1764620000000 } from './migrations/1764620000000-booking-counts';
 import { AmountsInAnyCurrency1764700000000 } from './migrations/1764700000000-amounts-in-any-currency';
+import { CardPaymentProcessors1764760000000 } from './migrations/1764760000000-card-payment-processors';
 import { BookingEventEntity } from './events/booking-event.entity';
 import { BookingEventsOutbox } from './events/booking-events-outbox';
 import { BookingEventsRelay } from './events/booking-events-relay';
-import { PAYMENT_PROCESSOR, SandboxPaymentProcessor } from './payments/payment-processor';
+import { InstallationEntity } from './payments/installation.entity';
+import { SandboxPaymentProcessor } from './payments/payment-processor';
+import { PAYMENT_PROCESSORS_PROVIDER } from './payments/payment-processors';
 import { Vouchers } from './vouchers/vouchers';
 
 /** The booking schema's tables, as TypeORM entities. */
-export const BOOKING_ENTITIES = [BookingEntity, BookingEventEntity, SandboxCardChargeEntity, SandboxCardRefundEntity];
+export const BOOKING_ENTITIES = [BookingEntity, BookingEventEntity, SandboxCardChargeEntity, SandboxCardRefundEntity, InstallationEntity];
 
 /** The booking schema's migrations, in order. */
 export const BOOKING_MIGRATIONS = [
@@ -39,6 +42,7 @@ export const BOOKING_MIGRATIONS = [
   StoredBookingViews1764610000000,
   BookingCounts1764620000000,
   AmountsInAnyCurrency1764700000000,
+  CardPaymentProcessors1764760000000,
 ];
 
 @Module({})
@@ -65,7 +69,8 @@ export class BookingAppModule {
         FailPoints,
         BookingEventsOutbox,
         BookingEventsRelay,
-        { provide: PAYMENT_PROCESSOR, useClass: SandboxPaymentProcessor },
+        SandboxPaymentProcessor,
+        PAYMENT_PROCESSORS_PROVIDER,
       ],
     };
   }

@@ -1,5 +1,5 @@
 import { Type } from 'class-transformer';
-import { IsInt, IsOptional, IsString, Matches, Max, Min, MinLength } from 'class-validator';
+import { IsDefined, IsIn, IsInt, IsOptional, IsString, Matches, Max, Min, MinLength, ValidateIf } from 'class-validator';
 import { DEVELOPMENT_SECRET_PREFIX, Secret, ServiceEnv } from '@hotel/platform';
 
 export class BookingEnv extends ServiceEnv {
@@ -66,4 +66,53 @@ export class BookingEnv extends ServiceEnv {
   @Min(1)
   @Max(24 * 30)
   IDEMPOTENCY_HOURS = 24;
+
+  /**
+   * The card processor of live bookings: `stripe`, or `sandbox` (the built-in test
+   * processor, which production refuses for live bookings). Sandbox keys' bookings
+   * always use the built-in one.
+   */
+  @IsOptional()
+  @IsIn(['sandbox', 'stripe'])
+  PAYMENT_PROCESSOR: 'sandbox' | 'stripe' = 'sandbox';
+
+  /** Stripe's secret or restricted API key (sk_live_…, sk_test_…, rk_…), or a file holding it: STRIPE_SECRET_KEY_FILE. */
+  @ValidateIf((env: BookingEnv) => env.PAYMENT_PROCESSOR === 'stripe' || env.STRIPE_SECRET_KEY !== undefined)
+  @IsDefined({ message: 'STRIPE_SECRET_KEY (or STRIPE_SECRET_KEY_FILE) is required with PAYMENT_PROCESSOR=stripe' })
+  @Matches(/^(sk|rk)_(live|test)_[0-9A-Za-z]+$/, { message: 'STRIPE_SECRET_KEY must be a Stripe secret key (sk_live_…, sk_test_…) or restricted key (rk_…)' })
+  @Secret({ optional: true })
+  STRIPE_SECRET_KEY?: string;
+
+  @IsOptional()
+  @IsString()
+  STRIPE_SECRET_KEY_FILE?: string;
+
+  /** Stripe's API address; tests point it at a stand-in (http://127.0.0.1:PORT). No path: the SDK adds /v1/. */
+  @IsOptional()
+  @Matches(/^https?:\/\/[^\s/:@]+(:\d{1,5})?\/?$/, { message: 'STRIPE_API_BASE_URL must be http(s)://host[:port], without a path' })
+  STRIPE_API_BASE_URL = 'https://api.stripe.com';
+
+  /** How long one request to Stripe may take (a whole payment step is bounded by two thirds of SAGA_LEASE_S as well). */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(100)
+  @Max(60_000)
+  STRIPE_TIMEOUT_MS = 5000;
+
+  /** How many times the Stripe SDK repeats a request that failed in transit or with 409/429/5xx, under its idempotency key. */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  @Max(5)
+  STRIPE_MAX_NETWORK_RETRIES = 1;
+
+  /** The most connections a replica opens to Stripe at once; more requests wait for one. */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(256)
+  STRIPE_MAX_SOCKETS = 16;
 }

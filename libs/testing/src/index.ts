@@ -7,3 +7,4 @@ export * from './tcp-proxy';
 export * from './service-harness';
 export * from './platform-api';
 export * from './webhook-receiver';
+export * from './stripe-stand-in';

@@ -3,14 +3,15 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { SUBJECTS, SUPPLIER_TEST_SCENARIOS, SupplierTestScenario, TestScenario, milliToDecimal, toMilli } from '@hotel/contracts';
 import { BACKGROUND_JOBS, BackgroundJobs, DomainError, SERVICE_CLIENT, SERVICE_ENV, ServiceClient } from '@hotel/platform';
 import { BookingEnv } from '../booking.env';
-import { CardDetails, PAYMENT_PROCESSOR, PaymentProcessor } from '../payments/payment-processor';
+import { CardAmount, CardDetails } from '../payments/payment-processor';
+import { PaymentProcessors } from '../payments/payment-processors';
 import { BookingEntity, FINAL_STEPS, SagaStep } from './booking.entity';
 import { BookingChanges, BookingsRepository } from './bookings.repository';
 import { BookingFigures } from './booking-figures';
 import { FailPoints, SimulatedCrash } from './fail-points';
 
 /** Outcomes that fail a booking (compensated); anything else is retried later. */
-const BUSINESS_FAILURES = new Set(['INSUFFICIENT_FUNDS', 'PAYMENT_DECLINED', 'PAYMENT_INCOMPLETE', 'RATE_NOT_AVAILABLE', 'PROMO_CODE_INVALID', 'SUPPLIER_ERROR']);
+const BUSINESS_FAILURES = new Set(['INSUFFICIENT_FUNDS', 'PAYMENT_DECLINED', 'PAYMENT_INCOMPLETE', 'PAYMENT_METHOD_UNAVAILABLE', 'RATE_NOT_AVAILABLE', 'PROMO_CODE_INVALID', 'SUPPLIER_ERROR']);
 /** How often a request waiting for another worker's saga looks at it again. */
 const POLL_MS = 100;
 
@@ -57,7 +58,7 @@ export class BookingSaga implements OnModuleInit, OnModuleDestroy {
   constructor(
     private readonly bookings: BookingsRepository,
     @Inject(SERVICE_CLIENT) private readonly services: ServiceClient,
-    @Inject(PAYMENT_PROCESSOR) private readonly payments: PaymentProcessor,
+    private readonly payments: PaymentProcessors,
     @Inject(SERVICE_ENV) private readonly env: BookingEnv,
     @Inject(BACKGROUND_JOBS) private readonly background: BackgroundJobs,
     private readonly failPoints: FailPoints,
@@ -278,7 +279,7 @@ export class BookingSaga implements OnModuleInit, OnModuleDestroy {
     if (booking.testScenario === 'card_declined') throw new DomainError('PAYMENT_DECLINED', 'card declined (sandbox scenario card_declined)');
     // Card details are never stored: without them (recovery) nothing was charged and nothing can be.
     if (!card) throw paymentIncomplete();
-    return settle('charging', { paymentKey: paymentKeys(booking.id).charge });
+    return settle('charging', { paymentKey: paymentKeys(booking.id).charge, paymentProcessor: this.payments.choose(booking) });
   }
 
   /**
@@ -292,8 +293,9 @@ export class BookingSaga implements OnModuleInit, OnModuleDestroy {
     settle: (to: SagaStep, changes?: BookingChanges) => Promise<BookingEntity | null>,
   ) {
     const key = booking.paymentKey!;
+    const processor = this.payments.get(booking.paymentProcessor!);
     this.failPoints.pass('before-charge');
-    const charge = card ? await this.payments.charge(key, card, booking.priceChargeable) : await this.payments.closeKey(key);
+    const charge = card ? await processor.charge(key, card, priceOf(booking)) : await processor.closeKey(key, priceOf(booking));
     if (!charge) throw paymentIncomplete();
     this.failPoints.pass('after-charge');
     return settle('funds_held', { ccPaymentId: charge.paymentId });
@@ -324,9 +326,10 @@ export class BookingSaga implements OnModuleInit, OnModuleDestroy {
       await this.services.send(SUBJECTS.ACCOUNTING_HOLD_RELEASE, { clientId: booking.clientId, bookingId: booking.id });
     }
     if (booking.paymentKey) {
+      const processor = this.payments.get(booking.paymentProcessor!);
       // The charge may have happened without being recorded (a crash, a timeout): the processor knows.
-      const charge = booking.ccPaymentId ? { paymentId: booking.ccPaymentId } : await this.payments.closeKey(booking.paymentKey);
-      if (charge) await this.payments.refund(charge.paymentId, booking.priceChargeable, paymentKeys(booking.id).compensation);
+      const charge = booking.ccPaymentId ? { paymentId: booking.ccPaymentId } : await processor.closeKey(booking.paymentKey, priceOf(booking));
+      if (charge) await processor.refund(charge.paymentId, priceOf(booking), paymentKeys(booking.id).compensation);
     }
   }
 
@@ -340,7 +343,9 @@ export class BookingSaga implements OnModuleInit, OnModuleDestroy {
     const refund = toMilli(booking.priceChargeable) - penalty;
     if (refund <= 0) return;
     if (booking.paymentMethod === 'credit_card') {
-      if (booking.ccPaymentId) await this.payments.refund(booking.ccPaymentId, milliToDecimal(refund), paymentKeys(booking.id).cancellation);
+      if (booking.ccPaymentId) {
+        await this.payments.get(booking.paymentProcessor!).refund(booking.ccPaymentId, { amount: milliToDecimal(refund), currency: booking.priceCurrency }, paymentKeys(booking.id).cancellation);
+      }
       return;
     }
     if (booking.sandbox) return;
@@ -371,6 +376,11 @@ function isSupplierScenario(scenario: TestScenario | null): scenario is Supplier
 
 function isBookingStep(step: SagaStep): boolean {
   return step !== 'cancelling' && step !== 'refunding';
+}
+
+/** What the card pays for a booking: its price in its client's currency. */
+function priceOf(booking: BookingEntity): CardAmount {
+  return { amount: booking.priceChargeable, currency: booking.priceCurrency };
 }
 
 function paymentIncomplete(): DomainError {

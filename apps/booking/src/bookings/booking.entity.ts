@@ -1,6 +1,7 @@
 import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
 import { AMOUNT_COLUMN, DECIMAL_COLUMN } from '@hotel/platform';
 import { BookingRoom, BookingStatus, HotelDetails, HotelRate, OfferKeyWire, PaymentMethod, TestScenario } from '@hotel/contracts';
+import type { PaymentProcessorName } from '../payments/payment-processor';
 
 /**
  * A booking's saga, step by step. Booking: created → (charging →) funds_held →
@@ -159,6 +160,10 @@ export class BookingEntity {
   /** The card payment's idempotency key, recorded before the card is charged. */
   @Column({ name: 'payment_key', type: 'text', nullable: true })
   paymentKey: string | null;
+
+  /** The card processor that holds the payment, recorded with its key: its refunds go there. */
+  @Column({ name: 'payment_processor', type: 'text', nullable: true })
+  paymentProcessor: PaymentProcessorName | null;
 
   @Column({ name: 'supplier_reference', type: 'text', nullable: true })
   supplierReference: string | null;

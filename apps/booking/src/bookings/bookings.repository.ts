@@ -15,6 +15,7 @@ export type BookingChanges = Partial<
     | 'status'
     | 'ccPaymentId'
     | 'paymentKey'
+    | 'paymentProcessor'
     | 'supplierReference'
     | 'bookingReference'
     | 'failureCode'
@@ -34,6 +35,7 @@ export type NewBooking = Omit<
   | 'idempotencyExpiresAt'
   | 'ccPaymentId'
   | 'paymentKey'
+  | 'paymentProcessor'
   | 'supplierReference'
   | 'bookingReference'
   | 'failureCode'
@@ -180,6 +182,7 @@ export class BookingsRepository {
           step: 'created',
           ccPaymentId: null,
           paymentKey: null,
+          paymentProcessor: null,
           supplierReference: null,
           bookingReference: [],
           failureCode: null,

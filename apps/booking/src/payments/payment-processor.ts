@@ -15,26 +15,35 @@ export interface CardCharge {
   amount: string;
 }
 
+/** An amount to charge or refund: a decimal string in an ISO 4217 currency (the booking's, its client's account currency). */
+export interface CardAmount {
+  amount: string;
+  currency: string;
+}
+
+/** The card processors a payment can be made with; a booking records the one that holds its payment. */
+export type PaymentProcessorName = 'sandbox' | 'stripe';
+
 /**
- * The payment-processor port; the built-in sandbox implements it. Every call that
- * moves money takes an idempotency key, as real processors do: a repeated call
- * with the key (a retry after a timeout or a crash) has the first call's effect
- * and no other.
+ * The payment-processor port; the built-in sandbox and Stripe implement it. Every
+ * call that moves money takes an idempotency key, as real processors do: a
+ * repeated call with the key (a retry after a timeout or a crash) has the first
+ * call's effect and no other.
  */
 export interface PaymentProcessor {
   /** Charges a card once per key; a repeat with the key returns the first charge. */
-  charge(key: string, card: CardDetails, amount: string): Promise<CardCharge>;
+  charge(key: string, card: CardDetails, price: CardAmount): Promise<CardCharge>;
   /**
    * What happened to a charge key: the charge it made, or null, in which case
    * the key is closed and a late charge with it is refused (a charge call still
-   * in flight can no longer take money for a booking that has failed).
+   * in flight can no longer take money for a booking that has failed). `price` is
+   * the one the charge was (or would have been) made with: a processor may need
+   * it to find the payment again.
    */
-  closeKey(key: string): Promise<CardCharge | null>;
+  closeKey(key: string, price: CardAmount): Promise<CardCharge | null>;
   /** Refunds (part of) a charge once per key. */
-  refund(paymentId: string, amount: string, key: string): Promise<void>;
+  refund(paymentId: string, refund: CardAmount, key: string): Promise<void>;
 }
-
-export const PAYMENT_PROCESSOR = Symbol('PAYMENT_PROCESSOR');
 
 const DECLINES: Record<string, string> = {
   tok_declined: 'card declined',
@@ -52,7 +61,8 @@ export function sandboxDecline(token: string): string | null {
  * tok_declined and tok_insufficient_funds with the reason. Its charges and
  * refunds are kept in its own tables (booking.sandbox_card_*), standing in for
  * the processor's records: they survive a crash of the booking service, so
- * recovery can ask what a key did.
+ * recovery can ask what a key did. Amounts are compared in thousandths; the
+ * currency is the booking's and is not kept (a key only ever charges one booking).
  */
 @Injectable()
 export class SandboxPaymentProcessor implements PaymentProcessor {
@@ -62,7 +72,7 @@ export class SandboxPaymentProcessor implements PaymentProcessor {
     return this.dataSource.getRepository(SandboxCardChargeEntity);
   }
 
-  async charge(key: string, card: CardDetails, amount: string): Promise<CardCharge> {
+  async charge(key: string, card: CardDetails, { amount }: CardAmount): Promise<CardCharge> {
     const decline = sandboxDecline(card.token);
     if (decline) throw new DomainError('PAYMENT_DECLINED', decline);
     // ON CONFLICT DO NOTHING without a target: the payment id is unique too (derived
@@ -74,12 +84,12 @@ export class SandboxPaymentProcessor implements PaymentProcessor {
     return charge;
   }
 
-  async closeKey(key: string): Promise<CardCharge | null> {
+  async closeKey(key: string, _price?: CardAmount): Promise<CardCharge | null> {
     await this.charges.createQueryBuilder().insert().values({ paymentKey: key }).orIgnore().updateEntity(false).execute();
     return this.find(key);
   }
 
-  async refund(paymentId: string, amount: string, key: string): Promise<void> {
+  async refund(paymentId: string, { amount }: CardAmount, key: string): Promise<void> {
     // Never more back than was charged; the key makes a repeat harmless. Raw SQL: the
     // check and the insert are one statement (INSERT ... SELECT), which the builder cannot write.
     const rows = rowsOf(

@@ -1,4 +1,5 @@
-import { ConfigError, PlatformEnv, RateIdEnv, ServiceEnv, loadEnv } from './env';
+import { IsOptional, IsString } from 'class-validator';
+import { ConfigError, PlatformEnv, RateIdEnv, Secret, ServiceEnv, loadEnv } from './env';
 
 describe('loadEnv', () => {
   it('applies defaults and converts numbers', () => {
@@ -59,5 +60,18 @@ describe('secrets', () => {
     writeFileSync(file, 'from-a-mounted-secret-file\n');
     expect(loadEnv(RateIdEnv, { ...base, RATE_ID_SECRET_FILE: file }).RATE_ID_SECRET).toBe('from-a-mounted-secret-file');
     expect(() => loadEnv(RateIdEnv, { ...base, RATE_ID_SECRET_FILE: '/nonexistent/secret' })).toThrow(/RATE_ID_SECRET_FILE: cannot read/);
+  });
+
+  it('lets an optional secret stay unset in production, and reads it from <NAME>_FILE like the others', () => {
+    class ProcessorEnv extends ServiceEnv {
+      @IsOptional()
+      @IsString()
+      @Secret({ optional: true })
+      PROCESSOR_KEY?: string;
+    }
+    const production = { ...base, NODE_ENV: 'production', NATS_URL: 'nats://app:pw@nats:4222' };
+    expect(loadEnv(ProcessorEnv, production).PROCESSOR_KEY).toBeUndefined();
+    expect(() => loadEnv(ProcessorEnv, { ...production, PROCESSOR_KEY: 'development-key' })).toThrow(/PROCESSOR_KEY: must be set to a secret of your own/);
+    expect(() => loadEnv(ProcessorEnv, { ...base, PROCESSOR_KEY_FILE: '/nonexistent/key' })).toThrow(/PROCESSOR_KEY_FILE: cannot read/);
   });
 });

@@ -9,6 +9,7 @@ export class ConfigError extends Error {
 }
 
 const SECRETS = Symbol('secrets');
+const OPTIONAL_SECRETS = Symbol('optional secrets');
 /** What development defaults of secrets start with: refused in production. */
 export const DEVELOPMENT_SECRET_PREFIX = 'development-';
 
@@ -16,19 +17,24 @@ export const DEVELOPMENT_SECRET_PREFIX = 'development-';
  * Marks a variable as a secret: with NODE_ENV=production the process refuses to
  * start while it is unset or still a development value. A secret can also come
  * from a file (a mounted Docker or Kubernetes secret): `<NAME>_FILE=/path`.
+ * `optional`: the secret of a feature that is off without it (a card processor's
+ * key); production refuses only a development value, not its absence.
  */
-export function Secret(): PropertyDecorator {
+export function Secret(options: { optional?: boolean } = {}): PropertyDecorator {
   return (target, property) => {
-    const holder = target as { [SECRETS]?: string[] };
+    const holder = target as { [SECRETS]?: string[]; [OPTIONAL_SECRETS]?: string[] };
     holder[SECRETS] = [...(holder[SECRETS] ?? []), String(property)];
+    if (options.optional) holder[OPTIONAL_SECRETS] = [...(holder[OPTIONAL_SECRETS] ?? []), String(property)];
   };
 }
 
 /** The problems of a production configuration: secrets missing or left at development values. */
 function productionProblems(env: object): string[] {
   const problems: string[] = [];
+  const optional = (env as { [OPTIONAL_SECRETS]?: string[] })[OPTIONAL_SECRETS] ?? [];
   for (const name of (env as { [SECRETS]?: string[] })[SECRETS] ?? []) {
     const value = (env as Record<string, unknown>)[name];
+    if (value === undefined && optional.includes(name)) continue;
     if (typeof value !== 'string' || value === '' || value.startsWith(DEVELOPMENT_SECRET_PREFIX)) {
       problems.push(`${name}: must be set to a secret of your own when NODE_ENV=production`);
     }
