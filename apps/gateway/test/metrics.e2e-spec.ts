@@ -37,7 +37,7 @@ describe('metrics', () => {
     expect((await system.request('GET', '/api/webhook', { headers: { authorization: acme.backend_token } })).status).toBe(200);
     expect((await system.request('POST', '/book/promocode', { headers: auth, json: { code: 'NOPE', booking_amount: 100 } })).status).toBe(400);
     const booking = await system.busClient('booking');
-    await expect(booking.send(SUBJECTS.PROMO_CODE_REDEEM, { code: 'NOPE', amount: '100.00', currency: 'USD', clientId: 1, bookingId: 1 })).rejects.toMatchObject({ code: 'PROMO_CODE_INVALID' });
+    await expect(booking.send(SUBJECTS.PROMO_CODE_REDEEM, { code: 'NOPE', amount: '100.00', currency: 'USD', clientId: 1, bookingId: 1, sandbox: false })).rejects.toMatchObject({ code: 'PROMO_CODE_INVALID' });
     for (const [app, url] of urls) scrapes.set(app, { before: before.get(app)!, after: await scrape(url) });
   });
   afterAll(() => system?.close());

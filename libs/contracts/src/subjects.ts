@@ -69,8 +69,10 @@ export const SUBJECTS = {
   ACCOUNTING_CARD_PAYMENT_RECORD: 'accounting.card-payment.record.v1',
 
   PROMO_CODE_CREATE: 'promo.code.create.v1',
-  PROMO_CODE_QUOTE: 'promo.code.quote.v1',
-  PROMO_CODE_REDEEM: 'promo.code.redeem.v1',
+  /** v2: says the world (sandbox or live) whose uses of the code count. */
+  PROMO_CODE_QUOTE: 'promo.code.quote.v2',
+  /** v2: says the world (sandbox or live) whose uses of the code count. */
+  PROMO_CODE_REDEEM: 'promo.code.redeem.v2',
 
   WEBHOOKS_ENDPOINT_CREATE: 'webhooks.endpoint.create.v1',
   WEBHOOKS_ENDPOINT_LIST: 'webhooks.endpoint.list.v1',

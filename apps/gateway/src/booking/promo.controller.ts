@@ -1,7 +1,7 @@
 import { Body, Controller, HttpCode, Inject, Post } from '@nestjs/common';
-import { PromoCodeBody, SUBJECTS, milliToNumber, toMilli, toDecimalString } from '@hotel/contracts';
-import { ServiceClient } from '@hotel/platform';
-import { BookingApi } from '../auth/api-family';
+import { Actor, PromoCodeBody, SUBJECTS, currencyDecimals, fitsCurrency, milliToNumber, toMilli, toDecimalString } from '@hotel/contracts';
+import { DomainError, ServiceClient } from '@hotel/platform';
+import { BookingApi, CurrentActor } from '../auth/api-family';
 import { SERVICE_CLIENT } from '../gateway.tokens';
 import { PromoDiscountView } from '../http/reply-views';
 
@@ -13,14 +13,19 @@ const BOOKING_CURRENCY = 'USD';
 export class PromoController {
   constructor(@Inject(SERVICE_CLIENT) private readonly services: ServiceClient) {}
 
-  /** 200 with the discount, or 400 PROMO_CODE_INVALID saying why (unknown, expired, minimum amount, used up). */
+  /** 200 with the discount, or 400 PROMO_CODE_INVALID saying why (unknown, expired, minimum amount, used up in the key's world). */
   @Post()
   @HttpCode(200)
-  async validate(@Body() body: PromoCodeBody): Promise<PromoDiscountView> {
+  async validate(@CurrentActor() actor: Actor, @Body() body: PromoCodeBody): Promise<PromoDiscountView> {
+    if (!fitsCurrency(toMilli(body.booking_amount), BOOKING_CURRENCY)) {
+      throw DomainError.validation([{ field: 'booking_amount', message: `booking_amount must have at most ${currencyDecimals(BOOKING_CURRENCY)} decimals in ${BOOKING_CURRENCY}` }]);
+    }
     const quote = await this.services.send(SUBJECTS.PROMO_CODE_QUOTE, {
       code: body.code,
       amount: toDecimalString(body.booking_amount),
       currency: BOOKING_CURRENCY,
+      // A sandbox key is quoted against the code's sandbox uses, a live key against its live ones.
+      sandbox: actor.sandbox,
     });
     return { price_discount_amount: milliToNumber(toMilli(quote.discount)), price_currency: quote.currency };
   }

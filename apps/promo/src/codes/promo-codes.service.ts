@@ -1,8 +1,21 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Counter } from 'prom-client';
-import { CreatePromoRequest, PromoQuote, PromoView, QuotePromoRequest, RedeemPromoRequest, milliToDecimal, scaleToCurrency, toMilli, todayUtc } from '@hotel/contracts';
+import {
+  CreatePromoRequest,
+  PromoQuote,
+  PromoView,
+  QuotePromoRequest,
+  RedeemPromoRequest,
+  currencyDecimals,
+  fitsCurrency,
+  isIsoCurrency,
+  milliToDecimal,
+  scaleToCurrency,
+  toMilli,
+  todayUtc,
+} from '@hotel/contracts';
 import { APP_METRICS, AppMetrics, DomainError } from '@hotel/platform';
-import { PromoCode, PromoCodesRepository } from './promo-codes.repository';
+import { PromoCode, PromoCodesRepository, toPromoView } from './promo-codes.repository';
 
 const invalid = (message: string) => new DomainError('PROMO_CODE_INVALID', message);
 
@@ -35,10 +48,13 @@ export class PromoCodesService {
     if (toMilli(request.value) === 0) throw DomainError.validation([{ field: 'value', message: 'value must be more than 0' }]);
     const created = await this.codes.create(request);
     if (!created) throw new DomainError('CONFLICT', `promo code ${request.code} exists already`);
-    return created;
+    return toPromoView(created);
   }
 
   async quote(request: QuotePromoRequest): Promise<PromoQuote> {
+    if (isIsoCurrency(request.currency) && !fitsCurrency(toMilli(request.amount), request.currency)) {
+      throw DomainError.validation([{ field: 'amount', message: `amount must have at most ${currencyDecimals(request.currency)} decimals in ${request.currency}` }]);
+    }
     const code = await this.codes.find(normalise(request.code));
     return { code: normalise(request.code), discount: milliToDecimal(this.check(code, request)), currency: request.currency };
   }
@@ -46,7 +62,7 @@ export class PromoCodesService {
   /** Consumes one use for a booking, atomically; a repeat for the same booking returns the first result. */
   async redeem(request: RedeemPromoRequest): Promise<PromoQuote> {
     try {
-      const redemption = await this.codes.redeemOnce(normalise(request.code), request.clientId, request.bookingId, (code) =>
+      const redemption = await this.codes.redeemOnce(normalise(request.code), request.clientId, request.bookingId, request.sandbox, (code) =>
         milliToDecimal(this.check(code, request)),
       );
       if (redemption === 'used-up') throw invalid('promo code used up');
@@ -61,7 +77,8 @@ export class PromoCodesService {
   private check(code: PromoCode | null, request: QuotePromoRequest): number {
     if (!code) throw invalid('unknown promo code');
     if (code.expires !== null && code.expires < todayUtc().toISOString().slice(0, 10)) throw invalid(`promo code expired on ${code.expires}`);
-    if (code.maxUses !== null && code.uses >= code.maxUses) throw invalid('promo code used up');
+    // Uses of the caller's world only: sandbox traffic never uses up a live code, nor the reverse.
+    if (code.maxUses !== null && (request.sandbox ? code.sandboxUses : code.uses) >= code.maxUses) throw invalid('promo code used up');
     if (code.kind === 'amount' && code.currency !== request.currency) throw invalid(`promo code is for ${code.currency} bookings`);
     const amount = toMilli(request.amount);
     if (code.minAmount !== null && amount < toMilli(code.minAmount)) {
