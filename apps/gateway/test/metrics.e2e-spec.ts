@@ -88,7 +88,8 @@ describe('metrics', () => {
   it('business figures: bookings by status and their value, sagas against their lease, holds, promo redemptions', () => {
     const { after } = scrapes.get('booking')!;
     expect(moved('booking', 'hotel_bookings_total', { status: 'confirmed' })).toBe(1);
-    expect(moved('booking', 'hotel_booking_value_total', { status: 'confirmed', currency: 'USD' })).toBeGreaterThan(0);
+    expect(moved('booking', 'hotel_booking_value_total', { status: 'confirmed', currency: 'USD', world: 'live' })).toBeGreaterThan(0);
+    expect(moved('booking', 'hotel_booking_value_total', { world: 'sandbox' })).toBe(0);
     // SAGA_LEASE_S's default.
     expect(sample(after, 'hotel_saga_lease_seconds')).toBe(15);
     expect(sample(after, 'hotel_saga_overdue_seconds')).toBe(0);
