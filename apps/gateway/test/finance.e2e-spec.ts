@@ -288,9 +288,10 @@ describe('finance', () => {
       expect(csv.status).toBe(200);
       expect(csv.headers['content-disposition']).toBe(`attachment; filename="ledger-${client.client_id}.csv"`);
       const [header, ...rows] = parseCsv(csv.text);
-      expect(header).toEqual(['id', 'createdAt', 'name', 'debit', 'credit', 'bookingId', 'ccPaymentId', 'userId', 'bankPaymentId']);
+      // The first nine columns as they were; new ones at the end (the account's currency, then how a booking's price was converted).
+      expect(header).toEqual(['id', 'createdAt', 'name', 'debit', 'credit', 'bookingId', 'ccPaymentId', 'userId', 'bankPaymentId', 'currency', 'vendorPrice', 'vendorCurrency', 'fxRate', 'fxRateDate']);
       expect(rows.map((row) => row[2])).toEqual([...names.slice(0, 5).map((name) => `'${name}`), names[5]]);
-      expect(rows.every((row) => row[3] === '0.10' && row[4] === '0.00')).toBe(true);
+      expect(rows.every((row) => row[3] === '0.10' && row[4] === '0.00' && row[9] === 'USD' && row.slice(10).every((cell) => cell === ''))).toBe(true);
     });
 
     it('exports 100,000 entries in flat memory, streamed page by page', async () => {
