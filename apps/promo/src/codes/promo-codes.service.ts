@@ -32,13 +32,13 @@ export function discountMilli(code: Pick<PromoView, 'kind' | 'value'>, amountMil
 
 @Injectable()
 export class PromoCodesService {
-  private readonly redemptions: Counter<'outcome'>;
+  private readonly redemptions: Counter<'outcome' | 'world'>;
 
   constructor(
     private readonly codes: PromoCodesRepository,
     @Inject(APP_METRICS) metrics: AppMetrics,
   ) {
-    this.redemptions = metrics.counter('hotel_promo_redemptions_total', 'Promo code redemptions, redeemed or rejected', ['outcome']);
+    this.redemptions = metrics.counter('hotel_promo_redemptions_total', 'Promo code redemptions, redeemed or rejected, by world (live, sandbox)', ['outcome', 'world']);
   }
 
   async create(request: CreatePromoRequest): Promise<PromoView> {
@@ -66,10 +66,10 @@ export class PromoCodesService {
         milliToDecimal(this.check(code, request)),
       );
       if (redemption === 'used-up') throw invalid('promo code used up');
-      this.redemptions.inc({ outcome: 'redeemed' });
+      this.redemptions.inc({ outcome: 'redeemed', world: worldOf(request) });
       return { ...redemption, currency: request.currency };
     } catch (error) {
-      if (error instanceof DomainError && error.code === 'PROMO_CODE_INVALID') this.redemptions.inc({ outcome: 'rejected' });
+      if (error instanceof DomainError && error.code === 'PROMO_CODE_INVALID') this.redemptions.inc({ outcome: 'rejected', world: worldOf(request) });
       throw error;
     }
   }
@@ -86,6 +86,10 @@ export class PromoCodesService {
     }
     return discountMilli(code, amount, request.currency);
   }
+}
+
+function worldOf(request: { sandbox: boolean }): 'live' | 'sandbox' {
+  return request.sandbox ? 'sandbox' : 'live';
 }
 
 function normalise(code: string): string {
