@@ -155,11 +155,15 @@ const SQL_CHECKS = [
   },
   {
     name: 'promo_uses_match_redemptions',
-    rule: 'promo.codes.uses = its redemptions, and never more than max_uses',
-    sql: `SELECT c.code, c.uses, c.max_uses, count(r.booking_id)::int AS redemptions
+    rule: 'per world, promo.codes.uses (live) and sandbox_uses = its redemptions of that world, and never more than max_uses',
+    requires: ['promo.codes.sandbox_uses'],
+    sql: `SELECT c.code, c.uses, c.sandbox_uses, c.max_uses,
+                 count(r.booking_id) FILTER (WHERE NOT r.sandbox)::int AS live_redemptions,
+                 count(r.booking_id) FILTER (WHERE r.sandbox)::int AS sandbox_redemptions
             FROM promo.codes c LEFT JOIN promo.redemptions r ON r.code = c.code
-           GROUP BY c.code, c.uses, c.max_uses
-          HAVING c.uses <> count(r.booking_id) OR (c.max_uses IS NOT NULL AND c.uses > c.max_uses)`,
+           GROUP BY c.code, c.uses, c.sandbox_uses, c.max_uses
+          HAVING c.uses <> count(r.booking_id) FILTER (WHERE NOT r.sandbox) OR c.sandbox_uses <> count(r.booking_id) FILTER (WHERE r.sandbox)
+              OR (c.max_uses IS NOT NULL AND (c.uses > c.max_uses OR c.sandbox_uses > c.max_uses))`,
   },
   {
     name: 'promo_redemptions_match_bookings',

@@ -311,10 +311,11 @@ export const OPERATIONS: Record<string, OperationSpec> = {
     operationId: 'createAccountingEntry',
     tag: 'Accounting',
     summary: 'Append a ledger entry',
-    description: 'A `clientId` other than the caller\'s is 403. Entries are never changed or deleted; corrections are new entries.',
+    description:
+      'A `clientId` other than the caller\'s is 403. Amounts are in the account\'s currency: more decimals than it has (JPY none, USD two, KWD three) or more than 999,999,999.99 is 400 naming the field. Entries are never changed or deleted; corrections are new entries. A new client starts with the `pending` credit policy: its own credits are credit requests (202) until the finance team confirms them.',
     replies: {
       201: { type: 'AccountingEntryView', form: 'envelope', description: 'The entry.' },
-      202: { type: 'CreditRequestView', form: 'envelope', description: 'A credit of the client\'s own under the `pending` credit policy: a credit request, no money moved until the finance team confirms it.' },
+      202: { type: 'CreditRequestView', form: 'envelope', description: 'A credit of the client\'s own under the `pending` credit policy (where new clients start): a credit request, no money moved until the finance team confirms it.' },
     },
     errors: ['NOT_FOUND'],
   },
@@ -322,7 +323,8 @@ export const OPERATIONS: Record<string, OperationSpec> = {
     operationId: 'listAccountingEntries',
     tag: 'Accounting',
     summary: 'The ledger, newest first',
-    description: 'As CSV (`format=csv` or `Accept: text/csv`): every entry, oldest first, streamed. The finance credential names the client with `clientId`; a backend token naming another client is 404.',
+    description:
+      'As CSV (`format=csv` or `Accept: text/csv`): every entry, oldest first, streamed, amounts with the account currency\'s decimals, then the currency and, for an entry of a booking, the vendor\'s price, its currency, the exchange rate and its date. The finance credential names the client with `clientId`; a backend token naming another client is 404.',
     replies: { 200: { type: 'AccountingEntryView', form: 'page', description: 'One page of entries and the total.', downloads: ['csv'] } },
     errors: ['NOT_FOUND'],
   },
@@ -422,7 +424,8 @@ export const OPERATIONS: Record<string, OperationSpec> = {
     operationId: 'getStatement',
     tag: 'Finance',
     summary: 'A statement of a period',
-    description: 'Opening balance, every entry of the UTC days `from` to `to` (at most 366), the totals, the closing balance, the credit limit and the funds available at the end. As CSV or PDF with `format` or the Accept header.',
+    description:
+      'Opening balance, every entry of the UTC days `from` to `to` (at most 366; an entry of a booking with `fx`, how its price was converted), the totals, the closing balance, the credit limit and the funds available at the end, in the account\'s currency. As CSV or PDF with `format` or the Accept header (amounts with the currency\'s decimals).',
     replies: { 200: { type: 'StatementView', form: 'envelope', description: 'The statement.', downloads: ['csv', 'pdf'] } },
     errors: ['NOT_FOUND'],
   },
@@ -437,7 +440,8 @@ export const OPERATIONS: Record<string, OperationSpec> = {
     operationId: 'getReconciliation',
     tag: 'Finance',
     summary: 'The period\'s bookings against their ledger entries',
-    description: 'Every mismatch (a confirmed booking without its debit or with another amount, a debit without its booking, a refund other than price − penalty, a card booking without its debit and credit, a hold older than the saga lease) and totals per booking status.',
+    description:
+      'Every mismatch (a confirmed booking without its debit or with another amount, a debit without its booking, a refund other than price − penalty, a card booking without its debit and credit, a hold older than the saga lease, a booking priced in another currency than the account\'s), each booking\'s with the vendor\'s price and the exchange rate, and totals per booking status: in the account\'s currency, and apart for each other currency. Sandbox bookings are not reconciled (they move no money).',
     replies: { 200: { type: 'ReconciliationView', form: 'envelope', description: 'The reconciliation.' } },
     errors: ['NOT_FOUND'],
   },

@@ -13,9 +13,16 @@ describe('accounting', () => {
   let services: ServiceClient;
   let rates: ServiceClient;
 
+  /** New clients' own credits wait for the finance team (the `pending` policy): these tests book them at once, as the finance team may allow. */
+  const immediate = async (client: ClientKeys) => {
+    const set = await system.admin('set-credit-policy', '--client-id', String(client.client_id), '--self-credits', 'immediate');
+    if (set.code !== 0) throw new Error(`set-credit-policy failed: ${set.stderr}`);
+    return client;
+  };
+
   beforeAll(async () => {
     system = await TestSystem.start({}, ['users', 'accounting']);
-    acme = await system.createClient('Acme Travel', '10000');
+    acme = await immediate(await system.createClient('Acme Travel', '10000'));
     auth = { authorization: acme.backend_token };
     // The saga's calls come from the booking service, the advisory funds check from rates.
     services = await system.busClient('booking');
@@ -55,7 +62,12 @@ describe('accounting', () => {
 
   it.each([
     ['a negative debit', { debit: -1 }, 'debit'],
+    // Three decimals pass the gateway (KWD has them); the account is in USD, which has two.
     ['a credit with three decimals', { credit: 1.005 }, 'credit'],
+    ['a debit with three decimals', { debit: 0.001 }, 'debit'],
+    ['a credit over 999,999,999.99', { credit: 1_000_000_000 }, 'credit'],
+    ['a credit of 999,999,999.991', { credit: 999_999_999.991 }, 'credit'],
+    ['a debit over 999,999,999.99', { debit: 999_999_999.999 }, 'debit'],
     ['a debit as text', { debit: '10' }, 'debit'],
     ['an empty name', { name: '' }, 'name'],
     ['no clientId', { clientId: undefined }, 'clientId'],
@@ -65,7 +77,17 @@ describe('accounting', () => {
   ])('answers 400 for %s', async (_name, body, field) => {
     const response = await post(body);
     expect(response.status).toBe(400);
+    expect(response.body.code).toBe('VALIDATION_FAILED');
     expect(response.body.errors.map((error: { field: string }) => error.field)).toContain(field);
+  });
+
+  it('takes the largest amount, 999,999,999.99, in either field', async () => {
+    const credit = await post({ credit: 999_999_999.99 });
+    expect(credit.status).toBe(201);
+    expect(credit.body.data).toMatchObject({ credit: 999_999_999.99, debit: 0 });
+    const debit = await post({ credit: 0, debit: 999_999_999.99 });
+    expect(debit.status).toBe(201);
+    expect(debit.body.data).toMatchObject({ credit: 0, debit: 999_999_999.99 });
   });
 
   it("answers 403 for another client's clientId, and for credentials other than the backend token", async () => {
@@ -113,7 +135,7 @@ describe('accounting', () => {
   });
 
   it('reports the balance: credit limit + credits − debits − holds', async () => {
-    const client = await system.createClient('Balanced Ltd', '1000');
+    const client = await immediate(await system.createClient('Balanced Ltd', '1000'));
     const headers = { authorization: client.backend_token };
     const empty = await system.request('GET', '/api/accounting/balance', { headers });
     expect(empty.body.data).toEqual({ clientId: client.client_id, currency: 'USD', creditLimit: 1000, credits: 0, debits: 0, holds: 0, available: 1000 });
@@ -201,7 +223,7 @@ describe('accounting', () => {
   });
 
   it('keeps the ledger sums equal to the balance after a mixed concurrent run', async () => {
-    const client = await system.createClient('Mixed Travel', '5000');
+    const client = await immediate(await system.createClient('Mixed Travel', '5000'));
     const clientId = client.client_id;
     const headers = { authorization: client.backend_token };
     const work: Promise<unknown>[] = [];

@@ -187,6 +187,9 @@ describe('prices and money in each client currency', () => {
     const amount = (await prebook('USD25')).body.data;
     expect(amount.promo_code_response).toMatchObject({ success: false, discount_amount: 0, message: expect.stringContaining('USD') });
     expect(amount.rate.price_chargeable).toBe(rates[0].price_chargeable);
+    // A percentage with a minimum amount: the minimum is in the code's currency, so is the code.
+    expect((await system.admin('create-promo', '--code', 'MIN10', '--percent', '10', '--min-amount', '100', '--currency', 'USD')).code).toBe(0);
+    expect((await prebook('MIN10')).body.data.promo_code_response).toMatchObject({ success: false, message: 'promo code is for USD bookings' });
     // The promo validation route quotes in the caller's currency, and refuses an amount finer than it.
     const yen = await system.request('POST', '/book/promocode', { headers: auth('JPY'), json: { code: 'ANY10', booking_amount: 12345 } });
     expect(yen.body.data).toEqual({ price_discount_amount: 1235, price_currency: 'JPY' });

@@ -114,12 +114,9 @@ describe('finance', () => {
   });
 
   describe('the credit policy', () => {
-    it("under pending, the client's own credit is a request (202) until the finance credential confirms it, exactly once", async () => {
+    it("a new client starts pending: its own credit is a request (202) until the finance credential confirms it, exactly once", async () => {
+      // No set-credit-policy: `pending` is where a new client starts.
       const client = await system.createClient('Pending Travel', '1000');
-      expect(await system.admin('set-credit-policy', '--client-id', String(client.client_id), '--self-credits', 'pending')).toMatchObject({
-        code: 0,
-        json: { client_id: client.client_id, self_credits: 'pending' },
-      });
       const post = (body: Record<string, unknown>, headers = backend(client)) =>
         system.request('POST', '/api/accounting', { headers, json: { debit: 0, credit: 0, name: 'Bank transfer', clientId: client.client_id, ...body } });
 
@@ -128,7 +125,9 @@ describe('finance', () => {
       expect(requested.body.data).toMatchObject({ id: expect.any(Number), status: 'pending', credit: 250.5, entryId: null, bankPaymentId: 77 });
       const id = requested.body.data.id;
       const balance = () => system.request('GET', '/api/accounting/balance', { headers: backend(client) }).then((response) => response.body.data);
+      // No money moved: no entry, no credit.
       expect(await balance()).toMatchObject({ credits: 0, available: 1000 });
+      expect((await system.request('GET', '/api/accounting', { headers: backend(client) })).body.total).toBe(0);
       // A debit is booked at once.
       expect((await post({ debit: 10 })).status).toBe(201);
 
@@ -158,6 +157,36 @@ describe('finance', () => {
       expect((await post({ credit: 1 })).status).toBe(201);
       expect((await post({ credit: 2 }, finance)).status).toBe(201);
       expect((await system.admin('set-credit-policy', '--client-id', String(client.client_id), '--self-credits', 'later')).code).toBe(2);
+      // And back to pending, by the same command.
+      expect(await system.admin('set-credit-policy', '--client-id', String(client.client_id), '--self-credits', 'pending')).toMatchObject({
+        code: 0,
+        json: { client_id: client.client_id, self_credits: 'pending' },
+      });
+      expect((await post({ credit: 3 })).status).toBe(202);
+    });
+
+    it('a client created before the policy change keeps immediate, even when its account opens only now', async () => {
+      // Simulated: clients whose accounts were never opened (accounts open on first use), one made before the recorded moment.
+      const [older, newer] = [await system.createClient('Old Travel', '1000'), await system.createClient('New Travel', '1000')];
+      await queryTestDatabase(
+        system.database.url,
+        `UPDATE users.clients SET created_at = (SELECT since FROM accounting.self_credit_defaults WHERE self_credits = 'pending') - interval '1 day' WHERE id = $1`,
+        [older.client_id],
+      );
+      const [{ accounts }] = await queryTestDatabase<{ accounts: number }>(system.database.url, `SELECT count(*)::int AS accounts FROM accounting.accounts WHERE client_id = ANY($1)`, [
+        [older.client_id, newer.client_id],
+      ]);
+      expect(accounts).toBe(0);
+      const credit = (client: ClientKeys) => system.request('POST', '/api/accounting', { headers: backend(client), json: { debit: 0, credit: 40, name: 'Wire', clientId: client.client_id } });
+      const [old, fresh] = await Promise.all([credit(older), credit(newer)]);
+      expect([old.status, fresh.status]).toEqual([201, 202]);
+      expect(old.body.data).toMatchObject({ credit: 40, clientId: older.client_id });
+      const [{ policies }] = await queryTestDatabase<{ policies: string }>(
+        system.database.url,
+        `SELECT string_agg(self_credits, ',' ORDER BY client_id) AS policies FROM accounting.accounts WHERE client_id = ANY($1)`,
+        [[older.client_id, newer.client_id]],
+      );
+      expect(policies).toBe('immediate,pending');
     });
   });
 
@@ -259,9 +288,10 @@ describe('finance', () => {
       expect(csv.status).toBe(200);
       expect(csv.headers['content-disposition']).toBe(`attachment; filename="ledger-${client.client_id}.csv"`);
       const [header, ...rows] = parseCsv(csv.text);
-      expect(header).toEqual(['id', 'createdAt', 'name', 'debit', 'credit', 'bookingId', 'ccPaymentId', 'userId', 'bankPaymentId']);
+      // The first nine columns as they were; new ones at the end (the account's currency, then how a booking's price was converted).
+      expect(header).toEqual(['id', 'createdAt', 'name', 'debit', 'credit', 'bookingId', 'ccPaymentId', 'userId', 'bankPaymentId', 'currency', 'vendorPrice', 'vendorCurrency', 'fxRate', 'fxRateDate']);
       expect(rows.map((row) => row[2])).toEqual([...names.slice(0, 5).map((name) => `'${name}`), names[5]]);
-      expect(rows.every((row) => row[3] === '0.10' && row[4] === '0.00')).toBe(true);
+      expect(rows.every((row) => row[3] === '0.10' && row[4] === '0.00' && row[9] === 'USD' && row.slice(10).every((cell) => cell === ''))).toBe(true);
     });
 
     it('exports 100,000 entries in flat memory, streamed page by page', async () => {

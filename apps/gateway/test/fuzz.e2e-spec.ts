@@ -513,6 +513,8 @@ describe('fuzzing every route', () => {
     const v2 = await system.request('POST', '/v2/rates', { headers: auth, json: { ...stay, hotel_ids: [hotelId] } });
     const v2RateId = v2.body.rates[0].id;
     const prebookId = (await system.request('POST', '/v2/prebook', { headers: auth, json: { rate_id: v2RateId, payment_method: 'account' } })).body.data.prebook_id;
+    // An entry to read back: the client's own credit is booked at once under the `immediate` policy (new clients start `pending`).
+    expect((await system.admin('set-credit-policy', '--client-id', String(acme.client_id), '--self-credits', 'immediate')).code).toBe(0);
     const entry = await system.request('POST', '/api/accounting', { headers: backend, json: { debit: 0, credit: 100, name: 'Opening credit', clientId: acme.client_id } });
     fixtures = {
       acme,

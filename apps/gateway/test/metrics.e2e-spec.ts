@@ -1,18 +1,7 @@
 import { SERVICE_NAMES, SUBJECTS, ServiceName } from '@hotel/contracts';
 import { GUEST, TWO_ADULTS, day, prebookV1 } from '@hotel/testing';
+import { sample } from './metrics-text';
 import { TestSystem } from './system';
-
-/** The sum of the samples of `name` whose labels include `labels` (Prometheus text format). */
-function sample(text: string, name: string, labels: Record<string, string> = {}): number {
-  let total = 0;
-  for (const line of text.split('\n')) {
-    const match = /^([a-zA-Z_:][\w:]*)(?:\{(.*)\})? (\S+)$/.exec(line);
-    if (!match || match[1] !== name) continue;
-    const found = Object.fromEntries([...(match[2] ?? '').matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g)].map(([, key, value]) => [key, value]));
-    if (Object.entries(labels).every(([key, value]) => found[key] === value)) total += Number(match[3]);
-  }
-  return total;
-}
 
 const BOOK_ROUTE = '/book/:hotel_id/:session_id/:rate_id/:payment_method';
 
@@ -37,7 +26,7 @@ describe('metrics', () => {
     expect((await system.request('GET', '/api/webhook', { headers: { authorization: acme.backend_token } })).status).toBe(200);
     expect((await system.request('POST', '/book/promocode', { headers: auth, json: { code: 'NOPE', booking_amount: 100 } })).status).toBe(400);
     const booking = await system.busClient('booking');
-    await expect(booking.send(SUBJECTS.PROMO_CODE_REDEEM, { code: 'NOPE', amount: '100.00', currency: 'USD', clientId: 1, bookingId: 1 })).rejects.toMatchObject({ code: 'PROMO_CODE_INVALID' });
+    await expect(booking.send(SUBJECTS.PROMO_CODE_REDEEM, { code: 'NOPE', amount: '100.00', currency: 'USD', clientId: 1, bookingId: 1, sandbox: false })).rejects.toMatchObject({ code: 'PROMO_CODE_INVALID' });
     for (const [app, url] of urls) scrapes.set(app, { before: before.get(app)!, after: await scrape(url) });
   });
   afterAll(() => system?.close());
@@ -87,12 +76,13 @@ describe('metrics', () => {
 
   it('business figures: bookings by status and their value, sagas against their lease, holds, promo redemptions', () => {
     const { after } = scrapes.get('booking')!;
-    expect(moved('booking', 'hotel_bookings_total', { status: 'confirmed' })).toBe(1);
-    expect(moved('booking', 'hotel_booking_value_total', { status: 'confirmed', currency: 'USD' })).toBeGreaterThan(0);
+    expect(moved('booking', 'hotel_bookings_total', { status: 'confirmed', world: 'live' })).toBe(1);
+    expect(moved('booking', 'hotel_booking_value_total', { status: 'confirmed', currency: 'USD', world: 'live' })).toBeGreaterThan(0);
+    expect(moved('booking', 'hotel_booking_value_total', { world: 'sandbox' })).toBe(0);
     // SAGA_LEASE_S's default.
     expect(sample(after, 'hotel_saga_lease_seconds')).toBe(15);
     expect(sample(after, 'hotel_saga_overdue_seconds')).toBe(0);
     expect(sample(scrapes.get('accounting')!.after, 'hotel_holds_open', { app: 'accounting' })).toBe(0);
-    expect(moved('promo', 'hotel_promo_redemptions_total', { outcome: 'rejected' })).toBe(1);
+    expect(moved('promo', 'hotel_promo_redemptions_total', { outcome: 'rejected', world: 'live' })).toBe(1);
   });
 });

@@ -7,6 +7,7 @@ import { PromoCodesService } from './codes/promo-codes.service';
 import { PromoCodeEntity, PromoRedemptionEntity } from './codes/promo-code.entity';
 import { CreatePromoCodes1763940000000 } from './migrations/1763940000000-create-promo-codes';
 import { AmountsInAnyCurrency1764700000000 } from './migrations/1764700000000-amounts-in-any-currency';
+import { UsesPerWorld1764800000000 } from './migrations/1764800000000-uses-per-world';
 
 @Module({})
 export class PromoAppModule {
@@ -19,7 +20,7 @@ export class PromoAppModule {
           env,
           healthSubject: SUBJECTS.PROMO_HEALTH_CHECK,
           entities: [PromoCodeEntity, PromoRedemptionEntity],
-          migrations: [CreatePromoCodes1763940000000, AmountsInAnyCurrency1764700000000],
+          migrations: [CreatePromoCodes1763940000000, AmountsInAnyCurrency1764700000000, UsesPerWorld1764800000000],
         }),
       ],
       controllers: [PromoCodesController],

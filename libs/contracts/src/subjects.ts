@@ -69,8 +69,10 @@ export const SUBJECTS = {
   ACCOUNTING_CARD_PAYMENT_RECORD: 'accounting.card-payment.record.v1',
 
   PROMO_CODE_CREATE: 'promo.code.create.v1',
-  PROMO_CODE_QUOTE: 'promo.code.quote.v1',
-  PROMO_CODE_REDEEM: 'promo.code.redeem.v1',
+  /** v2: says the world (sandbox or live) whose uses of the code count. */
+  PROMO_CODE_QUOTE: 'promo.code.quote.v2',
+  /** v2: says the world (sandbox or live) whose uses of the code count. */
+  PROMO_CODE_REDEEM: 'promo.code.redeem.v2',
 
   WEBHOOKS_ENDPOINT_CREATE: 'webhooks.endpoint.create.v1',
   WEBHOOKS_ENDPOINT_LIST: 'webhooks.endpoint.list.v1',
@@ -88,10 +90,13 @@ export const SUBJECTS = {
   ACCOUNTING_CREDIT_REQUEST_LIST: 'accounting.credit-request.list.v1',
   ACCOUNTING_CREDIT_REQUEST_CONFIRM: 'accounting.credit-request.confirm.v1',
   ACCOUNTING_CREDIT_REQUEST_REJECT: 'accounting.credit-request.reject.v1',
-  ACCOUNTING_STATEMENT_SUMMARY: 'accounting.statement.summary.v1',
-  ACCOUNTING_EXPORT_PAGE: 'accounting.export.page.v1',
+  /** v2: the figures also as exact decimal strings in the account currency's minor unit (`amounts`). */
+  ACCOUNTING_STATEMENT_SUMMARY: 'accounting.statement.summary.v2',
+  /** v2: the running balance carried between pages is any exact decimal (three decimals, no size limit). */
+  ACCOUNTING_EXPORT_PAGE: 'accounting.export.page.v2',
   ACCOUNTING_BALANCE_DAILY: 'accounting.balance.daily.v1',
-  ACCOUNTING_RECONCILIATION_GET: 'accounting.reconciliation.get.v1',
+  /** v2: per currency (the account's, others apart), with each listed booking's vendor price and exchange rate. */
+  ACCOUNTING_RECONCILIATION_GET: 'accounting.reconciliation.get.v2',
   BOOKING_RECONCILIATION_LIST: 'booking.reconciliation.list.v1',
 } as const;
 

@@ -401,13 +401,13 @@ export interface paths {
         };
         /**
          * The ledger, newest first
-         * @description As CSV (`format=csv` or `Accept: text/csv`): every entry, oldest first, streamed. The finance credential names the client with `clientId`; a backend token naming another client is 404.
+         * @description As CSV (`format=csv` or `Accept: text/csv`): every entry, oldest first, streamed, amounts with the account currency's decimals, then the currency and, for an entry of a booking, the vendor's price, its currency, the exchange rate and its date. The finance credential names the client with `clientId`; a backend token naming another client is 404.
          */
         get: operations["listAccountingEntries"];
         put?: never;
         /**
          * Append a ledger entry
-         * @description A `clientId` other than the caller's is 403. Entries are never changed or deleted; corrections are new entries.
+         * @description A `clientId` other than the caller's is 403. Amounts are in the account's currency: more decimals than it has (JPY none, USD two, KWD three) or more than 999,999,999.99 is 400 naming the field. Entries are never changed or deleted; corrections are new entries. A new client starts with the `pending` credit policy: its own credits are credit requests (202) until the finance team confirms them.
          */
         post: operations["createAccountingEntry"];
         delete?: never;
@@ -459,7 +459,7 @@ export interface paths {
         };
         /**
          * A statement of a period
-         * @description Opening balance, every entry of the UTC days `from` to `to` (at most 366), the totals, the closing balance, the credit limit and the funds available at the end. As CSV or PDF with `format` or the Accept header.
+         * @description Opening balance, every entry of the UTC days `from` to `to` (at most 366; an entry of a booking with `fx`, how its price was converted), the totals, the closing balance, the credit limit and the funds available at the end, in the account's currency. As CSV or PDF with `format` or the Accept header (amounts with the currency's decimals).
          */
         get: operations["getStatement"];
         put?: never;
@@ -479,7 +479,7 @@ export interface paths {
         };
         /**
          * The period's bookings against their ledger entries
-         * @description Every mismatch (a confirmed booking without its debit or with another amount, a debit without its booking, a refund other than price − penalty, a card booking without its debit and credit, a hold older than the saga lease) and totals per booking status.
+         * @description Every mismatch (a confirmed booking without its debit or with another amount, a debit without its booking, a refund other than price − penalty, a card booking without its debit and credit, a hold older than the saga lease, a booking priced in another currency than the account's), each booking's with the vendor's price and the exchange rate, and totals per booking status: in the account's currency, and apart for each other currency. Sandbox bookings are not reconciled (they move no money).
          */
         get: operations["getReconciliation"];
         put?: never;
@@ -1209,6 +1209,13 @@ export interface components {
             success: true;
             message: string | null;
         };
+        /** @description How a booking's price came to be in the account's currency, as the ledger's exports show it beside the booking's entries: the vendor's net price (with the vendor currency's decimals) and currency, and the exchange rate used, with its ECB date (null when no conversion was needed). */
+        EntryFx: {
+            vendorPrice: string;
+            vendorCurrency: string;
+            fxRate: string;
+            fxRateDate: string | null;
+        };
         /** @enum {string} */
         ErrorCode: "VALIDATION_FAILED" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "SESSION_EXPIRED" | "RATE_NOT_AVAILABLE" | "PREBOOK_REQUIRED" | "INSUFFICIENT_FUNDS" | "DUPLICATE_CLIENT_REFERENCE" | "IDEMPOTENCY_CONFLICT" | "PAYMENT_DECLINED" | "PAYMENT_INCOMPLETE" | "PAYMENT_METHOD_UNAVAILABLE" | "PREBOOK_ALREADY_BOOKED" | "PROMO_CODE_INVALID" | "SUPPLIER_ERROR" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "SERVICE_UNAVAILABLE" | "FX_RATES_STALE" | "FX_RATE_UNAVAILABLE" | "INTERNAL_ERROR";
         ErrorEnvelope: {
@@ -1218,6 +1225,22 @@ export interface components {
             message: string;
             code: components["schemas"]["ErrorCode"];
             errors?: components["schemas"]["FieldError"][];
+        };
+        /** @description An entry as an export gives it: for an entry of a booking, `fx` says how the booking's price was converted (null otherwise). */
+        ExportedEntry: {
+            id: number;
+            debit: number;
+            credit: number;
+            name: string;
+            clientId: number;
+            bookingId: number | null;
+            ccPaymentId: string | null;
+            userId: number | null;
+            bankPaymentId: number | null;
+            createdAt: string;
+            updatedAt: string;
+            deletedAt: string | null;
+            fx: components["schemas"]["EntryFx"] | null;
         };
         FieldError: {
             field: string;
@@ -1373,7 +1396,7 @@ export interface components {
             message: string | null;
         };
         /** @enum {string} */
-        MismatchKind: "missing_debit" | "debit_amount_differs" | "debit_without_booking" | "refund_differs" | "card_pair_incomplete" | "stale_hold";
+        MismatchKind: "missing_debit" | "debit_amount_differs" | "debit_without_booking" | "refund_differs" | "card_pair_incomplete" | "stale_hold" | "currency_differs";
         NewAccountingEntry: {
             /** @description an amount from 0 to 999,999,999.99, with at most the decimals of the account currency (none in JPY, two in USD, three in KWD) */
             debit: number;
@@ -1514,21 +1537,33 @@ export interface components {
             kind: components["schemas"]["MismatchKind"];
             bookingId: number | null;
             entryId: number | null;
+            /** @description In `currency`. */
             expected: number | null;
+            /** @description What the ledger holds, in the account's currency. */
             actual: number | null;
+            /** @description The currency of `expected`: the booking's (for currency_differs not the account's), else the account's. */
+            currency: string;
+            /** @description The vendor's net price of the booking (with its currency's decimals), its currency and the rate that converted it; null without a booking. */
+            vendorPrice: string | null;
+            vendorCurrency: string | null;
+            fxRate: string | null;
+            /** @description The ECB reference date of the rate; null when no conversion was needed (or without a booking). */
+            fxRateDate: string | null;
             message: string;
         };
         ReconciliationView: {
             clientId: number;
             from: string;
             to: string;
-            /** @description Bookings created in the period, by status, with the sum of their prices. */
-            totals: {
-                pending: components["schemas"]["StatusTotal"];
-                confirmed: components["schemas"]["StatusTotal"];
-                cancelled: components["schemas"]["StatusTotal"];
-                failed: components["schemas"]["StatusTotal"];
-            };
+            /** @description The account's currency. */
+            currency: string;
+            /** @description Bookings created in the period in the account's currency, by status, with the sum of their prices. */
+            totals: components["schemas"]["StatusTotals"];
+            /** @description Bookings of the period priced in another currency (each also a currency_differs mismatch), totalled per currency. */
+            otherCurrencies: {
+                currency: string;
+                totals: components["schemas"]["StatusTotals"];
+            }[];
             /** @description Every mismatch found (the first 1000 listed; `mismatchCount` counts all). */
             mismatches: components["schemas"]["ReconciliationMismatch"][];
             mismatchCount: number;
@@ -1623,7 +1658,7 @@ export interface components {
             creditLimit: number;
             availableAtEnd: number;
             entryCount: number;
-            entries: components["schemas"]["AccountingEntryView"][];
+            entries: components["schemas"]["ExportedEntry"][];
         };
         /** @description A StatementView in the envelope. */
         StatementViewEnvelope: {
@@ -1635,6 +1670,13 @@ export interface components {
         StatusTotal: {
             count: number;
             amount: number;
+            currency: string;
+        };
+        StatusTotals: {
+            pending: components["schemas"]["StatusTotal"];
+            confirmed: components["schemas"]["StatusTotal"];
+            cancelled: components["schemas"]["StatusTotal"];
+            failed: components["schemas"]["StatusTotal"];
         };
         UserChanges: {
             firstName?: string;
@@ -7844,7 +7886,7 @@ export interface operations {
                     "application/json": components["schemas"]["AccountingEntryViewEnvelope"];
                 };
             };
-            /** @description A credit of the client's own under the `pending` credit policy: a credit request, no money moved until the finance team confirms it. */
+            /** @description A credit of the client's own under the `pending` credit policy (where new clients start): a credit request, no money moved until the finance team confirms it. */
             202: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -8471,7 +8513,8 @@ export interface operations {
                      *             "bankPaymentId": 7,
                      *             "createdAt": "2026-11-02T03:14:24.498Z",
                      *             "updatedAt": "2026-11-02T03:14:24.498Z",
-                     *             "deletedAt": null
+                     *             "deletedAt": null,
+                     *             "fx": null
                      *           },
                      *           {
                      *             "id": 5,
@@ -8485,7 +8528,13 @@ export interface operations {
                      *             "bankPaymentId": null,
                      *             "createdAt": "2026-11-20T09:00:00.000Z",
                      *             "updatedAt": "2026-11-20T09:00:00.000Z",
-                     *             "deletedAt": null
+                     *             "deletedAt": null,
+                     *             "fx": {
+                     *               "vendorPrice": "524.50",
+                     *               "vendorCurrency": "EUR",
+                     *               "fxRate": "1.097807",
+                     *               "fxRateDate": "2026-11-19"
+                     *             }
                      *           }
                      *         ]
                      *       },
@@ -8684,24 +8733,56 @@ export interface operations {
                      *         "clientId": 1,
                      *         "from": "2026-11-01",
                      *         "to": "2026-11-30",
+                     *         "currency": "USD",
                      *         "totals": {
                      *           "pending": {
                      *             "count": 0,
-                     *             "amount": 0
+                     *             "amount": 0,
+                     *             "currency": "USD"
                      *           },
                      *           "confirmed": {
                      *             "count": 1,
-                     *             "amount": 575.8
+                     *             "amount": 575.8,
+                     *             "currency": "USD"
                      *           },
                      *           "cancelled": {
                      *             "count": 0,
-                     *             "amount": 0
+                     *             "amount": 0,
+                     *             "currency": "USD"
                      *           },
                      *           "failed": {
                      *             "count": 1,
-                     *             "amount": 312.4
+                     *             "amount": 312.4,
+                     *             "currency": "USD"
                      *           }
                      *         },
+                     *         "otherCurrencies": [
+                     *           {
+                     *             "currency": "EUR",
+                     *             "totals": {
+                     *               "pending": {
+                     *                 "count": 0,
+                     *                 "amount": 0,
+                     *                 "currency": "EUR"
+                     *               },
+                     *               "confirmed": {
+                     *                 "count": 1,
+                     *                 "amount": 412.3,
+                     *                 "currency": "EUR"
+                     *               },
+                     *               "cancelled": {
+                     *                 "count": 0,
+                     *                 "amount": 0,
+                     *                 "currency": "EUR"
+                     *               },
+                     *               "failed": {
+                     *                 "count": 0,
+                     *                 "amount": 0,
+                     *                 "currency": "EUR"
+                     *               }
+                     *             }
+                     *           }
+                     *         ],
                      *         "mismatches": [
                      *           {
                      *             "kind": "debit_without_booking",
@@ -8709,10 +8790,28 @@ export interface operations {
                      *             "entryId": 9,
                      *             "expected": null,
                      *             "actual": 55.5,
+                     *             "currency": "USD",
+                     *             "vendorPrice": null,
+                     *             "vendorCurrency": null,
+                     *             "fxRate": null,
+                     *             "fxRateDate": null,
                      *             "message": "booking_debit entry 9 names booking 987654, which does not exist"
+                     *           },
+                     *           {
+                     *             "kind": "currency_differs",
+                     *             "bookingId": 43,
+                     *             "entryId": 11,
+                     *             "expected": 412.3,
+                     *             "actual": 452.62,
+                     *             "currency": "EUR",
+                     *             "vendorPrice": "412.30",
+                     *             "vendorCurrency": "EUR",
+                     *             "fxRate": "1",
+                     *             "fxRateDate": null,
+                     *             "message": "booking 43 is priced in EUR (412.30), the account is in USD"
                      *           }
                      *         ],
-                     *         "mismatchCount": 1
+                     *         "mismatchCount": 2
                      *       },
                      *       "success": true,
                      *       "message": null

@@ -2,21 +2,24 @@ import { Inject, Injectable } from '@nestjs/common';
 import {
   Actor,
   DailyBalanceView,
+  EntryFx,
   ExportPage,
   ExportPageRequest,
   ReconciliationView,
   SUBJECTS,
   StatementSummary,
+  csvRecord,
+  formatAmount,
   milliToDecimal,
   milliToNumber,
-  csvRecord,
   parseDay,
   toMilli,
+  toMilliBig,
 } from '@hotel/contracts';
 import { DomainError, SERVICE_CLIENT, ServiceClient, requireLedgerReader } from '@hotel/platform';
 import { EntryFields, toEntryView } from '../ledger/ledger.repository';
 import { LedgerService } from '../ledger/ledger.service';
-import { Reconciliation } from './reconciliation';
+import { Reconciliation, amountIn } from './reconciliation';
 import { BookingEntryRow, PeriodTotals, ReportsRepository, Span } from './reports.repository';
 
 const DAY_MS = 86_400_000;
@@ -35,7 +38,8 @@ export function spanOf(from: string, to: string): Span {
   return { start: parseDay(from)!, end: new Date(parseDay(to)!.getTime() + DAY_MS) };
 }
 
-const money = (decimal: string) => milliToNumber(toMilli(decimal));
+/** A sum read from SQL (a numeric without a limit) as a JSON number. */
+const money = (decimal: string) => milliToNumber(toMilliBig(decimal));
 
 /**
  * The finance team's reports over one client's ledger: statements, exports page by
@@ -51,17 +55,18 @@ export class FinanceService {
   ) {}
 
   async statementSummary(actor: Actor, from: string, to: string): Promise<StatementSummary> {
-    const clientId = await this.clientOf(actor, 'statements');
+    const { clientId } = await this.clientOf(actor, 'statements');
     const totals = await this.reports.snapshot((read) => read.totals(clientId, spanOf(from, to)));
     return summaryOf(clientId, from, to, totals!);
   }
 
   async dailyBalance(actor: Actor, from: string, to: string): Promise<DailyBalanceView> {
-    const clientId = await this.clientOf(actor, 'daily balances');
+    const { clientId } = await this.clientOf(actor, 'daily balances');
     const span = spanOf(from, to);
     const { totals, days } = await this.reports.snapshot(async (read) => ({ totals: (await read.totals(clientId, span))!, days: await read.days(clientId, span) }));
-    const limit = toMilli(totals.creditLimit);
-    let balance = toMilli(totals.opening);
+    // bigint: the running balance of a ledger of any length.
+    const limit = toMilliBig(totals.creditLimit);
+    let balance = toMilliBig(totals.opening);
     return {
       clientId,
       currency: totals.currency,
@@ -70,7 +75,7 @@ export class FinanceService {
       to,
       openingBalance: milliToNumber(balance),
       days: days.map((day) => {
-        balance += toMilli(day.credits) - toMilli(day.debits);
+        balance += toMilliBig(day.credits) - toMilliBig(day.debits);
         return { day: day.day, credits: money(day.credits), debits: money(day.debits), closingBalance: milliToNumber(balance), available: milliToNumber(limit + balance) };
       }),
     };
@@ -84,19 +89,22 @@ export class FinanceService {
    * appears later).
    */
   async exportPage(request: ExportPageRequest): Promise<ExportPage> {
-    const clientId = requireLedgerReader(request.actor, 'exports');
     if (request.kind === 'statement' && (!request.from || !request.to)) throw DomainError.validation([{ field: 'from', message: 'a statement page needs from and to' }]);
+    const { clientId, currency } = await this.clientOf(request.actor, 'exports');
     const upTo = request.upTo ?? (await this.reports.lastEntryId(clientId));
     const span = request.kind === 'statement' ? spanOf(request.from!, request.to!) : null;
     const after = span && request.after === 0 ? await this.reports.idBefore(clientId, span) : request.after;
     const rows = await this.reports.entryPage(clientId, after, upTo, PAGE_ROWS, span);
-    let balance = toMilli(request.balance);
+    // The statement CSV has no room for them (its columns are fixed); the ledger CSV and JSON pages have.
+    const fx = request.kind === 'statement' && request.format === 'csv' ? new Map<number, EntryFx>() : await this.bookingFx(clientId, rows);
+    // bigint: the running balance of a ledger of any length.
+    let balance = toMilliBig(request.balance);
     const parts: string[] = [];
     let bytes = 0;
     let last: number | null = null;
     for (const row of rows) {
-      balance += toMilli(row.credit) - toMilli(row.debit);
-      const text = render(request, row, balance);
+      balance += toMilliBig(row.credit) - toMilliBig(row.debit);
+      const text = render(request, row, balance, currency, row.bookingId === null ? null : (fx.get(row.bookingId) ?? null));
       bytes += Buffer.byteLength(text);
       parts.push(text);
       last = row.id;
@@ -106,10 +114,35 @@ export class FinanceService {
     return { text: parts.join(request.format === 'json' ? ',' : ''), rows: parts.length, next: complete ? null : last, upTo, balance: milliToDecimal(balance) };
   }
 
+  /**
+   * How the bookings these entries name were priced (vendor price, currency, rate),
+   * asked of the booking service in batches of its page size; bookings it does not
+   * know (an entry naming a booking that does not exist) are left out.
+   */
+  private async bookingFx(clientId: number, rows: EntryFields[]): Promise<Map<number, EntryFx>> {
+    const ids = [...new Set(rows.flatMap((row) => (row.bookingId === null ? [] : [row.bookingId])))];
+    const found = new Map<number, EntryFx>();
+    // The request names a period (required), which bookingIds overrides: any day does.
+    const day = new Date().toISOString().slice(0, 10);
+    for (let i = 0; i < ids.length; i += BOOKING_PAGE) {
+      const batch = ids.slice(i, i + BOOKING_PAGE);
+      const { bookings } = await this.services.send(SUBJECTS.BOOKING_RECONCILIATION_LIST, { clientId, from: day, to: day, after: 0, limit: BOOKING_PAGE, bookingIds: batch });
+      for (const booking of bookings) {
+        found.set(booking.id, {
+          vendorPrice: amountIn(toMilli(booking.vendorPrice), booking.vendorCurrency),
+          vendorCurrency: booking.vendorCurrency,
+          fxRate: booking.fxRate,
+          fxRateDate: booking.fxRateDate,
+        });
+      }
+    }
+    return found;
+  }
+
   async reconcile(actor: Actor, from: string, to: string): Promise<ReconciliationView> {
-    const clientId = await this.clientOf(actor, 'reconciliation');
+    const { clientId, currency } = await this.clientOf(actor, 'reconciliation');
     const span = spanOf(from, to);
-    const reconciliation = new Reconciliation();
+    const reconciliation = new Reconciliation(currency);
     const seen = new Set<number>();
     let leaseSeconds = 0;
     for (let after = 0; ; ) {
@@ -145,38 +178,54 @@ export class FinanceService {
     }
   }
 
-  /** The client the actor reads (see requireLedgerReader), whose account exists (404 for an unknown client). */
-  private async clientOf(actor: Actor, what: string): Promise<number> {
+  /** The client the actor reads (see requireLedgerReader), whose account exists (404 for an unknown client), and the account's currency. */
+  private async clientOf(actor: Actor, what: string): Promise<{ clientId: number; currency: string }> {
     const clientId = requireLedgerReader(actor, what);
-    await this.ledger.ensureAccount(clientId);
-    return clientId;
+    return { clientId, currency: await this.ledger.ensureAccount(clientId) };
   }
 }
 
+/** The period's figures; sums in bigint (a ledger's have no limit), each also as the currency writes it (`amounts`). */
 function summaryOf(clientId: number, from: string, to: string, totals: PeriodTotals): StatementSummary {
-  const opening = toMilli(totals.opening);
-  const closing = opening + toMilli(totals.credits) - toMilli(totals.debits);
+  const opening = toMilliBig(totals.opening);
+  const debits = toMilliBig(totals.debits);
+  const credits = toMilliBig(totals.credits);
+  const limit = toMilliBig(totals.creditLimit);
+  const closing = opening + credits - debits;
+  const figures = { openingBalance: opening, totalDebits: debits, totalCredits: credits, closingBalance: closing, creditLimit: limit, availableAtEnd: limit + closing };
+  const each = <T>(convert: (milli: bigint) => T) => Object.fromEntries(Object.entries(figures).map(([name, milli]) => [name, convert(milli)])) as Record<keyof typeof figures, T>;
   return {
     clientId,
     currency: totals.currency,
     from,
     to,
-    openingBalance: milliToNumber(opening),
-    totalDebits: money(totals.debits),
-    totalCredits: money(totals.credits),
-    closingBalance: milliToNumber(closing),
-    creditLimit: money(totals.creditLimit),
-    availableAtEnd: milliToNumber(toMilli(totals.creditLimit) + closing),
+    ...each(milliToNumber),
     entryCount: totals.count,
     lastEntryId: totals.upTo,
+    amounts: each((milli) => formatAmount(milli, totals.currency)),
   };
 }
 
-/** One entry as LEDGER_CSV_COLUMNS or STATEMENT_CSV_COLUMNS give it, or as JSON. */
-function render(request: ExportPageRequest, row: EntryFields, balance: number): string {
-  if (request.format === 'json') return JSON.stringify(toEntryView(row));
-  const debit = milliToDecimal(toMilli(row.debit));
-  const credit = milliToDecimal(toMilli(row.credit));
-  if (request.kind === 'statement') return csvRecord([row.createdAt.toISOString().slice(0, 10), row.id, row.name, debit, credit, milliToDecimal(balance)]);
-  return csvRecord([row.id, row.createdAt.toISOString(), row.name, debit, credit, row.bookingId, row.ccPaymentId, row.userId, row.bankPaymentId]);
+/** One entry as LEDGER_CSV_COLUMNS or STATEMENT_CSV_COLUMNS give it (amounts with the currency's decimals), or as JSON (an ExportedEntry). */
+function render(request: ExportPageRequest, row: EntryFields, balance: bigint, currency: string, fx: EntryFx | null): string {
+  if (request.format === 'json') return JSON.stringify({ ...toEntryView(row), fx });
+  const debit = formatAmount(toMilliBig(row.debit), currency);
+  const credit = formatAmount(toMilliBig(row.credit), currency);
+  if (request.kind === 'statement') return csvRecord([row.createdAt.toISOString().slice(0, 10), row.id, row.name, debit, credit, formatAmount(balance, currency)]);
+  return csvRecord([
+    row.id,
+    row.createdAt.toISOString(),
+    row.name,
+    debit,
+    credit,
+    row.bookingId,
+    row.ccPaymentId,
+    row.userId,
+    row.bankPaymentId,
+    currency,
+    fx?.vendorPrice ?? null,
+    fx?.vendorCurrency ?? null,
+    fx?.fxRate ?? null,
+    fx?.fxRateDate ?? null,
+  ]);
 }

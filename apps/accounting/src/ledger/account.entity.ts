@@ -28,8 +28,11 @@ export class AccountEntity {
   @Column({ name: 'total_held', type: 'numeric', default: 0, transformer: AMOUNT_COLUMN })
   totalHeld: string;
 
-  /** Whether a credit the client's own backend token posts waits for the finance team (pending) or is booked at once. */
-  @Column({ name: 'self_credits', type: 'text', default: 'immediate' })
+  /**
+   * Whether a credit the client's own backend token posts waits for the finance team
+   * (pending) or is booked at once; set when the account opens (see SelfCreditDefaultEntity).
+   */
+  @Column({ name: 'self_credits', type: 'text', default: 'pending' })
   selfCredits: SelfCreditPolicy;
 
   @Column({ name: 'entry_count', type: 'integer', default: 0 })

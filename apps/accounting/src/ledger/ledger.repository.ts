@@ -9,14 +9,18 @@ import {
   CreditRequestView,
   HoldView,
   SelfCreditPolicy,
+  decimalToNumber,
+  milliToDecimal,
   milliToNumber,
   toMilli,
+  toMilliBig,
 } from '@hotel/contracts';
 import { getPage } from '@hotel/platform';
 import { AccountEntity } from './account.entity';
 import { CreditRequestEntity } from './credit-request.entity';
 import { EntryEntity, EntryKind } from './entry.entity';
 import { HoldEntity } from './hold.entity';
+import { SelfCreditDefaultEntity } from './self-credit-default.entity';
 
 export interface NewEntry {
   clientId: number;
@@ -142,7 +146,8 @@ interface HoldOutcomeRow {
 const HOLD_OUTCOME_COLUMNS = 'outcome, booking_id, user_id, amount, status, entry_id';
 
 function toHoldOutcome(row: HoldOutcomeRow): HoldOutcome {
-  const hold = row.status ? { bookingId: row.booking_id!, userId: row.user_id, amount: row.amount!, status: row.status, entryId: row.entry_id } : null;
+  // The functions return the column's numeric(15,3) as PostgreSQL writes it ("120.000"): read back canonical, as AMOUNT_COLUMN does.
+  const hold = row.status ? { bookingId: row.booking_id!, userId: row.user_id, amount: milliToDecimal(toMilliBig(row.amount!)), status: row.status, entryId: row.entry_id } : null;
   return { outcome: row.outcome, hold };
 }
 
@@ -169,17 +174,24 @@ export class LedgerRepository {
     return this.dataSource.getRepository(HoldEntity).countBy({ status: 'active' });
   }
 
-  async hasAccount(clientId: number): Promise<boolean> {
-    return this.accounts.exists({ where: { clientId } });
+  /** The account's currency (it never changes once the account is open); null when the client has no account yet. */
+  async accountCurrency(clientId: number): Promise<string | null> {
+    const account = await this.accounts.findOne({ select: { clientId: true, currency: true }, where: { clientId } });
+    return account?.currency ?? null;
   }
 
-  /** Opens a client's account with its credit terms; an account that exists already is left as it is. */
-  async openAccount(terms: ClientAccountTerms): Promise<void> {
+  /** The self-credit policies new accounts start with, by the day their client was created (oldest first). */
+  async selfCreditDefaults(): Promise<{ selfCredits: SelfCreditPolicy; since: Date }[]> {
+    return this.dataSource.getRepository(SelfCreditDefaultEntity).find({ select: { selfCredits: true, since: true }, order: { since: 'ASC' } });
+  }
+
+  /** Opens a client's account with its credit terms and self-credit policy; an account that exists already is left as it is. */
+  async openAccount(terms: ClientAccountTerms, selfCredits: SelfCreditPolicy): Promise<void> {
     await this.dataSource
       .createQueryBuilder()
       .insert()
       .into(AccountEntity)
-      .values({ clientId: terms.clientId, currency: terms.currency, creditLimit: terms.creditLimit })
+      .values({ clientId: terms.clientId, currency: terms.currency, creditLimit: terms.creditLimit, selfCredits })
       // ON CONFLICT DO NOTHING: the primary key is the table's only unique constraint.
       .orIgnore()
       .updateEntity(false)
@@ -197,14 +209,15 @@ export class LedgerRepository {
       );
     if (!rows.length) return null;
     const account = rows[0];
+    // The totals are numerics without a limit: read as bigints, never as a safe integer that a long ledger outgrows.
     return {
       clientId,
       currency: account.currency,
-      creditLimit: milliToNumber(toMilli(account.creditLimit)),
-      credits: milliToNumber(toMilli(account.totalCredit)),
-      debits: milliToNumber(toMilli(account.totalDebit)),
-      holds: milliToNumber(toMilli(account.totalHeld)),
-      available: milliToNumber(toMilli(account.available)),
+      creditLimit: decimalToNumber(account.creditLimit),
+      credits: decimalToNumber(account.totalCredit),
+      debits: decimalToNumber(account.totalDebit),
+      holds: decimalToNumber(account.totalHeld),
+      available: decimalToNumber(account.available),
     };
   }
 

@@ -1,20 +1,28 @@
 import { Actor, SUBJECTS } from '@hotel/contracts';
 import { DomainError } from '@hotel/platform';
 import { ServiceHarness, startServiceHarness } from '@hotel/testing';
-import { ACCOUNTING_ENTITIES } from '../accounting-app.module';
-import { CreateLedger1763930000000 } from '../migrations/1763930000000-create-ledger';
-import { HoldFunctions1764000000000 } from '../migrations/1764000000000-hold-functions';
-import { OneFundsRule1764100000000 } from '../migrations/1764100000000-one-funds-rule';
-import { FinanceWorkspace1764600000000 } from '../migrations/1764600000000-finance-workspace';
+import { ACCOUNTING_ENTITIES, ACCOUNTING_MIGRATIONS } from '../accounting-app.module';
 import { LedgerRepository } from './ledger.repository';
-import { LedgerService } from './ledger.service';
+import { LedgerService, selfCreditPolicyFor } from './ledger.service';
 
 // Service tier: LedgerService and its repository on a fresh PostgreSQL database with
 // the accounting migrations (as AccountingAppModule lists them); the users service is a fake.
 
-/** Each test books for a client of its own: they share one database. */
-const CREDIT_LIMITS: Record<number, string> = { 1: '1000.00', 2: '1000.00', 3: '1000.00', 4: '1000.00' };
+/** Made long before the accounting migrations ran: their accounts open with the `immediate` self-credit policy. */
+const LONG_AGO = '2020-01-01T00:00:00.000Z';
+/** Each test books for a client of its own: they share one database. Clients 5 to 8 are created now (after the policy change). */
+const CLIENTS: Record<number, { creditLimit: string; currency?: string; createdAt?: string }> = {
+  1: { creditLimit: '1000.00', createdAt: LONG_AGO },
+  2: { creditLimit: '1000.00', createdAt: LONG_AGO },
+  3: { creditLimit: '1000.00', createdAt: LONG_AGO },
+  4: { creditLimit: '1000.00', createdAt: LONG_AGO },
+  5: { creditLimit: '1000.00' },
+  6: { creditLimit: '100000', currency: 'JPY' },
+  7: { creditLimit: '1000.000', currency: 'KWD' },
+  8: { creditLimit: '1000.00', currency: 'USD' },
+};
 const backend = (clientId: number): Actor => ({ clientId, userId: null, role: 'backend', sandbox: false });
+const finance = (clientId: number): Actor => ({ clientId, userId: null, role: 'finance', sandbox: false });
 
 describe('LedgerService (service tier: real PostgreSQL, fake users service)', () => {
   let harness: ServiceHarness;
@@ -24,15 +32,15 @@ describe('LedgerService (service tier: real PostgreSQL, fake users service)', ()
     harness = await startServiceHarness({
       name: 'accounting',
       providers: [LedgerRepository, LedgerService],
-      migrations: [CreateLedger1763930000000, HoldFunctions1764000000000, OneFundsRule1764100000000, FinanceWorkspace1764600000000],
+      migrations: ACCOUNTING_MIGRATIONS,
       entities: ACCOUNTING_ENTITIES,
       // Room for the race below: 12 holds in flight at once and the transaction holding them back.
       env: { DB_POOL_SIZE: '16' },
       handlers: {
         [SUBJECTS.USERS_CLIENT_GET]: ({ clientId }) => {
-          const creditLimit = CREDIT_LIMITS[clientId];
-          if (!creditLimit) throw DomainError.notFound(`client ${clientId}`);
-          return { clientId, creditLimit, currency: 'EUR', createdAt: new Date().toISOString() };
+          const client = CLIENTS[clientId];
+          if (!client) throw DomainError.notFound(`client ${clientId}`);
+          return { clientId, creditLimit: client.creditLimit, currency: client.currency ?? 'EUR', createdAt: client.createdAt ?? new Date().toISOString() };
         },
       },
     });
@@ -132,6 +140,52 @@ describe('LedgerService (service tier: real PostgreSQL, fake users service)', ()
     });
     // Another user of the client is not held to user 7's limit.
     await expect(ledger.placeHold({ clientId, bookingId: 3, userId: 8, userLimit: '250.00', amount: '150.00' })).resolves.toMatchObject({ status: 'active' });
+  });
+
+  describe('the self-credit policy an account opens with', () => {
+    it('follows the default of the day the client was created: immediate before the policy change, pending since', () => {
+      const defaults = [{ selfCredits: 'pending' as const, since: new Date('2026-12-01T00:00:00Z') }];
+      expect(selfCreditPolicyFor('2026-11-30T23:59:59.999Z', defaults)).toBe('immediate');
+      expect(selfCreditPolicyFor('2026-12-01T00:00:00.000Z', defaults)).toBe('pending');
+      expect(selfCreditPolicyFor('2027-01-01T00:00:00.000Z', [])).toBe('immediate');
+    });
+
+    it("a client created before the migration keeps immediate when its account opens later; a new client's own credit is a request", async () => {
+      const [{ since }] = await harness.dataSource.query(`SELECT since FROM accounting.self_credit_defaults WHERE self_credits = 'pending'`);
+      expect(since).toBeInstanceOf(Date);
+      // Client 1 (created in 2020) had its account opened by the first test, after the migration ran.
+      expect((await ledger.createEntry(backend(1), { clientId: 1, debit: 0, credit: 5, name: 'Old client' })).entry).toMatchObject({ credit: 5 });
+
+      const posted = await ledger.createEntry(backend(5), { clientId: 5, debit: 0, credit: 75, name: 'Wire' });
+      expect(posted).toMatchObject({ entry: null, creditRequest: { status: 'pending', credit: 75, entryId: null } });
+      expect(await ledger.balance(backend(5))).toMatchObject({ credits: 0, available: 1000 });
+      // A debit, and the finance credential's credit, are booked at once.
+      expect((await ledger.createEntry(backend(5), { clientId: 5, debit: 10, credit: 0, name: 'Fee' })).entry).toMatchObject({ debit: 10 });
+      expect((await ledger.createEntry(finance(5), { clientId: 5, debit: 0, credit: 20, name: 'Wire by finance' })).entry).toMatchObject({ credit: 20 });
+
+      // Confirmed by several finance calls at once: one entry, the money moves once.
+      const id = posted.creditRequest!.id;
+      const decisions = await Promise.all(Array.from({ length: 8 }, () => ledger.decideCreditRequest(finance(5), id, 'confirmed')));
+      expect(new Set(decisions.map((decision) => decision.entryId)).size).toBe(1);
+      expect(await ledger.balance(backend(5))).toMatchObject({ credits: 95, debits: 10, available: 1085 });
+      expect((await ledger.listEntries(backend(5), 1, 10)).total).toBe(3);
+    });
+  });
+
+  it.each([
+    [6, 'JPY', 1.5, 1500, 'no decimals in JPY'],
+    [7, 'KWD', 0, 1.234, ''],
+    [8, 'USD', 1.005, 12.34, 'at most 2 decimals in USD'],
+  ])("refuses amounts finer than the account currency's minor unit (client %i, %s)", async (clientId, currency, refused, accepted, message) => {
+    if (refused) {
+      for (const field of ['debit', 'credit'] as const) {
+        const entry = { clientId, debit: 0, credit: 0, name: 'Too fine', [field]: refused };
+        await expect(ledger.createEntry(finance(clientId), entry)).rejects.toMatchObject({ code: 'VALIDATION_FAILED', errors: [{ field, message: expect.stringContaining(message) }] });
+      }
+    }
+    const posted = await ledger.createEntry(finance(clientId), { clientId, debit: 0, credit: accepted, name: 'Fits' });
+    expect(posted.entry).toMatchObject({ credit: accepted });
+    expect(await ledger.balance(finance(clientId))).toMatchObject({ currency, credits: accepted });
   });
 
   it('a client the users service does not know gets no account', async () => {

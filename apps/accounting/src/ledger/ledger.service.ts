@@ -4,6 +4,7 @@ import {
   Actor,
   BalanceView,
   CardPaymentRequest,
+  ClientAccountTerms,
   CreditPolicyView,
   CreditRequestPage,
   CreditRequestStatus,
@@ -19,15 +20,43 @@ import {
   PlaceHoldRequest,
   RefundRequest,
   SUBJECTS,
+  SelfCreditPolicy,
   SetCreditPolicyRequest,
+  currencyDecimals,
+  fitsCurrency,
   milliToDecimal,
   toMilli,
+  toMilliBig,
   toDecimalString,
 } from '@hotel/contracts';
 import { APP_METRICS, AppMetrics, DomainError, SERVICE_CLIENT, ServiceClient, requireFinance, requireLedgerReader } from '@hotel/platform';
 import { LedgerRepository, toHoldView } from './ledger.repository';
 
 const INSUFFICIENT = () => new DomainError('INSUFFICIENT_FUNDS', 'insufficient funds');
+
+/**
+ * The self-credit policy an account opens with: that of the newest default in force
+ * when its client was created; `immediate` for a client created before every one (the
+ * platform's first policy). `defaults` oldest first.
+ */
+export function selfCreditPolicyFor(clientCreatedAt: string, defaults: readonly { selfCredits: SelfCreditPolicy; since: Date }[]): SelfCreditPolicy {
+  const created = new Date(clientCreatedAt).getTime();
+  let policy: SelfCreditPolicy = 'immediate';
+  for (const item of defaults) if (item.since.getTime() <= created) policy = item.selfCredits;
+  return policy;
+}
+
+/**
+ * The money fields of a request that have more decimals than the account's currency
+ * allows (JPY none, USD two, KWD three), as field errors. The gateway's validation takes
+ * three decimals at most; only the ledger knows the account's currency.
+ */
+export function amountsOutsideCurrency(currency: string, amounts: Record<string, number | string>): { field: string; message: string }[] {
+  const decimals = currencyDecimals(currency);
+  return Object.entries(amounts)
+    .filter(([, amount]) => !fitsCurrency(toMilli(amount), currency))
+    .map(([field]) => ({ field, message: `${field} must have ${decimals === 0 ? 'no decimals' : `at most ${decimals} decimals`} in ${currency}, the account's currency` }));
+}
 
 /**
  * The finance team's system of record. Available funds = credit limit + credits
@@ -39,10 +68,13 @@ const INSUFFICIENT = () => new DomainError('INSUFFICIENT_FUNDS', 'insufficient f
 @Injectable()
 export class LedgerService {
   /**
-   * Accounts known to exist. Accounts are opened and never removed, so
-   * remembering that one exists is safe in every replica; it saves a query per call.
+   * Accounts known to exist, with their currency. Accounts are opened and never
+   * removed, and an account's currency never changes, so remembering them is safe in
+   * every replica; it saves a query per call.
    */
-  private readonly openAccounts = new Set<number>();
+  private readonly openAccounts = new Map<number, string>();
+  /** The self-credit defaults (written by migrations only: read once). */
+  private selfCreditDefaults?: Promise<{ selfCredits: SelfCreditPolicy; since: Date }[]>;
 
   constructor(
     private readonly ledger: LedgerRepository,
@@ -63,7 +95,9 @@ export class LedgerService {
       requireLedgerReader(actor, 'accounting');
       if (entry.clientId !== actor.clientId) throw new DomainError('FORBIDDEN', 'clientId must be the authenticated client');
     }
-    await this.ensureAccount(entry.clientId);
+    const currency = await this.ensureAccount(entry.clientId);
+    const outside = amountsOutsideCurrency(currency, { debit: entry.debit, credit: entry.credit });
+    if (outside.length) throw DomainError.validation(outside);
     const manual = {
       clientId: entry.clientId,
       debit: toDecimalString(entry.debit),
@@ -127,7 +161,7 @@ export class LedgerService {
   async checkFunds(request: FundsCheckRequest): Promise<FundsCheckReply> {
     await this.ensureAccount(request.clientId);
     const check = (await this.ledger.checkFunds(request.clientId, request.userId ?? null, request.amount, request.userLimit ?? null))!;
-    return { sufficient: check.sufficient, available: milliToDecimal(toMilli(check.available)) };
+    return { sufficient: check.sufficient, available: milliToDecimal(toMilliBig(check.available)) };
   }
 
   /** Reserves an account booking's price; a repeat for the same booking returns the same hold. */
@@ -178,13 +212,31 @@ export class LedgerService {
     return entry;
   }
 
-  /** Accounts open on first use with the client's credit terms from the users service. */
-  async ensureAccount(clientId: number): Promise<void> {
-    if (this.openAccounts.has(clientId)) return;
-    if (!(await this.ledger.hasAccount(clientId))) {
+  /**
+   * Accounts open on first use with the client's credit terms from the users service,
+   * and the self-credit policy of the day the client was created. The account's currency.
+   */
+  async ensureAccount(clientId: number): Promise<string> {
+    const known = this.openAccounts.get(clientId);
+    if (known) return known;
+    let currency = await this.ledger.accountCurrency(clientId);
+    if (currency === null) {
       const terms = await this.services.send(SUBJECTS.USERS_CLIENT_GET, { clientId });
-      await this.ledger.openAccount(terms);
+      await this.ledger.openAccount(terms, await this.openingPolicy(terms));
+      // As the account is now: another replica may have opened it first.
+      currency = (await this.ledger.accountCurrency(clientId))!;
     }
-    this.openAccounts.add(clientId);
+    this.openAccounts.set(clientId, currency);
+    return currency;
+  }
+
+  private async openingPolicy(terms: ClientAccountTerms): Promise<SelfCreditPolicy> {
+    this.selfCreditDefaults ??= this.ledger.selfCreditDefaults();
+    try {
+      return selfCreditPolicyFor(terms.createdAt, await this.selfCreditDefaults);
+    } catch (error) {
+      this.selfCreditDefaults = undefined;
+      throw error;
+    }
   }
 }

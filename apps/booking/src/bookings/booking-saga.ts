@@ -200,6 +200,7 @@ export class BookingSaga implements OnModuleInit, OnModuleDestroy {
             currency: booking.priceCurrency,
             clientId: booking.clientId,
             bookingId: booking.id,
+            sandbox: booking.sandbox,
           });
           this.failPoints.pass('after-promo-redeem');
         }

@@ -121,7 +121,22 @@ export class BookingsRepository {
    */
   async reconciliationPage(clientId: number, after: number, limit: number, period: { start: Date; end: Date } | { ids: number[] }): Promise<BookingEntity[]> {
     const query = this.select()
-      .select(['b.id', 'b.status', 'b.step', 'b.paymentMethod', 'b.sandbox', 'b.priceChargeable', 'b.cancellationPenalty'])
+      .select([
+        'b.id',
+        'b.status',
+        'b.step',
+        'b.paymentMethod',
+        'b.sandbox',
+        'b.priceChargeable',
+        'b.priceCurrency',
+        'b.cancellationPenalty',
+        // BookingFx: reconciliation and the ledger's exports show how the price was converted.
+        'b.vendorCurrency',
+        'b.vendorPrice',
+        'b.fxRate',
+        'b.fxRateDate',
+        'b.fxMarginPercent',
+      ])
       .where('b.clientId = :clientId AND b.sandbox = false AND b.id > :after', { clientId, after })
       .orderBy('b.id', 'ASC');
     if ('ids' in period) query.andWhere('b.id = ANY(:ids)', { ids: period.ids });

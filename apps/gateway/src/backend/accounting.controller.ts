@@ -19,9 +19,7 @@ import {
   SUBJECTS,
   StatementQuery,
   StatementView,
-  milliToDecimal,
   csvRecord,
-  toMilli,
 } from '@hotel/contracts';
 import { ServiceClient } from '@hotel/platform';
 import { BackendApi, CurrentActor } from '../auth/api-family';
@@ -41,8 +39,6 @@ export class BookingIdParams {
   @IsIdString()
   bookingId: string;
 }
-
-const decimal = (amount: number) => milliToDecimal(toMilli(amount));
 
 /** An explicit `format` wins; else the Accept header may ask for one of the given media types. */
 function negotiate<F extends string>(format: F | undefined, accept: string | undefined, offered: Record<string, F>): F | undefined {
@@ -122,12 +118,13 @@ export class AccountingController {
     const { from, to } = query;
     const format = negotiate(query.format, accept, { 'text/csv': 'csv', 'application/pdf': 'pdf' }) ?? 'json';
     const summary = await this.services.send(SUBJECTS.ACCOUNTING_STATEMENT_SUMMARY, { actor: scoped, from, to });
-    const { lastEntryId, ...figures } = summary;
+    // `amounts`: the figures as exact decimals with the currency's decimals, for CSV and PDF (JSON answers the numbers).
+    const { lastEntryId, amounts, ...figures } = summary;
     const pages = await ExportPages.open(
       this.services,
       scoped,
       { kind: 'statement', format: format === 'csv' ? 'csv' : 'json', from, to },
-      { upTo: lastEntryId, balance: decimal(summary.openingBalance) },
+      { upTo: lastEntryId, balance: amounts.openingBalance },
     );
     const filename = `statement-${scoped.clientId}-${from}-${to}`;
     if (format === 'pdf') {
@@ -136,8 +133,8 @@ export class AccountingController {
     }
     if (format === 'csv') {
       download(reply, 'text/csv; charset=utf-8', `${filename}.csv`);
-      const opening = csvRecord(STATEMENT_CSV_COLUMNS) + csvRecord([from, null, 'Opening balance', null, null, decimal(summary.openingBalance)]);
-      const closing = csvRecord([to, null, 'Closing balance', decimal(summary.totalDebits), decimal(summary.totalCredits), decimal(summary.closingBalance)]);
+      const opening = csvRecord(STATEMENT_CSV_COLUMNS) + csvRecord([from, null, 'Opening balance', null, null, amounts.openingBalance]);
+      const closing = csvRecord([to, null, 'Closing balance', amounts.totalDebits, amounts.totalCredits, amounts.closingBalance]);
       return byteStream(pages.text(opening, closing));
     }
     reply.header('content-type', 'application/json; charset=utf-8');

@@ -23,9 +23,13 @@ export class PromoCodeEntity {
   @Column({ name: 'max_uses', type: 'integer', nullable: true })
   maxUses: number | null;
 
-  /** Taken only by the one conditional UPDATE in PromoCodesRepository.redeemOnce. */
+  /** Live uses. Taken only by the one conditional UPDATE in PromoCodesRepository.redeemOnce. */
   @Column({ type: 'integer', default: 0 })
   uses: number;
+
+  /** Sandbox uses: counted apart from the live ones, against the same max_uses (a sandbox booking never uses up a live code). */
+  @Column({ name: 'sandbox_uses', type: 'integer', default: 0 })
+  sandboxUses: number;
 
   /** Last valid day (YYYY-MM-DD), or null. */
   @Column({ type: 'date', nullable: true })
@@ -49,6 +53,10 @@ export class PromoRedemptionEntity {
 
   @Column({ type: 'numeric', precision: 15, scale: 3, transformer: AMOUNT_COLUMN })
   discount: string;
+
+  /** The world whose use it took. */
+  @Column({ type: 'boolean', default: false })
+  sandbox: boolean;
 
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;

@@ -4,7 +4,8 @@ import { DataSource } from 'typeorm';
 import { CreatePromoRequest, PromoView } from '@hotel/contracts';
 import { PromoCodeEntity, PromoRedemptionEntity } from './promo-code.entity';
 
-export type PromoCode = PromoView;
+/** A code with its uses in both worlds (`uses`: live). */
+export type PromoCode = PromoView & { sandboxUses: number };
 
 /** What a booking's redemption came to. */
 export interface Redemption {
@@ -13,7 +14,7 @@ export interface Redemption {
 }
 
 /** The columns a PromoCode is read from, by name. */
-const CODE_FIELDS = { code: true, kind: true, value: true, currency: true, minAmount: true, maxUses: true, uses: true, expires: true } as const;
+const CODE_FIELDS = { code: true, kind: true, value: true, currency: true, minAmount: true, maxUses: true, uses: true, sandboxUses: true, expires: true } as const;
 
 function toCode(entity: PromoCodeEntity): PromoCode {
   return {
@@ -24,8 +25,14 @@ function toCode(entity: PromoCodeEntity): PromoCode {
     minAmount: entity.minAmount,
     maxUses: entity.maxUses,
     uses: entity.uses,
+    sandboxUses: entity.sandboxUses,
     expires: entity.expires,
   };
+}
+
+/** The code's view for the admin command line (live uses). */
+export function toPromoView({ sandboxUses: _sandboxUses, ...view }: PromoCode): PromoView {
+  return view;
 }
 
 /** Promo codes and their redemptions. Owns its transactions: callers never see a connection. */
@@ -62,27 +69,31 @@ export class PromoCodesRepository {
   /**
    * One booking's redemption, at most once, in one transaction: a repeat for the
    * same booking finds the first; else `decide` checks the code (as it is now)
-   * and gives the discount, and one use is taken in a single conditional UPDATE, so
-   * with N uses left N concurrent redemptions succeed and the next finds nothing to
-   * take ('used-up'). The check constraint on `uses` backs it.
+   * and gives the discount, and one use of the booking's world (live `uses`, or
+   * `sandbox_uses`) is taken in a single conditional UPDATE, so with N uses left in a
+   * world N concurrent redemptions of that world succeed and the next finds nothing
+   * to take ('used-up'), whatever the other world does. The check constraints on both
+   * counters back it.
    */
-  redeemOnce(codeName: string, clientId: number, bookingId: number, decide: (code: PromoCode | null) => string): Promise<Redemption | 'used-up'> {
+  redeemOnce(codeName: string, clientId: number, bookingId: number, sandbox: boolean, decide: (code: PromoCode | null) => string): Promise<Redemption | 'used-up'> {
     return this.dataSource.transaction(async (manager) => {
       const redemptions = manager.getRepository(PromoRedemptionEntity);
       const previous = await redemptions.findOne({ select: { code: true, discount: true }, where: { clientId, bookingId } });
       if (previous) return { code: previous.code, discount: previous.discount };
       const code = await manager.getRepository(PromoCodeEntity).findOne({ select: CODE_FIELDS, where: { code: codeName } });
       const discount = decide(code ? toCode(code) : null);
+      // The column is chosen here, never from input: one of two fixed names.
+      const counter = sandbox ? 'sandbox_uses' : 'uses';
       const taken = await manager
         .createQueryBuilder()
         .update(PromoCodeEntity)
-        .set({ uses: () => 'uses + 1' })
+        .set(sandbox ? { sandboxUses: () => 'sandbox_uses + 1' } : { uses: () => 'uses + 1' })
         .where('code = :code', { code: codeName })
-        .andWhere('(max_uses IS NULL OR uses < max_uses)')
+        .andWhere(`(max_uses IS NULL OR ${counter} < max_uses)`)
         .andWhere('(expires IS NULL OR expires >= current_date)')
         .execute();
       if (taken.affected !== 1) return 'used-up';
-      await redemptions.insert({ code: codeName, clientId, bookingId, discount });
+      await redemptions.insert({ code: codeName, clientId, bookingId, discount, sandbox });
       return { code: codeName, discount };
     });
   }

@@ -1,8 +1,21 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Counter } from 'prom-client';
-import { CreatePromoRequest, PromoQuote, PromoView, QuotePromoRequest, RedeemPromoRequest, milliToDecimal, scaleToCurrency, toMilli, todayUtc } from '@hotel/contracts';
+import {
+  CreatePromoRequest,
+  PromoQuote,
+  PromoView,
+  QuotePromoRequest,
+  RedeemPromoRequest,
+  currencyDecimals,
+  fitsCurrency,
+  isIsoCurrency,
+  milliToDecimal,
+  scaleToCurrency,
+  toMilli,
+  todayUtc,
+} from '@hotel/contracts';
 import { APP_METRICS, AppMetrics, DomainError } from '@hotel/platform';
-import { PromoCode, PromoCodesRepository } from './promo-codes.repository';
+import { PromoCode, PromoCodesRepository, toPromoView } from './promo-codes.repository';
 
 const invalid = (message: string) => new DomainError('PROMO_CODE_INVALID', message);
 
@@ -19,13 +32,13 @@ export function discountMilli(code: Pick<PromoView, 'kind' | 'value'>, amountMil
 
 @Injectable()
 export class PromoCodesService {
-  private readonly redemptions: Counter<'outcome'>;
+  private readonly redemptions: Counter<'outcome' | 'world'>;
 
   constructor(
     private readonly codes: PromoCodesRepository,
     @Inject(APP_METRICS) metrics: AppMetrics,
   ) {
-    this.redemptions = metrics.counter('hotel_promo_redemptions_total', 'Promo code redemptions, redeemed or rejected', ['outcome']);
+    this.redemptions = metrics.counter('hotel_promo_redemptions_total', 'Promo code redemptions, redeemed or rejected, by world (live, sandbox)', ['outcome', 'world']);
   }
 
   async create(request: CreatePromoRequest): Promise<PromoView> {
@@ -35,10 +48,13 @@ export class PromoCodesService {
     if (toMilli(request.value) === 0) throw DomainError.validation([{ field: 'value', message: 'value must be more than 0' }]);
     const created = await this.codes.create(request);
     if (!created) throw new DomainError('CONFLICT', `promo code ${request.code} exists already`);
-    return created;
+    return toPromoView(created);
   }
 
   async quote(request: QuotePromoRequest): Promise<PromoQuote> {
+    if (isIsoCurrency(request.currency) && !fitsCurrency(toMilli(request.amount), request.currency)) {
+      throw DomainError.validation([{ field: 'amount', message: `amount must have at most ${currencyDecimals(request.currency)} decimals in ${request.currency}` }]);
+    }
     const code = await this.codes.find(normalise(request.code));
     return { code: normalise(request.code), discount: milliToDecimal(this.check(code, request)), currency: request.currency };
   }
@@ -46,14 +62,14 @@ export class PromoCodesService {
   /** Consumes one use for a booking, atomically; a repeat for the same booking returns the first result. */
   async redeem(request: RedeemPromoRequest): Promise<PromoQuote> {
     try {
-      const redemption = await this.codes.redeemOnce(normalise(request.code), request.clientId, request.bookingId, (code) =>
+      const redemption = await this.codes.redeemOnce(normalise(request.code), request.clientId, request.bookingId, request.sandbox, (code) =>
         milliToDecimal(this.check(code, request)),
       );
       if (redemption === 'used-up') throw invalid('promo code used up');
-      this.redemptions.inc({ outcome: 'redeemed' });
+      this.redemptions.inc({ outcome: 'redeemed', world: worldOf(request) });
       return { ...redemption, currency: request.currency };
     } catch (error) {
-      if (error instanceof DomainError && error.code === 'PROMO_CODE_INVALID') this.redemptions.inc({ outcome: 'rejected' });
+      if (error instanceof DomainError && error.code === 'PROMO_CODE_INVALID') this.redemptions.inc({ outcome: 'rejected', world: worldOf(request) });
       throw error;
     }
   }
@@ -61,14 +77,21 @@ export class PromoCodesService {
   private check(code: PromoCode | null, request: QuotePromoRequest): number {
     if (!code) throw invalid('unknown promo code');
     if (code.expires !== null && code.expires < todayUtc().toISOString().slice(0, 10)) throw invalid(`promo code expired on ${code.expires}`);
-    if (code.maxUses !== null && code.uses >= code.maxUses) throw invalid('promo code used up');
-    if (code.kind === 'amount' && code.currency !== request.currency) throw invalid(`promo code is for ${code.currency} bookings`);
+    // Uses of the caller's world only: sandbox traffic never uses up a live code, nor the reverse.
+    if (code.maxUses !== null && (request.sandbox ? code.sandboxUses : code.uses) >= code.maxUses) throw invalid('promo code used up');
+    // An amount, or a minimum amount, is in the code's currency: such a code applies only to
+    // bookings in that currency (a percentage alone applies in any).
+    if ((code.kind === 'amount' || code.minAmount !== null) && code.currency !== request.currency) throw invalid(`promo code is for ${code.currency} bookings`);
     const amount = toMilli(request.amount);
     if (code.minAmount !== null && amount < toMilli(code.minAmount)) {
       throw invalid(`booking amount is below the minimum amount of ${code.minAmount} ${code.currency}`);
     }
     return discountMilli(code, amount, request.currency);
   }
+}
+
+function worldOf(request: { sandbox: boolean }): 'live' | 'sandbox' {
+  return request.sandbox ? 'sandbox' : 'live';
 }
 
 function normalise(code: string): string {

@@ -94,7 +94,7 @@ export class PrebooksService {
     }
     const rate: HotelRate = { id: request.rateId, ...current, payment_type: request.paymentMethod };
 
-    const promo = request.promoCode ? await this.applyPromo(request.promoCode, rate) : null;
+    const promo = request.promoCode ? await this.applyPromo(request.promoCode, rate, actor.sandbox) : null;
     if (request.paymentMethod === 'account' && !actor.sandbox) await this.requireFunds(actor, rate.price_chargeable);
 
     const prebookId = randomUUID();
@@ -214,12 +214,13 @@ export class PrebooksService {
   }
 
   /** A valid code lowers the price; an invalid one leaves it and says why. */
-  private async applyPromo(code: string, rate: HotelRate): Promise<PrebookPromoResponse> {
+  private async applyPromo(code: string, rate: HotelRate, sandbox: boolean): Promise<PrebookPromoResponse> {
     try {
       const quote = await this.services.send(SUBJECTS.PROMO_CODE_QUOTE, {
         code,
         amount: milliToDecimal(toMilli(rate.price_chargeable)),
         currency: rate.price_currency,
+        sandbox,
       });
       const discount = toMilli(quote.discount);
       rate.price_chargeable = milliToNumber(toMilli(rate.price_chargeable) - discount);

@@ -55,8 +55,28 @@ export type CreditRequestStatus = (typeof CREDIT_REQUEST_STATUSES)[number];
 
 export const EXPORT_FORMATS = ['json', 'csv'] as const;
 
-/** The columns of a ledger export (oldest first). */
-export const LEDGER_CSV_COLUMNS = ['id', 'createdAt', 'name', 'debit', 'credit', 'bookingId', 'ccPaymentId', 'userId', 'bankPaymentId'] as const;
+/**
+ * The columns of a ledger export (oldest first). Amounts in `currency`, the account's,
+ * with its decimals; for an entry of a booking, the vendor's net price in its currency,
+ * the exchange rate the price was converted at and the rate's date (empty otherwise).
+ * New columns go at the end: readers of the first nine keep working.
+ */
+export const LEDGER_CSV_COLUMNS = [
+  'id',
+  'createdAt',
+  'name',
+  'debit',
+  'credit',
+  'bookingId',
+  'ccPaymentId',
+  'userId',
+  'bankPaymentId',
+  'currency',
+  'vendorPrice',
+  'vendorCurrency',
+  'fxRate',
+  'fxRateDate',
+] as const;
 /** The columns of a statement export: each entry with the balance after it, between an opening and a closing record. */
 export const STATEMENT_CSV_COLUMNS = ['date', 'entryId', 'name', 'debit', 'credit', 'balance'] as const;
 export const STATEMENT_FORMATS = ['json', 'csv', 'pdf'] as const;
@@ -155,11 +175,33 @@ export interface StatementSummary {
   entryCount: number;
   /** The last entry id the statement covers: its pages read up to it (a snapshot of an append-only ledger). */
   lastEntryId: number;
+  /** The same figures as exact decimal strings with the currency's decimals, for the CSV and PDF statements (a JSON number is exact to 15 digits only). */
+  amounts: StatementAmounts;
+}
+
+export type StatementAmounts = Record<'openingBalance' | 'totalDebits' | 'totalCredits' | 'closingBalance' | 'creditLimit' | 'availableAtEnd', string>;
+
+/**
+ * How a booking's price came to be in the account's currency, as the ledger's exports
+ * show it beside the booking's entries: the vendor's net price (with the vendor
+ * currency's decimals) and currency, and the exchange rate used, with its ECB date
+ * (null when no conversion was needed).
+ */
+export interface EntryFx {
+  vendorPrice: string;
+  vendorCurrency: string;
+  fxRate: string;
+  fxRateDate: string | null;
+}
+
+/** An entry as an export gives it: for an entry of a booking, `fx` says how the booking's price was converted (null otherwise). */
+export interface ExportedEntry extends AccountingEntryView {
+  fx: EntryFx | null;
 }
 
 /** `GET /api/accounting/statement` as JSON. */
-export interface StatementView extends Omit<StatementSummary, 'lastEntryId'> {
-  entries: AccountingEntryView[];
+export interface StatementView extends Omit<StatementSummary, 'lastEntryId' | 'amounts'> {
+  entries: ExportedEntry[];
 }
 
 /** One page of an export, already rendered (CSV rows, or JSON entries joined by commas). */
@@ -200,6 +242,8 @@ export const MISMATCH_KINDS = [
   'refund_differs',
   'card_pair_incomplete',
   'stale_hold',
+  /** The booking is priced in another currency than the account's: its amounts cannot be compared with the ledger's. */
+  'currency_differs',
 ] as const;
 export type MismatchKind = (typeof MISMATCH_KINDS)[number];
 
@@ -207,22 +251,39 @@ export interface ReconciliationMismatch {
   kind: MismatchKind;
   bookingId: number | null;
   entryId: number | null;
+  /** In `currency`. */
   expected: number | null;
+  /** What the ledger holds, in the account's currency. */
   actual: number | null;
+  /** The currency of `expected`: the booking's (for currency_differs not the account's), else the account's. */
+  currency: string;
+  /** The vendor's net price of the booking (with its currency's decimals), its currency and the rate that converted it; null without a booking. */
+  vendorPrice: string | null;
+  vendorCurrency: string | null;
+  fxRate: string | null;
+  /** The ECB reference date of the rate; null when no conversion was needed (or without a booking). */
+  fxRateDate: string | null;
   message: string;
 }
 
 export interface StatusTotal {
   count: number;
   amount: number;
+  currency: string;
 }
+
+export type StatusTotals = Record<'pending' | 'confirmed' | 'cancelled' | 'failed', StatusTotal>;
 
 export interface ReconciliationView {
   clientId: number;
   from: string;
   to: string;
-  /** Bookings created in the period, by status, with the sum of their prices. */
-  totals: Record<'pending' | 'confirmed' | 'cancelled' | 'failed', StatusTotal>;
+  /** The account's currency. */
+  currency: string;
+  /** Bookings created in the period in the account's currency, by status, with the sum of their prices. */
+  totals: StatusTotals;
+  /** Bookings of the period priced in another currency (each also a currency_differs mismatch), totalled per currency. */
+  otherCurrencies: { currency: string; totals: StatusTotals }[];
   /** Every mismatch found (the first 1000 listed; `mismatchCount` counts all). */
   mismatches: ReconciliationMismatch[];
   mismatchCount: number;
@@ -240,7 +301,7 @@ export class SetCreditPolicyRequest {
   selfCredits: SelfCreditPolicy;
 }
 
-/** accounting.statement.summary.v1, accounting.balance.daily.v1, accounting.reconciliation.get.v1 */
+/** accounting.statement.summary.v2, accounting.balance.daily.v1, accounting.reconciliation.get.v2 */
 export class PeriodRequest extends ActorScoped {
   @IsPeriodStart()
   from: string;
@@ -249,7 +310,7 @@ export class PeriodRequest extends ActorScoped {
   to: string;
 }
 
-/** accounting.export.page.v1: the next page of the ledger (oldest first) or of a statement's entries. */
+/** accounting.export.page.v2: the next page of the ledger (oldest first) or of a statement's entries. */
 export class ExportPageRequest extends ActorScoped {
   @IsIn(['ledger', 'statement'])
   kind: 'ledger' | 'statement';
@@ -276,8 +337,8 @@ export class ExportPageRequest extends ActorScoped {
   @Min(0)
   upTo?: number;
 
-  /** The running balance before this page (statement CSV). */
-  @Matches(/^-?\d{1,16}\.\d{2}$/, { message: 'balance must be a signed decimal with two decimals' })
+  /** The running balance before this page (statement CSV): an exact decimal of any size (a ledger's sum has no limit). */
+  @Matches(/^-?\d{1,40}(\.\d{1,3})?$/, { message: 'balance must be a signed decimal with at most three decimals' })
   balance: string;
 }
 

@@ -1,4 +1,4 @@
-import { IsIn, IsInt, IsOptional, IsPositive, IsString, Matches, MaxLength, Min, MinLength, registerDecorator } from 'class-validator';
+import { IsBoolean, IsIn, IsInt, IsOptional, IsPositive, IsString, Matches, MaxLength, Min, MinLength, registerDecorator } from 'class-validator';
 import { IsMoneyAmount, MAX_STORED_AMOUNT } from '../common/validators';
 import { parseDay, todayUtc } from '../search/stay';
 
@@ -54,6 +54,7 @@ export interface PromoView {
   currency: string;
   minAmount: string | null;
   maxUses: number | null;
+  /** Live uses (sandbox ones are counted apart, against the same maxUses). */
   uses: number;
   expires: string | null;
 }
@@ -70,7 +71,11 @@ export class PromoCodeBody {
   booking_amount: number;
 }
 
-/** promo.code.quote.v1: the discount a code gives on an amount, or PROMO_CODE_INVALID with the reason. */
+/**
+ * promo.code.quote.v2: the discount a code gives on an amount, or PROMO_CODE_INVALID with
+ * the reason. A code's uses are counted per world: `max_uses` live uses and as many
+ * sandbox ones, so sandbox traffic never uses up a live code.
+ */
 export class QuotePromoRequest {
   @IsString()
   @MinLength(1)
@@ -82,6 +87,10 @@ export class QuotePromoRequest {
 
   @Matches(/^[A-Z]{3}$/)
   currency: string;
+
+  /** The world whose uses count: the caller's sandbox flag (a sandbox key, or a booking made with one). */
+  @IsBoolean()
+  sandbox: boolean;
 }
 
 export interface PromoQuote {
@@ -90,7 +99,7 @@ export interface PromoQuote {
   currency: string;
 }
 
-/** promo.code.redeem.v1: consumes one use for a confirmed booking, once per booking. */
+/** promo.code.redeem.v2: consumes one use of the booking's world (sandbox or live) for a confirmed booking, once per booking. */
 export class RedeemPromoRequest extends QuotePromoRequest {
   @IsInt()
   @IsPositive()

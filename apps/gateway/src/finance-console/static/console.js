@@ -7,6 +7,8 @@
   var CLIENT = 'finance.clientId';
   var $ = function (id) { return document.getElementById(id); };
   var ledger = { page: 1, total: 0, entries: [] };
+  /** The account's currency (from the last figures read): amounts show its decimals (JPY none, USD two, KWD three). */
+  var currency = 'USD';
 
   function status(text, isError) {
     $('status').textContent = text;
@@ -39,8 +41,17 @@
     });
   }
 
+  function decimals(code) {
+    try {
+      return new Intl.NumberFormat('en', { style: 'currency', currency: code }).resolvedOptions().maximumFractionDigits;
+    } catch (error) {
+      return 2;
+    }
+  }
+
   function money(value) {
-    return Number(value).toLocaleString('en', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+    var digits = decimals(currency);
+    return Number(value).toLocaleString('en', { minimumFractionDigits: digits, maximumFractionDigits: digits });
   }
 
   function cell(row, value, className) {
@@ -98,6 +109,7 @@
   function loadBalance() {
     return call('GET', '/balance').then(function (body) {
       var b = body.data;
+      currency = b.currency;
       figures('balance', [['Client', b.clientId], ['Credit limit', money(b.creditLimit) + ' ' + b.currency], ['Credits', money(b.credits)], ['Debits', money(b.debits)], ['Holds', money(b.holds)], ['Available', money(b.available)]]);
     });
   }
@@ -137,7 +149,8 @@
   function loadStatement() {
     return call('GET', '/statement', period('statement-form')).then(function (body) {
       var s = body.data;
-      figures('statement-figures', [['Opening', money(s.openingBalance)], ['Credits', money(s.totalCredits)], ['Debits', money(s.totalDebits)], ['Closing', money(s.closingBalance)], ['Credit limit', money(s.creditLimit)], ['Available at the end', money(s.availableAtEnd)]]);
+      currency = s.currency;
+      figures('statement-figures', [['Currency', s.currency], ['Opening', money(s.openingBalance)], ['Credits', money(s.totalCredits)], ['Debits', money(s.totalDebits)], ['Closing', money(s.closingBalance)], ['Credit limit', money(s.creditLimit)], ['Available at the end', money(s.availableAtEnd)]]);
       fill('statement-table', s.entries, function (row, entry) {
         cell(row, entry.createdAt.slice(0, 10));
         cell(row, entry.id);
@@ -155,10 +168,14 @@
   function loadReconciliation() {
     return call('GET', '/reconciliation', period('reconciliation-form')).then(function (body) {
       var r = body.data;
-      fill('reconciliation-totals', Object.keys(r.totals), function (row, key) {
-        cell(row, key);
-        cell(row, r.totals[key].count, 'num');
-        cell(row, money(r.totals[key].amount), 'num');
+      currency = r.currency;
+      var totals = [{ currency: r.currency, totals: r.totals }].concat(r.otherCurrencies).reduce(function (rows, group) {
+        return rows.concat(Object.keys(group.totals).map(function (key) { return { status: key, total: group.totals[key] }; }));
+      }, []);
+      fill('reconciliation-totals', totals, function (row, item) {
+        cell(row, item.status + ' (' + item.total.currency + ')');
+        cell(row, item.total.count, 'num');
+        cell(row, Number(item.total.amount).toLocaleString('en', { minimumFractionDigits: decimals(item.total.currency), maximumFractionDigits: decimals(item.total.currency) }), 'num');
       });
       $('reconciliation-result').textContent = r.mismatchCount === 0 ? 'No mismatches.' : r.mismatchCount + ' mismatch(es).';
       fill('reconciliation-table', r.mismatches, function (row, m) {
@@ -212,6 +229,7 @@
 
   function loadDaily() {
     return call('GET', '/balance/daily', period('daily-form')).then(function (body) {
+      currency = body.data.currency;
       chart(body.data.days);
       fill('daily-table', body.data.days, function (row, d) {
         cell(row, d.day);
