@@ -36,24 +36,6 @@ async function adminQuery(serverUrl, sql) {
   }
 }
 
-/** A file in the ECB's daily format (eurofxref-daily.xml) of one day's rates. */
-function ecbDailyFile(date, rates) {
-  const cubes = Object.entries(rates).map(([currency, rate]) => `      <Cube currency='${currency}' rate='${rate}'/>`);
-  return [
-    '<?xml version="1.0" encoding="UTF-8"?>',
-    '<gesmes:Envelope xmlns:gesmes="http://www.gesmes.org/xml/2002-08-01" xmlns="http://www.ecb.int/vocabulary/2002-08-01/eurofxref">',
-    '  <gesmes:subject>Reference rates</gesmes:subject>',
-    '  <gesmes:Sender><gesmes:name>European Central Bank</gesmes:name></gesmes:Sender>',
-    '  <Cube>',
-    `    <Cube time='${date}'>`,
-    ...cubes,
-    '    </Cube>',
-    '  </Cube>',
-    '</gesmes:Envelope>',
-    '',
-  ].join('\n');
-}
-
 /** The admin command line (dist/apps/admin) against this platform's NATS, as the admin identity; its one JSON object. */
 function admin(natsUrl, secretsDir, args) {
   const env = { ...process.env, NATS_URL: natsUrl, NATS_NKEY_SEED: '', NATS_NKEY_SEED_FILE: appSecretsEnv(secretsDir, 'admin').NATS_NKEY_SEED_FILE };
@@ -120,7 +102,8 @@ async function startPlatform({ workDir, config, cleanups, log, keepDatabase = fa
   log(`platform ready in ${((Date.now() - started) / 1000).toFixed(1)} s at ${gateway}`);
 
   const ratesFile = path.join(workDir, 'eurofxref-daily.xml');
-  fs.writeFileSync(ratesFile, ecbDailyFile(new Date().toISOString().slice(0, 10), config.fxRates));
+  const { ecbDailyXml } = require(path.join(ROOT, 'dist/libs/testing/src/ecb-rates.js'));
+  fs.writeFileSync(ratesFile, ecbDailyXml(new Date().toISOString().slice(0, 10), config.fxRates));
   const fx = await admin(nats.url, secretsDir, ['import-fx-rates', '--file', ratesFile]);
   log(`exchange rates of ${fx.inForce ?? fx.date} in force`);
   const clients = [];

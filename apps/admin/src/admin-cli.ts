@@ -49,8 +49,9 @@ commands:
   revoke-finance-token --token-id N
       revokes it at once; prints {"finance_token_id","revoked_at"}
   set-credit-policy --client-id N --self-credits immediate|pending
-      immediate (default): a credit the client's backend token posts is a ledger entry at once; pending: it
-      is a credit request until the finance credential confirms it; prints {"client_id","self_credits"}
+      pending (new clients' default): a credit the client's backend token posts is a credit request until
+      the finance credential confirms it; immediate: a ledger entry at once (for trusted clients); prints
+      {"client_id","self_credits"}
   import-fx-rates --file FILE
       imports euro exchange rates from a file in the format of the ECB's daily file (eurofxref-daily.xml,
       one reference date); the same date again changes nothing; prints {"date","currencies","imported",

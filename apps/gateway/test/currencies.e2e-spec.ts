@@ -1,35 +1,12 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { FxRateSet, fitsCurrency, toMilli, toMilliBig } from '@hotel/contracts';
 import { conversionAt, convertRate, decodeV2RateId, hotelById, priceOffer } from '@hotel/inventory';
 import { RateIdEnv, loadEnv } from '@hotel/platform';
-import { CARD, GUEST, bearer, day, hotelRates, settledBooking, staySequence } from '@hotel/testing';
+import { CARD, GUEST, TEST_FX_RATES, bearer, day, hotelRates, settledBooking, staySequence } from '@hotel/testing';
 import { ClientKeys, TestSystem } from './system';
 
-/** Today's rates for the test: the ECB's figures of 26 May 2020, plus KWD (three decimals), dated today. */
+/** Today's rates for the test: the ECB's figures of 26 May 2020, plus KWD (three decimals), dated today (TestSystem.importFxRates). */
 const TODAY = new Date().toISOString().slice(0, 10);
-const RATES: Record<string, string> = { USD: '1.0975', JPY: '117.92', GBP: '0.88878', KWD: '0.3378', CHF: '1.0600' };
-const SET: FxRateSet = { date: TODAY, rates: RATES, source: 'test', importedAt: new Date().toISOString() };
-
-function ecbFile(date: string, rates: Record<string, string>): string {
-  const cubes = Object.entries(rates)
-    .map(([currency, rate]) => `\t\t\t<Cube currency='${currency}' rate='${rate}'/>`)
-    .join('\n');
-  return `<?xml version="1.0" encoding="UTF-8"?>
-<gesmes:Envelope xmlns:gesmes="http://www.gesmes.org/xml/2002-08-01" xmlns="http://www.ecb.int/vocabulary/2002-08-01/eurofxref">
-\t<gesmes:subject>Reference rates</gesmes:subject>
-\t<gesmes:Sender>
-\t\t<gesmes:name>European Central Bank</gesmes:name>
-\t</gesmes:Sender>
-\t<Cube>
-\t\t<Cube time='${date}'>
-${cubes}
-\t\t</Cube>
-\t</Cube>
-</gesmes:Envelope>
-`;
-}
+const SET: FxRateSet = { date: TODAY, rates: TEST_FX_RATES, source: 'test', importedAt: new Date().toISOString() };
 
 const PARIS = 'gn:2988507';
 const freshStay = staySequence(60, 2);
@@ -42,10 +19,7 @@ describe('prices and money in each client currency', () => {
 
   beforeAll(async () => {
     ({ system, acme: clients.USD } = await TestSystem.startWithClient());
-    const file = join(mkdtempSync(join(tmpdir(), 'hotel-fx-')), 'eurofxref-daily.xml');
-    writeFileSync(file, ecbFile(TODAY, RATES));
-    const imported = await system.admin('import-fx-rates', '--file', file);
-    expect(imported.code).toBe(0);
+    await system.importFxRates();
     for (const [currency, limit] of [
       ['EUR', '100000'],
       ['JPY', '15000000'],
@@ -269,9 +243,7 @@ describe('stale exchange rates in production', () => {
     expect(stale.body).toMatchObject({ code: 'FX_RATES_STALE', message: expect.stringMatching(/older than 4 days/) });
     expect(Number(stale.headers['retry-after'])).toBeGreaterThan(0);
 
-    const file = join(mkdtempSync(join(tmpdir(), 'hotel-fx-')), 'eurofxref-daily.xml');
-    writeFileSync(file, ecbFile(day(0), RATES));
-    expect((await system.admin('import-fx-rates', '--file', file)).code).toBe(0);
+    await system.importFxRates(TEST_FX_RATES, day(0));
     // The rates service announces the new set; search asks for it again.
     let fresh = await system.request('POST', '/v2/rates', { headers: bearer(acme.api_key), json: { place_id: PARIS, ...stay } });
     for (let attempt = 0; fresh.status !== 200 && attempt < 50; attempt++) {

@@ -1,10 +1,10 @@
 import { DynamicModule } from '@nestjs/common';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BusIdentity, ServiceName, SERVICE_NAMES } from '@hotel/contracts';
 import { RunningService, ServiceClient, ServiceEnv, loadEnv, startService } from '@hotel/platform';
-import { SystemUnderTest, TestDatabase, TestNats, TestRequest, TestResponse, bearer, call, createTestDatabase, startTestNats } from '@hotel/testing';
+import { SystemUnderTest, TEST_FX_RATES, TestDatabase, TestNats, TestRequest, TestResponse, bearer, call, createTestDatabase, ecbDailyXml, startTestNats } from '@hotel/testing';
 import { AccountingAppModule } from '../../accounting/src/accounting-app.module';
 import { runAdmin } from '../../admin/src/admin-cli';
 import { BookingAppModule } from '../../booking/src/booking-app.module';
@@ -185,6 +185,15 @@ export class TestSystem implements SystemUnderTest {
       json = undefined;
     }
     return { code, stdout, stderr: err.join('\n'), json };
+  }
+
+  /** Imports a day's exchange rates (TEST_FX_RATES, dated today, unless said) with the admin command. */
+  async importFxRates(rates: Record<string, string> = TEST_FX_RATES, date = new Date().toISOString().slice(0, 10)): Promise<AdminResult> {
+    const file = join(this.dataDir, `eurofxref-${date}.xml`);
+    writeFileSync(file, ecbDailyXml(date, rates));
+    const imported = await this.admin('import-fx-rates', '--file', file);
+    if (imported.code !== 0) throw new Error(`import-fx-rates failed: ${imported.stderr}`);
+    return imported;
   }
 
   async createClient(name = 'Acme Travel', creditLimit = '10000'): Promise<ClientKeys> {

@@ -8,3 +8,4 @@ export * from './service-harness';
 export * from './platform-api';
 export * from './webhook-receiver';
 export * from './stripe-stand-in';
+export * from './ecb-rates';
