@@ -63,7 +63,7 @@ describe('FxRatesRefresh (service tier: a local HTTP server as the ECB)', () => 
 
   it('fetches at start and takes in a new reference date: in force, announced, logged with its source and size', async () => {
     // The start's fetch runs in the background: in force first, announced right after.
-    const announced = () => updates().some((event) => event.date === '2020-05-27');
+    const announced = () => updates().some((event) => (event as { date: string }).date === '2020-05-27');
     for (let tries = 0; tries < 250 && ((await inForce()) !== '2020-05-27' || !announced()); tries++) await new Promise((resolve) => setTimeout(resolve, 20));
     expect(await inForce()).toBe('2020-05-27');
     expect(requests).toBe(1);
