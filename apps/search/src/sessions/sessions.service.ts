@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { Actor, ClientPricing, HotelRate, HotelRatesData, ResolvedRate, SearchBody, SearchData, SearchResultHotel } from '@hotel/contracts';
+import { Actor, ClientPricing, HotelRate, milliToNumber, toMilli, HotelRatesData, ResolvedRate, SearchBody, SearchData, SearchResultHotel } from '@hotel/contracts';
 import {
   Hotel,
   VENDOR_CODES,
@@ -13,6 +13,7 @@ import {
   toHotelDetails,
   v1RateId,
   convertRate,
+  FxConversion,
   FxRates,
 } from '@hotel/inventory';
 import { BACKGROUND_JOBS, BackgroundJobs, DomainError, SERVICE_ENV } from '@hotel/platform';
@@ -93,7 +94,7 @@ export class SessionsService implements OnModuleInit, OnModuleDestroy {
     const elapsed = await this.sessions.hotelViewElapsedMs(session.id, hotelId);
     // A hotel's rates come back faster than a whole search.
     const { answered, completed } = this.vendorsAnswered(elapsed, 0.5);
-    const offers = await this.priced(session, [hotel], answered);
+    const offers = await this.pricedRates(session, [hotel], answered);
     const rates = offers.map((offer) => withV1Id(session.id, offer)).sort((a, b) => a.price_chargeable - b.price_chargeable);
     const details = toHotelDetails(hotel);
     details.lowest_rate = rates[0] ?? null;
@@ -151,36 +152,48 @@ export class SessionsService implements OnModuleInit, OnModuleDestroy {
     return hotelsForPlace(session.placeId, SESSION_HOTEL_CAP) ?? [];
   }
 
-  private async priced(session: SearchSession, hotels: Hotel[], vendors: VendorCode[]): Promise<PricedOffer[]> {
-    if (vendors.length === 0) return [];
+  /**
+   * The offers in the vendors' currencies and the conversion into the client's, at the
+   * rates in force when the session began (every poll shows the same prices).
+   */
+  private async priced(session: SearchSession, hotels: Hotel[], vendors: VendorCode[]): Promise<{ offers: PricedOffer[]; conversion: (vendorCurrency: string) => FxConversion }> {
     const stay = { check_in: session.checkIn, check_out: session.checkOut, rooms: session.rooms };
-    const [soldOut, fx] = await Promise.all([this.offers.soldOut(hotels, stay), this.fx.cache.current()]);
+    const [soldOut, fx] = vendors.length ? await Promise.all([this.offers.soldOut(hotels, stay), this.fx.cache.current()]) : [new Set<string>(), null];
     const offers = await this.offers.find(hotels, vendors, stay, {
       soldOut,
       includeMemberRates: true,
       context: { epoch: session.priceEpoch, issuedAt: session.createdAt },
     });
-    // In the client's currency, at the rates in force when the session began: every poll shows the same prices.
-    return offers.map((offer) => ({ ...offer, rate: convertRate(offer.rate, fx.priced(offer.rate.price_currency, session.pricing, session.createdAt)) }));
+    return { offers, conversion: (vendorCurrency) => fx!.priced(vendorCurrency, session.pricing, session.createdAt) };
+  }
+
+  /** Rates in the client's currency, whole. */
+  private async pricedRates(session: SearchSession, hotels: Hotel[], vendors: VendorCode[]): Promise<PricedOffer[]> {
+    const { offers, conversion } = await this.priced(session, hotels, vendors);
+    return offers.map((offer) => ({ ...offer, rate: convertRate(offer.rate, conversion(offer.rate.price_currency)) }));
   }
 
   private async results(session: SearchSession): Promise<SearchData> {
     const { answered, completed } = this.vendorsAnswered(session.elapsedMs);
     const hotels = this.sessionHotels(session);
-    const offers = await this.priced(session, hotels, answered);
-    const lowest = new Map<number, PricedOffer>();
+    const { offers, conversion } = await this.priced(session, hotels, answered);
+    // Only each hotel's lowest price is shown: the price for the stay is the vendor's
+    // converted once (as convertRate converts it), so the rest of each rate is not converted.
+    const lowest = new Map<number, { offer: PricedOffer; price: number; currency: string }>();
     for (const offer of offers) {
+      const fx = conversion(offer.rate.price_currency);
+      const price = fx.convert(toMilli(offer.rate.price_chargeable));
       const current = lowest.get(offer.hotel.id);
-      if (!current || offer.rate.price_chargeable < current.rate.price_chargeable) lowest.set(offer.hotel.id, offer);
+      if (!current || price < current.price) lowest.set(offer.hotel.id, { offer, price, currency: fx.to });
     }
     const results: SearchResultHotel[] = [...lowest.values()]
-      .sort((a, b) => a.rate.price_chargeable - b.rate.price_chargeable)
-      .map((offer) => ({
+      .sort((a, b) => a.price - b.price)
+      .map(({ offer, price, currency }) => ({
         hotel: {
           id: offer.hotel.id,
           name: offer.hotel.name,
           stars: offer.hotel.stars,
-          lowest_rate: { id: v1RateId(session.id, offer.key), price_chargeable: offer.rate.price_chargeable, price_currency: offer.rate.price_currency },
+          lowest_rate: { id: v1RateId(session.id, offer.key), price_chargeable: milliToNumber(price), price_currency: currency },
         },
       }));
     return { session_id: session.id, search_completed: completed, results };
