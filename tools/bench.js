@@ -403,7 +403,7 @@ function platformRssMiB(platform) {
 /** The platform's RSS before the first scenario (idle, settled) and its peak while they run (sampled every 250 ms), with the scenario of the peak. */
 const memory = { idle: null, peak: { mib: 0, scenario: '' } };
 
-/** Measures each scenario in turn: its results, in order; with --tracing, the apps' CPU per request of the traceable ones. */
+/** Measures each scenario in turn: its results, in order, with the apps' CPU per request (/proc around the measured window). */
 async function measureEach(scenarios, platform) {
   const results = [];
   memory.idle ??= platformRssMiB(platform);
@@ -419,7 +419,7 @@ async function measureEach(scenarios, platform) {
     // runs full garbage collections in every process that was busy (the load generator, the
     // baselines, the services), which would land in the next scenario's measurement.
     if (index > 0) await new Promise((resolve) => setTimeout(resolve, COOLDOWN_S * 1000));
-    const result = await measure(scenario, options.tracing && scenario.traceable ? () => appsCpuSeconds(platform) : undefined);
+    const result = await measure(scenario, () => appsCpuSeconds(platform));
     results.push({ scenario, result });
     log(`${scenario.name}: ${Math.round(result.requests.average)} req/s`);
   }
@@ -654,7 +654,7 @@ async function main() {
     'first byte p50 ms': result.firstByte?.p50 ?? '',
     errors: result.errors + result.timeouts + result.non2xx,
     'x one-hop': reference ? (result.requests.average / reference).toFixed(2) : 'n/a',
-    ...(options.tracing && { 'apps CPU ms/req': result.cpuMsPerRequest?.toFixed(2) ?? '' }),
+    'apps CPU ms/req': result.cpuMsPerRequest?.toFixed(2) ?? '',
   }));
   process.stdout.write(`\nnpm run bench — ${os.cpus().length} cores, ${DURATION_S} s per scenario, ${CONNECTIONS} connections\n`);
   console.table(rows);
