@@ -1,7 +1,22 @@
 import { Actor, RoomRequest, SUBJECTS, milliToDecimal, toMilli } from '@hotel/contracts';
-import { OfferKey, Stay, VENDORS, VENDOR_CODES, encodeV2RateId, hotelsForPlace, listOffers, priceEpoch, priceEpochStart, stayNights } from '@hotel/inventory';
+import {
+  OfferKey,
+  Stay,
+  VENDORS,
+  VENDOR_CODES,
+  conversionAt,
+  encodeV2RateId,
+  hotelById,
+  hotelsForPlace,
+  listOffers,
+  priceEpoch,
+  priceEpochStart,
+  priceOffer,
+  stayNights,
+} from '@hotel/inventory';
 import { DomainError } from '@hotel/platform';
-import { ServiceHarness } from '@hotel/testing';
+import { ServiceHarness, TEST_FX_RATES, ecbDailyXml } from '@hotel/testing';
+import { FxRatesService } from '../fx/fx-rates.service';
 import { startRatesHarness } from '../../test/rates-fixtures';
 import { RatesEnv } from '../rates.env';
 import { PrebooksService } from './prebooks.service';
@@ -158,6 +173,37 @@ describe('PrebooksService (service tier: real PostgreSQL, fake accounting, users
     await expect(prebooks.findForBooking({ actor: live(8), prebookId: data.prebook_id })).rejects.toMatchObject({
       code: 'PREBOOK_REQUIRED',
       message: expect.stringContaining('expired'),
+    });
+  });
+  // Last: it takes in a newer set of exchange rates, in force for whatever runs after it.
+  it('converts at the rates in force and fixes the conversion with the prebook; a price shown at older rates reports the change', async () => {
+    sufficient(true);
+    const fx = harness.get(FxRatesService);
+    const [snapshot] = await fx.sets();
+    const today = new Date().toISOString().slice(0, 10);
+    const { set: fresh } = await fx.import(ecbDailyXml(today, { ...TEST_FX_RATES, JPY: '130.05' }), 'test');
+    const yen = { currency: 'JPY', fxMarginPercent: '1.5' };
+    // What a V2 answer priced at the snapshot's rates said.
+    const epoch = priceEpoch();
+    const shownAtSnapshot = encodeV2RateId({ ...offer, epoch, issuedAt: new Date(priceEpochStart(epoch)), fxDate: snapshot.date }, harness.env.RATE_ID_SECRET);
+    const data = await prebooks.create({ actor: live(9), pricing: yen, rateId: shownAtSnapshot, paymentMethod: 'account' });
+
+    const vendorRate = priceOffer(hotelById(offer.key.hotelId)!, offer.key, offer.stay, { epoch, issuedAt: new Date() });
+    const now = conversionAt(fresh, vendorRate.price_currency, yen);
+    const then = conversionAt(snapshot, vendorRate.price_currency, yen);
+    expect(data.rate.price_currency).toBe('JPY');
+    expect(toMilli(data.rate.price_chargeable)).toBe(now.convert(toMilli(vendorRate.price_chargeable)));
+    expect(Number.isInteger(data.rate.price_chargeable)).toBe(true);
+    expect(data).toMatchObject({ price_changed: true, previous_price_chargeable: Number(milliToDecimal(then.convert(toMilli(vendorRate.price_chargeable)))) });
+    // The funds are checked in the client's currency, and the booking will rely on the conversion as fixed now.
+    expect(fundsChecks().at(-1)).toMatchObject({ clientId: 9, amount: milliToDecimal(toMilli(data.rate.price_chargeable)) });
+    const stored = await prebooks.findForBooking({ actor: live(9), prebookId: data.prebook_id });
+    expect(stored.fx).toEqual({
+      vendorCurrency: vendorRate.price_currency,
+      vendorPrice: milliToDecimal(toMilli(vendorRate.price_chargeable)),
+      fxRate: now.rate,
+      fxRateDate: today,
+      fxMarginPercent: '1.5',
     });
   });
 });
