@@ -201,11 +201,12 @@ async function seedBookings(databaseUrl, clientId, templateId, count) {
   log(`seeding ${count} bookings for the list scenario...`);
   await client.query(
     `INSERT INTO booking.bookings (client_id, sandbox, status, step, prebook_id, offer, payment_method, hotel_id, hotel_name, check_in, check_out,
-       first_name, last_name, email, phone, price_chargeable, price_currency, rate, hotel, rooms, language, remarks, request_fingerprint,
-       booking_reference, created_at, client_reference)
+       first_name, last_name, email, phone, price_chargeable, price_currency, vendor_currency, vendor_price, fx_rate, fx_rate_date, fx_margin_percent,
+       rate, hotel, rooms, language, remarks, request_fingerprint, booking_reference, created_at, client_reference)
      SELECT $1, false, (ARRAY['confirmed','confirmed','confirmed','cancelled','failed','pending'])[1 + g % 6], 'done', gen_random_uuid(), t.offer,
             (ARRAY['account','credit_card'])[1 + g % 2], t.hotel_id, t.hotel_name || ' ' || (g % 500), current_date + (g % 365), current_date + (g % 365) + 2,
             (ARRAY['Ada','Grace','Alan','Linus','Barbara'])[1 + g % 5], 'Guest' || (g % 10000), t.email, t.phone, (100 + g % 900)::numeric, 'USD',
+            'USD', (100 + g % 900)::numeric, 1, NULL, 0,
             t.rate, t.hotel, t.rooms, 'en', t.remarks, md5(g::text), ARRAY['BEN-' || g, 'HB-' || g], now() - make_interval(mins => g), 'BENCH-' || g
        FROM generate_series(1, $3::int) g, (SELECT * FROM booking.bookings WHERE id = $2) t`,
     [clientId, templateId, count],
