@@ -2,7 +2,7 @@ import { FxRateSet, fitsCurrency, toMilli } from '@hotel/contracts';
 import { gazetteer } from './gazetteer';
 import { hotelsForCity } from './catalog';
 import { convertRate } from './convert-rate';
-import { FxConversion, FxTable, conversionAt, fxRatesAgeDays } from './fx';
+import { FxConversion, FxRatesCache, FxTable, conversionAt, fxRatesAgeDays } from './fx';
 import { listOffers, priceEpoch, priceOffer } from './pricing';
 import { VENDORS } from './vendors';
 
@@ -121,5 +121,53 @@ describe('a vendor rate in the client currency', () => {
   it('is the vendor rate itself in the vendor currency, margin or not', () => {
     const vendorRate = rates[0];
     expect(convertRate(vendorRate, conversionAt(ECB, vendorRate.price_currency, pricing(vendorRate.price_currency, '2')))).toBe(vendorRate);
+  });
+});
+
+describe('the exchange rates a service keeps', () => {
+  const lenient = { maxAgeDays: 4, refuseStale: false };
+
+  it('loads once, keeps the sets until invalidated, and builds no new table for the same sets', async () => {
+    const sets = [ECB];
+    const load = jest.fn(async () => sets);
+    const cache = new FxRatesCache(load, lenient, () => undefined, 60_000);
+    const first = await cache.current();
+    expect(await cache.current()).toBe(first);
+    expect(load).toHaveBeenCalledTimes(1);
+    cache.invalidate();
+    expect(await cache.current()).toBe(first);
+    expect(load).toHaveBeenCalledTimes(2);
+  });
+
+  it('warns of stale rates outside production, once an hour, and keeps converting at them', async () => {
+    const warn = jest.fn();
+    const cache = new FxRatesCache(async () => [ECB], lenient, warn, 0);
+    const table = await cache.current();
+    await cache.current();
+    expect(warn).toHaveBeenCalledTimes(1);
+    expect(warn).toHaveBeenCalledWith(expect.stringContaining('stale'), expect.objectContaining({ date: '2020-05-26', maxAgeDays: 4 }));
+    expect(table.priced('EUR', pricing('USD'), new Date()).rate).toBe('1.0975');
+  });
+
+  it('in production refuses stale rates instead of warning', async () => {
+    const warn = jest.fn();
+    const table = await new FxRatesCache(async () => [ECB], { maxAgeDays: 4, refuseStale: true }, warn, 0).current();
+    expect(warn).not.toHaveBeenCalled();
+    expect(() => table.priced('EUR', pricing('USD'), new Date())).toThrow(expect.objectContaining({ code: 'FX_RATES_STALE' }));
+  });
+
+  it('keeps the sets it has when their owner does not answer; with none yet, converting is unavailable', async () => {
+    const warn = jest.fn();
+    let answer: () => Promise<FxRateSet[]> = async () => [ECB];
+    const cache = new FxRatesCache(() => answer(), lenient, warn, 0);
+    const kept = await cache.current();
+    answer = async () => {
+      throw new Error('no responders');
+    };
+    cache.invalidate();
+    expect(await cache.current()).toBe(kept);
+    expect(warn).toHaveBeenCalledWith(expect.stringContaining('could not be reloaded'), expect.objectContaining({ error: 'Error: no responders' }));
+    const empty = new FxRatesCache(() => answer(), lenient, () => undefined, 0);
+    await expect(empty.current()).rejects.toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
   });
 });
