@@ -19,6 +19,7 @@ import { BookingEventsOutbox1764500000000 } from './migrations/1764500000000-boo
 import { StoredBookingViews1764610000000 } from './migrations/1764610000000-stored-booking-views';
 import { BookingCounts1764620000000 } from './migrations/1764620000000-booking-counts';
 import { AmountsInAnyCurrency1764700000000 } from './migrations/1764700000000-amounts-in-any-currency';
+import { SupplierChecks1764900000000 } from './migrations/1764900000000-supplier-checks';
 import { CardPaymentProcessors1764760000000 } from './migrations/1764760000000-card-payment-processors';
 import { BookingEventEntity } from './events/booking-event.entity';
 import { BookingEventsOutbox } from './events/booking-events-outbox';
@@ -43,6 +44,7 @@ export const BOOKING_MIGRATIONS = [
   BookingCounts1764620000000,
   AmountsInAnyCurrency1764700000000,
   CardPaymentProcessors1764760000000,
+  SupplierChecks1764900000000,
 ];
 
 @Module({})

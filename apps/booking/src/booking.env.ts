@@ -31,6 +31,14 @@ export class BookingEnv extends ServiceEnv {
   @Max(3650)
   EVENTS_OUTBOX_RETENTION_DAYS = 30;
 
+  /** A booking the vendor accepted without confirming is asked about this often at first (then less and less often, up to every 15 minutes). */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(600)
+  SUPPLIER_CHECK_S = 10;
+
   /** How long one worker owns a saga before another replica may take it over. */
   @IsOptional()
   @Type(() => Number)

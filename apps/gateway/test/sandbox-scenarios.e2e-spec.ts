@@ -9,7 +9,9 @@ describe('sandbox test scenarios', () => {
   let sandbox: { authorization: string };
 
   beforeAll(async () => {
-    ({ system, acme } = await TestSystem.startWithClient({ SUPPLIER_PENDING_S: '1', SAGA_LEASE_S: '1', RECOVERY_INTERVAL_MS: '300' }));
+    // A saga lease far longer than the supplier's pending time: a pending booking is asked about at
+    // its own cadence (SUPPLIER_CHECK_S), not when a lease runs out.
+    ({ system, acme } = await TestSystem.startWithClient({ SUPPLIER_PENDING_S: '2', SUPPLIER_CHECK_S: '1', SAGA_LEASE_S: '60', RECOVERY_INTERVAL_MS: '300' }));
     sandbox = bearer(acme.sandbox_api_key);
   });
   afterAll(() => system?.close());
@@ -50,12 +52,15 @@ describe('sandbox test scenarios', () => {
     // While it is under way, prebooking the same rate says so.
     const again = await system.request('GET', `/prebook/${path}/account`, { headers: sandbox });
     expect(again.body.data).toMatchObject({ is_booking_processing: true, booking_id: response.body.data.id });
+    // Confirmed by the supplier 2 s after it accepted; asked every second: confirmed well before the 60 s lease.
+    const accepted = Date.now();
     let status = 'pending';
-    for (let i = 0; i < 60 && status === 'pending'; i++) {
+    for (let i = 0; i < 100 && status === 'pending'; i++) {
       await sleep(200);
       status = (await system.request('GET', '/book?client_reference=PENDING-1', { headers: sandbox })).body.data[0].status;
     }
     expect(status).toBe('confirmed');
+    expect(Date.now() - accepted).toBeLessThan(15_000);
     const after = await system.request('GET', `/prebook/${path}/account`, { headers: sandbox });
     expect(after.body.data).toMatchObject({ is_booking_processing: false, booking_id: null });
   });

@@ -9,6 +9,7 @@ import { BookingEntity, FINAL_STEPS, SagaStep } from './booking.entity';
 import { BookingChanges, BookingsRepository } from './bookings.repository';
 import { BookingFigures } from './booking-figures';
 import { FailPoints, SimulatedCrash } from './fail-points';
+import { secondsToNextSupplierCheck } from './supplier-checks';
 
 /** Outcomes that fail a booking (compensated); anything else is retried later. */
 const BUSINESS_FAILURES = new Set(['INSUFFICIENT_FUNDS', 'PAYMENT_DECLINED', 'PAYMENT_INCOMPLETE', 'PAYMENT_METHOD_UNAVAILABLE', 'RATE_NOT_AVAILABLE', 'PROMO_CODE_INVALID', 'SUPPLIER_ERROR']);
@@ -240,12 +241,12 @@ export class BookingSaga implements OnModuleInit, OnModuleDestroy {
       .catch((error) => this.logger.warn({ msg: 'could not update the prebook', bookingId: booking.id, error: String(error) }));
   }
 
-  /** A supplier that accepted without confirming: asked again each time the saga's lease runs out. */
+  /** A supplier that accepted without confirming: asked again every SUPPLIER_CHECK_S at first, then less and less often. */
   private async supplierConfirmed(booking: BookingEntity): Promise<boolean> {
     const supplier = await this.services.send(SUBJECTS.RATES_SUPPLIER_STATUS, { bookingId: booking.id });
     if (supplier.status === 'confirmed') return true;
     if (supplier.status === 'pending') {
-      await this.bookings.extendLease(booking.id);
+      await this.bookings.awaitSupplier(booking.id, (checks) => secondsToNextSupplierCheck(checks, this.env.SUPPLIER_CHECK_S));
       return false;
     }
     throw new DomainError('SUPPLIER_ERROR', `the supplier ${supplier.status} the booking`);

@@ -55,6 +55,10 @@ export class BookingEntity {
   @Column({ name: 'lease_until', type: 'timestamptz', select: false })
   leaseUntil?: Date;
 
+  /** Times a pending vendor booking has been asked about (the next check waits by it: supplier-checks.ts). */
+  @Column({ name: 'supplier_checks', type: 'integer', default: 0, select: false })
+  supplierChecks?: number;
+
   @Column({ name: 'prebook_id', type: 'uuid' })
   prebookId: string;
 

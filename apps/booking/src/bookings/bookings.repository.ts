@@ -434,10 +434,20 @@ export class BookingsRepository {
   async releaseLease(id: number): Promise<void> {
     await this.bookings.createQueryBuilder().update().set({ leaseUntil: () => 'now()' }).where(`id = :id AND ${unfinished()}`, { id }).execute();
   }
-
-  /** Leaves a saga waiting (a pending supplier) until another worker may look again. */
-  async extendLease(id: number): Promise<void> {
-    await this.bookings.createQueryBuilder().update().set({ leaseUntil: this.leaseEnd }).where('id = :id', { id }).execute();
+  /**
+   * A booking the vendor has not confirmed yet: nobody works on it until its next check,
+   * `wait(checks so far)` seconds from now (the recovery loop takes it up then).
+   */
+  async awaitSupplier(id: number, wait: (checks: number) => number): Promise<void> {
+    const booking = await this.bookings.findOne({ select: { id: true, supplierChecks: true }, where: { id } });
+    const checks = booking?.supplierChecks ?? 0;
+    await this.bookings
+      .createQueryBuilder()
+      .update()
+      .set({ leaseUntil: () => 'now() + make_interval(secs => :wait)', supplierChecks: checks + 1 })
+      .setParameter('wait', wait(checks))
+      .where('id = :id', { id })
+      .execute();
   }
 
   /** How long the unfinished saga whose lease ran out first has been past it, in seconds (0: none is). */
