@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SUBJECTS } from '@hotel/contracts';
-import { ecbDailyXml } from '../../rates/test/rates-fixtures';
+import { ecbDailyXml } from '@hotel/testing';
 import { TestSystem } from './system';
 
 /** The operators' exchange-rate commands against users and rates over NATS: import-fx-rates, fx-rates, set-fx-margin, create-client --currency. */

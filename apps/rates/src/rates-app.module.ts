@@ -1,6 +1,6 @@
-import { DynamicModule, Module } from '@nestjs/common';
+import { DynamicModule, Module, Type } from '@nestjs/common';
 import { SUBJECTS } from '@hotel/contracts';
-import { FX_RATE_SOURCE, FxRateSource, FxRates, supplierProviders } from '@hotel/inventory';
+import { FX_RATE_SOURCE, FxRateSource, FxRates, SupplierPort, supplierProviders } from '@hotel/inventory';
 import { ServicePlatformModule } from '@hotel/platform';
 import { FxRateEntity } from './fx/fx-rate.entity';
 import { FxRateSetEntity } from './fx/fx-rate-set.entity';
@@ -18,6 +18,7 @@ import { CreateSupplierBookings1763960000000 } from './migrations/1763960000000-
 import { SandboxSupplierBookings1764200000000 } from './migrations/1764200000000-sandbox-supplier-bookings';
 import { AmountsInAnyCurrency1764700000000 } from './migrations/1764700000000-amounts-in-any-currency';
 import { CreateFxRates1764710000000 } from './migrations/1764710000000-create-fx-rates';
+import { ReserveCallRecord1764900000000 } from './migrations/1764900000000-reserve-call-record';
 import { SupplierBookingEntity } from './supplier/supplier-booking.entity';
 import { SupplierBookingsRepository } from './supplier/supplier-bookings.repository';
 import { SupplierController } from './supplier/supplier.controller';
@@ -32,11 +33,12 @@ import { RatesEnv } from './rates.env';
 export const RATES_ENTITIES = [AllotmentEntity, PrebookEntity, SupplierBookingEntity, FxRateSetEntity, FxRateEntity, FxRefreshLeaseEntity];
 
 /** The rates schema's migrations, in order. */
-export const RATES_MIGRATIONS = [CreateAllotments1763920000000, CreatePrebooks1763950000000, CreateSupplierBookings1763960000000, SandboxSupplierBookings1764200000000, AmountsInAnyCurrency1764700000000, CreateFxRates1764710000000];
+export const RATES_MIGRATIONS = [CreateAllotments1763920000000, CreatePrebooks1763950000000, CreateSupplierBookings1763960000000, SandboxSupplierBookings1764200000000, AmountsInAnyCurrency1764700000000, CreateFxRates1764710000000, ReserveCallRecord1764900000000];
 
 @Module({})
 export class RatesAppModule {
-  static register(env: RatesEnv): DynamicModule {
+  /** `suppliers`: suppliers of one's own in place of the simulated vendors of the same codes (a test's). */
+  static register(env: RatesEnv, options: { suppliers?: Type<SupplierPort>[] } = {}): DynamicModule {
     return {
       module: RatesAppModule,
       imports: [
@@ -49,7 +51,7 @@ export class RatesAppModule {
         }),
       ],
       controllers: [InventoryController, PrebooksController, SupplierController, FxRatesController],
-      providers: [...supplierProviders({ simulated: { pendingSeconds: env.SUPPLIER_PENDING_S } }), AllotmentsRepository, PrebooksRepository, PrebooksService, SupplierBookingsRepository, SupplierService, FxRatesRepository, FxRatesService, FxRatesRefresh,
+      providers: [...supplierProviders({ simulated: { pendingSeconds: env.SUPPLIER_PENDING_S }, suppliers: options.suppliers }), AllotmentsRepository, PrebooksRepository, PrebooksService, SupplierBookingsRepository, SupplierService, FxRatesRepository, FxRatesService, FxRatesRefresh,
         // Prebook converts with the sets the FxRatesService keeps in memory: asked every time, nothing kept twice.
         { provide: FX_RATE_SOURCE, useFactory: (rates: FxRatesService): FxRateSource => ({ load: () => rates.sets(), ttlMs: 0 }), inject: [FxRatesService] },
         FxRates,

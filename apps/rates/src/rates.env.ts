@@ -22,6 +22,17 @@ function IsFxRatesUrl() {
 }
 
 export class RatesEnv extends RateIdEnv {
+  /**
+   * How long one attempt to book with a vendor has the call in hand: another attempt for
+   * the same booking waits meanwhile, and after it a lost answer is asked of the vendor.
+   */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(600)
+  SUPPLIER_ATTEMPT_S = 30;
+
   /** A prebook holds its price this long; book needs one that has not expired. */
   @IsOptional()
   @Type(() => Number)

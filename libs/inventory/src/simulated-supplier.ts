@@ -1,7 +1,7 @@
-import { randomBytes } from 'node:crypto';
 import { HotelRate, SupplierBooking } from '@hotel/contracts';
 import { DomainError } from '@hotel/platform';
 import { Hotel } from './catalog';
+import { hash32 } from './hash';
 import { OfferKey, PricingContext, Stay, listOffers, offerKeyString, priceOffer } from './pricing';
 import { AvailabilityRequest, PlacedSupplierBooking, SupplierBookingOrder, SupplierOffer, SupplierPort } from './supplier-port';
 import { Vendor, VendorCode } from './vendors';
@@ -50,13 +50,23 @@ export class SimulatedSupplier implements SupplierPort {
     return listOffers(hotel, this.vendor, stay, { soldOut, includeMemberRates: true }).some((candidate) => offerKeyString(candidate) === wanted);
   }
 
-  /** Confirmed at once with a fresh reference (`ATL-<booking id>-<6 hex>`); the sandbox scenarios make it pending or refused. */
+  /**
+   * Confirmed at once with the order's reference (`ATL-<booking id>-<6 hex>`, the same for
+   * the same order: an order placed again is the same booking); the sandbox scenarios
+   * make it pending or refused.
+   */
   async book(order: SupplierBookingOrder): Promise<SupplierBooking> {
     if (order.testScenario === 'supplier_error') {
       throw new DomainError('SUPPLIER_ERROR', 'the supplier could not confirm the booking (sandbox scenario supplier_error)');
     }
-    const reference = `${this.code.slice(0, 3).toUpperCase()}-${order.bookingId}-${randomBytes(3).toString('hex').toUpperCase()}`;
+    const suffix = hash32(this.code, order.bookingId, order.sandbox ? 'sandbox' : 'live').toString(16).toUpperCase().padStart(8, '0').slice(0, 6);
+    const reference = `${this.code.slice(0, 3).toUpperCase()}-${order.bookingId}-${suffix}`;
     return { reference, status: order.testScenario === 'supplier_pending' ? 'pending' : 'confirmed' };
+  }
+
+  /** Keeps no bookings of its own: nothing to find (booking again makes the same booking, see `book`). */
+  async find(_order: SupplierBookingOrder): Promise<SupplierBooking | null> {
+    return null;
   }
 
   /** A pending booking is confirmed once `pendingSeconds` have passed since it was accepted. */

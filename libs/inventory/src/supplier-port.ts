@@ -87,6 +87,12 @@ export interface SupplierPort {
   recheck(hotel: Hotel, offer: OfferKey, stay: Stay, soldOut: ReadonlySet<string>): Promise<boolean>;
   /** Books the room: confirmed, or pending (accepted, to be confirmed later: ask `status`). */
   book(order: SupplierBookingOrder): Promise<SupplierBooking>;
+  /**
+   * The booking the vendor made for this order, if it made one (looked up by the
+   * platform's booking id, the order's client reference): asked when the answer to
+   * `book` was lost, before booking again. Null when the vendor has none.
+   */
+  find(order: SupplierBookingOrder): Promise<SupplierBooking | null>;
   /** Where a booking stands now (a pending one may have been confirmed, or rejected). */
   status(booking: PlacedSupplierBooking): Promise<SupplierBooking>;
   /** Cancels a booking: answers `cancelled`, again for a booking already cancelled. */

@@ -1,6 +1,6 @@
 import { EVENTS } from '@hotel/contracts';
-import { ServiceHarness } from '@hotel/testing';
-import { ecbDailyXml, startRatesHarness } from '../../test/rates-fixtures';
+import { ServiceHarness, ecbDailyXml } from '@hotel/testing';
+import { startRatesHarness } from '../../test/rates-fixtures';
 import { RatesEnv } from '../rates.env';
 import { FxRatesRepository } from './fx-rates.repository';
 import { FX_RELOAD_INTERVAL_MS, FX_SETS_KEPT, FxRatesService } from './fx-rates.service';

@@ -1,6 +1,7 @@
 import { Column, CreateDateColumn, Entity, PrimaryColumn } from 'typeorm';
 
-export type SupplierBookingStatus = 'pending' | 'confirmed' | 'cancelled';
+/** `requested`: recorded before the vendor was called, its answer not (yet) known. */
+export type SupplierBookingStatus = 'requested' | 'pending' | 'confirmed' | 'cancelled';
 
 /** A booking made with a vendor (table rates.supplier_bookings): one per platform booking, with the vendor's last answer. */
 @Entity({ schema: 'rates', name: 'supplier_bookings' })
@@ -29,8 +30,9 @@ export class SupplierBookingEntity {
   @Column({ type: 'integer' })
   rooms: number;
 
-  @Column({ type: 'text', unique: true })
-  reference: string;
+  /** The vendor's reference; null while `requested`. */
+  @Column({ type: 'text', unique: true, nullable: true })
+  reference: string | null;
 
   @Column({ type: 'text' })
   status: SupplierBookingStatus;
@@ -49,6 +51,10 @@ export class SupplierBookingEntity {
 
   @Column({ name: 'updated_at', type: 'timestamptz', default: () => 'now()' })
   updatedAt: Date;
+
+  /** While set and to come, one attempt has the vendor call in hand; others wait. */
+  @Column({ name: 'attempt_until', type: 'timestamptz', nullable: true })
+  attemptUntil: Date | null;
 
   /** A sandbox booking took no room from the allotment. */
   @Column({ type: 'boolean', default: false })

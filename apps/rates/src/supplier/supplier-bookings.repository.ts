@@ -9,7 +9,8 @@ import { SupplierBookingEntity } from './supplier-booking.entity';
 /** The room type a supplier booking is for, and how many rooms. */
 export type BookedRoom = Pick<SupplierBookRequest, 'vendor' | 'hotelId' | 'roomId' | 'rooms'>;
 
-export interface NewSupplierBooking {
+/** A supplier booking recorded before its vendor is called (`requested`). */
+export interface RequestedSupplierBooking {
   bookingId: number;
   vendor: string;
   hotelId: number;
@@ -17,16 +18,19 @@ export interface NewSupplierBooking {
   checkIn: string;
   checkOut: string;
   rooms: number;
-  /** The vendor's answer. */
+  sandbox: boolean;
+}
+
+/** A vendor's answer that made a booking. */
+export interface SupplierAnswer {
   reference: string;
   status: 'pending' | 'confirmed';
-  sandbox: boolean;
 }
 
 /** A supplier booking as recorded: the rooms it took, and the vendor's last answer (`createdAt`: when it was accepted). */
 export type SupplierBookingRecord = Pick<
   SupplierBookingEntity,
-  'bookingId' | 'vendor' | 'hotelId' | 'roomId' | 'checkIn' | 'checkOut' | 'rooms' | 'reference' | 'status' | 'sandbox' | 'createdAt'
+  'bookingId' | 'vendor' | 'hotelId' | 'roomId' | 'checkIn' | 'checkOut' | 'rooms' | 'reference' | 'status' | 'sandbox' | 'createdAt' | 'attemptUntil'
 >;
 
 /** The query of one booking's record. */
@@ -34,7 +38,7 @@ function recordQuery(manager: EntityManager, bookingId: number) {
   return manager
     .getRepository(SupplierBookingEntity)
     .createQueryBuilder('b')
-    .select(['b.bookingId', 'b.vendor', 'b.hotelId', 'b.roomId', 'b.checkIn', 'b.checkOut', 'b.rooms', 'b.reference', 'b.status', 'b.sandbox', 'b.createdAt'])
+    .select(['b.bookingId', 'b.vendor', 'b.hotelId', 'b.roomId', 'b.checkIn', 'b.checkOut', 'b.rooms', 'b.reference', 'b.status', 'b.sandbox', 'b.createdAt', 'b.attemptUntil'])
     .where('b.bookingId = :bookingId', { bookingId });
 }
 
@@ -46,9 +50,12 @@ function recordQuery(manager: EntityManager, bookingId: number) {
 export class SupplierBookingTransaction {
   constructor(private readonly manager: EntityManager) {}
 
-  async find(bookingId: number): Promise<SupplierBooking | null> {
-    const booking = await this.manager.getRepository(SupplierBookingEntity).findOne({ select: { reference: true, status: true }, where: { bookingId } });
-    return booking ? { reference: booking.reference, status: booking.status } : null;
+  /** A booking's record with whether an attempt still has its vendor call in hand (by the database's clock). */
+  async find(bookingId: number): Promise<(SupplierBookingRecord & { attemptUnderWay: boolean }) | null> {
+    const { entities, raw } = await recordQuery(this.manager, bookingId)
+      .addSelect('coalesce(b.attemptUntil > now(), false)', 'under_way')
+      .getRawAndEntities<{ under_way: boolean }>();
+    return entities[0] ? { ...entities[0], attemptUnderWay: raw[0].under_way } : null;
   }
 
   /** Rooms already sold of the room type on one night (none when the night has no allotment row yet). */
@@ -81,25 +88,44 @@ export class SupplierBookingTransaction {
     return rows.length === nights.length;
   }
 
-  async insert(booking: NewSupplierBooking): Promise<void> {
+  /** Records a booking before its vendor is called; this attempt has the call in hand for `attemptSeconds`. */
+  async insertRequested(booking: RequestedSupplierBooking, attemptSeconds: number): Promise<void> {
     await this.manager
       .createQueryBuilder()
       .insert()
       .into(SupplierBookingEntity)
-      .values({
-        bookingId: booking.bookingId,
-        vendor: booking.vendor,
-        hotelId: booking.hotelId,
-        roomId: booking.roomId,
-        checkIn: booking.checkIn,
-        checkOut: booking.checkOut,
-        rooms: booking.rooms,
-        reference: booking.reference,
-        status: booking.status,
-        sandbox: booking.sandbox,
-      })
+      .values({ ...booking, reference: null, status: 'requested', attemptUntil: () => 'now() + make_interval(secs => :attemptSeconds)' })
+      .setParameter('attemptSeconds', attemptSeconds)
       .updateEntity(false)
       .execute();
+  }
+
+  /** Takes a requested booking whose last attempt ran out over for a new one. */
+  async renewAttempt(bookingId: number, attemptSeconds: number): Promise<void> {
+    await this.manager
+      .getRepository(SupplierBookingEntity)
+      .createQueryBuilder()
+      .update()
+      .set({ attemptUntil: () => 'now() + make_interval(secs => :attemptSeconds)', updatedAt: () => 'now()' })
+      .setParameter('attemptSeconds', attemptSeconds)
+      .where('booking_id = :bookingId', { bookingId })
+      .execute();
+  }
+
+  /** Records the vendor's answer of a requested booking (one answered meanwhile stays as answered). */
+  async recordAnswer(bookingId: number, answer: SupplierAnswer): Promise<void> {
+    await this.manager
+      .getRepository(SupplierBookingEntity)
+      .createQueryBuilder()
+      .update()
+      .set({ reference: answer.reference, status: answer.status, attemptUntil: null, updatedAt: () => 'now()' })
+      .where(`booking_id = :bookingId AND status = 'requested'`, { bookingId })
+      .execute();
+  }
+
+  /** Forgets a requested booking its vendor refused (its rooms given back by the caller). */
+  async deleteRequested(bookingId: number): Promise<void> {
+    await this.manager.getRepository(SupplierBookingEntity).createQueryBuilder().delete().where(`booking_id = :bookingId AND status = 'requested'`, { bookingId }).execute();
   }
 
   /** A booking's record, its row held until the transaction ends; null when there is no such booking. */
@@ -176,7 +202,8 @@ export class SupplierBookingsRepository {
       .where('booking_id = :bookingId', { bookingId })
       .returning(['reference', 'status'])
       .execute();
-    const rows = updated.raw as Pick<SupplierBookingEntity, 'reference' | 'status'>[];
+    // Only a pending booking is confirmed here: an answered one, with its reference.
+    const rows = updated.raw as { reference: string; status: SupplierBooking['status'] }[];
     return rows[0] ? { reference: rows[0].reference, status: rows[0].status } : null;
   }
 }

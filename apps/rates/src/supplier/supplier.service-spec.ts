@@ -1,6 +1,7 @@
 import { SupplierBookRequest } from '@hotel/contracts';
 import { allotmentCapacity } from '@hotel/inventory';
 import { ServiceHarness } from '@hotel/testing';
+import { CountingVendor } from '../../test/counting-vendor';
 import { startRatesHarness } from '../../test/rates-fixtures';
 import { RatesEnv } from '../rates.env';
 import { SupplierService } from './supplier.service';
@@ -60,5 +61,136 @@ describe('SupplierService (service tier: real PostgreSQL)', () => {
       { night: day(48), rooms_sold: 1 },
       { night: day(49), rooms_sold: 1 },
     ]);
+  });
+});
+
+describe('SupplierService with a vendor over the network (service tier: real PostgreSQL)', () => {
+  let harness: ServiceHarness<RatesEnv>;
+  let supplier: SupplierService;
+  let vendor: CountingVendor;
+  let nextStay = 100;
+
+  /** A booking of its own dates, so the tests do not meet in the allotment. */
+  const request = (bookingId: number, changes: Partial<SupplierBookRequest> = {}): SupplierBookRequest => {
+    nextStay += 3;
+    return { bookingId, vendor: 'atlas', hotelId: HOTEL, roomId: ROOM, checkIn: day(nextStay), checkOut: day(nextStay + 2), rooms: 1, sandbox: false, ...changes };
+  };
+  const record = async (bookingId: number) =>
+    ((await harness.dataSource.query(`SELECT status, reference FROM rates.supplier_bookings WHERE booking_id = $1`, [bookingId])) as { status: string; reference: string | null }[])[0] ?? null;
+  const roomsSold = async (booking: SupplierBookRequest) =>
+    (
+      (await harness.dataSource.query(`SELECT rooms_sold FROM rates.allotments WHERE vendor = $1 AND hotel_id = $2 AND room_id = $3 AND night >= $4 AND night < $5 ORDER BY night`, [
+        booking.vendor,
+        booking.hotelId,
+        booking.roomId,
+        booking.checkIn,
+        booking.checkOut,
+      ])) as { rooms_sold: number }[]
+    ).map((row) => row.rooms_sold);
+  /** What another connection sees while the vendor works: no lock of this booking is held, so no transaction is open for it. */
+  const heldLocks = async () =>
+    Number(((await harness.dataSource.query(`SELECT count(*)::int AS held FROM pg_locks WHERE locktype = 'advisory' OR (locktype = 'transactionid' AND mode = 'ExclusiveLock' AND pid <> pg_backend_pid())`)) as { held: number }[])[0].held);
+
+  beforeAll(async () => {
+    harness = await startRatesHarness({ suppliers: [CountingVendor], env: { SUPPLIER_ATTEMPT_S: '1' } });
+    supplier = harness.get(SupplierService);
+    vendor = harness.get(CountingVendor);
+  });
+  beforeEach(() => {
+    vendor.calls.length = 0;
+    vendor.whileWorking = null;
+  });
+  afterAll(async () => {
+    await harness?.close();
+  });
+
+  it('reserves, then calls the vendor with no transaction open, then records its answer; a repeat answers the record', async () => {
+    const booking = request(1);
+    vendor.whileWorking = async () => {
+      // The reservation is committed before the call: another connection sees it, and its rooms.
+      expect(await record(1)).toEqual({ status: 'requested', reference: null });
+      expect(await roomsSold(booking)).toEqual([1, 1]);
+      expect(await heldLocks()).toBe(0);
+    };
+    expect(await supplier.book(booking)).toEqual({ reference: 'REMOTE-1-1', status: 'confirmed' });
+    expect(await record(1)).toEqual({ status: 'confirmed', reference: 'REMOTE-1-1' });
+    expect(await supplier.book(booking)).toEqual({ reference: 'REMOTE-1-1', status: 'confirmed' });
+    expect(vendor.calls).toEqual(['book 1']);
+  });
+
+  it('an answer that never came is asked of the vendor before booking again: one platform booking is one vendor booking', async () => {
+    const booking = request(2);
+    vendor.loseNextAnswer = true;
+    await expect(supplier.book(booking)).rejects.toThrow('did not answer');
+    expect(await record(2)).toEqual({ status: 'requested', reference: null });
+    // While the lost attempt still has the call in hand, another waits.
+    await expect(supplier.book(booking)).rejects.toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    expect(await supplier.book(booking)).toEqual({ reference: 'REMOTE-2-1', status: 'confirmed' });
+    expect(vendor.calls).toEqual(['book 2', 'find 2']);
+    expect(await roomsSold(booking)).toEqual([1, 1]);
+  });
+
+  it('a lost answer the vendor did not make is booked once more, with the rooms it reserved', async () => {
+    const booking = request(3);
+    // The vendor never got the order: the call failed before it arrived.
+    const book = vendor.book.bind(vendor);
+    vendor.book = async () => {
+      vendor.calls.push('book 3 (lost on the way)');
+      throw new Error('connection reset');
+    };
+    await expect(supplier.book(booking)).rejects.toThrow('connection reset');
+    vendor.book = book;
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    expect(await supplier.book(booking)).toMatchObject({ status: 'confirmed' });
+    expect(vendor.calls).toEqual(['book 3 (lost on the way)', 'find 3', 'book 3']);
+    expect(await roomsSold(booking)).toEqual([1, 1]);
+  });
+
+  it('a refusal gives the rooms back and keeps nothing', async () => {
+    const booking = request(4);
+    vendor.bookAnswer = 'rejected';
+    await expect(supplier.book(booking)).rejects.toMatchObject({ code: 'SUPPLIER_ERROR' });
+    vendor.bookAnswer = 'confirmed';
+    expect(await record(4)).toBeNull();
+    expect(await roomsSold(booking)).toEqual([0, 0]);
+    await expect(supplier.status(4)).rejects.toMatchObject({ code: 'NOT_FOUND' });
+  });
+
+  it('cancels with the vendor first, with no transaction open, then gives the rooms back once however many cancellations race', async () => {
+    const booking = request(5);
+    await supplier.book(booking);
+    vendor.calls.length = 0;
+    // One cancellation: while the vendor works, nothing is locked and the rooms are still taken.
+    vendor.whileWorking = async () => {
+      vendor.whileWorking = null;
+      expect(await heldLocks()).toBe(0);
+      expect(await roomsSold(booking)).toEqual([1, 1]);
+      // Two more cancellations arrive meanwhile.
+      racing = [supplier.cancel(5), supplier.cancel(5)];
+    };
+    let racing: Promise<unknown>[] = [];
+    const first = await supplier.cancel(5);
+    const answers = [first, ...(await Promise.all(racing))];
+    expect(answers).toEqual(Array(3).fill({ reference: 'REMOTE-5-1', status: 'cancelled' }));
+    expect(await roomsSold(booking)).toEqual([0, 0]);
+    expect(await record(5)).toEqual({ status: 'cancelled', reference: 'REMOTE-5-1' });
+    // Once cancelled, cancelling again asks the vendor nothing.
+    const asked = vendor.calls.length;
+    await supplier.cancel(5);
+    expect(vendor.calls).toHaveLength(asked);
+  });
+
+  it('asks the vendor where a pending booking stands; one it then rejects gives its rooms back', async () => {
+    const booking = request(6, { sandbox: false });
+    vendor.bookAnswer = 'pending';
+    expect(await supplier.book(booking)).toMatchObject({ status: 'pending' });
+    vendor.bookAnswer = 'confirmed';
+    vendor.statusAnswer = 'rejected';
+    expect(await supplier.status(6)).toMatchObject({ status: 'rejected' });
+    expect(await roomsSold(booking)).toEqual([0, 0]);
+    expect(await supplier.cancel(6)).toMatchObject({ status: 'cancelled' });
+    expect(vendor.calls.filter((call) => call.startsWith('cancel'))).toEqual([]);
+    vendor.statusAnswer = 'confirmed';
   });
 });

@@ -1,7 +1,8 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { SupplierBookRequest, SupplierBooking } from '@hotel/contracts';
 import { PlacedSupplierBooking, SupplierPort, Suppliers, allotmentCapacity, stayNights } from '@hotel/inventory';
-import { DomainError } from '@hotel/platform';
+import { DomainError, SERVICE_ENV } from '@hotel/platform';
+import { RatesEnv } from '../rates.env';
 import { SupplierBookingRecord, SupplierBookingTransaction, SupplierBookingsRepository } from './supplier-bookings.repository';
 
 /**
@@ -17,30 +18,68 @@ export class SupplierService {
   constructor(
     private readonly bookings: SupplierBookingsRepository,
     private readonly suppliers: Suppliers,
+    @Inject(SERVICE_ENV) private readonly env: RatesEnv,
   ) {}
 
   /**
-   * One transaction holding the booking id's lock: the rooms are taken, the vendor
-   * books, its answer is recorded. A repeat answers the record without asking the
-   * vendor again; a refusal or a crash before the record keeps nothing, and a retry
-   * asks the vendor again under the same booking id.
+   * Reserve, call, record, each apart: the rooms are taken and the booking recorded
+   * `requested` in one short transaction (holding the booking id's lock), then the
+   * vendor is called with no transaction open, then its answer is recorded. A repeat
+   * answers the record. A vendor's refusal gives the rooms back and forgets the record.
+   * An answer that never came (a timeout, a dropped connection, a crash) leaves the
+   * record `requested`: once its attempt has run out (SUPPLIER_ATTEMPT_S), a retry
+   * first asks the vendor whether it made the booking (SupplierPort.find, by the
+   * booking id as client reference) and books only if it did not, so one platform
+   * booking is never two vendor bookings. While an attempt is under way, a concurrent
+   * one answers 503 and is retried later.
    */
   async book(request: SupplierBookRequest): Promise<SupplierBooking> {
     const { vendor, ...order } = request;
-    return this.bookings.inBookingLock(request.bookingId, async (booking) => {
+    const supplier = this.supplierOf(vendor);
+    const attemptSeconds = this.env.SUPPLIER_ATTEMPT_S;
+    const reserved = await this.bookings.inBookingLock(request.bookingId, async (booking): Promise<{ answered: SupplierBooking } | { lostAnswer: boolean }> => {
       const existing = await booking.find(request.bookingId);
-      if (existing) return existing;
-      const supplier = this.supplierOf(vendor);
+      if (existing && existing.status !== 'requested') return { answered: { reference: existing.reference!, status: existing.status } };
+      if (existing?.attemptUnderWay) {
+        throw new DomainError('SERVICE_UNAVAILABLE', `the vendor is being asked about booking ${request.bookingId} already; retry later`, undefined, attemptSeconds);
+      }
+      if (existing) {
+        await booking.renewAttempt(request.bookingId, attemptSeconds);
+        return { lostAnswer: true };
+      }
       const nights = stayNights({ check_in: request.checkIn, check_out: request.checkOut });
-      // A refusal throws, rolling back whatever nights were taken.
+      // A room gone throws, rolling back whatever nights were taken.
       if (!(request.sandbox ? await this.hasRooms(booking, request, nights) : await this.take(booking, request, nights))) {
         throw new DomainError('RATE_NOT_AVAILABLE', 'rate not available: the room sold out');
       }
-      const answer = await supplier.book(order);
-      if (answer.status !== 'confirmed' && answer.status !== 'pending') throw refused(answer);
       const { bookingId, hotelId, roomId, checkIn, checkOut, rooms, sandbox } = request;
-      await booking.insert({ bookingId, vendor, hotelId, roomId, checkIn, checkOut, rooms, sandbox, reference: answer.reference, status: answer.status });
-      return { reference: answer.reference, status: answer.status };
+      await booking.insertRequested({ bookingId, vendor, hotelId, roomId, checkIn, checkOut, rooms, sandbox }, attemptSeconds);
+      return { lostAnswer: false };
+    });
+    if ('answered' in reserved) return reserved.answered;
+
+    let answer: SupplierBooking;
+    try {
+      // A lost answer: the vendor may have made the booking; ask before booking again.
+      answer = (reserved.lostAnswer ? await supplier.find(order) : null) ?? (await supplier.book(order));
+      if (answer.status !== 'confirmed' && answer.status !== 'pending') throw refused(answer);
+    } catch (error) {
+      // A refusal: nothing was booked. Anything else may have been: the record stays for a retry to ask.
+      if (error instanceof DomainError && (error.code === 'SUPPLIER_ERROR' || error.code === 'RATE_NOT_AVAILABLE')) await this.forget(request.bookingId);
+      throw error;
+    }
+    const made = { reference: answer.reference, status: answer.status };
+    await this.bookings.inTransaction((booking) => booking.recordAnswer(request.bookingId, made));
+    return made;
+  }
+
+  /** Gives back the rooms of a requested booking the vendor refused, and forgets it. */
+  private async forget(bookingId: number): Promise<void> {
+    await this.bookings.inTransaction(async (transaction) => {
+      const locked = await transaction.lock(bookingId);
+      if (locked?.status !== 'requested') return;
+      if (!locked.sandbox) await transaction.giveBack(locked);
+      await transaction.deleteRequested(bookingId);
     });
   }
 
@@ -53,7 +92,8 @@ export class SupplierService {
   async status(bookingId: number): Promise<SupplierBooking> {
     const booking = await this.bookings.find(bookingId);
     if (!booking) throw notFound(bookingId);
-    if (booking.status !== 'pending') return { reference: booking.reference, status: booking.status };
+    if (booking.status === 'requested') throw answerNotKnown(bookingId);
+    if (booking.status !== 'pending') return { reference: booking.reference!, status: booking.status };
     const answer = await this.supplierOf(booking.vendor).status(placed(booking));
     if (answer.status === 'confirmed') return (await this.bookings.confirm(bookingId)) ?? answer;
     if (answer.status === 'rejected' || answer.status === 'cancelled') {
@@ -68,22 +108,26 @@ export class SupplierService {
   }
 
   /**
-   * Cancels with the vendor and gives the rooms back (a sandbox booking took none),
-   * in one transaction holding the booking's row; cancelling again changes nothing
-   * and asks the vendor nothing.
+   * Cancels with the vendor first, with no transaction open, then gives the rooms back
+   * (a sandbox booking took none) in one transaction holding the booking's row.
+   * Cancelling again asks the vendor nothing; two cancellations at once both ask it
+   * (a vendor answers a booking cancelled already as cancelled) and one gives back.
    */
   async cancel(bookingId: number): Promise<SupplierBooking> {
-    return this.bookings.inTransaction(async (transaction) => {
-      const booking = await transaction.lock(bookingId);
-      if (!booking) throw notFound(bookingId);
-      if (booking.status !== 'cancelled') {
-        const answer = await this.supplierOf(booking.vendor).cancel(placed(booking));
-        if (answer.status !== 'cancelled') throw new DomainError('SUPPLIER_ERROR', `the supplier did not cancel the booking (it answered ${answer.status})`);
-        if (!booking.sandbox) await transaction.giveBack(booking);
+    const booking = await this.bookings.find(bookingId);
+    if (!booking) throw notFound(bookingId);
+    if (booking.status === 'requested') throw answerNotKnown(bookingId);
+    if (booking.status !== 'cancelled') {
+      const answer = await this.supplierOf(booking.vendor).cancel(placed(booking));
+      if (answer.status !== 'cancelled') throw new DomainError('SUPPLIER_ERROR', `the supplier did not cancel the booking (it answered ${answer.status})`);
+      await this.bookings.inTransaction(async (transaction) => {
+        const locked = await transaction.lock(bookingId);
+        if (!locked || locked.status === 'cancelled') return;
+        if (!locked.sandbox) await transaction.giveBack(locked);
         await transaction.markCancelled(bookingId);
-      }
-      return { reference: booking.reference, status: 'cancelled' };
-    });
+      });
+    }
+    return { reference: booking.reference!, status: 'cancelled' };
   }
 
   private supplierOf(vendor: string): SupplierPort {
@@ -109,8 +153,14 @@ export class SupplierService {
   }
 }
 
+/** A booking the vendor answered (not `requested`). */
 function placed(booking: SupplierBookingRecord): PlacedSupplierBooking {
-  return { bookingId: booking.bookingId, reference: booking.reference, status: booking.status, sandbox: booking.sandbox, placedAt: booking.createdAt };
+  return { bookingId: booking.bookingId, reference: booking.reference!, status: booking.status as PlacedSupplierBooking['status'], sandbox: booking.sandbox, placedAt: booking.createdAt };
+}
+
+/** The vendor has not answered this booking yet (its attempt is under way, or its answer was lost and a retry asks again). */
+function answerNotKnown(bookingId: number): DomainError {
+  return new DomainError('SERVICE_UNAVAILABLE', `the vendor's answer for booking ${bookingId} is not known yet; retry later`, undefined, 5);
 }
 
 function notFound(bookingId: number): DomainError {

@@ -1,0 +1,68 @@
+import { Injectable } from '@nestjs/common';
+import { SupplierBooking } from '@hotel/contracts';
+import { PlacedSupplierBooking, SimulatedSupplier, SupplierBookingOrder, SupplierPort, VENDORS } from '@hotel/inventory';
+
+/**
+ * A vendor of a test's own for the code atlas, as a remote one behaves: it keeps the
+ * bookings it made (so it can be asked about one whose answer was lost), counts what it
+ * is asked, and can be told to lose its next answer or to run a check while it works.
+ * Offers and prices are the simulated atlas's.
+ */
+@Injectable()
+export class CountingVendor implements SupplierPort {
+  readonly code = 'atlas';
+  readonly name = 'Atlas Beds over the network';
+  readonly calls: string[] = [];
+  readonly made = new Map<number, SupplierBooking>();
+  private readonly search = new SimulatedSupplier(VENDORS.atlas);
+
+  /** Runs while the vendor handles a book or cancel call (a test looks at the database meanwhile). */
+  whileWorking: (() => Promise<void>) | null = null;
+  /** The next book call makes the booking but its answer never arrives (a timeout). */
+  loseNextAnswer = false;
+  /** What `book` answers, and `status` next. */
+  bookAnswer: SupplierBooking['status'] = 'confirmed';
+  statusAnswer: SupplierBooking['status'] = 'confirmed';
+
+  availability(...args: Parameters<SupplierPort['availability']>) {
+    return this.search.availability(...args);
+  }
+
+  price(...args: Parameters<SupplierPort['price']>) {
+    return this.search.price(...args);
+  }
+
+  recheck(...args: Parameters<SupplierPort['recheck']>) {
+    return this.search.recheck(...args);
+  }
+
+  async book(order: SupplierBookingOrder): Promise<SupplierBooking> {
+    this.calls.push(`book ${order.bookingId}`);
+    await this.whileWorking?.();
+    // The reference counts this booking's book calls: a second vendor booking for one platform booking would show as -2.
+    const attempt = this.calls.filter((call) => call === `book ${order.bookingId}`).length;
+    const booking: SupplierBooking = { reference: `REMOTE-${order.bookingId}-${attempt}`, status: order.testScenario === 'supplier_pending' ? 'pending' : this.bookAnswer };
+    if (booking.status === 'confirmed' || booking.status === 'pending') this.made.set(order.bookingId, booking);
+    if (this.loseNextAnswer) {
+      this.loseNextAnswer = false;
+      throw new Error('the vendor did not answer in time');
+    }
+    return booking;
+  }
+
+  async find(order: SupplierBookingOrder): Promise<SupplierBooking | null> {
+    this.calls.push(`find ${order.bookingId}`);
+    return this.made.get(order.bookingId) ?? null;
+  }
+
+  async status(booking: PlacedSupplierBooking): Promise<SupplierBooking> {
+    this.calls.push(`status ${booking.bookingId}`);
+    return { reference: booking.reference, status: this.statusAnswer };
+  }
+
+  async cancel(booking: PlacedSupplierBooking): Promise<SupplierBooking> {
+    this.calls.push(`cancel ${booking.bookingId}`);
+    await this.whileWorking?.();
+    return { reference: booking.reference, status: 'cancelled' };
+  }
+}
