@@ -22,7 +22,7 @@ const shared = {
   roots: ['<rootDir>/apps', '<rootDir>/libs', '<rootDir>/tools'],
   transform: { '^.+\\.ts$': ['@swc/jest', swc] },
   moduleNameMapper: {
-    '^@hotel/(contracts|platform|testing|inventory|sdk)$': '<rootDir>/libs/$1/src/index.ts',
+    '^@hotel/(contracts|platform|testing|inventory|sdk|hotelbeds)$': '<rootDir>/libs/$1/src/index.ts',
   },
   setupFiles: ['reflect-metadata'],
 };
