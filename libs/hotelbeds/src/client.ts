@@ -281,7 +281,14 @@ export class HotelbedsClient {
             attempts: attempt - 1,
           });
         }
-        const outcome = await this.attempt(operation, method, url, body, deadline.signal, plan.read, breaker);
+        let outcome: AttemptOutcome<T>;
+        try {
+          outcome = await this.attempt(operation, method, url, body, deadline.signal, plan.read, breaker);
+        } catch (unexpected) {
+          // Not the vendor's doing (a bug here): free a half-open probe slot rather than hold it forever.
+          breaker.released();
+          throw unexpected;
+        }
         if ('value' in outcome) return outcome.value;
         const error = outcome.error.withAttempts(attempt);
         const remainingMs = deadlineMs - (performance.now() - started);

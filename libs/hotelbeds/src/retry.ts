@@ -27,21 +27,24 @@ export function parseRetryAfter(value: string | undefined, nowMs: number): numbe
   if (value === undefined) return undefined;
   const trimmed = value.trim();
   if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000;
-  const at = Date.parse(trimmed);
+  // An HTTP date names its day and month ("Sun, 06 Nov 1994 08:49:37 GMT"); Date.parse alone would take "-1" as a year.
+  const at = /[a-z]/i.test(trimmed) ? Date.parse(trimmed) : Number.NaN;
   return Number.isNaN(at) ? undefined : Math.max(0, at - nowMs);
 }
 
 /**
  * How long to wait before attempt `attempt + 1`, or undefined to stop: the vendor's
- * `Retry-After` when it gave one (never sooner; not at all past `maxRetryAfterMs`), else
- * exponential backoff with full jitter; and never past the call's deadline.
+ * `Retry-After` when it gave one (never sooner, plus up to one base step of jitter; not at
+ * all past `maxRetryAfterMs`), else exponential backoff with full jitter; and never past the
+ * call's deadline.
  */
 export function retryDelay(policy: RetryPolicy, attempt: number, retryAfterMs: number | undefined, remainingMs: number): number | undefined {
   if (attempt >= policy.maxAttempts) return undefined;
   let delayMs: number;
   if (retryAfterMs !== undefined) {
     if (retryAfterMs > policy.maxRetryAfterMs) return undefined;
-    delayMs = retryAfterMs;
+    // A little jitter on top, so clients told the same Retry-After do not all come back at once.
+    delayMs = retryAfterMs + Math.round(policy.random() * policy.baseDelayMs);
   } else {
     const step = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (attempt - 1));
     delayMs = Math.round(policy.random() * step);

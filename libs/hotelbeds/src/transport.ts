@@ -36,9 +36,9 @@ export class TransportFailure extends Error {
   }
 }
 
-/** Keep-alive agents for one vendor endpoint: at most `maxSockets` connections per host. */
+/** Keep-alive agents for one vendor endpoint: at most `maxSockets` connections, in use or idle. */
 export function keepAliveAgents(maxSockets: number): { http: http.Agent; https: https.Agent } {
-  const options = { keepAlive: true, maxSockets, maxFreeSockets: maxSockets, scheduling: 'lifo' as const };
+  const options = { keepAlive: true, maxSockets, maxTotalSockets: maxSockets, maxFreeSockets: maxSockets, scheduling: 'lifo' as const };
   return { http: new http.Agent(options), https: new https.Agent(options) };
 }
 
