@@ -158,7 +158,8 @@ export class HotelbedsStandIn {
     return false;
   }
 
-  private answerFromFixtures(request: ReceivedRequest, response: ServerResponse): void {
+  /** The documented answer of the fixture whose method and path the request has (404 for none). */
+  answerFromFixtures(request: ReceivedRequest, response: ServerResponse): void {
     const names: FixtureName[] = ['availability', 'checkrate', 'booking', 'booking-detail', 'booking-list', 'cancellation', 'content-hotels'];
     for (const name of names) {
       const { request: documented, response: answer } = fixture(name);
