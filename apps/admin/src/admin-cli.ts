@@ -14,9 +14,11 @@ import {
   SetFxMarginRequest,
   isIsoCurrency,
   parseDay,
+  isDecimalAmountString,
+  MAX_MONEY_AMOUNT,
+  fxRatesAgeDays,
 } from '@hotel/contracts';
 
-const AMOUNT = /^\d{1,12}(\.\d{1,2})?$/;
 import { BusCredentials, DomainError, ServiceClient } from '@hotel/platform';
 import { initSecrets } from './init-secrets';
 
@@ -158,7 +160,6 @@ export function commandUsage(command: string | undefined): string {
 
 /** The ECB's daily file is about 2 kB; a file far larger is not one (and would not fit a NATS message of 1 MB). */
 const MAX_FX_FILE_BYTES = 512 * 1024;
-const DAY_MS = 86_400_000;
 
 function readFxFile(file: string | undefined): { xml: string; source: string } {
   if (!file) throw new UsageError('import-fx-rates needs --file');
@@ -191,8 +192,8 @@ async function execute(services: ServiceClient, command: string | undefined, val
     case 'create-client': {
       if (!values.name?.trim()) throw new UsageError('create-client needs --name');
       const creditLimit = values['credit-limit'];
-      if (creditLimit !== undefined && !AMOUNT.test(creditLimit)) {
-        throw new UsageError('--credit-limit must be a non-negative amount such as 10000 or 2500.50');
+      if (creditLimit !== undefined && !isDecimalAmountString(creditLimit)) {
+        throw new UsageError(`--credit-limit must be a non-negative amount up to ${MAX_MONEY_AMOUNT.toLocaleString('en-US')}, such as 10000 or 2500.50`);
       }
       if (values.currency !== undefined) {
         if (!isIsoCurrency(values.currency)) throw new UsageError(`--currency must be an ISO 4217 code the platform takes, such as USD, EUR or JPY (not ${values.currency})`);
@@ -236,10 +237,10 @@ async function execute(services: ServiceClient, command: string | undefined, val
       if (!code || !PROMO_CODE_PATTERN.test(code)) throw new UsageError('create-promo needs --code of 3 to 32 letters, digits, _ or -');
       if ((values.percent === undefined) === (values.amount === undefined)) throw new UsageError('give exactly one of --percent and --amount');
       const value = (values.percent ?? values.amount)!;
-      if (!AMOUNT.test(value) || Number(value) <= 0) throw new UsageError(`--${values.percent ? 'percent' : 'amount'} must be a positive number with at most two decimals`);
+      if (!isDecimalAmountString(value) || Number(value) <= 0) throw new UsageError(`--${values.percent ? 'percent' : 'amount'} must be a positive number with at most the decimals of its currency`);
       if (values.percent !== undefined && Number(value) > 100) throw new UsageError('--percent is at most 100');
-      if (values['min-amount'] !== undefined && !AMOUNT.test(values['min-amount'])) throw new UsageError('--min-amount must be an amount such as 100 or 99.50');
-      if (values.currency !== undefined && !/^[A-Z]{3}$/.test(values.currency)) throw new UsageError('--currency must be a three-letter code such as USD');
+      if (values['min-amount'] !== undefined && !isDecimalAmountString(values['min-amount'])) throw new UsageError('--min-amount must be an amount such as 100 or 99.50');
+      if (values.currency !== undefined && !isIsoCurrency(values.currency)) throw new UsageError(`--currency must be an ISO 4217 code the platform takes, such as USD, EUR or JPY (not ${values.currency})`);
       if (values.expires !== undefined && !parseDay(values.expires)) throw new UsageError('--expires must be a date YYYY-MM-DD');
       const promo = await services.send(SUBJECTS.PROMO_CODE_CREATE, {
         code,
@@ -301,8 +302,7 @@ async function execute(services: ServiceClient, command: string | undefined, val
     case 'fx-rates': {
       const inForce = (await services.send(SUBJECTS.RATES_FX_RATES_GET, {})).sets[0];
       if (!inForce) throw new DomainError('NOT_FOUND', 'no exchange rates in force: import a file with import-fx-rates --file FILE');
-      const ageDays = Math.floor((Date.now() - Date.parse(`${inForce.date}T00:00:00Z`)) / DAY_MS);
-      return { date: inForce.date, source: inForce.source, imported_at: inForce.importedAt, age_days: ageDays, rates: inForce.rates };
+      return { date: inForce.date, source: inForce.source, imported_at: inForce.importedAt, age_days: fxRatesAgeDays(inForce.date), rates: inForce.rates };
     }
     case 'set-fx-margin': {
       const request = Object.assign(new SetFxMarginRequest(), { clientId: clientId(values['client-id']), percent: values.percent });

@@ -50,6 +50,7 @@ const ERROR_EXAMPLE_MESSAGES: Record<ErrorCode, string> = {
   PAYMENT_DECLINED: 'card declined: insufficient funds',
   PAYMENT_INCOMPLETE: 'the booking was interrupted before the card was charged; nothing was charged: book again',
   PAYMENT_METHOD_UNAVAILABLE: 'card payments are not available: no card processor is configured for live bookings; pay by account',
+  CURRENCY_MISMATCH: 'the price is in USD but the account is in JPY: nothing was booked or charged; prebook again',
   PREBOOK_ALREADY_BOOKED: 'prebook already booked: booking 42; prebook again for another booking',
   PROMO_CODE_INVALID: 'unknown promo code',
   SUPPLIER_ERROR: 'the supplier could not confirm the booking',

@@ -67,12 +67,13 @@ const BOOK_ERRORS: ErrorCode[] = [
   'PAYMENT_DECLINED',
   'PAYMENT_INCOMPLETE',
   'PAYMENT_METHOD_UNAVAILABLE',
+  'CURRENCY_MISMATCH',
   'PROMO_CODE_INVALID',
   'SUPPLIER_ERROR',
 ];
 
 /** A price converted from a vendor's currency: the rates in force are too old (production), or name no rate for a currency. */
-const FX_ERRORS: ErrorCode[] = ['FX_RATES_STALE', 'FX_RATE_UNAVAILABLE'];
+const FX_ERRORS: ErrorCode[] = ['FX_RATES_STALE', 'FX_RATE_UNAVAILABLE', 'CURRENCY_MISMATCH'];
 
 const BOOKED: Record<number, Reply> = {
   201: { type: 'BookingView', form: 'envelope', description: 'The booking was created (status `confirmed`, or `pending` when its steps take longer than the call may).' },

@@ -141,7 +141,7 @@ describe('accounting', () => {
     expect(empty.body.data).toEqual({ clientId: client.client_id, currency: 'USD', creditLimit: 1000, credits: 0, debits: 0, holds: 0, available: 1000 });
     await system.request('POST', '/api/accounting', { headers, json: { debit: 0, credit: 200.1, name: 'Payment', clientId: client.client_id } });
     await system.request('POST', '/api/accounting', { headers, json: { debit: 50.05, credit: 0, name: 'Fee', clientId: client.client_id } });
-    await services.send(SUBJECTS.ACCOUNTING_HOLD_PLACE, { clientId: client.client_id, bookingId: 1, amount: '100.00' });
+    await services.send(SUBJECTS.ACCOUNTING_HOLD_PLACE, { currency: 'USD', clientId: client.client_id, bookingId: 1, amount: '100.00' });
     const balance = await system.request('GET', '/api/accounting/balance', { headers });
     expect(balance.body.data).toMatchObject({ creditLimit: 1000, credits: 200.1, debits: 50.05, holds: 100, available: 1050.05 });
   });
@@ -150,7 +150,7 @@ describe('accounting', () => {
     it('never lets concurrent holds take available funds below zero', async () => {
       const client = await system.createClient('Racer Travel', '1000');
       const attempts = await Promise.allSettled(
-        Array.from({ length: 40 }, (_, i) => services.send(SUBJECTS.ACCOUNTING_HOLD_PLACE, { clientId: client.client_id, bookingId: 100 + i, amount: '70.00' })),
+        Array.from({ length: 40 }, (_, i) => services.send(SUBJECTS.ACCOUNTING_HOLD_PLACE, { currency: 'USD', clientId: client.client_id, bookingId: 100 + i, amount: '70.00' })),
       );
       const placed = attempts.filter((attempt) => attempt.status === 'fulfilled');
       const refused = attempts.filter((attempt) => attempt.status === 'rejected') as PromiseRejectedResult[];
@@ -164,10 +164,10 @@ describe('accounting', () => {
       const client = await system.createClient('Saga Travel', '500');
       const clientId = client.client_id;
       const holds = await Promise.all(
-        Array.from({ length: 10 }, () => services.send(SUBJECTS.ACCOUNTING_HOLD_PLACE, { clientId, bookingId: 1, amount: '120.00' })),
+        Array.from({ length: 10 }, () => services.send(SUBJECTS.ACCOUNTING_HOLD_PLACE, { currency: 'USD', clientId, bookingId: 1, amount: '120.00' })),
       );
       for (const hold of holds) expect(hold).toEqual({ bookingId: 1, amount: '120.00', status: 'active', entryId: null });
-      await expect(services.send(SUBJECTS.ACCOUNTING_HOLD_PLACE, { clientId, bookingId: 1, amount: '99.00' })).rejects.toMatchObject({ code: 'CONFLICT' });
+      await expect(services.send(SUBJECTS.ACCOUNTING_HOLD_PLACE, { currency: 'USD', clientId, bookingId: 1, amount: '99.00' })).rejects.toMatchObject({ code: 'CONFLICT' });
 
       const captures = await Promise.all(
         Array.from({ length: 5 }, () => services.send(SUBJECTS.ACCOUNTING_HOLD_CAPTURE, { clientId, bookingId: 1, name: 'Booking 1' })),
@@ -177,7 +177,7 @@ describe('accounting', () => {
       expect(entries.body.data).toEqual([expect.objectContaining({ debit: 120, credit: 0, bookingId: 1, name: 'Booking 1' })]);
       await expect(services.send(SUBJECTS.ACCOUNTING_HOLD_RELEASE, { clientId, bookingId: 1 })).rejects.toMatchObject({ code: 'CONFLICT' });
 
-      await services.send(SUBJECTS.ACCOUNTING_HOLD_PLACE, { clientId, bookingId: 2, amount: '300.00' });
+      await services.send(SUBJECTS.ACCOUNTING_HOLD_PLACE, { currency: 'USD', clientId, bookingId: 2, amount: '300.00' });
       const released = await services.send(SUBJECTS.ACCOUNTING_HOLD_RELEASE, { clientId, bookingId: 2 });
       expect(released.status).toBe('released');
       expect((await services.send(SUBJECTS.ACCOUNTING_HOLD_RELEASE, { clientId, bookingId: 2 })).status).toBe('released');
@@ -185,7 +185,7 @@ describe('accounting', () => {
       expect(balance.body.data).toMatchObject({ debits: 120, holds: 0, available: 380 });
 
       const refunds = await Promise.all(
-        Array.from({ length: 5 }, () => services.send(SUBJECTS.ACCOUNTING_REFUND_CREATE, { clientId, bookingId: 1, amount: '100.00', name: 'Cancellation of booking 1' })),
+        Array.from({ length: 5 }, () => services.send(SUBJECTS.ACCOUNTING_REFUND_CREATE, { currency: 'USD', clientId, bookingId: 1, amount: '100.00', name: 'Cancellation of booking 1' })),
       );
       expect(new Set(refunds.map((refund) => refund.id)).size).toBe(1);
       const after = await system.request('GET', '/api/accounting/balance', { headers: { authorization: client.backend_token } });
@@ -195,14 +195,14 @@ describe('accounting', () => {
     it('the advisory funds check and the binding hold apply one rule, to the cent', async () => {
       const client = await system.createClient('Edge Travel', '100');
       const clientId = client.client_id;
-      await services.send(SUBJECTS.ACCOUNTING_HOLD_PLACE, { clientId, bookingId: 1, amount: '40.01' });
+      await services.send(SUBJECTS.ACCOUNTING_HOLD_PLACE, { currency: 'USD', clientId, bookingId: 1, amount: '40.01' });
       const available = '59.99';
       const over = '60.00';
-      expect(await rates.send(SUBJECTS.ACCOUNTING_FUNDS_CHECK, { clientId, amount: available })).toEqual({ sufficient: true, available });
-      expect((await rates.send(SUBJECTS.ACCOUNTING_FUNDS_CHECK, { clientId, amount: over })).sufficient).toBe(false);
-      await expect(services.send(SUBJECTS.ACCOUNTING_HOLD_PLACE, { clientId, bookingId: 2, amount: over })).rejects.toMatchObject({ code: 'INSUFFICIENT_FUNDS' });
-      await services.send(SUBJECTS.ACCOUNTING_HOLD_PLACE, { clientId, bookingId: 3, amount: available });
-      expect(await rates.send(SUBJECTS.ACCOUNTING_FUNDS_CHECK, { clientId, amount: '0.01' })).toEqual({ sufficient: false, available: '0.00' });
+      expect(await rates.send(SUBJECTS.ACCOUNTING_FUNDS_CHECK, { currency: 'USD', clientId, amount: available })).toEqual({ sufficient: true, available });
+      expect((await rates.send(SUBJECTS.ACCOUNTING_FUNDS_CHECK, { currency: 'USD', clientId, amount: over })).sufficient).toBe(false);
+      await expect(services.send(SUBJECTS.ACCOUNTING_HOLD_PLACE, { currency: 'USD', clientId, bookingId: 2, amount: over })).rejects.toMatchObject({ code: 'INSUFFICIENT_FUNDS' });
+      await services.send(SUBJECTS.ACCOUNTING_HOLD_PLACE, { currency: 'USD', clientId, bookingId: 3, amount: available });
+      expect(await rates.send(SUBJECTS.ACCOUNTING_FUNDS_CHECK, { currency: 'USD', clientId, amount: '0.01' })).toEqual({ sufficient: false, available: '0.00' });
       const balance = await system.request('GET', '/api/accounting/balance', { headers: { authorization: client.backend_token } });
       expect(balance.body.data).toMatchObject({ holds: 100, available: 0 });
     });
@@ -211,14 +211,14 @@ describe('accounting', () => {
       const client = await system.createClient('Limited Travel', '10000');
       const clientId = client.client_id;
       const hold = (bookingId: number, amount: string) =>
-        services.send(SUBJECTS.ACCOUNTING_HOLD_PLACE, { clientId, bookingId, amount, userId: 5, userLimit: '300.00' });
+        services.send(SUBJECTS.ACCOUNTING_HOLD_PLACE, { currency: 'USD', clientId, bookingId, amount, userId: 5, userLimit: '300.00' });
       await hold(1, '200.00');
       await expect(hold(2, '150.00')).rejects.toMatchObject({ code: 'INSUFFICIENT_FUNDS' });
       await hold(3, '100.00');
-      const check = await rates.send(SUBJECTS.ACCOUNTING_FUNDS_CHECK, { clientId, amount: '1.00', userId: 5, userLimit: '300.00' });
+      const check = await rates.send(SUBJECTS.ACCOUNTING_FUNDS_CHECK, { currency: 'USD', clientId, amount: '1.00', userId: 5, userLimit: '300.00' });
       expect(check.sufficient).toBe(false);
       // Another user of the client is not affected.
-      await services.send(SUBJECTS.ACCOUNTING_HOLD_PLACE, { clientId, bookingId: 4, amount: '250.00', userId: 6, userLimit: '300.00' });
+      await services.send(SUBJECTS.ACCOUNTING_HOLD_PLACE, { currency: 'USD', clientId, bookingId: 4, amount: '250.00', userId: 6, userLimit: '300.00' });
     });
   });
 
@@ -231,13 +231,13 @@ describe('accounting', () => {
       work.push(system.request('POST', '/api/accounting', { headers, json: { debit: i % 3 === 0 ? 12.34 : 0, credit: i % 3 === 1 ? 56.78 : 0, name: `Mixed ${i}`, clientId } }));
       work.push(
         services
-          .send(SUBJECTS.ACCOUNTING_HOLD_PLACE, { clientId, bookingId: 1000 + i, amount: '99.99' })
+          .send(SUBJECTS.ACCOUNTING_HOLD_PLACE, { currency: 'USD', clientId, bookingId: 1000 + i, amount: '99.99' })
           .then(() =>
             i % 2 === 0
               ? services.send(SUBJECTS.ACCOUNTING_HOLD_CAPTURE, { clientId, bookingId: 1000 + i })
               : services.send(SUBJECTS.ACCOUNTING_HOLD_RELEASE, { clientId, bookingId: 1000 + i }),
           )
-          .then(() => (i % 4 === 0 ? services.send(SUBJECTS.ACCOUNTING_REFUND_CREATE, { clientId, bookingId: 1000 + i, amount: '49.99', name: 'Refund' }) : null))
+          .then(() => (i % 4 === 0 ? services.send(SUBJECTS.ACCOUNTING_REFUND_CREATE, { currency: 'USD', clientId, bookingId: 1000 + i, amount: '49.99', name: 'Refund' }) : null))
           .catch(() => null),
       );
     }

@@ -205,6 +205,16 @@ describe('prices and money in each client currency', () => {
     expect(unpriced.stderr).toContain('BHD');
   });
 
+  it('a promo amount is in its currency\'s minor unit; a KWD credit limit takes three decimals', async () => {
+    const halfYen = await system.admin('create-promo', '--code', 'HALFYEN', '--amount', '500.50', '--currency', 'JPY');
+    expect(halfYen.code).toBe(1);
+    expect(halfYen.stderr).toContain('value must have no decimals in JPY');
+    expect((await system.admin('create-promo', '--code', 'NOTISO', '--percent', '5', '--currency', 'XYZ')).code).toBe(2);
+    const dinar = await system.admin('create-client', '--name', 'Dinar Two', '--credit-limit', '1000.125', '--currency', 'KWD');
+    expect(dinar.code).toBe(0);
+    expect((await system.request('GET', '/api/accounting/balance', { headers: { authorization: dinar.json.backend_token } })).body.data).toMatchObject({ currency: 'KWD', creditLimit: 1000.125 });
+  });
+
   it('an amount finer than the client currency is refused with 400 naming the field', async () => {
     const user = await system.request('POST', '/api/user', {
       headers: backend('JPY'),

@@ -38,9 +38,9 @@ export class CountingVendor implements SupplierPort {
 
   async book(order: SupplierBookingOrder): Promise<SupplierBooking> {
     this.calls.push(`book ${order.bookingId}`);
-    await this.whileWorking?.();
     // The reference counts this booking's book calls: a second vendor booking for one platform booking would show as -2.
     const attempt = this.calls.filter((call) => call === `book ${order.bookingId}`).length;
+    await this.whileWorking?.();
     const booking: SupplierBooking = { reference: `REMOTE-${order.bookingId}-${attempt}`, status: order.testScenario === 'supplier_pending' ? 'pending' : this.bookAnswer };
     if (booking.status === 'confirmed' || booking.status === 'pending') this.made.set(order.bookingId, booking);
     if (this.loseNextAnswer) {

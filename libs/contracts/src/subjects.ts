@@ -12,7 +12,8 @@ export const SUBJECTS = {
   ACCOUNTING_HEALTH_CHECK: 'accounting.health.check.v1',
   WEBHOOKS_HEALTH_CHECK: 'webhooks.health.check.v1',
 
-  USERS_CREDENTIAL_RESOLVE: 'users.credential.resolve.v2',
+  /** v3: the answer carries the client's pricing (currency, FX margin), which booking-API calls need. */
+  USERS_CREDENTIAL_RESOLVE: 'users.credential.resolve.v3',
   USERS_CLIENT_CREATE: 'users.client.create.v1',
   USERS_CLIENT_LIST: 'users.client.list.v1',
   USERS_CLIENT_ROTATE_KEYS: 'users.client.rotate-keys.v2',
@@ -35,7 +36,8 @@ export const SUBJECTS = {
 
   RATES_INVENTORY_SOLD_OUT: 'rates.inventory.sold-out.v2',
   RATES_PREBOOK_CREATE: 'rates.prebook.create.v3',
-  RATES_PREBOOK_FIND: 'rates.prebook.find.v3',
+  /** v4: the answer carries the prebook's FX record (BookingFx). */
+  RATES_PREBOOK_FIND: 'rates.prebook.find.v4',
   RATES_PREBOOK_ATTACH: 'rates.prebook.attach.v2',
   RATES_SUPPLIER_BOOK: 'rates.supplier.book.v3',
   RATES_SUPPLIER_CANCEL: 'rates.supplier.cancel.v2',
@@ -53,7 +55,8 @@ export const SUBJECTS = {
   BOOKING_VOUCHER_RENDER: 'booking.voucher.render.v2',
   SEARCH_RATE_RESOLVE: 'search.rate.resolve.v2',
 
-  USERS_CLIENT_GET: 'users.client.get.v1',
+  /** v2: the answer carries when the client was created (the credit policy of its day). */
+  USERS_CLIENT_GET: 'users.client.get.v2',
 
   /** v2: answers the entry, or the credit request a `pending` credit policy makes of a client's own credit. */
   ACCOUNTING_ENTRY_CREATE: 'accounting.entry.create.v2',
@@ -61,12 +64,12 @@ export const SUBJECTS = {
   ACCOUNTING_ENTRY_GET: 'accounting.entry.get.v1',
   ACCOUNTING_ENTRY_LIST_BY_BOOKING: 'accounting.entry.list-by-booking.v1',
   ACCOUNTING_BALANCE_GET: 'accounting.balance.get.v1',
-  ACCOUNTING_FUNDS_CHECK: 'accounting.funds.check.v1',
-  ACCOUNTING_HOLD_PLACE: 'accounting.hold.place.v1',
+  ACCOUNTING_FUNDS_CHECK: 'accounting.funds.check.v2',
+  ACCOUNTING_HOLD_PLACE: 'accounting.hold.place.v2',
   ACCOUNTING_HOLD_CAPTURE: 'accounting.hold.capture.v1',
   ACCOUNTING_HOLD_RELEASE: 'accounting.hold.release.v1',
-  ACCOUNTING_REFUND_CREATE: 'accounting.refund.create.v1',
-  ACCOUNTING_CARD_PAYMENT_RECORD: 'accounting.card-payment.record.v1',
+  ACCOUNTING_REFUND_CREATE: 'accounting.refund.create.v2',
+  ACCOUNTING_CARD_PAYMENT_RECORD: 'accounting.card-payment.record.v2',
 
   PROMO_CODE_CREATE: 'promo.code.create.v1',
   /** v2: says the world (sandbox or live) whose uses of the code count. */
@@ -97,7 +100,8 @@ export const SUBJECTS = {
   ACCOUNTING_BALANCE_DAILY: 'accounting.balance.daily.v1',
   /** v2: per currency (the account's, others apart), with each listed booking's vendor price and exchange rate. */
   ACCOUNTING_RECONCILIATION_GET: 'accounting.reconciliation.get.v2',
-  BOOKING_RECONCILIATION_LIST: 'booking.reconciliation.list.v1',
+  /** v2: each booking carries its currency and FX record. */
+  BOOKING_RECONCILIATION_LIST: 'booking.reconciliation.list.v2',
 } as const;
 
 export type Subject = (typeof SUBJECTS)[keyof typeof SUBJECTS];

@@ -1,8 +1,8 @@
-import { FxRateSet, fitsCurrency, toMilli } from '@hotel/contracts';
+import { FxRateSet, fitsCurrency, fxRatesAgeDays, toMilli } from '@hotel/contracts';
 import { gazetteer } from './gazetteer';
 import { hotelsForCity } from './catalog';
 import { convertRate } from './convert-rate';
-import { FxConversion, FxRatesCache, FxTable, conversionAt, fxRatesAgeDays } from './fx';
+import { FxConversion, FxRatesCache, FxTable, conversionAt } from './fx';
 import { listOffers, priceEpoch, priceOffer } from './pricing';
 import { VENDORS } from './vendors';
 
@@ -59,15 +59,29 @@ describe('exchange rates', () => {
     const newer: FxRateSet = { ...ECB, date: '2020-06-02', rates: { ...ECB.rates, USD: '1.1' }, importedAt: '2020-06-02T16:00:00Z' };
     const now = Date.parse('2020-06-04T12:00:00Z');
     const strict = new FxTable([newer, ECB], { maxAgeDays: 4, refuseStale: true });
-    expect(strict.priced('EUR', pricing('USD'), new Date(now), now).date).toBe('2020-06-02');
+    expect(strict.priced('EUR', pricing('USD'), null, now).date).toBe('2020-06-02');
     // The set of 26 May is 9 days old on 4 June: refused for a price given now.
-    expect(() => strict.priced('EUR', pricing('USD'), new Date('2020-05-30T00:00:00Z'), now)).toThrow(expect.objectContaining({ code: 'FX_RATES_STALE' }));
+    expect(() => strict.priced('EUR', pricing('USD'), '2020-05-26', now)).toThrow(expect.objectContaining({ code: 'FX_RATES_STALE' }));
+    // A date the table does not have is not priced at another set.
+    expect(() => strict.priced('EUR', pricing('USD'), '2020-06-03', now)).toThrow(expect.objectContaining({ code: 'SERVICE_UNAVAILABLE' }));
     // What was shown then can still be recomputed, and a price needing no conversion is never stale.
     expect(strict.shown('EUR', pricing('USD'), new Date('2020-05-30T00:00:00Z')).date).toBe('2020-05-26');
-    expect(strict.priced('USD', pricing('USD'), new Date('2020-05-30T00:00:00Z'), now).identity).toBe(true);
+    expect(strict.priced('USD', pricing('USD'), '2020-05-26', now).identity).toBe(true);
     const lenient = new FxTable([ECB], { maxAgeDays: 4, refuseStale: false });
-    expect(lenient.priced('EUR', pricing('USD'), new Date(now), now).rate).toBe('1.0975');
+    expect(lenient.priced('EUR', pricing('USD'), null, now).rate).toBe('1.0975');
     expect(fxRatesAgeDays('2020-05-26', now)).toBe(9);
+  });
+
+  it('counts no TARGET holiday in the age of a set: Easter and Christmas are no reason to stop selling', () => {
+    // Thursday 2 April 2026's rates on the Tuesday after Easter (Good Friday and Easter Monday closed).
+    expect(fxRatesAgeDays('2026-04-02', Date.parse('2026-04-07T09:00:00Z'))).toBe(3);
+    // Wednesday 24 December 2025's rates on Monday 29 December (25 and 26 closed).
+    expect(fxRatesAgeDays('2025-12-24', Date.parse('2025-12-29T09:00:00Z'))).toBe(3);
+    // 31 December's on 2 January (New Year's Day closed), and Friday's on a Monday (weekends count).
+    expect(fxRatesAgeDays('2026-12-31', Date.parse('2027-01-02T09:00:00Z'))).toBe(1);
+    expect(fxRatesAgeDays('2026-11-20', Date.parse('2026-11-23T09:00:00Z'))).toBe(3);
+    // Easter 2027 is 28 March: Good Friday 26 March, Easter Monday 29 March.
+    expect(fxRatesAgeDays('2027-03-25', Date.parse('2027-03-30T09:00:00Z'))).toBe(3);
   });
 });
 
@@ -146,14 +160,24 @@ describe('the exchange rates a service keeps', () => {
     await cache.current();
     expect(warn).toHaveBeenCalledTimes(1);
     expect(warn).toHaveBeenCalledWith(expect.stringContaining('stale'), expect.objectContaining({ date: '2020-05-26', maxAgeDays: 4 }));
-    expect(table.priced('EUR', pricing('USD'), new Date()).rate).toBe('1.0975');
+    expect(table.priced('EUR', pricing('USD')).rate).toBe('1.0975');
   });
 
   it('in production refuses stale rates instead of warning', async () => {
     const warn = jest.fn();
     const table = await new FxRatesCache(async () => [ECB], { maxAgeDays: 4, refuseStale: true }, warn, 0).current();
     expect(warn).not.toHaveBeenCalled();
-    expect(() => table.priced('EUR', pricing('USD'), new Date())).toThrow(expect.objectContaining({ code: 'FX_RATES_STALE' }));
+    expect(() => table.priced('EUR', pricing('USD'))).toThrow(expect.objectContaining({ code: 'FX_RATES_STALE' }));
+  });
+
+  it('asks again at once for a reference date it does not have, whatever its ttl', async () => {
+    const newer: FxRateSet = { ...ECB, date: '2020-05-27', importedAt: '2020-05-27T16:00:00Z' };
+    let sets = [ECB];
+    const cache = new FxRatesCache(async () => sets, lenient, () => undefined, 60_000);
+    expect((await cache.current()).inForce?.date).toBe('2020-05-26');
+    sets = [newer, ECB];
+    expect((await cache.current('2020-05-26')).inForce?.date).toBe('2020-05-26'); // known: kept
+    expect((await cache.current('2020-05-27')).inForce?.date).toBe('2020-05-27'); // unknown: asked again
   });
 
   it('keeps the sets it has when their owner does not answer; with none yet, converting is unavailable', async () => {

@@ -1,4 +1,4 @@
-import { ClientPricing, FxRateSet, currencyDecimals, scaleToCurrency } from '@hotel/contracts';
+import { ClientPricing, FxRateSet, currencyDecimals, fxRatesAgeDays, scaleToCurrency } from '@hotel/contracts';
 import { DomainError } from '@hotel/platform';
 
 /** The ECB quotes every currency against the euro; the euro itself is not in its file. */
@@ -143,13 +143,6 @@ export function conversionAt(set: FxRateSet | null, from: string, pricing: Clien
   return new FxConversion(from, to, roundedQuotient(numerator, denominator, RATE_SIGNIFICANT_DIGITS), set.date, pricing.fxMarginPercent);
 }
 
-const DAY_MS = 86_400_000;
-
-/** Whole days from a reference date (YYYY-MM-DD, UTC) to now. */
-export function fxRatesAgeDays(date: string, now = Date.now()): number {
-  return Math.floor((now - Date.parse(`${date}T00:00:00Z`)) / DAY_MS);
-}
-
 export interface FxPolicy {
   /** Rates older than this many days are stale. */
   maxAgeDays: number;
@@ -191,13 +184,20 @@ export class FxTable {
     return this.sets.find((set) => Date.parse(set.importedAt) <= time.getTime()) ?? this.sets[this.sets.length - 1] ?? null;
   }
 
+  /** The set of a reference date, if this table has it. */
+  setOf(date: string): FxRateSet | null {
+    return this.sets.find((set) => set.date === date) ?? null;
+  }
+
   /**
-   * The conversion of a price given now with the set in force at `time`: 503
-   * FX_RATES_STALE when that set is older than the policy allows and the policy refuses
-   * stale rates (production), so nothing is sold at an old rate.
+   * The conversion of a price given now: at the set of `fxDate` (a search session's), or
+   * at the set in force. 503 FX_RATES_STALE when that set is older than the policy allows
+   * and the policy refuses stale rates (production), so nothing is sold at an old rate.
+   * A date this table does not have is 503 too (FxRatesCache.current(date) fetches it first).
    */
-  priced(from: string, pricing: ClientPricing, time: Date, now = Date.now()): FxConversion {
-    const set = this.setAt(time);
+  priced(from: string, pricing: ClientPricing, fxDate: string | null = null, now = Date.now()): FxConversion {
+    const set = fxDate ? this.setOf(fxDate) : this.inForce;
+    if (fxDate && !set) throw new DomainError('SERVICE_UNAVAILABLE', `the exchange rates of ${fxDate} are not known here yet`, undefined, 5);
     if (from !== pricing.currency && set && this.policy.refuseStale && fxRatesAgeDays(set.date, now) > this.policy.maxAgeDays) {
       throw new DomainError(
         'FX_RATES_STALE',
@@ -215,8 +215,7 @@ export class FxTable {
    * in force at `time`.
    */
   shown(from: string, pricing: ClientPricing, time: Date, fxDate?: string | null): FxConversion {
-    const named = fxDate ? this.sets.find((set) => set.date === fxDate) : undefined;
-    return this.conversion(named ?? this.setAt(time), from, pricing);
+    return this.conversion((fxDate ? this.setOf(fxDate) : null) ?? this.setAt(time), from, pricing);
   }
 }
 
@@ -245,8 +244,13 @@ export class FxRatesCache {
     this.loadedAt = 0;
   }
 
-  async current(): Promise<FxTable> {
-    const fresh = this.table && Date.now() - this.loadedAt < this.ttlMs;
+  /**
+   * The sets as they stand; `needed`: a reference date a price was shown at (by another
+   * replica, perhaps one that heard of new rates first), asked of the owner again when
+   * this table does not have it yet.
+   */
+  async current(needed?: string | null): Promise<FxTable> {
+    const fresh = this.table && Date.now() - this.loadedAt < this.ttlMs && !(needed && !this.table.setOf(needed));
     const table = fresh ? this.table! : await (this.loading ??= this.reload().finally(() => (this.loading = null)));
     this.warnIfStale(table);
     return table;

@@ -896,7 +896,7 @@ export interface components {
             vendorCurrency: string;
             /** @description The vendor's price for the stay, before any promo discount, in vendorCurrency. */
             vendorPrice: string;
-            /** @description Units of the client's currency per unit of the vendor's, with the FX margin, as a decimal string (12 significant digits). */
+            /** @description Units of the client's currency per unit of the vendor's, with the FX margin, as a decimal string (10 significant digits). */
             fxRate: string;
             /** @description The ECB reference date of the rates used; null when no conversion was needed. */
             fxRateDate: string | null;
@@ -1217,7 +1217,7 @@ export interface components {
             fxRateDate: string | null;
         };
         /** @enum {string} */
-        ErrorCode: "VALIDATION_FAILED" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "SESSION_EXPIRED" | "RATE_NOT_AVAILABLE" | "PREBOOK_REQUIRED" | "INSUFFICIENT_FUNDS" | "DUPLICATE_CLIENT_REFERENCE" | "IDEMPOTENCY_CONFLICT" | "PAYMENT_DECLINED" | "PAYMENT_INCOMPLETE" | "PAYMENT_METHOD_UNAVAILABLE" | "PREBOOK_ALREADY_BOOKED" | "PROMO_CODE_INVALID" | "SUPPLIER_ERROR" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "SERVICE_UNAVAILABLE" | "FX_RATES_STALE" | "FX_RATE_UNAVAILABLE" | "INTERNAL_ERROR";
+        ErrorCode: "VALIDATION_FAILED" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "SESSION_EXPIRED" | "RATE_NOT_AVAILABLE" | "PREBOOK_REQUIRED" | "INSUFFICIENT_FUNDS" | "DUPLICATE_CLIENT_REFERENCE" | "IDEMPOTENCY_CONFLICT" | "PAYMENT_DECLINED" | "PAYMENT_INCOMPLETE" | "PAYMENT_METHOD_UNAVAILABLE" | "CURRENCY_MISMATCH" | "PREBOOK_ALREADY_BOOKED" | "PROMO_CODE_INVALID" | "SUPPLIER_ERROR" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "SERVICE_UNAVAILABLE" | "FX_RATES_STALE" | "FX_RATE_UNAVAILABLE" | "INTERNAL_ERROR";
         ErrorEnvelope: {
             data: null;
             /** @constant */
@@ -2689,7 +2689,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        code?: "VALIDATION_FAILED";
+                        code?: "VALIDATION_FAILED" | "CURRENCY_MISMATCH";
                     } & components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -2904,7 +2904,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        code?: "VALIDATION_FAILED";
+                        code?: "VALIDATION_FAILED" | "CURRENCY_MISMATCH";
                     } & components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -3318,7 +3318,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        code?: "VALIDATION_FAILED";
+                        code?: "VALIDATION_FAILED" | "CURRENCY_MISMATCH";
                     } & components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -3769,7 +3769,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        code?: "VALIDATION_FAILED" | "INSUFFICIENT_FUNDS";
+                        code?: "VALIDATION_FAILED" | "INSUFFICIENT_FUNDS" | "CURRENCY_MISMATCH";
                     } & components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -4375,7 +4375,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        code?: "VALIDATION_FAILED" | "PREBOOK_REQUIRED" | "INSUFFICIENT_FUNDS" | "DUPLICATE_CLIENT_REFERENCE" | "PAYMENT_DECLINED" | "PAYMENT_INCOMPLETE" | "PAYMENT_METHOD_UNAVAILABLE" | "PROMO_CODE_INVALID" | "SUPPLIER_ERROR";
+                        code?: "VALIDATION_FAILED" | "PREBOOK_REQUIRED" | "INSUFFICIENT_FUNDS" | "DUPLICATE_CLIENT_REFERENCE" | "PAYMENT_DECLINED" | "PAYMENT_INCOMPLETE" | "PAYMENT_METHOD_UNAVAILABLE" | "CURRENCY_MISMATCH" | "PROMO_CODE_INVALID" | "SUPPLIER_ERROR";
                     } & components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -5636,7 +5636,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        code?: "VALIDATION_FAILED";
+                        code?: "VALIDATION_FAILED" | "CURRENCY_MISMATCH";
                     } & components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -6070,7 +6070,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        code?: "VALIDATION_FAILED" | "INSUFFICIENT_FUNDS";
+                        code?: "VALIDATION_FAILED" | "INSUFFICIENT_FUNDS" | "CURRENCY_MISMATCH";
                     } & components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -6490,7 +6490,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        code?: "VALIDATION_FAILED" | "PREBOOK_REQUIRED" | "INSUFFICIENT_FUNDS" | "DUPLICATE_CLIENT_REFERENCE" | "PAYMENT_DECLINED" | "PAYMENT_INCOMPLETE" | "PAYMENT_METHOD_UNAVAILABLE" | "PROMO_CODE_INVALID" | "SUPPLIER_ERROR";
+                        code?: "VALIDATION_FAILED" | "PREBOOK_REQUIRED" | "INSUFFICIENT_FUNDS" | "DUPLICATE_CLIENT_REFERENCE" | "PAYMENT_DECLINED" | "PAYMENT_INCOMPLETE" | "PAYMENT_METHOD_UNAVAILABLE" | "CURRENCY_MISMATCH" | "PROMO_CODE_INVALID" | "SUPPLIER_ERROR";
                     } & components["schemas"]["ErrorEnvelope"];
                 };
             };

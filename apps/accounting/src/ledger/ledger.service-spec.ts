@@ -87,7 +87,7 @@ describe('LedgerService (service tier: real PostgreSQL, fake users service)', ()
     await gate.startTransaction();
     await gate.query(`SELECT 1 FROM accounting.accounts WHERE client_id = $1 FOR UPDATE`, [clientId]);
     // 12 holds of 150 against 1000 at once: 6 fit.
-    const holds = Promise.allSettled(Array.from({ length: 12 }, (_, i) => ledger.placeHold({ clientId, bookingId: 100 + i, amount: '150.00' })));
+    const holds = Promise.allSettled(Array.from({ length: 12 }, (_, i) => ledger.placeHold({ currency: 'EUR', clientId, bookingId: 100 + i, amount: '150.00' })));
     try {
       await waitForLockWaits(12);
     } finally {
@@ -106,14 +106,14 @@ describe('LedgerService (service tier: real PostgreSQL, fake users service)', ()
   it("a captured hold becomes the booking's one debit; a released one gives the funds back", async () => {
     const clientId = 3;
     const actor = backend(clientId);
-    await ledger.placeHold({ clientId, bookingId: 1, amount: '300.00' });
-    await ledger.placeHold({ clientId, bookingId: 2, amount: '200.00' });
+    await ledger.placeHold({ currency: 'EUR', clientId, bookingId: 1, amount: '300.00' });
+    await ledger.placeHold({ currency: 'EUR', clientId, bookingId: 2, amount: '200.00' });
     expect(await ledger.balance(actor)).toMatchObject({ holds: 500, available: 500 });
 
     const captured = await ledger.captureHold({ clientId, bookingId: 1, name: 'Booking 1' });
     // A repeated step (a saga retried) neither holds nor debits twice.
     await ledger.captureHold({ clientId, bookingId: 1, name: 'Booking 1' });
-    await ledger.placeHold({ clientId, bookingId: 1, amount: '300.00' });
+    await ledger.placeHold({ currency: 'EUR', clientId, bookingId: 1, amount: '300.00' });
     expect(captured).toMatchObject({ bookingId: 1, status: 'captured' });
     expect(await ledger.entriesForBooking(actor, 1)).toEqual([expect.objectContaining({ id: captured.entryId, debit: 300, credit: 0, name: 'Booking 1' })]);
 
@@ -123,23 +123,23 @@ describe('LedgerService (service tier: real PostgreSQL, fake users service)', ()
 
     await expect(ledger.captureHold({ clientId, bookingId: 2 })).rejects.toMatchObject({ code: 'CONFLICT' });
     await expect(ledger.releaseHold({ clientId, bookingId: 1 })).rejects.toMatchObject({ code: 'CONFLICT' });
-    await expect(ledger.placeHold({ clientId, bookingId: 1, amount: '301.00' })).rejects.toMatchObject({ code: 'CONFLICT' });
+    await expect(ledger.placeHold({ currency: 'EUR', clientId, bookingId: 1, amount: '301.00' })).rejects.toMatchObject({ code: 'CONFLICT' });
   });
 
   it("the prebook's funds check and the hold apply one rule, a user's own limit included", async () => {
     const clientId = 4;
-    expect(await ledger.checkFunds({ clientId, amount: '1000.00' })).toEqual({ sufficient: true, available: '1000.00' });
-    expect(await ledger.checkFunds({ clientId, amount: '1000.01' })).toMatchObject({ sufficient: false });
+    expect(await ledger.checkFunds({ currency: 'EUR', clientId, amount: '1000.00' })).toEqual({ sufficient: true, available: '1000.00' });
+    expect(await ledger.checkFunds({ currency: 'EUR', clientId, amount: '1000.01' })).toMatchObject({ sufficient: false });
 
     // User 7 may have 250 outstanding: 150 held leaves room for 100, not for 150.
-    await ledger.placeHold({ clientId, bookingId: 1, userId: 7, userLimit: '250.00', amount: '150.00' });
-    expect(await ledger.checkFunds({ clientId, userId: 7, userLimit: '250.00', amount: '100.00' })).toMatchObject({ sufficient: true });
-    expect(await ledger.checkFunds({ clientId, userId: 7, userLimit: '250.00', amount: '150.00' })).toMatchObject({ sufficient: false, available: '850.00' });
-    await expect(ledger.placeHold({ clientId, bookingId: 2, userId: 7, userLimit: '250.00', amount: '150.00' })).rejects.toMatchObject({
+    await ledger.placeHold({ currency: 'EUR', clientId, bookingId: 1, userId: 7, userLimit: '250.00', amount: '150.00' });
+    expect(await ledger.checkFunds({ currency: 'EUR', clientId, userId: 7, userLimit: '250.00', amount: '100.00' })).toMatchObject({ sufficient: true });
+    expect(await ledger.checkFunds({ currency: 'EUR', clientId, userId: 7, userLimit: '250.00', amount: '150.00' })).toMatchObject({ sufficient: false, available: '850.00' });
+    await expect(ledger.placeHold({ currency: 'EUR', clientId, bookingId: 2, userId: 7, userLimit: '250.00', amount: '150.00' })).rejects.toMatchObject({
       code: 'INSUFFICIENT_FUNDS',
     });
     // Another user of the client is not held to user 7's limit.
-    await expect(ledger.placeHold({ clientId, bookingId: 3, userId: 8, userLimit: '250.00', amount: '150.00' })).resolves.toMatchObject({ status: 'active' });
+    await expect(ledger.placeHold({ currency: 'EUR', clientId, bookingId: 3, userId: 8, userLimit: '250.00', amount: '150.00' })).resolves.toMatchObject({ status: 'active' });
   });
 
   describe('the self-credit policy an account opens with', () => {
@@ -148,6 +148,9 @@ describe('LedgerService (service tier: real PostgreSQL, fake users service)', ()
       expect(selfCreditPolicyFor('2026-11-30T23:59:59.999Z', defaults)).toBe('immediate');
       expect(selfCreditPolicyFor('2026-12-01T00:00:00.000Z', defaults)).toBe('pending');
       expect(selfCreditPolicyFor('2027-01-01T00:00:00.000Z', [])).toBe('immediate');
+      // A client whose creation time the users service did not say: the strictest policy.
+      expect(selfCreditPolicyFor(undefined, defaults)).toBe('pending');
+      expect(selfCreditPolicyFor('not a date', defaults)).toBe('pending');
     });
 
     it("a client created before the migration keeps immediate when its account opens later; a new client's own credit is a request", async () => {
@@ -188,8 +191,22 @@ describe('LedgerService (service tier: real PostgreSQL, fake users service)', ()
     expect(await ledger.balance(finance(clientId))).toMatchObject({ currency, credits: accepted });
   });
 
+  it("moves booking money only in the account's currency and its minor unit: a price in another is refused, nothing held or written", async () => {
+    // Client 6's account is in JPY.
+    const before = await ledger.balance(finance(6));
+    await expect(ledger.placeHold({ currency: 'USD', clientId: 6, bookingId: 61, amount: '180.00' })).rejects.toMatchObject({ code: 'CURRENCY_MISMATCH', message: expect.stringContaining('JPY') });
+    await expect(ledger.placeHold({ currency: 'JPY', clientId: 6, bookingId: 62, amount: '180.50' })).rejects.toMatchObject({ code: 'CURRENCY_MISMATCH' });
+    await expect(ledger.checkFunds({ currency: 'EUR', clientId: 6, amount: '10.00' })).rejects.toMatchObject({ code: 'CURRENCY_MISMATCH' });
+    await expect(ledger.refund({ currency: 'USD', clientId: 6, bookingId: 63, amount: '10.00', name: 'Refund' })).rejects.toMatchObject({ code: 'CURRENCY_MISMATCH' });
+    await expect(ledger.recordCardPayment({ currency: 'USD', clientId: 6, bookingId: 64, amount: '10.00', name: 'Card', ccPaymentId: 'ch_1' })).rejects.toMatchObject({
+      code: 'CURRENCY_MISMATCH',
+    });
+    expect(await ledger.balance(finance(6))).toEqual(before);
+    await expect(ledger.placeHold({ currency: 'JPY', clientId: 6, bookingId: 65, amount: '180' })).resolves.toMatchObject({ status: 'active' });
+  });
+
   it('a client the users service does not know gets no account', async () => {
     await expect(ledger.balance(backend(99))).rejects.toMatchObject({ code: 'NOT_FOUND' });
-    await expect(ledger.placeHold({ clientId: 99, bookingId: 1, amount: '10.00' })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(ledger.placeHold({ currency: 'EUR', clientId: 99, bookingId: 1, amount: '10.00' })).rejects.toMatchObject({ code: 'NOT_FOUND' });
   });
 });

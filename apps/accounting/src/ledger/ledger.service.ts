@@ -39,11 +39,30 @@ const INSUFFICIENT = () => new DomainError('INSUFFICIENT_FUNDS', 'insufficient f
  * when its client was created; `immediate` for a client created before every one (the
  * platform's first policy). `defaults` oldest first.
  */
-export function selfCreditPolicyFor(clientCreatedAt: string, defaults: readonly { selfCredits: SelfCreditPolicy; since: Date }[]): SelfCreditPolicy {
-  const created = new Date(clientCreatedAt).getTime();
+export function selfCreditPolicyFor(clientCreatedAt: string | undefined, defaults: readonly { selfCredits: SelfCreditPolicy; since: Date }[]): SelfCreditPolicy {
+  const created = new Date(clientCreatedAt ?? NaN).getTime();
+  // A client whose creation time is not known gets the strictest policy, never the laxest.
+  if (!Number.isFinite(created)) return 'pending';
   let policy: SelfCreditPolicy = 'immediate';
   for (const item of defaults) if (item.since.getTime() <= created) policy = item.selfCredits;
   return policy;
+}
+
+/**
+ * Booking money moves only in the account's currency and its minor unit: a price in
+ * another (a caller priced with out-of-date terms) is refused, and the booking fails
+ * with nothing held, debited or credited.
+ */
+function requireAccountCurrency(request: { clientId: number; currency: string; amount: string }, accountCurrency: string): void {
+  if (request.currency !== accountCurrency) {
+    throw new DomainError(
+      'CURRENCY_MISMATCH',
+      `the price is in ${request.currency} but the account of client ${request.clientId} is in ${accountCurrency}: nothing was booked or charged; prebook again`,
+    );
+  }
+  if (!fitsCurrency(toMilli(request.amount), accountCurrency)) {
+    throw new DomainError('CURRENCY_MISMATCH', `${request.amount} has more decimals than ${accountCurrency} allows: nothing was booked or charged`);
+  }
 }
 
 /**
@@ -159,14 +178,14 @@ export class LedgerService {
 
   /** Advisory (prebook): would the client, and the user within their limit, cover this amount now? Same rule as the hold. */
   async checkFunds(request: FundsCheckRequest): Promise<FundsCheckReply> {
-    await this.ensureAccount(request.clientId);
+    requireAccountCurrency(request, await this.ensureAccount(request.clientId));
     const check = (await this.ledger.checkFunds(request.clientId, request.userId ?? null, request.amount, request.userLimit ?? null))!;
     return { sufficient: check.sufficient, available: milliToDecimal(toMilliBig(check.available)) };
   }
 
   /** Reserves an account booking's price; a repeat for the same booking returns the same hold. */
   async placeHold(request: PlaceHoldRequest): Promise<HoldView> {
-    await this.ensureAccount(request.clientId);
+    requireAccountCurrency(request, await this.ensureAccount(request.clientId));
     const amount = milliToDecimal(toMilli(request.amount));
     const { outcome, hold } = await this.ledger.placeHold(request.clientId, request.bookingId, request.userId ?? null, amount, request.userLimit ?? null);
     if (outcome === 'insufficient') throw INSUFFICIENT();
@@ -195,7 +214,7 @@ export class LedgerService {
 
   /** A card booking: the debit and the card's matching credit (the account balance does not move); once per booking. */
   async recordCardPayment(request: CardPaymentRequest): Promise<AccountingEntryView[]> {
-    await this.ensureAccount(request.clientId);
+    requireAccountCurrency(request, await this.ensureAccount(request.clientId));
     const common = { bookingId: request.bookingId, userId: request.userId ?? null, ccPaymentId: request.ccPaymentId };
     return this.ledger.appendBookingEntries(request.clientId, [
       { ...common, kind: 'card_charge', debit: request.amount, credit: '0', name: request.name },
@@ -205,7 +224,7 @@ export class LedgerService {
 
   /** The credit for a cancelled booking; written once per booking. */
   async refund(request: RefundRequest): Promise<AccountingEntryView> {
-    await this.ensureAccount(request.clientId);
+    requireAccountCurrency(request, await this.ensureAccount(request.clientId));
     const [entry] = await this.ledger.appendBookingEntries(request.clientId, [
       { kind: 'booking_refund', debit: '0', credit: request.amount, name: request.name, bookingId: request.bookingId, userId: request.userId ?? null },
     ]);

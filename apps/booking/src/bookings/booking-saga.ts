@@ -12,7 +12,7 @@ import { FailPoints, SimulatedCrash } from './fail-points';
 import { secondsToNextSupplierCheck } from './supplier-checks';
 
 /** Outcomes that fail a booking (compensated); anything else is retried later. */
-const BUSINESS_FAILURES = new Set(['INSUFFICIENT_FUNDS', 'PAYMENT_DECLINED', 'PAYMENT_INCOMPLETE', 'PAYMENT_METHOD_UNAVAILABLE', 'RATE_NOT_AVAILABLE', 'PROMO_CODE_INVALID', 'SUPPLIER_ERROR']);
+const BUSINESS_FAILURES = new Set(['INSUFFICIENT_FUNDS', 'CURRENCY_MISMATCH', 'PAYMENT_DECLINED', 'PAYMENT_INCOMPLETE', 'PAYMENT_METHOD_UNAVAILABLE', 'RATE_NOT_AVAILABLE', 'PROMO_CODE_INVALID', 'SUPPLIER_ERROR']);
 /** How often a request waiting for another worker's saga looks at it again. */
 const POLL_MS = 100;
 
@@ -261,6 +261,7 @@ export class BookingSaga implements OnModuleInit, OnModuleDestroy {
         userLimit = (await this.services.send(SUBJECTS.USERS_USER_GET, { actor, userId: booking.userId })).clientAccountLimit;
       }
       await this.services.send(SUBJECTS.ACCOUNTING_HOLD_PLACE, {
+        currency: booking.priceCurrency,
         clientId: booking.clientId,
         bookingId: booking.id,
         amount: milliToDecimal(toMilli(booking.priceChargeable)),
@@ -311,6 +312,7 @@ export class BookingSaga implements OnModuleInit, OnModuleDestroy {
       await this.services.send(SUBJECTS.ACCOUNTING_HOLD_CAPTURE, { clientId: booking.clientId, bookingId: booking.id, name });
     } else {
       await this.services.send(SUBJECTS.ACCOUNTING_CARD_PAYMENT_RECORD, {
+        currency: booking.priceCurrency,
         clientId: booking.clientId,
         bookingId: booking.id,
         amount: milliToDecimal(toMilli(booking.priceChargeable)),
@@ -352,6 +354,7 @@ export class BookingSaga implements OnModuleInit, OnModuleDestroy {
     }
     if (booking.sandbox) return;
     await this.services.send(SUBJECTS.ACCOUNTING_REFUND_CREATE, {
+        currency: booking.priceCurrency,
       clientId: booking.clientId,
       bookingId: booking.id,
       amount: milliToDecimal(refund),

@@ -1,7 +1,8 @@
 import { ExecutionContext, SetMetadata, createParamDecorator } from '@nestjs/common';
 import { FASTIFY_ROUTE_CONFIG_METADATA } from '@nestjs/platform-fastify/constants';
 import { FastifyRequest } from 'fastify';
-import { Actor, ActorRole, ClientPricing, DEFAULT_PRICING } from '@hotel/contracts';
+import { Actor, ActorRole, ClientPricing } from '@hotel/contracts';
+import { DomainError } from '@hotel/platform';
 
 export type ApiFamily = 'booking' | 'backend';
 export const API_FAMILY = 'api-family';
@@ -93,11 +94,16 @@ export type AuthenticatedRequest = FastifyRequest & {
   releaseInFlight?: () => void;
 };
 
-/** How the authenticated caller's client is priced: its account currency and FX margin. */
+/**
+ * How the authenticated caller's client is priced: its account currency and FX margin.
+ * Never guessed: a credential resolved without it answers 503 rather than price a
+ * client in another currency than its account's.
+ */
 export const CurrentPricing = createParamDecorator((_data: unknown, context: ExecutionContext): ClientPricing => {
   const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
   if (!request.actor) throw new Error('CurrentPricing used on a route without an API family');
-  return request.pricing ?? DEFAULT_PRICING;
+  if (!request.pricing) throw new DomainError('SERVICE_UNAVAILABLE', "the client's currency is not known yet; retry", undefined, 5);
+  return request.pricing;
 });
 
 /** The authenticated caller, set by the authentication hook. */

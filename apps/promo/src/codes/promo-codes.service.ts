@@ -14,7 +14,7 @@ import {
   toMilli,
   todayUtc,
 } from '@hotel/contracts';
-import { APP_METRICS, AppMetrics, DomainError } from '@hotel/platform';
+import { APP_METRICS, AppMetrics, DomainError, requireAmountFits } from '@hotel/platform';
 import { PromoCode, PromoCodesRepository, toPromoView } from './promo-codes.repository';
 
 const invalid = (message: string) => new DomainError('PROMO_CODE_INVALID', message);
@@ -46,6 +46,9 @@ export class PromoCodesService {
       throw DomainError.validation([{ field: 'value', message: 'a percent discount is at most 100' }]);
     }
     if (toMilli(request.value) === 0) throw DomainError.validation([{ field: 'value', message: 'value must be more than 0' }]);
+    // An amount, and a minimum amount, are in the code's currency: in its minor unit (no half yen).
+    if (request.kind === 'amount') requireAmountFits('value', request.value, request.currency);
+    if (request.minAmount !== undefined) requireAmountFits('minAmount', request.minAmount, request.currency);
     const created = await this.codes.create(request);
     if (!created) throw new DomainError('CONFLICT', `promo code ${request.code} exists already`);
     return toPromoView(created);

@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { EVENTS, FxRateSet, ImportFxRatesReply } from '@hotel/contracts';
+import { EVENTS, FxRateSet, ImportFxRatesReply, fxRatesAgeDays } from '@hotel/contracts';
 import { APP_METRICS, AppMetrics, BACKGROUND_JOBS, BackgroundJobs, DomainError, SERVICE_CLIENT, ServiceClient } from '@hotel/platform';
 import { EcbFormatError, parseEcbDaily } from './ecb-daily.parser';
 import { FxRatesRepository } from './fx-rates.repository';
@@ -17,7 +17,6 @@ export const FX_RELOAD_INTERVAL_MS = 5 * 60_000;
 export const FX_SNAPSHOT_FILE = join(__dirname, 'ecb-eurofxref-snapshot.xml');
 export const FX_SNAPSHOT_SOURCE = 'snapshot';
 
-const DAY_MS = 86_400_000;
 
 /** "1.0600" and "1.06" are one rate: compared as decimal strings without trailing zeros, never as floats. */
 function canonicalRate(rate: string): string {
@@ -64,9 +63,9 @@ export class FxRatesService implements OnApplicationBootstrap, OnModuleDestroy {
     @Inject(BACKGROUND_JOBS) private readonly background: BackgroundJobs,
     @Inject(APP_METRICS) metrics: AppMetrics,
   ) {
-    metrics.gauge('hotel_fx_rates_age_days', 'Days since the reference date of the exchange rates in force (the ECB publishes on working days: 1 to 3 is usual; -1: none)', (gauge) => {
+    metrics.gauge('hotel_fx_rates_age_days', 'Days since the reference date of the exchange rates in force, TARGET holidays left out (1 to 3 is usual; -1: none)', (gauge) => {
       const date = this.cached[0]?.date;
-      gauge.set(date ? Math.floor((Date.now() - Date.parse(`${date}T00:00:00Z`)) / DAY_MS) : -1);
+      gauge.set(date ? fxRatesAgeDays(date) : -1);
     });
   }
 

@@ -80,7 +80,7 @@ describe('PrebooksService (service tier: real PostgreSQL, fake accounting, users
 
     const price = milliToDecimal(toMilli(data.rate.price_chargeable));
     expect(toMilli(price)).toBeGreaterThan(0);
-    expect(fundsChecks()).toEqual([{ clientId: 1, amount: price }]);
+    expect(fundsChecks()).toEqual([{ clientId: 1, amount: price, currency: 'USD' }]);
 
     const stored = await prebooks.findForBooking({ actor: live(1), prebookId: data.prebook_id });
     expect(stored).toMatchObject({ prebookId: data.prebook_id, paymentMethod: 'account', priceChargeable: price, promoCode: null, offer: offer.key });

@@ -79,13 +79,13 @@ export class PrebooksService {
 
     const now = new Date();
     const [fx, vendorPrice, vendorSeen] = await Promise.all([
-      this.fx.cache.current(),
+      this.fx.cache.current(offer.fxDate),
       vendor.price(hotel, offer.key, offer.stay, { epoch: priceEpoch(now.getTime()), issuedAt: now }),
       vendor.price(hotel, offer.key, offer.stay, { epoch: offer.seenEpoch, issuedAt: offer.seenAt }),
     ]);
     // The conversion is fixed here, at the rates in force now; what the client saw was
     // converted at the rates in force when it was shown, with its pricing then.
-    const conversion = fx.priced(vendorPrice.price_currency, request.pricing, now);
+    const conversion = fx.priced(vendorPrice.price_currency, request.pricing);
     const current = convertRate(vendorPrice, conversion);
     const seen = convertRate(vendorSeen, fx.shown(vendorSeen.price_currency, offer.pricing ?? request.pricing, offer.seenAt, offer.fxDate));
     if (request.testScenario === 'price_changed' && actor.sandbox) {
@@ -95,7 +95,7 @@ export class PrebooksService {
     const rate: HotelRate = { id: request.rateId, ...current, payment_type: request.paymentMethod };
 
     const promo = request.promoCode ? await this.applyPromo(request.promoCode, rate, actor.sandbox) : null;
-    if (request.paymentMethod === 'account' && !actor.sandbox) await this.requireFunds(actor, rate.price_chargeable);
+    if (request.paymentMethod === 'account' && !actor.sandbox) await this.requireFunds(actor, rate.price_chargeable, rate.price_currency);
 
     const prebookId = randomUUID();
     const expiresAt = new Date(now.getTime() + this.env.PREBOOK_TTL_S * 1000);
@@ -187,6 +187,7 @@ export class PrebooksService {
       seenEpoch: resolved.epoch,
       seenAt: new Date(resolved.issuedAt),
       pricing: resolved.pricing,
+      fxDate: resolved.fxDate,
     };
   }
 
@@ -233,7 +234,7 @@ export class PrebooksService {
   }
 
   /** Advisory: the binding check is the hold the booking places. A user is also held to their own limit. */
-  private async requireFunds(actor: Actor, amount: number): Promise<void> {
+  private async requireFunds(actor: Actor, amount: number, currency: string): Promise<void> {
     let userLimit: string | undefined;
     if (actor.userId) {
       const user = await this.services.send(SUBJECTS.USERS_USER_GET, { actor, userId: actor.userId });
@@ -242,6 +243,7 @@ export class PrebooksService {
     const check = await this.services.send(SUBJECTS.ACCOUNTING_FUNDS_CHECK, {
       clientId: actor.clientId,
       amount: milliToDecimal(toMilli(amount)),
+      currency,
       ...(actor.userId && { userId: actor.userId, userLimit }),
     });
     if (!check.sufficient) throw new DomainError('INSUFFICIENT_FUNDS', 'insufficient funds');

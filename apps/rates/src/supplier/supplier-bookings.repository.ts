@@ -112,15 +112,16 @@ export class SupplierBookingTransaction {
       .execute();
   }
 
-  /** Records the vendor's answer of a requested booking (one answered meanwhile stays as answered). */
-  async recordAnswer(bookingId: number, answer: SupplierAnswer): Promise<void> {
-    await this.manager
+  /** Records the vendor's answer of a requested booking; false when it was answered meanwhile (and stays as answered). */
+  async recordAnswer(bookingId: number, answer: SupplierAnswer): Promise<boolean> {
+    const updated = await this.manager
       .getRepository(SupplierBookingEntity)
       .createQueryBuilder()
       .update()
       .set({ reference: answer.reference, status: answer.status, attemptUntil: null, updatedAt: () => 'now()' })
       .where(`booking_id = :bookingId AND status = 'requested'`, { bookingId })
       .execute();
+    return updated.affected === 1;
   }
 
   /** Forgets a requested booking its vendor refused (its rooms given back by the caller). */

@@ -147,6 +147,26 @@ describe('SupplierService with a vendor over the network (service tier: real Pos
     expect(await roomsSold(booking)).toEqual([1, 1]);
   });
 
+  it('an attempt that outlives its time and answers after a later one booked cancels its own, second vendor booking', async () => {
+    const booking = request(7);
+    let release!: () => void;
+    const slow = new Promise<void>((resolve) => (release = resolve));
+    vendor.whileWorking = async () => {
+      vendor.whileWorking = null; // only the first attempt is slow
+      await slow;
+    };
+    const first = supplier.book(booking);
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    // The first attempt's time (SUPPLIER_ATTEMPT_S = 1) has run out: the vendor has nothing yet, so it is booked again.
+    expect(await supplier.book(booking)).toEqual({ reference: 'REMOTE-7-2', status: 'confirmed' });
+    release();
+    // The first answer arrives late: the record stands, and that vendor booking is cancelled.
+    expect(await first).toEqual({ reference: 'REMOTE-7-2', status: 'confirmed' });
+    expect(vendor.calls).toEqual(['book 7', 'find 7', 'book 7', 'cancel 7']);
+    expect(await record(7)).toEqual({ status: 'confirmed', reference: 'REMOTE-7-2' });
+    expect(await roomsSold(booking)).toEqual([1, 1]);
+  });
+
   it('a refusal gives the rooms back and keeps nothing', async () => {
     const booking = request(4);
     vendor.bookAnswer = 'rejected';

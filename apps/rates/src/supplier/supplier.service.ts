@@ -1,4 +1,4 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { SupplierBookRequest, SupplierBooking } from '@hotel/contracts';
 import { PlacedSupplierBooking, SupplierPort, Suppliers, allotmentCapacity, stayNights } from '@hotel/inventory';
 import { DomainError, SERVICE_ENV } from '@hotel/platform';
@@ -15,6 +15,8 @@ import { SupplierBookingRecord, SupplierBookingTransaction, SupplierBookingsRepo
  */
 @Injectable()
 export class SupplierService {
+  private readonly logger = new Logger('SupplierService');
+
   constructor(
     private readonly bookings: SupplierBookingsRepository,
     private readonly suppliers: Suppliers,
@@ -69,8 +71,22 @@ export class SupplierService {
       throw error;
     }
     const made = { reference: answer.reference, status: answer.status };
-    await this.bookings.inTransaction((booking) => booking.recordAnswer(request.bookingId, made));
-    return made;
+    if (await this.bookings.inTransaction((booking) => booking.recordAnswer(request.bookingId, made))) return made;
+    // Answered meanwhile by a later attempt (this one outlived SUPPLIER_ATTEMPT_S): the
+    // booking the record names stands; one of another reference is a second vendor
+    // booking for the same platform booking, and is cancelled at once.
+    const recorded = (await this.bookings.find(request.bookingId))!;
+    if (recorded.reference !== made.reference) await this.cancelDuplicate(supplier, request, made.reference);
+    return { reference: recorded.reference!, status: recorded.status as SupplierBooking['status'] };
+  }
+
+  private async cancelDuplicate(supplier: SupplierPort, request: SupplierBookRequest, reference: string): Promise<void> {
+    try {
+      await supplier.cancel({ bookingId: request.bookingId, reference, status: 'confirmed', sandbox: request.sandbox, placedAt: new Date() });
+      this.logger.warn({ msg: 'a second vendor booking of one platform booking was cancelled', bookingId: request.bookingId, vendor: request.vendor, reference });
+    } catch (error) {
+      this.logger.error({ msg: 'a second vendor booking of one platform booking could not be cancelled: cancel it with the vendor', bookingId: request.bookingId, vendor: request.vendor, reference, error: String(error) });
+    }
   }
 
   /** Gives back the rooms of a requested booking the vendor refused, and forgets it. */

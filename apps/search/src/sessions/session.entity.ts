@@ -37,6 +37,10 @@ export class SessionEntity {
   @Column({ name: 'fx_margin_percent', type: 'numeric', precision: 5, scale: 2, transformer: DECIMAL_COLUMN })
   fxMarginPercent: string;
 
+  /** The reference date of the exchange rates in force when the session began (null before sessions kept it). */
+  @Column({ name: 'fx_date', type: 'date', nullable: true })
+  fxDate: string | null;
+
   @Column({ name: 'created_at', type: 'timestamptz', default: () => 'now()' })
   createdAt: Date;
 

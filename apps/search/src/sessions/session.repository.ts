@@ -13,8 +13,9 @@ export interface SearchSession {
   checkOut: string;
   rooms: RoomRequest[];
   priceEpoch: number;
-  /** The client's pricing when the session began. */
+  /** The client's pricing when the session began, and the reference date of the exchange rates in force then. */
   pricing: ClientPricing;
+  fxDate: string | null;
   createdAt: Date;
   /** Milliseconds since the session was created, by the database's clock (the same for every replica). */
   elapsedMs: number;
@@ -37,6 +38,7 @@ function toSession(entity: SessionEntity, elapsedMs: number, idleSeconds: number
     rooms: entity.rooms,
     priceEpoch: Number(entity.priceEpoch),
     pricing: { currency: entity.currency, fxMarginPercent: entity.fxMarginPercent },
+    fxDate: entity.fxDate,
     createdAt: entity.createdAt,
     elapsedMs,
     idleSeconds,
@@ -64,6 +66,7 @@ export class SessionRepository {
       priceEpoch: String(session.priceEpoch),
       currency: session.pricing.currency,
       fxMarginPercent: session.pricing.fxMarginPercent,
+      fxDate: session.fxDate,
     };
     const inserted = await this.sessions.createQueryBuilder().insert().values(values).returning(['created_at']).execute();
     const createdAt = (inserted.raw as { created_at: Date }[])[0].created_at;
@@ -73,7 +76,7 @@ export class SessionRepository {
   async find(id: string): Promise<SearchSession | null> {
     const { entities, raw } = await this.sessions
       .createQueryBuilder('s')
-      .select(['s.id', 's.clientId', 's.userId', 's.placeId', 's.checkIn', 's.checkOut', 's.rooms', 's.priceEpoch', 's.currency', 's.fxMarginPercent', 's.createdAt'])
+      .select(['s.id', 's.clientId', 's.userId', 's.placeId', 's.checkIn', 's.checkOut', 's.rooms', 's.priceEpoch', 's.currency', 's.fxMarginPercent', 's.fxDate', 's.createdAt'])
       .addSelect(ELAPSED_MS, 'elapsed_ms')
       .addSelect(IDLE_S, 'idle_s')
       .where('s.id = :id', { id })

@@ -77,6 +77,7 @@ export class SessionsService implements OnModuleInit, OnModuleDestroy {
       rooms: search.rooms!.map((room) => ({ adults: room.adults, children: room.children, children_ages: room.children_ages })),
       priceEpoch: priceEpoch(),
       pricing,
+      fxDate: (await this.fx.cache.current()).inForce?.date ?? null,
     });
     return this.results(session);
   }
@@ -123,6 +124,7 @@ export class SessionsService implements OnModuleInit, OnModuleDestroy {
       epoch: session.priceEpoch,
       issuedAt: session.createdAt.toISOString(),
       pricing: session.pricing,
+      fxDate: session.fxDate,
     };
   }
 
@@ -158,13 +160,13 @@ export class SessionsService implements OnModuleInit, OnModuleDestroy {
    */
   private async priced(session: SearchSession, hotels: Hotel[], vendors: VendorCode[]): Promise<{ offers: PricedOffer[]; conversion: (vendorCurrency: string) => FxConversion }> {
     const stay = { check_in: session.checkIn, check_out: session.checkOut, rooms: session.rooms };
-    const [soldOut, fx] = vendors.length ? await Promise.all([this.offers.soldOut(hotels, stay), this.fx.cache.current()]) : [new Set<string>(), null];
+    const [soldOut, fx] = vendors.length ? await Promise.all([this.offers.soldOut(hotels, stay), this.fx.cache.current(session.fxDate)]) : [new Set<string>(), null];
     const offers = await this.offers.find(hotels, vendors, stay, {
       soldOut,
       includeMemberRates: true,
       context: { epoch: session.priceEpoch, issuedAt: session.createdAt },
     });
-    return { offers, conversion: (vendorCurrency) => fx!.priced(vendorCurrency, session.pricing, session.createdAt) };
+    return { offers, conversion: (vendorCurrency) => fx!.priced(vendorCurrency, session.pricing, session.fxDate) };
   }
 
   /** Rates in the client's currency, whole. */

@@ -82,12 +82,11 @@ export class V2RatesService {
     const epoch = priceEpoch();
     const issuedAt = new Date(priceEpochStart(epoch));
     // In the client's currency at the rates in force now; each rate id says their date, so prebook knows what the client saw.
-    const now = new Date();
     const fxDate = fx.inForce?.date ?? null;
     const priced: PricedIn = {
       key: `${pricing.currency}|${pricing.fxMarginPercent}|${fxDate ?? '-'}`,
       fxDate,
-      conversion: (vendorCurrency) => fx.priced(vendorCurrency, pricing, now),
+      conversion: (vendorCurrency) => fx.priced(vendorCurrency, pricing),
     };
     const results = (await this.byHotel(hotels, answered, stay, body, soldOut, epoch, issuedAt, priced)).sort(this.order(body, center));
 

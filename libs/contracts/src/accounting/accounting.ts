@@ -1,7 +1,7 @@
 import { Type } from 'class-transformer';
 import { IsDefined, IsInt, IsOptional, IsPositive, IsString, Max, MaxLength, Min, MinLength, ValidateNested } from 'class-validator';
 import { ActorScoped } from '../common/actor';
-import { IsMoneyAmount, MAX_INT_ID, MAX_STORED_AMOUNT } from '../common/validators';
+import { IsIsoCurrency, IsMoneyAmount, MAX_INT_ID, MAX_STORED_AMOUNT } from '../common/validators';
 
 /** Body of `POST /api/accounting`, validated as the specification gives it. */
 export class NewAccountingEntry {
@@ -120,11 +120,17 @@ export class BookingEntriesRequest extends ActorScoped {
 /** accounting.balance.get.v1 */
 export class BalanceRequest extends ActorScoped {}
 
-/** accounting.funds.check.v1: advisory, for prebook. */
+/**
+ * accounting.funds.check.v2: advisory, for prebook. v2: the amount's currency, which
+ * the ledger holds to the account's (a price in any other is refused, never booked).
+ */
 export class FundsCheckRequest {
   @IsInt()
   @IsPositive()
   clientId: number;
+
+  @IsIsoCurrency()
+  currency: string;
 
   @IsOptional()
   @IsInt()
@@ -145,7 +151,7 @@ export interface FundsCheckReply {
   available: string;
 }
 
-/** accounting.hold.place.v1: reserve an account booking's price, idempotent by booking. */
+/** accounting.hold.place.v2: reserve an account booking's price, idempotent by booking (v2: with its currency). */
 export class PlaceHoldRequest extends FundsCheckRequest {
   @IsInt()
   @IsPositive()
@@ -180,8 +186,11 @@ export interface HoldView {
   entryId: number | null;
 }
 
-/** An amount written to the ledger for one booking, with the entry's name. */
+/** An amount written to the ledger for one booking, in its currency (the account's: refused otherwise), with the entry's name. */
 class BookingLedgerRequest extends BookingRef {
+  @IsIsoCurrency()
+  currency: string;
+
   @IsOptional()
   @IsInt()
   @IsPositive()
@@ -195,7 +204,7 @@ class BookingLedgerRequest extends BookingRef {
   name: string;
 }
 
-/** accounting.card-payment.record.v1: a card booking's debit and the matching card credit, once per booking. */
+/** accounting.card-payment.record.v2: a card booking's debit and the matching card credit, once per booking (v2: with its currency). */
 export class CardPaymentRequest extends BookingLedgerRequest {
   @IsString()
   @MinLength(1)
@@ -203,5 +212,5 @@ export class CardPaymentRequest extends BookingLedgerRequest {
   ccPaymentId: string;
 }
 
-/** accounting.refund.create.v1: the credit for a cancelled booking, once per booking. */
+/** accounting.refund.create.v2: the credit for a cancelled booking, once per booking (v2: with its currency). */
 export class RefundRequest extends BookingLedgerRequest {}

@@ -356,7 +356,7 @@ export class CreditRequestDecision extends ActorScoped {
   id: number;
 }
 
-/** booking.reconciliation.list.v1 (accounting): a client's bookings of a period, or the ones named, by id. */
+/** booking.reconciliation.list.v2 (accounting): a client's bookings of a period, or the ones named, by id. */
 export class ReconciliationBookingsRequest {
   @IsInt()
   @IsPositive()

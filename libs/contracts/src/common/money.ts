@@ -12,6 +12,8 @@ const DECIMAL = /^(-)?(\d+)(?:\.(\d{1,3}))?$/;
 
 /** An amount ("12.5", "12.345", 12.5) as integer thousandths; more than three decimals, or beyond a safe integer, throws. */
 export function toMilli(amount: string | number): number {
+  // A number finer than a thousandth (1.0005) is refused, not rounded.
+  if (typeof amount === 'number' && Number(amount.toFixed(3)) !== amount) throw new Error(`not an amount of at most three decimals: ${amount}`);
   const text = typeof amount === 'number' ? amount.toFixed(3) : amount.trim();
   const match = DECIMAL.exec(text);
   if (!match) throw new Error(`not an amount: ${amount}`);

@@ -1,5 +1,5 @@
 import { IsBoolean, IsIn, IsInt, IsOptional, IsPositive, IsString, Matches, MaxLength, Min, MinLength, registerDecorator } from 'class-validator';
-import { IsMoneyAmount, MAX_STORED_AMOUNT } from '../common/validators';
+import { IsIsoCurrency, IsMoneyAmount, MAX_STORED_AMOUNT } from '../common/validators';
 import { parseDay, todayUtc } from '../search/stay';
 
 export const PROMO_KINDS = ['percent', 'amount'] as const;
@@ -29,7 +29,7 @@ export class CreatePromoRequest {
   @IsMoneyAmount({ allowNumber: false })
   value: string;
 
-  @Matches(/^[A-Z]{3}$/)
+  @IsIsoCurrency()
   currency: string;
 
   @IsOptional()

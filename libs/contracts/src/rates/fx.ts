@@ -66,10 +66,58 @@ export interface BookingFx {
   vendorCurrency: string;
   /** The vendor's price for the stay, before any promo discount, in vendorCurrency. */
   vendorPrice: string;
-  /** Units of the client's currency per unit of the vendor's, with the FX margin, as a decimal string (12 significant digits). */
+  /** Units of the client's currency per unit of the vendor's, with the FX margin, as a decimal string (10 significant digits). */
   fxRate: string;
   /** The ECB reference date of the rates used; null when no conversion was needed. */
   fxRateDate: string | null;
   /** The client's FX margin at prebook, in percent ("0", "1.5"). */
   fxMarginPercent: string;
+}
+
+const DAY_MS = 86_400_000;
+
+/** Easter Sunday of a year (the Gregorian computus), as days since 1970-01-01. */
+function easterSunday(year: number): number {
+  const a = year % 19;
+  const b = Math.floor(year / 100);
+  const c = year % 100;
+  const d = Math.floor(b / 4);
+  const e = b % 4;
+  const f = Math.floor((b + 8) / 25);
+  const g = Math.floor((b - f + 1) / 3);
+  const h = (19 * a + b - d - g + 15) % 30;
+  const i = Math.floor(c / 4);
+  const k = c % 4;
+  const l = (32 + 2 * e + 2 * i - h - k) % 7;
+  const m = Math.floor((a + 11 * h + 22 * l) / 451);
+  const month = Math.floor((h + l - 7 * m + 114) / 31);
+  const day = ((h + l - 7 * m + 114) % 31) + 1;
+  return Date.UTC(year, month - 1, day) / DAY_MS;
+}
+
+/**
+ * The TARGET closing days on which the ECB publishes no reference rates besides
+ * weekends: New Year's Day, Good Friday, Easter Monday, 1 May, 25 and 26 December.
+ */
+function isTargetHoliday(dayNumber: number): boolean {
+  const date = new Date(dayNumber * DAY_MS);
+  const month = date.getUTCMonth() + 1;
+  const day = date.getUTCDate();
+  if ((month === 1 && day === 1) || (month === 5 && day === 1) || (month === 12 && (day === 25 || day === 26))) return true;
+  const easter = easterSunday(date.getUTCFullYear());
+  return dayNumber === easter - 2 || dayNumber === easter + 1;
+}
+
+/**
+ * How old a set of rates is, in whole days from its reference date (YYYY-MM-DD) to
+ * now, leaving out the TARGET holidays on which no newer rates could be published
+ * (Thursday's rates are 3 days old on the Tuesday after Easter, as Friday's are on a
+ * Monday): a long weekend is no reason to stop selling.
+ */
+export function fxRatesAgeDays(date: string, now = Date.now()): number {
+  const from = Date.parse(`${date}T00:00:00Z`) / DAY_MS;
+  const today = Math.floor(now / DAY_MS);
+  let holidays = 0;
+  for (let day = from + 1; day <= today && day - from <= 366; day++) if (isTargetHoliday(day)) holidays++;
+  return Math.floor((now - from * DAY_MS) / DAY_MS) - holidays;
 }

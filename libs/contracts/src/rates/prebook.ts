@@ -75,6 +75,8 @@ export interface ResolvedRate {
   issuedAt: string;
   /** How the session priced it for the client (currency, FX margin when the session began). */
   pricing?: ClientPricing;
+  /** The reference date of the exchange rates the session priced at. */
+  fxDate?: string | null;
 }
 
 /** rates.prebook.create.v3: the V1 route's path and query, or the V2 body, with the caller and its client's pricing (v3). */

@@ -32,7 +32,7 @@ export class PrebookSelector extends ActorScoped {
 }
 
 /**
- * rates.prebook.find.v3: the prebook a booking relies on (by id, or the latest for a V1
+ * rates.prebook.find.v4: the prebook a booking relies on (by id, or the latest for a V1
  * rate), with its hotel's details in the booking's language (v3: the booking service
  * keeps no catalog of its own).
  */

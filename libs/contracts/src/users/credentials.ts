@@ -15,7 +15,6 @@ import {
 } from 'class-validator';
 import { Type } from 'class-transformer';
 import { Actor, ActorScoped } from '../common/actor';
-import { DEFAULT_CURRENCY } from '../common/currencies';
 import { IsFxMarginPercent, IsIsoCurrency, IsMoneyAmount, IsNonBlankString } from '../common/validators';
 
 export const CREDENTIAL_KINDS = ['live', 'sandbox', 'backend'] as const;
@@ -33,7 +32,7 @@ export function credentialHash(secret: string): string {
 }
 
 /**
- * users.credential.resolve.v2: who a presented secret belongs to, asked by its
+ * users.credential.resolve.v3: who a presented secret belongs to, asked by its
  * hash (v1 carried the secret in clear). `userToken` says which table holds it.
  */
 export class ResolveCredentialRequest {
@@ -68,9 +67,6 @@ export class PricedForActor extends ActorScoped {
   @Type(() => ClientPricing)
   pricing: ClientPricing;
 }
-
-/** A client created before FX margins existed, or a caller that names none: USD, no margin. */
-export const DEFAULT_PRICING: ClientPricing = { currency: DEFAULT_CURRENCY, fxMarginPercent: '0' };
 
 /** The caller, plus the client's own rate limit when the operator set one, and how the client is priced. */
 export type ResolvedCredential = Actor & { rateLimit?: RateLimit | null; pricing?: ClientPricing };
@@ -135,7 +131,7 @@ export interface ClientCredentials {
   backendToken?: string;
 }
 
-/** users.client.get.v1: a client's credit terms, for the accounting service. */
+/** users.client.get.v2: a client's credit terms, for the accounting service. */
 export class ClientIdRequest {
   @IsInt()
   @IsPositive()
