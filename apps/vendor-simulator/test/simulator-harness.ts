@@ -1,4 +1,6 @@
 import { HotelbedsClient, type AvailabilityRS, type Hotel, type HotelbedsClientOptions, type Rate, type Room } from '@hotel/hotelbeds';
+import { createServer, request, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { loadEnv } from '@hotel/platform';
 import { TestDatabase, createTestDatabase, queryTestDatabase } from '@hotel/testing';
 import { vendorHotelCodes } from '../src/content/content-hotels';
@@ -34,6 +36,11 @@ export interface SimulatorHarness {
   env: SimulatorEnv;
   /** A documentation-based client of one vendor (no retries unless asked, no jitter). */
   client(vendor: VendorCode, options?: Partial<HotelbedsClientOptions>): HotelbedsClient;
+  /**
+   * A client whose requests carry `X-Test-Scenario: <scenario>` (the simulator's extension;
+   * HotelbedsClient sends no such header, so a loopback proxy adds it).
+   */
+  scenarioClient(vendor: VendorCode, scenario: string, options?: Partial<HotelbedsClientOptions>): Promise<HotelbedsClient>;
   /** POST /_simulator/faults. */
   setFaults(settings: FaultSettings | Record<string, unknown>): Promise<Response>;
   /** Rows of the simulator's schema. */
@@ -58,31 +65,60 @@ export async function startSimulatorHarness(variables: Record<string, string> = 
   const simulator = await startSimulator(env, { clock });
   const credentials = credentialsOf(env);
   const clients: HotelbedsClient[] = [];
+  const proxies: Server[] = [];
+  const client = (vendor: VendorCode, options: Partial<HotelbedsClientOptions> = {}, baseUrl = simulator.url) => {
+    const made = new HotelbedsClient({
+      baseUrl: `${baseUrl}/${vendor}`,
+      ...credentials[vendor],
+      clock,
+      ...options,
+      retry: { maxAttempts: 1, random: () => 0, ...options.retry },
+    });
+    clients.push(made);
+    return made;
+  };
   return {
     simulator,
     database,
     clock,
     env,
-    client(vendor, options = {}) {
-      const client = new HotelbedsClient({
-        baseUrl: `${simulator.url}/${vendor}`,
-        ...credentials[vendor],
-        clock,
-        ...options,
-        retry: { maxAttempts: 1, random: () => 0, ...options.retry },
-      });
-      clients.push(client);
-      return client;
+    client: (vendor, options) => client(vendor, options),
+    async scenarioClient(vendor, scenario, options) {
+      const proxy = await headerProxy(simulator.url, { 'x-test-scenario': scenario });
+      proxies.push(proxy.server);
+      return client(vendor, options, proxy.url);
     },
     setFaults: (settings) =>
       fetch(`${simulator.url}/_simulator/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(settings) }),
     query: (sql, params = []) => queryTestDatabase(database.url, sql, params),
     async close() {
-      for (const client of clients) client.close();
+      for (const made of clients) made.close();
+      for (const proxy of proxies) {
+        proxy.closeAllConnections();
+        await new Promise((resolve) => proxy.close(resolve));
+      }
       await simulator?.close();
       await database?.drop();
     },
   };
+}
+
+/** A loopback HTTP proxy to `target` that adds `headers` to every request. */
+async function headerProxy(target: string, headers: Record<string, string>): Promise<{ server: Server; url: string }> {
+  const upstream = new URL(target);
+  const server = createServer((incoming, outgoing) => {
+    const forwarded = request(
+      { host: upstream.hostname, port: upstream.port, method: incoming.method, path: incoming.url, headers: { ...incoming.headers, ...headers } },
+      (answer) => {
+        outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(outgoing);
+      },
+    );
+    forwarded.on('error', () => outgoing.destroy());
+    incoming.pipe(forwarded);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
 }
 
 /** The first `count` hotel codes a vendor carries. */
@@ -96,12 +132,14 @@ export interface FoundRate {
   rate: Rate;
 }
 
+/** Every rate of an availability answer, with its hotel and room. */
+export function allRates(answer: AvailabilityRS): FoundRate[] {
+  return (answer.hotels.hotels ?? []).flatMap((hotel) => (hotel.rooms ?? []).flatMap((room) => (room.rates ?? []).map((rate) => ({ hotel, room, rate }))));
+}
+
 /** The first rate of an availability answer that passes `accept`. */
 export function firstRate(answer: AvailabilityRS, accept: (found: FoundRate) => boolean = () => true): FoundRate {
-  for (const hotel of answer.hotels.hotels ?? []) {
-    for (const room of hotel.rooms ?? []) {
-      for (const rate of room.rates ?? []) if (accept({ hotel, room, rate })) return { hotel, room, rate };
-    }
-  }
-  throw new Error('no rate in the answer passes');
+  const found = allRates(answer).find(accept);
+  if (!found) throw new Error('no rate in the answer passes');
+  return found;
 }
