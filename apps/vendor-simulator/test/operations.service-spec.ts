@@ -245,6 +245,39 @@ describe('vendor simulator: the Hotelbeds operations through HotelbedsClient', (
     expect(cancelled.booking).toMatchObject({ status: 'CANCELLED', totalNet: rate.net, pendingAmount: rate.net });
   });
 
+  it('prices and books an occupancy of two rooms with a child each, taking two rooms of the allotment', async () => {
+    const borealis = harness.client('borealis');
+    const family = [{ rooms: 2, adults: 2, children: 1, paxes: [{ type: 'CH' as const, age: 8 }] }];
+    const found = await borealis.availability({ stay: stay(100), occupancies: family, hotels: { hotel: carriedCodes('borealis', 60) } });
+    const { hotel, room, rate } = firstRate(found, ({ rate }) => rate.rateType === 'BOOKABLE');
+    expect(rate).toMatchObject({ rooms: 2, adults: 2, children: 1, childrenAges: '8' });
+    const roomId = roomIdOfCode(room.code!)!;
+    const paxes = [1, 2].flatMap((roomNumber) => [
+      { roomId: roomNumber, type: 'AD' as const, name: 'Parent', surname: `Room${roomNumber}` },
+      { roomId: roomNumber, type: 'CH' as const, age: 8, name: 'Child', surname: `Room${roomNumber}` },
+    ]);
+    const { booking } = await borealis.book({ holder: { name: 'Family', surname: 'Two Rooms' }, rooms: [{ rateKey: rate.rateKey!, paxes }], clientReference: 'FAMILY-1' });
+    expect(booking).toMatchObject({ currency: 'GBP', totalNet: rate.net });
+    expect(booking.hotel!.rooms![0]).toMatchObject({ paxes, rates: [expect.objectContaining({ rooms: 2, adults: 2, children: 1, childrenAges: '8' })] });
+    const sold = await harness.query<{ rooms_sold: number }>(`SELECT rooms_sold FROM vendor_simulator.allotments WHERE vendor = 'borealis' AND hotel_code = $1 AND room_id = $2`, [hotel.code, roomId]);
+    expect(sold.map((row) => row.rooms_sold)).toEqual([2, 2]);
+    // Children need their ages; a pax in a third room of a two-room rate is refused.
+    await expect(borealis.availability({ stay: stay(100), occupancies: [{ rooms: 1, adults: 2, children: 1 }], hotels: { hotel: [hotel.code] } })).rejects.toMatchObject({ kind: 'invalid', vendorCode: 'INVALID_DATA' });
+    await expect(
+      borealis.book({ holder: { name: 'A', surname: 'B' }, rooms: [{ rateKey: rate.rateKey!, paxes: [{ roomId: 3, type: 'AD' }] }], clientReference: 'FAMILY-2' }),
+    ).rejects.toMatchObject({ kind: 'invalid', vendorCode: 'INVALID_DATA' });
+  });
+
+  it('refuses a check-in in the past with the documented INVALID_DATA', async () => {
+    await expect(harness.client('atlas').availability({ stay: { checkIn: harness.clock.day(-1), checkOut: harness.clock.day(1) }, occupancies: couple, hotels: { hotel: carriedCodes('atlas', 1) } })).rejects.toMatchObject({
+      kind: 'invalid',
+      code: 'INVALID_REQUEST',
+      status: 400,
+      vendorCode: 'INVALID_DATA',
+      vendorMessage: 'The check-in date cannot be in the past',
+    });
+  });
+
   it('an unknown booking reference is 404', async () => {
     await expect(harness.client('atlas').bookingDetail('101-1')).rejects.toMatchObject({ kind: 'invalid', code: 'NOT_FOUND', status: 404 });
   });

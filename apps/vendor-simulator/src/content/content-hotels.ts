@@ -7,6 +7,8 @@ import {
   destinationCodeOf,
   hotelByCode,
   hotelCodeOf,
+  hotelCodeOfId,
+  hotelIdOfCode,
   roomCodeOf,
   roomCodeParts,
 } from '../inventory/vendor-codes';
@@ -64,7 +66,7 @@ export function vendorHotelCodes(vendor: Vendor): number[] {
       const count = hotelCountFor(place.population);
       for (let index = 1; index <= count; index++) {
         const id = place.geonameId! * 100 + index;
-        if (vendorCarries(vendor, id)) codes.push(id);
+        if (vendorCarries(vendor, id)) codes.push(hotelCodeOfId(id));
       }
     }
     codesByVendor.set(vendor.code, codes);
@@ -98,7 +100,8 @@ export function selectHotelCodes(vendor: Vendor, selection: ContentSelection): n
     const { cityById } = gazetteer();
     const country = selection.countryCode?.toUpperCase();
     codes = codes.filter((code) => {
-      const city = cityById.get(Math.floor(code / 100));
+      // A hotel id names its city: geonameId * 100 + n (see the catalog).
+      const city = cityById.get(Math.floor(hotelIdOfCode(code) / 100));
       return city !== undefined && (country === undefined || city.countryCode === country) && (selection.destinationCode === undefined || String(city.geonameId) === selection.destinationCode);
     });
   }

@@ -6,15 +6,23 @@ import { hotelById, type Hotel, type Language, type RoomType, type VendorCode } 
  *
  * Hotel codes: for now a vendor's hotel code is the platform's own hotel id, so the
  * platform's content import (which matches hotels by the vendor's codes) finds them at
- * once. A real vendor has codes of its own; these two functions are the one place to
- * give the simulated vendors theirs.
+ * once. A real vendor has codes of its own; `hotelCodeOfId` and `hotelIdOfCode` are the
+ * one place to give the simulated vendors theirs (everything else goes through them).
  */
+export function hotelCodeOfId(hotelId: number): number {
+  return hotelId;
+}
+
+export function hotelIdOfCode(code: number): number {
+  return code;
+}
+
 export function hotelCodeOf(hotel: Hotel): number {
-  return hotel.id;
+  return hotelCodeOfId(hotel.id);
 }
 
 export function hotelByCode(code: number): Hotel | undefined {
-  return Number.isSafeInteger(code) && code > 0 ? hotelById(code) : undefined;
+  return Number.isSafeInteger(code) && code > 0 ? hotelById(hotelIdOfCode(code)) : undefined;
 }
 
 /** A city's destination code: its GeoNames id (the catalog's cities are GeoNames'). */
