@@ -104,6 +104,14 @@ function vendorHotelRandom(vendor: Vendor, hotelId: number): SeededRandom {
   return new SeededRandom(mix32(VENDOR_SEEDS[vendor.code], hotelId));
 }
 
+/**
+ * Whether a vendor carries a hotel at all: the first draw of the stream listOffers draws
+ * from, so listOffers offers nothing at a hotel the vendor does not carry.
+ */
+export function vendorCarries(vendor: Vendor, hotelId: number): boolean {
+  return vendorHotelRandom(vendor, hotelId).next() < vendor.coverage;
+}
+
 function fits(room: RoomType, request: RoomRequest): boolean {
   return request.adults <= room.maxAdults && request.children <= room.maxChildren && request.adults + request.children <= room.maxOccupancy;
 }

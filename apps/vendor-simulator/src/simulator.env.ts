@@ -1,0 +1,165 @@
+import { Type } from 'class-transformer';
+import { IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength, ValidationArguments, registerDecorator } from 'class-validator';
+import { DEVELOPMENT_SECRET_PREFIX, Secret } from '@hotel/platform';
+import { FaultSettings, FaultSettingsError, parseFaultSettings } from './faults/fault-knobs';
+import { VENDOR_CODES, parseVendorLatencies, type VendorCode } from './inventory/simulated-inventory';
+import type { CredentialsByVendor } from './vendors/vendor-credentials';
+
+/** A variable read by `parse` at start: valid when it parses. */
+function Parses(parse: (value: string) => unknown, what: string) {
+  return (target: object, propertyName: string) =>
+    registerDecorator({
+      name: 'parses',
+      target: target.constructor,
+      propertyName,
+      options: { message: (args: ValidationArguments) => `${propertyName} must be ${what}: ${problemOf(parse, String(args.value))}` },
+      validator: { validate: (value: unknown) => typeof value === 'string' && problemOf(parse, value) === undefined },
+    });
+}
+
+function problemOf(parse: (value: string) => unknown, value: string): string | undefined {
+  try {
+    parse(value);
+    return undefined;
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
+  }
+}
+
+function parseFaultsVariable(value: string): FaultSettings {
+  let json: unknown;
+  try {
+    json = JSON.parse(value);
+  } catch {
+    throw new FaultSettingsError(['not JSON']);
+  }
+  return parseFaultSettings(json);
+}
+
+/**
+ * The simulator's environment, validated before anything starts. It is not a platform
+ * service (no NATS), so it extends none of the platform's env classes; secrets follow the
+ * platform's rules (`<NAME>_FILE`, development values refused with NODE_ENV=production).
+ */
+export class SimulatorEnv {
+  @Matches(/^postgres(ql)?:\/\/\S+$/, { message: 'DATABASE_URL must be a postgres:// URL' })
+  DATABASE_URL: string;
+
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(100)
+  DB_POOL_SIZE = 10;
+
+  /** Where the vendors answer: http://HOST:PORT/<vendor>/… (0: any free port). */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  @Max(65535)
+  PORT = 8790;
+
+  @IsOptional()
+  @IsString()
+  HOST = '127.0.0.1';
+
+  @IsOptional()
+  @IsString()
+  @MinLength(8)
+  @MaxLength(200)
+  @Secret()
+  VENDOR_ATLAS_API_KEY = `${DEVELOPMENT_SECRET_PREFIX}atlas-api-key`;
+
+  @IsOptional()
+  @IsString()
+  @MinLength(8)
+  @MaxLength(200)
+  @Secret()
+  VENDOR_ATLAS_SECRET = `${DEVELOPMENT_SECRET_PREFIX}atlas-secret`;
+
+  @IsOptional()
+  @IsString()
+  @MinLength(8)
+  @MaxLength(200)
+  @Secret()
+  VENDOR_BOREALIS_API_KEY = `${DEVELOPMENT_SECRET_PREFIX}borealis-api-key`;
+
+  @IsOptional()
+  @IsString()
+  @MinLength(8)
+  @MaxLength(200)
+  @Secret()
+  VENDOR_BOREALIS_SECRET = `${DEVELOPMENT_SECRET_PREFIX}borealis-secret`;
+
+  @IsOptional()
+  @IsString()
+  @MinLength(8)
+  @MaxLength(200)
+  @Secret()
+  VENDOR_COBALT_API_KEY = `${DEVELOPMENT_SECRET_PREFIX}cobalt-api-key`;
+
+  @IsOptional()
+  @IsString()
+  @MinLength(8)
+  @MaxLength(200)
+  @Secret()
+  VENDOR_COBALT_SECRET = `${DEVELOPMENT_SECRET_PREFIX}cobalt-secret`;
+
+  /** A booking made in the sandbox scenario supplier_pending is confirmed this long after. */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  @Max(3600)
+  SUPPLIER_PENDING_S = 60;
+
+  /** How far the X-Signature's time may be from the simulator's clock. */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  @Max(600)
+  SIGNATURE_SKEW_S = 60;
+
+  /** Each vendor's own answer time, `atlas=400,borealis=1500,cobalt=4000` (the defaults); vendors not named keep theirs. */
+  @IsOptional()
+  @Parses(parseVendorLatencies, 'vendor=milliseconds pairs separated by commas')
+  VENDOR_LATENCY_MS?: string;
+
+  /** Fault knobs at start, as JSON: `{"cobalt": {"serverErrorShare": 0.1}}` (see README). */
+  @IsOptional()
+  @Parses(parseFaultsVariable, 'fault settings as JSON')
+  SIMULATOR_FAULTS?: string;
+
+  @IsOptional()
+  @IsString()
+  NODE_ENV?: string;
+
+  @IsOptional()
+  @IsIn(['fatal', 'error', 'warn', 'info', 'debug'])
+  LOG_LEVEL: 'fatal' | 'error' | 'warn' | 'info' | 'debug' = 'info';
+}
+
+const CREDENTIAL_VARIABLES: Record<VendorCode, { apiKey: keyof SimulatorEnv; secret: keyof SimulatorEnv }> = {
+  atlas: { apiKey: 'VENDOR_ATLAS_API_KEY', secret: 'VENDOR_ATLAS_SECRET' },
+  borealis: { apiKey: 'VENDOR_BOREALIS_API_KEY', secret: 'VENDOR_BOREALIS_SECRET' },
+  cobalt: { apiKey: 'VENDOR_COBALT_API_KEY', secret: 'VENDOR_COBALT_SECRET' },
+};
+
+export function credentialsOf(env: SimulatorEnv): CredentialsByVendor {
+  const credentials = {} as CredentialsByVendor;
+  for (const vendor of VENDOR_CODES) {
+    const names = CREDENTIAL_VARIABLES[vendor];
+    credentials[vendor] = { apiKey: String(env[names.apiKey]), secret: String(env[names.secret]) };
+  }
+  return credentials;
+}
+
+export function faultsOf(env: SimulatorEnv): FaultSettings {
+  return env.SIMULATOR_FAULTS ? parseFaultsVariable(env.SIMULATOR_FAULTS) : {};
+}
+
+export function vendorLatenciesOf(env: SimulatorEnv): Record<VendorCode, number> {
+  return parseVendorLatencies(env.VENDOR_LATENCY_MS);
+}
