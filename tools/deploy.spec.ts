@@ -11,9 +11,10 @@ const { validate } = require('./lib/manifests') as { validate(object: unknown): 
 const ROOT = resolve(__dirname, '..');
 /**
  * Every app that runs as a Deployment: each directory under apps/ but the admin command
- * line, and webhooks, written alongside (listed here so this holds before and after it lands).
+ * line and the vendor simulator (development and tests; production trades with real
+ * vendors), and webhooks, written alongside (listed here so this holds before and after it lands).
  */
-const APPS = [...new Set([...readdirSync(join(ROOT, 'apps')).filter((app) => app !== 'admin'), 'webhooks'])].sort();
+const APPS = [...new Set([...readdirSync(join(ROOT, 'apps')).filter((app) => app !== 'admin' && app !== 'vendor-simulator'), 'webhooks'])].sort();
 const SERVICES = APPS.filter((app) => app !== 'gateway');
 const OVERLAYS = ['dev', 'prod'];
 const PRIVATE_RANGES = ['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16', '169.254.0.0/16', '127.0.0.0/8'];

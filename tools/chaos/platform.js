@@ -82,6 +82,8 @@ async function startPlatform({ workDir, config, cleanups, log, keepDatabase = fa
       DATABASE_URL: viaProxy.toString(),
       LOG_LEVEL: 'warn',
       SAGA_LEASE_S: String(config.leaseS),
+      // A supplier booking whose answer could not be recorded (the database cut) is asked of its vendor again after this.
+      SUPPLIER_ATTEMPT_S: String(config.leaseS),
       RECOVERY_INTERVAL_MS: String(config.recoveryIntervalMs),
       RPC_TIMEOUT_MS: String(config.rpcTimeoutMs),
       RATE_LIMIT_RPS: '100000',
