@@ -112,18 +112,6 @@ export class SupplierBookingTransaction {
       .execute();
   }
 
-  /** Records the vendor's answer of a requested booking; false when it was answered meanwhile (and stays as answered). */
-  async recordAnswer(bookingId: number, answer: SupplierAnswer): Promise<boolean> {
-    const updated = await this.manager
-      .getRepository(SupplierBookingEntity)
-      .createQueryBuilder()
-      .update()
-      .set({ reference: answer.reference, status: answer.status, attemptUntil: null, updatedAt: () => 'now()' })
-      .where(`booking_id = :bookingId AND status = 'requested'`, { bookingId })
-      .execute();
-    return updated.affected === 1;
-  }
-
   /** Forgets a requested booking its vendor refused (its rooms given back by the caller). */
   async deleteRequested(bookingId: number): Promise<void> {
     await this.manager.getRepository(SupplierBookingEntity).createQueryBuilder().delete().where(`booking_id = :bookingId AND status = 'requested'`, { bookingId }).execute();
@@ -188,6 +176,19 @@ export class SupplierBookingsRepository {
   /** A booking's record; null when there is no such booking. */
   async find(bookingId: number): Promise<SupplierBookingRecord | null> {
     return recordQuery(this.dataSource.manager, bookingId).getOne();
+  }
+
+  /** Records the vendor's answer of a requested booking; false when it was answered meanwhile (and stays as answered). */
+  async recordAnswer(bookingId: number, answer: SupplierAnswer): Promise<boolean> {
+    // One statement, no transaction of its own: nothing else changes with it.
+    const updated = await this.dataSource.manager
+      .getRepository(SupplierBookingEntity)
+      .createQueryBuilder()
+      .update()
+      .set({ reference: answer.reference, status: answer.status, attemptUntil: null, updatedAt: () => 'now()' })
+      .where(`booking_id = :bookingId AND status = 'requested'`, { bookingId })
+      .execute();
+    return updated.affected === 1;
   }
 
   /**

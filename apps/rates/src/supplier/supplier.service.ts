@@ -71,7 +71,7 @@ export class SupplierService {
       throw error;
     }
     const made = { reference: answer.reference, status: answer.status };
-    if (await this.bookings.inTransaction((booking) => booking.recordAnswer(request.bookingId, made))) return made;
+    if (await this.bookings.recordAnswer(request.bookingId, made)) return made;
     // Answered meanwhile by a later attempt (this one outlived SUPPLIER_ATTEMPT_S): the
     // booking the record names stands; one of another reference is a second vendor
     // booking for the same platform booking, and is cancelled at once.
