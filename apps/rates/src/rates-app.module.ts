@@ -1,6 +1,7 @@
 import { DynamicModule, Module, Type } from '@nestjs/common';
 import { SUBJECTS } from '@hotel/contracts';
 import { FX_RATE_SOURCE, FxRateSource, FxRates, SupplierPort, supplierProviders } from '@hotel/inventory';
+import { remoteSuppliers } from '@hotel/hotelbeds';
 import { ServicePlatformModule } from '@hotel/platform';
 import { FxRateEntity } from './fx/fx-rate.entity';
 import { FxRateSetEntity } from './fx/fx-rate-set.entity';
@@ -51,7 +52,7 @@ export class RatesAppModule {
         }),
       ],
       controllers: [InventoryController, PrebooksController, SupplierController, FxRatesController],
-      providers: [...supplierProviders({ simulated: { pendingSeconds: env.SUPPLIER_PENDING_S }, suppliers: options.suppliers }), AllotmentsRepository, PrebooksRepository, PrebooksService, SupplierBookingsRepository, SupplierService, FxRatesRepository, FxRatesService, FxRatesRefresh,
+      providers: [...supplierProviders({ simulated: { pendingSeconds: env.SUPPLIER_PENDING_S }, suppliers: options.suppliers, remote: remoteSuppliers(env) }), AllotmentsRepository, PrebooksRepository, PrebooksService, SupplierBookingsRepository, SupplierService, FxRatesRepository, FxRatesService, FxRatesRefresh,
         // Prebook converts with the sets the FxRatesService keeps in memory: asked every time, nothing kept twice.
         { provide: FX_RATE_SOURCE, useFactory: (rates: FxRatesService): FxRateSource => ({ load: () => rates.sets(), ttlMs: 0 }), inject: [FxRatesService] },
         FxRates,

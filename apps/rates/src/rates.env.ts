@@ -1,6 +1,6 @@
 import { Type } from 'class-transformer';
 import { IsInt, IsOptional, Max, Min, ValidationArguments, registerDecorator } from 'class-validator';
-import { RateIdEnv } from '@hotel/platform';
+import { VendorsEnv } from '@hotel/hotelbeds';
 
 /** An http(s) URL without credentials of at most 200 characters (it is kept as the source of the sets it brings); https only with NODE_ENV=production. */
 function IsFxRatesUrl() {
@@ -21,7 +21,7 @@ function IsFxRatesUrl() {
     });
 }
 
-export class RatesEnv extends RateIdEnv {
+export class RatesEnv extends VendorsEnv {
   /**
    * How long one attempt to book with a vendor has the call in hand: another attempt for
    * the same booking waits meanwhile, and after it a lost answer is asked of the vendor.
@@ -41,13 +41,6 @@ export class RatesEnv extends RateIdEnv {
   @Max(24 * 3600)
   PREBOOK_TTL_S = 900;
 
-  /** A sandbox booking in the supplier_pending scenario is confirmed by its vendor after this long. */
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(0)
-  @Max(3600)
-  SUPPLIER_PENDING_S = 60;
 
   /**
    * Where the daily refresh fetches the ECB's daily rates file. With NODE_ENV=production

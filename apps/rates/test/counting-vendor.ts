@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { SupplierBooking } from '@hotel/contracts';
-import { PlacedSupplierBooking, SimulatedSupplier, SupplierBookingOrder, SupplierPort, VENDORS } from '@hotel/inventory';
+import { Hotel, OfferKey, PlacedSupplierBooking, SimulatedSupplier, Stay, SupplierBookingOrder, SupplierPort, VENDORS } from '@hotel/inventory';
 
 /**
  * A vendor of a test's own for the code atlas, as a remote one behaves: it keeps the
@@ -12,6 +12,7 @@ import { PlacedSupplierBooking, SimulatedSupplier, SupplierBookingOrder, Supplie
 export class CountingVendor implements SupplierPort {
   readonly code = 'atlas';
   readonly name = 'Atlas Beds over the network';
+  readonly remote = false;
   readonly calls: string[] = [];
   readonly made = new Map<number, SupplierBooking>();
   private readonly search = new SimulatedSupplier(VENDORS.atlas);
@@ -32,8 +33,12 @@ export class CountingVendor implements SupplierPort {
     return this.search.price(...args);
   }
 
-  recheck(...args: Parameters<SupplierPort['recheck']>) {
-    return this.search.recheck(...args);
+  seenPrice(...args: Parameters<SupplierPort['seenPrice']>) {
+    return this.search.seenPrice(...args);
+  }
+
+  recheck(hotel: Hotel, offer: OfferKey, stay: Stay, soldOut: ReadonlySet<string>) {
+    return this.search.recheck(hotel, offer, stay, soldOut);
   }
 
   async book(order: SupplierBookingOrder): Promise<SupplierBooking> {

@@ -2,6 +2,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { SUBJECTS } from '@hotel/contracts';
 import { fxRatesFromOwner, supplierProviders } from '@hotel/inventory';
 import { ServicePlatformModule } from '@hotel/platform';
+import { remoteSuppliers } from '@hotel/hotelbeds';
 import { CreateSearchSessions1763920000000 } from './migrations/1763920000000-create-search-sessions';
 import { PricedSessions1764700000000 } from './migrations/1764700000000-priced-sessions';
 import { OfferFinder } from './offers/offer-finder';
@@ -29,7 +30,7 @@ export class SearchAppModule {
         }),
       ],
       controllers: [PlacesController, SessionsController, V2RatesController],
-      providers: [...supplierProviders(), ...fxRatesFromOwner(), OfferFinder, SessionRepository, SessionsService, V2RatesService],
+      providers: [...supplierProviders({ remote: remoteSuppliers(env) }), ...fxRatesFromOwner(), OfferFinder, SessionRepository, SessionsService, V2RatesService],
     };
   }
 }

@@ -1,8 +1,8 @@
 import { Type } from 'class-transformer';
 import { IsInt, IsOptional, Matches, Max, Min } from 'class-validator';
-import { RateIdEnv } from '@hotel/platform';
+import { VendorsEnv } from '@hotel/hotelbeds';
 
-export class SearchEnv extends RateIdEnv {
+export class SearchEnv extends VendorsEnv {
   /** Answer latency of each simulated vendor in V1 search, e.g. `atlas=400,borealis=1500,cobalt=4000`. */
   @IsOptional()
   @Matches(/^(\s*\w+\s*=\s*\d+\s*)(,\s*\w+\s*=\s*\d+\s*)*$/, { message: 'VENDOR_LATENCY_MS must look like atlas=400,borealis=1500' })

@@ -1,8 +1,8 @@
 import { Type } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength, ValidationArguments, registerDecorator } from 'class-validator';
-import { DEVELOPMENT_SECRET_PREFIX, Secret } from '@hotel/platform';
+import { IsIn, IsInt, IsOptional, IsString, Matches, Max, Min, ValidationArguments, registerDecorator } from 'class-validator';
+import { WithSimulatedVendorCredentials, simulatedVendorCredentials } from '@hotel/hotelbeds';
 import { FaultSettings, FaultSettingsError, parseFaultSettings } from './faults/fault-knobs';
-import { VENDOR_CODES, parseVendorLatencies, type VendorCode } from './inventory/simulated-inventory';
+import { parseVendorLatencies, type VendorCode } from './inventory/simulated-inventory';
 import type { CredentialsByVendor } from './vendors/vendor-credentials';
 
 /** A variable read by `parse` at start: valid when it parses. */
@@ -38,10 +38,11 @@ function parseFaultsVariable(value: string): FaultSettings {
 
 /**
  * The simulator's environment, validated before anything starts. It is not a platform
- * service (no NATS), so it extends none of the platform's env classes; secrets follow the
+ * service (no NATS), so it extends none of the platform's env classes (only the vendors'
+ * credentials, which the platform reads alike); secrets follow the
  * platform's rules (`<NAME>_FILE`, development values refused with NODE_ENV=production).
  */
-export class SimulatorEnv {
+export class SimulatorEnv extends WithSimulatedVendorCredentials(class {}, { secrets: true }) {
   @Matches(/^postgres(ql)?:\/\/\S+$/, { message: 'DATABASE_URL must be a postgres:// URL' })
   DATABASE_URL: string;
 
@@ -63,56 +64,6 @@ export class SimulatorEnv {
   @IsOptional()
   @IsString()
   HOST = '127.0.0.1';
-
-  @IsOptional()
-  @IsString()
-  @MinLength(8)
-  @MaxLength(200)
-  @Secret()
-  VENDOR_ATLAS_API_KEY = `${DEVELOPMENT_SECRET_PREFIX}atlas-api-key`;
-
-  @IsOptional()
-  @IsString()
-  @MinLength(8)
-  @MaxLength(200)
-  @Secret()
-  VENDOR_ATLAS_SECRET = `${DEVELOPMENT_SECRET_PREFIX}atlas-secret`;
-
-  @IsOptional()
-  @IsString()
-  @MinLength(8)
-  @MaxLength(200)
-  @Secret()
-  VENDOR_BOREALIS_API_KEY = `${DEVELOPMENT_SECRET_PREFIX}borealis-api-key`;
-
-  @IsOptional()
-  @IsString()
-  @MinLength(8)
-  @MaxLength(200)
-  @Secret()
-  VENDOR_BOREALIS_SECRET = `${DEVELOPMENT_SECRET_PREFIX}borealis-secret`;
-
-  @IsOptional()
-  @IsString()
-  @MinLength(8)
-  @MaxLength(200)
-  @Secret()
-  VENDOR_COBALT_API_KEY = `${DEVELOPMENT_SECRET_PREFIX}cobalt-api-key`;
-
-  @IsOptional()
-  @IsString()
-  @MinLength(8)
-  @MaxLength(200)
-  @Secret()
-  VENDOR_COBALT_SECRET = `${DEVELOPMENT_SECRET_PREFIX}cobalt-secret`;
-
-  /** A booking made in the sandbox scenario supplier_pending is confirmed this long after. */
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(0)
-  @Max(3600)
-  SUPPLIER_PENDING_S = 60;
 
   /** How far the X-Signature's time may be from the simulator's clock. */
   @IsOptional()
@@ -141,19 +92,8 @@ export class SimulatorEnv {
   LOG_LEVEL: 'fatal' | 'error' | 'warn' | 'info' | 'debug' = 'info';
 }
 
-const CREDENTIAL_VARIABLES: Record<VendorCode, { apiKey: keyof SimulatorEnv; secret: keyof SimulatorEnv }> = {
-  atlas: { apiKey: 'VENDOR_ATLAS_API_KEY', secret: 'VENDOR_ATLAS_SECRET' },
-  borealis: { apiKey: 'VENDOR_BOREALIS_API_KEY', secret: 'VENDOR_BOREALIS_SECRET' },
-  cobalt: { apiKey: 'VENDOR_COBALT_API_KEY', secret: 'VENDOR_COBALT_SECRET' },
-};
-
 export function credentialsOf(env: SimulatorEnv): CredentialsByVendor {
-  const credentials = {} as CredentialsByVendor;
-  for (const vendor of VENDOR_CODES) {
-    const names = CREDENTIAL_VARIABLES[vendor];
-    credentials[vendor] = { apiKey: String(env[names.apiKey]), secret: String(env[names.secret]) };
-  }
-  return credentials;
+  return simulatedVendorCredentials(env);
 }
 
 export function faultsOf(env: SimulatorEnv): FaultSettings {

@@ -62,6 +62,8 @@ export interface HotelbedsClientOptions {
   clock?: HotelbedsClock;
   /** Told whenever an operation's breaker changes state (for logs and metrics). */
   onBreakerStateChange?: (operation: HotelbedsOperation, state: BreakerState) => void;
+  /** Sent with every request besides the vendor's own (the platform's simulator reads `X-Test-Scenario`). */
+  extraHeaders?: Record<string, string>;
 }
 
 /** Dates to look a booking up in the booking list by (its creation day, by default). */
@@ -98,6 +100,7 @@ export class HotelbedsClient {
   private readonly maxResponseBytes: number;
   private readonly clock: HotelbedsClock;
   private readonly agents: ReturnType<typeof keepAliveAgents>;
+  private readonly extraHeaders: Record<string, string>;
   private readonly breakers: Record<HotelbedsOperation, CircuitBreaker>;
 
   constructor(options: HotelbedsClientOptions) {
@@ -106,6 +109,7 @@ export class HotelbedsClient {
     if (this.baseUrl.protocol !== 'https:' && this.baseUrl.protocol !== 'http:') throw new Error(`HotelbedsClient: ${options.baseUrl} is not an http(s) URL`);
     this.apiKey = options.apiKey;
     this.secret = options.secret;
+    this.extraHeaders = options.extraHeaders ?? {};
     this.retry = { ...DEFAULT_RETRY_POLICY, ...options.retry };
     this.maxResponseBytes = options.maxResponseBytes ?? 64 * 1024 * 1024;
     this.clock = options.clock ?? { now: () => Date.now() };
@@ -374,6 +378,7 @@ export class HotelbedsClient {
 
   private headers(body: Buffer | undefined): Record<string, string> {
     const headers: Record<string, string> = {
+      ...this.extraHeaders,
       'Api-key': this.apiKey,
       'X-Signature': hotelbedsSignature(this.apiKey, this.secret, unixSeconds(this.clock.now())),
       Accept: 'application/json',

@@ -12,3 +12,5 @@ export * from './suppliers';
 export * from './fx';
 export * from './convert-rate';
 export * from './fx-rates';
+export * from './room-codes';
+export * from './answered-bookings';

@@ -1,7 +1,7 @@
 import { PlacesIndex } from './places-index';
 import { findPlace, gazetteer } from './gazetteer';
 import { hotelById, hotelCountFor, hotelsForCity, hotelsNear, description, toHotelDetails } from './catalog';
-import { VENDORS, parseVendorLatencies } from './vendors';
+import { VENDORS, VendorCode, parseVendorLatencies } from './vendors';
 import { listOffers, priceOffer, priceEpoch, stayNights } from './pricing';
 
 const index = new PlacesIndex();
@@ -139,7 +139,7 @@ describe('pricing', () => {
   it('leaves out sold-out room types', () => {
     const { hotel, key } = offers[0];
     const soldOut = new Set([`${key.vendor}:${hotel.id}:${key.roomId}`]);
-    const remaining = listOffers(hotel, VENDORS[key.vendor], stay, { soldOut, includeMemberRates: true });
+    const remaining = listOffers(hotel, VENDORS[key.vendor as VendorCode], stay, { soldOut, includeMemberRates: true });
     expect(remaining.some((offer) => offer.roomId === key.roomId)).toBe(false);
   });
 

@@ -26,15 +26,40 @@ export interface Stay {
   rooms: RoomRequest[];
 }
 
+/** Identical rooms asked of a vendor as one occupancy: how many, and the guests in each. */
+export interface VendorOccupancy {
+  rooms: number;
+  guests: RoomRequest;
+}
+
+/**
+ * A remote vendor's own handle on an offer: what it needs to recheck and book it (its rate
+ * keys, one per group of identical rooms, in the stay's room order) and what it priced it
+ * at when the client saw it. Opaque to the platform; only the vendor's adapter reads it.
+ */
+export interface VendorRate {
+  keys: string[];
+  /** The group of identical rooms each key is for, as the vendor was asked (it books them with these guests). */
+  occupancies: VendorOccupancy[];
+  /** The vendor wants its price confirmed (CheckRate) before booking. */
+  recheck: boolean;
+  /** The price the vendor answered, a decimal in its currency. */
+  net: string;
+  currency: string;
+}
+
 /** What identifies an offer at a vendor; rate ids are derived from it. */
 export interface OfferKey {
-  vendor: VendorCode;
+  /** A built-in simulated vendor's code, or a remote vendor's (`hotelbeds`). */
+  vendor: string;
   hotelId: number;
   roomId: number;
   board: Board;
   refundable: boolean;
   /** A loyalty-programme member rate (brand_loyalty_required). */
   memberRate: boolean;
+  /** A remote vendor's handle on the offer (absent for the built-in simulated vendors). */
+  vendorRate?: VendorRate;
 }
 
 export interface PricingContext {
@@ -166,7 +191,7 @@ function occupancyFactor(request: RoomRequest): number {
   return 1 + Math.max(0, request.adults - 2) * 0.25 + request.children * 0.1 - (request.adults === 1 && request.children === 0 ? 0.1 : 0);
 }
 
-function driftFactor(vendor: VendorCode, hotelId: number, epoch: number): number {
+function driftFactor(vendor: string, hotelId: number, epoch: number): number {
   const roll = unit(vendor, hotelId, epoch, 'drift');
   return roll < 0.05 ? 0.97 : roll < 0.1 ? 1.04 : 1;
 }
@@ -194,6 +219,21 @@ function eliteFor(hotel: Hotel, vendor: Vendor): HotelRateElite {
   };
 }
 
+/** A catalog room type as a rate's room describes it. */
+export function roomDataOf(room: RoomType): HotelRateRoom['room_data'] {
+  return {
+    images: room.images,
+    size_sqft: Math.round(room.sizeSqm * 10.7639),
+    size_sqm: room.sizeSqm,
+    max_occupancy: room.maxOccupancy,
+    max_adults: room.maxAdults,
+    max_children: room.maxChildren,
+    beds: room.beds,
+    amenities: room.amenities,
+    room_id: room.roomId,
+  };
+}
+
 /** One requested room's price in integer cents. */
 interface RoomPrice {
   request: RoomRequest;
@@ -212,17 +252,7 @@ function rateRoom(hotel: Hotel, vendor: Vendor, room: RoomType, board: Board, pr
   return {
     name: room.name,
     board,
-    room_data: {
-      images: room.images,
-      size_sqft: Math.round(room.sizeSqm * 10.7639),
-      size_sqm: room.sizeSqm,
-      max_occupancy: room.maxOccupancy,
-      max_adults: room.maxAdults,
-      max_children: room.maxChildren,
-      beds: room.beds,
-      amenities: room.amenities,
-      room_id: room.roomId,
-    },
+    room_data: roomDataOf(room),
     price_per_night_avg: money(Math.round(price.chargeable / price.chargeablePerNight.length)),
     price_per_night: price.chargeablePerNight.map(money),
     price_chargeable: money(price.chargeable),
@@ -254,7 +284,7 @@ function local(vendor: Vendor, usdCents: number): number {
  * top. The platform converts it into each client's currency (convertRate).
  */
 export function priceOffer(hotel: Hotel, key: OfferKey, stay: Stay, context: PricingContext): Omit<HotelRate, 'id'> {
-  const vendor = VENDORS[key.vendor];
+  const vendor = VENDORS[key.vendor as VendorCode];
   const room = hotel.roomTypes.find((candidate) => candidate.roomId === key.roomId);
   if (!room) throw new Error(`hotel ${hotel.id} has no room type ${key.roomId}`);
   const nights = nightsOf(stay);

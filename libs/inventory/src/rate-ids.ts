@@ -1,9 +1,8 @@
 import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
-import { Board, RoomRequest, StayRequest } from '@hotel/contracts';
-import { OfferKey, Stay, offerKeyString } from './pricing';
-import { VENDOR_CODES, VendorCode } from './vendors';
+import { Board, RoomRequest, StayRequest, VendorRateWire } from '@hotel/contracts';
+import { OfferKey, Stay, VendorRate, offerKeyString } from './pricing';
 
 /**
  * A V1 rate id: a UUID derived from the session and the offer, so every poll and
@@ -58,7 +57,8 @@ export function encodeV2RateId(payload: V2RatePayload, secret: string): string {
     rooms(stay.rooms),
     payload.epoch,
     Math.floor(payload.issuedAt.getTime() / 1000),
-    ...(payload.fxDate ? [payload.fxDate] : []),
+    // A remote vendor's handle rides along (its rate keys may hold dots: encoded).
+    ...(key.vendorRate ? [payload.fxDate ?? '', Buffer.from(JSON.stringify(key.vendorRate)).toString('base64url')] : payload.fxDate ? [payload.fxDate] : []),
   ].join('.');
   return `${Buffer.from(body).toString('base64url')}.${sign(body, secret)}`;
 }
@@ -84,27 +84,43 @@ export function decodeV2RateId(token: string, secret: string, ttlSeconds: number
   const given = Buffer.from(signature);
   if (expected.length !== given.length || !timingSafeEqual(expected, given)) return null;
   const parts = body.split('.');
-  // Twelve parts, or thirteen with the exchange rates' date.
-  if ((parts.length !== 12 && parts.length !== 13) || parts[0] !== 'v2') return null;
-  const [, vendor, hotelId, roomId, board, refundable, member, checkIn, checkOut, roomText, epoch, issuedAt, fxDate] = parts;
+  // Twelve parts, thirteen with the exchange rates' date, fourteen with a remote vendor's handle.
+  if (parts.length < 12 || parts.length > 14 || parts[0] !== 'v2') return null;
+  const [, vendor, hotelId, roomId, board, refundable, member, checkIn, checkOut, roomText, epoch, issuedAt, fxText, vendorRateText] = parts;
+  const fxDate = fxText || undefined;
   if (fxDate !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(fxDate)) return null;
-  if (!(VENDOR_CODES as readonly string[]).includes(vendor)) return null;
+  // Which vendors exist is the rates service's to say (an unknown one is not available); here only the shape.
+  if (!/^[a-z][a-z0-9_-]{0,31}$/.test(vendor)) return null;
+  const vendorRate = vendorRateText === undefined ? undefined : readVendorRate(vendorRateText);
+  if (vendorRate === null) return null;
   const issued = new Date(Number(issuedAt) * 1000);
   if (!Number.isFinite(issued.getTime()) || now - issued.getTime() > ttlSeconds * 1000 || issued.getTime() - now > MAX_CLOCK_SKEW_MS) return null;
   const stay = { check_in: checkIn, check_out: checkOut, rooms: parseRooms(roomText) };
   if (validateSync(plainToInstance(StayRequest, stay)).length > 0) return null;
   return {
     key: {
-      vendor: vendor as VendorCode,
+      vendor,
       hotelId: Number(hotelId),
       roomId: Number(roomId),
       board: board as Board,
       refundable: refundable === 'R',
       memberRate: member === 'M',
+      ...(vendorRate && { vendorRate }),
     },
     stay,
     epoch: Number(epoch),
     issuedAt: issued,
     fxDate: fxDate ?? null,
   };
+}
+
+/** A remote vendor's handle from a rate id, checked as the supplier book request checks it; null when malformed. */
+function readVendorRate(text: string): VendorRate | null {
+  try {
+    const value = plainToInstance(VendorRateWire, JSON.parse(Buffer.from(text, 'base64url').toString('utf8')));
+    if (validateSync(value, { whitelist: true, forbidNonWhitelisted: true }).length > 0) return null;
+    return { keys: value.keys, occupancies: value.occupancies.map(({ rooms, guests }) => ({ rooms, guests: { adults: guests.adults, children: guests.children, children_ages: guests.children_ages } })), recheck: value.recheck, net: value.net, currency: value.currency };
+  } catch {
+    return null;
+  }
 }

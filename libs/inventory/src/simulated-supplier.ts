@@ -1,7 +1,6 @@
-import { HotelRate, SupplierBooking } from '@hotel/contracts';
-import { DomainError } from '@hotel/platform';
+import { HotelRate, SupplierBooking, toMilli } from '@hotel/contracts';
 import { Hotel } from './catalog';
-import { hash32 } from './hash';
+import { AnsweredBookings } from './answered-bookings';
 import { OfferKey, PricingContext, Stay, listOffers, offerKeyString, priceOffer } from './pricing';
 import { AvailabilityRequest, PlacedSupplierBooking, SupplierBookingOrder, SupplierOffer, SupplierPort } from './supplier-port';
 import { Vendor, VendorCode } from './vendors';
@@ -23,13 +22,16 @@ const DEFAULT_OPTIONS: SimulatedSupplierOptions = { pendingSeconds: 60 };
 export class SimulatedSupplier implements SupplierPort {
   readonly code: VendorCode;
   readonly name: string;
+  readonly remote = false;
+  private readonly answered: AnsweredBookings;
 
   constructor(
     private readonly vendor: Vendor,
-    private readonly options: SimulatedSupplierOptions = DEFAULT_OPTIONS,
+    options: SimulatedSupplierOptions = DEFAULT_OPTIONS,
   ) {
     this.code = vendor.code;
     this.name = vendor.name;
+    this.answered = new AnsweredBookings(vendor.code, options.pendingSeconds);
   }
 
   async availability(hotels: readonly Hotel[], stay: Stay, request: AvailabilityRequest): Promise<SupplierOffer[][]> {
@@ -45,23 +47,19 @@ export class SimulatedSupplier implements SupplierPort {
     return priceOffer(hotel, offer, stay, context);
   }
 
-  async recheck(hotel: Hotel, offer: OfferKey, stay: Stay, soldOut: ReadonlySet<string>): Promise<boolean> {
-    const wanted = offerKeyString(offer);
-    return listOffers(hotel, this.vendor, stay, { soldOut, includeMemberRates: true }).some((candidate) => offerKeyString(candidate) === wanted);
+  async seenPrice(hotel: Hotel, offer: OfferKey, stay: Stay, context: PricingContext): Promise<{ milli: number; currency: string }> {
+    const rate = priceOffer(hotel, offer, stay, context);
+    return { milli: toMilli(rate.price_chargeable), currency: rate.price_currency };
   }
 
-  /**
-   * Confirmed at once with the order's reference (`ATL-<booking id>-<6 hex>`, the same for
-   * the same order: an order placed again is the same booking); the sandbox scenarios
-   * make it pending or refused.
-   */
+  async recheck(hotel: Hotel, offer: OfferKey, stay: Stay, soldOut: ReadonlySet<string>): Promise<OfferKey | null> {
+    const wanted = offerKeyString(offer);
+    return listOffers(hotel, this.vendor, stay, { soldOut, includeMemberRates: true }).some((candidate) => offerKeyString(candidate) === wanted) ? offer : null;
+  }
+
+  /** Confirmed at once (the same reference for the same order); the sandbox scenarios make it pending or refused. */
   async book(order: SupplierBookingOrder): Promise<SupplierBooking> {
-    if (order.testScenario === 'supplier_error') {
-      throw new DomainError('SUPPLIER_ERROR', 'the supplier could not confirm the booking (sandbox scenario supplier_error)');
-    }
-    const suffix = hash32(this.code, order.bookingId, order.sandbox ? 'sandbox' : 'live').toString(16).toUpperCase().padStart(8, '0').slice(0, 6);
-    const reference = `${this.code.slice(0, 3).toUpperCase()}-${order.bookingId}-${suffix}`;
-    return { reference, status: order.testScenario === 'supplier_pending' ? 'pending' : 'confirmed' };
+    return this.answered.book(order);
   }
 
   /** Keeps no bookings of its own: nothing to find (booking again makes the same booking, see `book`). */
@@ -69,13 +67,11 @@ export class SimulatedSupplier implements SupplierPort {
     return null;
   }
 
-  /** A pending booking is confirmed once `pendingSeconds` have passed since it was accepted. */
   async status(booking: PlacedSupplierBooking, now = Date.now()): Promise<SupplierBooking> {
-    const due = booking.status === 'pending' && booking.placedAt.getTime() + this.options.pendingSeconds * 1000 <= now;
-    return { reference: booking.reference, status: due ? 'confirmed' : booking.status };
+    return this.answered.status(booking, now);
   }
 
   async cancel(booking: PlacedSupplierBooking): Promise<SupplierBooking> {
-    return { reference: booking.reference, status: 'cancelled' };
+    return this.answered.cancel(booking);
   }
 }

@@ -1,7 +1,6 @@
-import { HotelRate, SupplierBooking, SupplierTestScenario } from '@hotel/contracts';
+import { CircuitState, HotelRate, SupplierBooking, SupplierTestScenario } from '@hotel/contracts';
 import { Hotel } from './catalog';
-import { OfferKey, PricingContext, Stay } from './pricing';
-import { VendorCode } from './vendors';
+import { OfferKey, PricingContext, Stay, VendorRate } from './pricing';
 
 export interface OfferOptions {
   /** Room types whose allotment is used up (`vendor:hotel:room`). */
@@ -39,6 +38,10 @@ export interface SupplierBookingOrder {
   sandbox: boolean;
   /** Sandbox only: the vendor accepts without confirming, or refuses. */
   testScenario?: SupplierTestScenario;
+  /** A remote vendor's handle on the offer, as its availability (or its recheck) answered it. */
+  vendorRate?: VendorRate;
+  /** The name the booking is made in (a remote vendor needs one). */
+  holder?: { name: string; surname: string };
 }
 
 /**
@@ -73,18 +76,37 @@ export interface PlacedSupplierBooking {
  * `suppliers.ts`); callers inject `Suppliers`, never a static registry.
  */
 export interface SupplierPort {
-  readonly code: VendorCode;
+  readonly code: string;
   readonly name: string;
+  /**
+   * A vendor reached over the network: it keeps its own allotment (the platform takes
+   * nothing from its allotment table) and answers when it answers, so callers give it a
+   * deadline. A built-in simulated vendor answers at once from the catalog: the platform
+   * keeps its allotment and the search service simulates its latency.
+   */
+  readonly remote: boolean;
   /**
    * Bulk availability: the offers for every hotel, priced. One call covers a whole
    * search; the answer is aligned with `hotels` (element i is hotels[i]'s offers, in
    * the supplier's order; empty when it has none).
    */
   availability(hotels: readonly Hotel[], stay: Stay, request: AvailabilityRequest): Promise<SupplierOffer[][]>;
-  /** One offer's price in a price step (now, or when the client saw it). */
-  price(hotel: Hotel, offer: OfferKey, stay: Stay, context: PricingContext): Promise<Omit<HotelRate, 'id'>>;
-  /** Is the offer still available (closed nights, allotment)? */
-  recheck(hotel: Hotel, offer: OfferKey, stay: Stay, soldOut: ReadonlySet<string>): Promise<boolean>;
+  /**
+   * One offer's price now (a remote vendor's from its recheck). A sandbox prebook says so:
+   * a remote vendor is then only searched, never asked to hold a rate.
+   */
+  price(hotel: Hotel, offer: OfferKey, stay: Stay, context: PricingContext & { sandbox?: boolean }): Promise<Omit<HotelRate, 'id'>>;
+  /**
+   * What the offer cost when the client saw it, in the vendor's currency (thousandths):
+   * a remote vendor's offer carries the price it answered; a simulated one prices the
+   * offer again in the price step the client saw.
+   */
+  seenPrice(hotel: Hotel, offer: OfferKey, stay: Stay, context: PricingContext): Promise<{ milli: number; currency: string }>;
+  /**
+   * Is the offer still available (closed nights, allotment)? The offer as the vendor now
+   * holds it (a remote vendor's recheck may give new rate keys to book with), or null.
+   */
+  recheck(hotel: Hotel, offer: OfferKey, stay: Stay, soldOut: ReadonlySet<string>, sandbox?: boolean): Promise<OfferKey | null>;
   /** Books the room: confirmed, or pending (accepted, to be confirmed later: ask `status`). */
   book(order: SupplierBookingOrder): Promise<SupplierBooking>;
   /**
@@ -97,7 +119,14 @@ export interface SupplierPort {
   status(booking: PlacedSupplierBooking): Promise<SupplierBooking>;
   /** Cancels a booking: answers `cancelled`, again for a booking already cancelled. */
   cancel(booking: PlacedSupplierBooking): Promise<SupplierBooking>;
+  /** A remote vendor's circuit breakers, by operation (for health detail and metrics). */
+  circuits?(): Record<string, CircuitState>;
+  /** Lets go of connections (at shutdown). */
+  close?(): void;
 }
+
+/** Injection token: remote suppliers an app registers (`SupplierPort[]`, built from its configuration). */
+export const REMOTE_SUPPLIERS = Symbol('REMOTE_SUPPLIERS');
 
 /** Injection token: every registered supplier (`readonly SupplierPort[]`), one per vendor code. */
 export const SUPPLIER_PORTS = Symbol('SUPPLIER_PORTS');

@@ -33,8 +33,8 @@ describe('supplier port', () => {
       .map((offers, i) => [hotels[i], offers] as const)
       .find(([, offers]) => offers.length > 0)!;
     expect(await supplier.price(hotel, offer.key, stay, context)).toEqual(offer.rate);
-    expect(await supplier.recheck(hotel, offer.key, stay, new Set())).toBe(true);
-    expect(await supplier.recheck(hotel, offer.key, stay, new Set([`atlas:${hotel.id}:${offer.key.roomId}`]))).toBe(false);
+    expect(await supplier.recheck(hotel, offer.key, stay, new Set())).toEqual(offer.key);
+    expect(await supplier.recheck(hotel, offer.key, stay, new Set([`atlas:${hotel.id}:${offer.key.roomId}`]))).toBeNull();
   });
 
   it('books as the sandbox scenario says, and answers status and cancel from the booking as recorded', async () => {

@@ -1,23 +1,19 @@
-import { Inject, Injectable, Provider, Type } from '@nestjs/common';
+import { Inject, Injectable, OnModuleDestroy, Optional, Provider, Type } from '@nestjs/common';
+import { CircuitState, VendorCircuits } from '@hotel/contracts';
+import { APP_METRICS, AppMetrics, HealthDetails } from '@hotel/platform';
 import { SimulatedSupplier, SimulatedSupplierOptions } from './simulated-supplier';
-import { SUPPLIER_PORTS, SupplierPort } from './supplier-port';
-import { VENDORS, VENDOR_CODES, VendorCode } from './vendors';
-
-/**
- * Real suppliers: `@Injectable()` classes implementing SupplierPort (an HTTP
- * client, say), with whatever they need injected. One listed here replaces the
- * simulated vendor with the same code in every service that registers
- * supplierProviders(): it is searched, priced, booked and cancelled through.
- */
-const REAL_SUPPLIERS: Type<SupplierPort>[] = [];
+import { REMOTE_SUPPLIERS, SUPPLIER_PORTS, SupplierPort } from './supplier-port';
+import { VENDORS, VENDOR_CODES } from './vendors';
 
 /**
  * The suppliers the platform trades with, by vendor code, as registered with Nest
  * (SUPPLIER_PORTS). Every vendor the platform searches has one, checked at startup.
  */
 @Injectable()
-export class Suppliers {
+export class Suppliers implements OnModuleDestroy {
   private readonly byCode = new Map<string, SupplierPort>();
+  /** Every vendor's code, the built-in ones first. */
+  readonly codes: readonly string[];
 
   constructor(@Inject(SUPPLIER_PORTS) ports: readonly SupplierPort[]) {
     for (const port of ports) {
@@ -26,6 +22,21 @@ export class Suppliers {
     }
     const missing = VENDOR_CODES.filter((code) => !this.byCode.has(code));
     if (missing.length > 0) throw new Error(`no supplier is registered for vendor ${missing.join(', ')}`);
+    this.codes = [...this.byCode.keys()];
+  }
+
+  onModuleDestroy() {
+    for (const port of this.byCode.values()) port.close?.();
+  }
+
+  /** Each remote vendor's circuit breakers, by vendor code and operation. */
+  circuits(): VendorCircuits {
+    const circuits: VendorCircuits = {};
+    for (const port of this.byCode.values()) {
+      const states = port.circuits?.();
+      if (states) circuits[port.code] = states;
+    }
+    return circuits;
   }
 
   /** The supplier behind a vendor code, if any (a code read from a client's input may name none). */
@@ -33,36 +44,69 @@ export class Suppliers {
     return this.byCode.get(code);
   }
 
-  /** The supplier of one of the platform's vendors (every one has a supplier: checked at startup). */
-  of(code: VendorCode): SupplierPort {
-    return this.byCode.get(code)!;
+  /** The supplier of one of the platform's vendors (a code of `codes`). */
+  of(code: string): SupplierPort {
+    const port = this.byCode.get(code);
+    if (!port) throw new Error(`no supplier is registered for vendor ${code}`);
+    return port;
   }
 }
 
 export interface SupplierProvidersOptions {
-  /** The real suppliers (default: REAL_SUPPLIERS); a test may register its own. */
+  /** Suppliers as Nest classes (a test registers its own), each replacing the simulated vendor of its code. */
   suppliers?: Type<SupplierPort>[];
+  /** Remote suppliers built from the app's configuration (`@hotel/hotelbeds`'s remoteSuppliers), likewise. */
+  remote?: SupplierPort[];
   /** How the simulated vendors behave (the rates service sets SUPPLIER_PENDING_S). */
   simulated?: SimulatedSupplierOptions;
 }
 
 /**
- * The Nest providers behind `Suppliers`: the real suppliers first, then the simulated
- * vendors whose codes no real supplier has taken. The search and rates services
+ * The Nest providers behind `Suppliers`: the given and remote suppliers first, then the
+ * simulated vendors whose codes none of them has taken. The search and rates services
  * register these in their modules.
  */
 export function supplierProviders(options: SupplierProvidersOptions = {}): Provider[] {
-  const suppliers = options.suppliers ?? REAL_SUPPLIERS;
+  const suppliers = options.suppliers ?? [];
   return [
     ...suppliers,
+    { provide: REMOTE_SUPPLIERS, useValue: options.remote ?? [] },
     {
       provide: SUPPLIER_PORTS,
-      useFactory: (...real: SupplierPort[]): SupplierPort[] => [
-        ...real,
-        ...VENDOR_CODES.filter((code) => !real.some((port) => port.code === code)).map((code) => new SimulatedSupplier(VENDORS[code], options.simulated)),
-      ],
-      inject: suppliers,
+      useFactory: (remote: SupplierPort[], ...given: SupplierPort[]): SupplierPort[] => {
+        const real = [...given, ...remote];
+        return [
+          ...real,
+          ...VENDOR_CODES.filter((code) => !real.some((port) => port.code === code)).map((code) => new SimulatedSupplier(VENDORS[code], options.simulated)),
+        ];
+      },
+      inject: [REMOTE_SUPPLIERS, ...suppliers],
     },
     Suppliers,
+    VendorCircuitsReport,
   ];
+}
+
+const CIRCUIT_VALUES: Record<CircuitState, number> = { closed: 0, 'half-open': 0.5, open: 1 };
+
+/**
+ * Shows the remote vendors' circuit breakers in the service's health reply and as the metric
+ * `hotel_vendor_circuit_open` (1 open, 0.5 half-open, 0 closed), by vendor and operation.
+ */
+@Injectable()
+export class VendorCircuitsReport {
+  constructor(suppliers: Suppliers, @Optional() details?: HealthDetails, @Optional() @Inject(APP_METRICS) metrics?: AppMetrics) {
+    if (!suppliers.codes.some((code) => suppliers.of(code).circuits)) return;
+    if (details) details.vendors = () => suppliers.circuits();
+    metrics?.gauge(
+      'hotel_vendor_circuit_open',
+      "A remote vendor's circuit breaker by operation: 1 open (calls stop), 0.5 half-open (a probe goes), 0 closed",
+      (gauge) => {
+        for (const [vendor, states] of Object.entries(suppliers.circuits())) {
+          for (const [operation, state] of Object.entries(states)) gauge.set({ vendor, operation }, CIRCUIT_VALUES[state]);
+        }
+      },
+      ['vendor', 'operation'],
+    );
+  }
 }

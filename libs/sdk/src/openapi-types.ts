@@ -1129,6 +1129,11 @@ export interface components {
             price_cancellation_penalty: number;
             price_currency: string;
         };
+        /**
+         * @description A circuit breaker's state: closed (calls go), open (calls stop), half-open (one probe goes).
+         * @enum {string}
+         */
+        CircuitState: "closed" | "open" | "half-open";
         /** @description Wire shapes of the specification's hotel resources (snake_case, as the booking API shows them). */
         Coordinates: {
             lat: number;
@@ -1640,6 +1645,7 @@ export interface components {
             status: "up";
             /** @enum {string} */
             database: "up" | "down";
+            vendors?: components["schemas"]["VendorCircuits"];
         } | {
             /** @constant */
             status: "down";
@@ -1800,6 +1806,12 @@ export interface components {
             check_out: string;
             rooms: components["schemas"]["RoomRequest"][];
         } & (unknown | unknown | unknown | unknown);
+        /** @description Each remote vendor's circuit breakers, by vendor code and operation. */
+        VendorCircuits: {
+            [key: string]: {
+                [key: string]: components["schemas"]["CircuitState"];
+            };
+        };
         /** @enum {string} */
         WebhookDeliveryStatus: "pending" | "delivered" | "failed";
         /** @description One event for one endpoint, and how its delivery went. */

@@ -185,6 +185,8 @@ export class BookingSaga implements OnModuleInit, OnModuleDestroy {
           rooms: booking.rooms.length,
           sandbox: booking.sandbox,
           ...(isSupplierScenario(booking.testScenario) && { testScenario: booking.testScenario }),
+          ...(booking.offer.vendorRate && { vendorRate: booking.offer.vendorRate }),
+          holder: { name: booking.firstName.slice(0, 50), surname: booking.lastName.slice(0, 50) },
         });
         this.failPoints.pass('after-supplier-book');
         // Without a promo code there is nothing to redeem: straight to collecting the money.

@@ -25,7 +25,8 @@ export class HealthController {
       SERVICE_NAMES.map(async (name): Promise<[ServiceName, ServiceStatus]> => {
         try {
           const reply = await this.services.send(HEALTH_SUBJECT_BY_SERVICE[name], {}, { timeoutMs: this.env.READY_TIMEOUT_MS });
-          return [name, { status: 'up', database: reply.database }];
+          // A vendor's open circuit is shown, never a reason to be unready: the platform still sells the others' rooms.
+          return [name, { status: 'up', database: reply.database, ...(reply.vendors && { vendors: reply.vendors }) }];
         } catch (error) {
           // A DomainError says which service failed and how; anything else may name hosts.
           return [name, { status: 'down', reason: error instanceof DomainError ? error.message : 'not answering' }];

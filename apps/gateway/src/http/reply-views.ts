@@ -1,4 +1,4 @@
-import { ServiceName } from '@hotel/contracts';
+import { ServiceName, VendorCircuits } from '@hotel/contracts';
 
 /**
  * Reply shapes the gateway itself builds (the services' replies are in
@@ -31,7 +31,7 @@ export interface LivenessView {
 }
 
 /** One service in the readiness answer: whether it answers and reaches its database, never which host or process answered. */
-export type ServiceStatus = { status: 'up'; database: 'up' | 'down' } | { status: 'down'; reason: string };
+export type ServiceStatus = { status: 'up'; database: 'up' | 'down'; vendors?: VendorCircuits } | { status: 'down'; reason: string };
 
 /** `GET /health/ready`: every service answers over NATS and reaches its database. */
 export interface ReadinessView {

@@ -75,22 +75,24 @@ export class PrebooksService {
     const hotel = hotelById(offer.key.hotelId);
     if (!hotel) throw RATE_NOT_AVAILABLE();
     if (request.testScenario === 'sold_out' && actor.sandbox) throw RATE_NOT_AVAILABLE();
-    const vendor = await this.recheckAvailability(hotel, offer);
+    const { vendor, key } = await this.recheckAvailability(hotel, offer, actor.sandbox);
+    // Booked as the vendor now holds it (a remote vendor's recheck may have given new rate keys).
+    offer.key = key;
 
     const now = new Date();
     const [fx, vendorPrice, vendorSeen] = await Promise.all([
       this.fx.cache.current(offer.fxDate),
-      vendor.price(hotel, offer.key, offer.stay, { epoch: priceEpoch(now.getTime()), issuedAt: now }),
-      vendor.price(hotel, offer.key, offer.stay, { epoch: offer.seenEpoch, issuedAt: offer.seenAt }),
+      vendor.price(hotel, offer.key, offer.stay, { epoch: priceEpoch(now.getTime()), issuedAt: now, sandbox: actor.sandbox }),
+      vendor.seenPrice(hotel, offer.key, offer.stay, { epoch: offer.seenEpoch, issuedAt: offer.seenAt }),
     ]);
     // The conversion is fixed here, at the rates in force now; what the client saw was
     // converted at the rates in force when it was shown, with its pricing then.
     const conversion = fx.priced(vendorPrice.price_currency, request.pricing);
     const current = convertRate(vendorPrice, conversion);
-    const seen = convertRate(vendorSeen, fx.shown(vendorSeen.price_currency, offer.pricing ?? request.pricing, offer.seenAt, offer.fxDate));
+    let seenChargeable = milliToNumber(fx.shown(vendorSeen.currency, offer.pricing ?? request.pricing, offer.seenAt, offer.fxDate).convert(vendorSeen.milli));
     if (request.testScenario === 'price_changed' && actor.sandbox) {
       // The client "saw" 5% less than the vendor's current price.
-      seen.price_chargeable = milliToNumber(scaleToCurrency(toMilli(current.price_chargeable), 95n, 100n, current.price_currency));
+      seenChargeable = milliToNumber(scaleToCurrency(toMilli(current.price_chargeable), 95n, 100n, current.price_currency));
     }
     const rate: HotelRate = { id: request.rateId, ...current, payment_type: request.paymentMethod };
 
@@ -112,8 +114,8 @@ export class PrebooksService {
       booking_id: bookingId,
       payment_session_token: request.paymentMethod === 'credit_card' ? `pst_${randomBytes(24).toString('base64url')}` : null,
       promo_code_response: promo,
-      price_changed: current.price_chargeable !== seen.price_chargeable,
-      previous_price_chargeable: seen.price_chargeable,
+      price_changed: current.price_chargeable !== seenChargeable,
+      previous_price_chargeable: seenChargeable,
       expires_at: expiresAt.toISOString(),
     };
     await this.prebooks.insert({
@@ -206,12 +208,15 @@ export class PrebooksService {
   }
 
   /** The vendor still offers it: not closed on those nights, and the room type's allotment has room. Answers the vendor's supplier. */
-  private async recheckAvailability(hotel: Hotel, offer: Offer): Promise<SupplierPort> {
-    const soldOut = await this.allotments.soldOut([hotel.id], offer.stay.check_in, offer.stay.check_out, offer.stay.rooms.length);
-    const soldOutKeys = new Set(soldOut.map(([vendor, hotelId, roomId]) => soldOutKey(vendor, hotelId, roomId)));
+  private async recheckAvailability(hotel: Hotel, offer: Offer, sandbox: boolean): Promise<{ vendor: SupplierPort; key: OfferKey }> {
     const vendor = this.suppliers.find(offer.key.vendor);
-    if (!vendor || !(await vendor.recheck(hotel, offer.key, offer.stay, soldOutKeys))) throw RATE_NOT_AVAILABLE();
-    return vendor;
+    if (!vendor) throw RATE_NOT_AVAILABLE();
+    // A remote vendor keeps its own allotment: its recheck asks it.
+    const soldOut = vendor.remote ? [] : await this.allotments.soldOut([hotel.id], offer.stay.check_in, offer.stay.check_out, offer.stay.rooms.length);
+    const soldOutKeys = new Set(soldOut.map(([code, hotelId, roomId]) => soldOutKey(code, hotelId, roomId)));
+    const key = await vendor.recheck(hotel, offer.key, offer.stay, soldOutKeys, sandbox);
+    if (!key) throw RATE_NOT_AVAILABLE();
+    return { vendor, key };
   }
 
   /** A valid code lowers the price; an invalid one leaves it and says why. */

@@ -9,7 +9,7 @@ import { SupplierBookingRecord, SupplierBookingTransaction, SupplierBookingsRepo
  * The supplier API's book, status and cancel: the vendor is asked through its
  * SupplierPort, and the platform keeps its own record around the call. A booking
  * takes rooms from the vendor's allotment for every night, all or nothing; a
- * cancellation gives them back. A sandbox booking checks that the room is there
+ * cancellation gives them back (a remote vendor keeps its own allotment). A sandbox booking checks that the room is there
  * but takes nothing: test traffic never costs live clients a room. Book and cancel
  * are idempotent by booking id, which is also the vendor's idempotency reference.
  */
@@ -50,8 +50,8 @@ export class SupplierService {
         return { lostAnswer: true };
       }
       const nights = stayNights({ check_in: request.checkIn, check_out: request.checkOut });
-      // A room gone throws, rolling back whatever nights were taken.
-      if (!(request.sandbox ? await this.hasRooms(booking, request, nights) : await this.take(booking, request, nights))) {
+      // A room gone throws, rolling back whatever nights were taken. A remote vendor keeps its own allotment.
+      if (!supplier.remote && !(request.sandbox ? await this.hasRooms(booking, request, nights) : await this.take(booking, request, nights))) {
         throw new DomainError('RATE_NOT_AVAILABLE', 'rate not available: the room sold out');
       }
       const { bookingId, hotelId, roomId, checkIn, checkOut, rooms, sandbox } = request;
@@ -94,7 +94,7 @@ export class SupplierService {
     await this.bookings.inTransaction(async (transaction) => {
       const locked = await transaction.lock(bookingId);
       if (locked?.status !== 'requested') return;
-      if (!locked.sandbox) await transaction.giveBack(locked);
+      if (this.keptAllotment(locked)) await transaction.giveBack(locked);
       await transaction.deleteRequested(bookingId);
     });
   }
@@ -116,7 +116,7 @@ export class SupplierService {
       await this.bookings.inTransaction(async (transaction) => {
         const locked = await transaction.lock(bookingId);
         if (locked?.status !== 'pending') return;
-        if (!locked.sandbox) await transaction.giveBack(locked);
+        if (this.keptAllotment(locked)) await transaction.giveBack(locked);
         await transaction.markCancelled(bookingId);
       });
     }
@@ -139,11 +139,16 @@ export class SupplierService {
       await this.bookings.inTransaction(async (transaction) => {
         const locked = await transaction.lock(bookingId);
         if (!locked || locked.status === 'cancelled') return;
-        if (!locked.sandbox) await transaction.giveBack(locked);
+        if (this.keptAllotment(locked)) await transaction.giveBack(locked);
         await transaction.markCancelled(bookingId);
       });
     }
     return { reference: booking.reference!, status: 'cancelled' };
+  }
+
+  /** Rooms the platform took from its own allotment for this booking (none for a sandbox booking, or a remote vendor's). */
+  private keptAllotment(booking: SupplierBookingRecord): boolean {
+    return !booking.sandbox && this.suppliers.find(booking.vendor)?.remote === false;
   }
 
   private supplierOf(vendor: string): SupplierPort {

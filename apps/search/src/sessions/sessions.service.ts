@@ -3,7 +3,6 @@ import { randomUUID } from 'node:crypto';
 import { Actor, ClientPricing, HotelRate, milliToNumber, toMilli, HotelRatesData, ResolvedRate, SearchBody, SearchData, SearchResultHotel } from '@hotel/contracts';
 import {
   Hotel,
-  VENDOR_CODES,
   VendorCode,
   findPlace,
   hotelById,
@@ -15,6 +14,7 @@ import {
   convertRate,
   FxConversion,
   FxRates,
+  Suppliers,
 } from '@hotel/inventory';
 import { BACKGROUND_JOBS, BackgroundJobs, DomainError, SERVICE_ENV } from '@hotel/platform';
 import { OfferFinder, PricedOffer } from '../offers/offer-finder';
@@ -39,6 +39,7 @@ export class SessionsService implements OnModuleInit, OnModuleDestroy {
   constructor(
     private readonly sessions: SessionRepository,
     private readonly offers: OfferFinder,
+    private readonly suppliers: Suppliers,
     private readonly fx: FxRates,
     @Inject(SERVICE_ENV) private readonly env: SearchEnv,
     @Inject(BACKGROUND_JOBS) private readonly background: BackgroundJobs,
@@ -94,8 +95,9 @@ export class SessionsService implements OnModuleInit, OnModuleDestroy {
     }
     const elapsed = await this.sessions.hotelViewElapsedMs(session.id, hotelId);
     // A hotel's rates come back faster than a whole search.
-    const { answered, completed } = this.vendorsAnswered(elapsed, 0.5);
-    const offers = await this.pricedRates(session, [hotel], answered);
+    const asked = this.vendorsToAsk(elapsed, 0.5);
+    const { offers, missing } = await this.pricedRates(session, [hotel], asked.vendors);
+    const completed = asked.timedOut || (asked.allSimulated && missing.length === 0);
     const rates = offers.map((offer) => withV1Id(session.id, offer)).sort((a, b) => a.price_chargeable - b.price_chargeable);
     const details = toHotelDetails(hotel);
     details.lowest_rate = rates[0] ?? null;
@@ -108,13 +110,14 @@ export class SessionsService implements OnModuleInit, OnModuleDestroy {
     const session = await this.use(actor, sessionId);
     const hotel = this.sessionHotels(session).find((candidate) => candidate.id === hotelId);
     const stay = { check_in: session.checkIn, check_out: session.checkOut, rooms: session.rooms };
-    const offers = hotel
-      ? await this.offers.find([hotel], VENDOR_CODES, stay, {
+    const { offers } = hotel
+      ? await this.offers.find([hotel], this.suppliers.codes, stay, {
           soldOut: new Set(),
           includeMemberRates: true,
           context: { epoch: session.priceEpoch, issuedAt: session.createdAt },
+          deadlineMs: this.env.V2_DEADLINE_MS,
         })
-      : [];
+      : { offers: [] };
     const key = offers.find((offer) => v1RateId(session.id, offer.key) === rateId)?.key;
     if (!key) throw new DomainError('RATE_NOT_AVAILABLE', 'rate not available');
     const place = findPlace(session.placeId)!;
@@ -141,13 +144,21 @@ export class SessionsService implements OnModuleInit, OnModuleDestroy {
     return session;
   }
 
-  private vendorsAnswered(elapsedMs: number, latencyScale = 1): { answered: VendorCode[]; completed: boolean } {
+  /**
+   * The vendors a poll shows: the built-in ones whose simulated latency has elapsed, and
+   * every remote one, asked now (each poll waits for it at most V2_DEADLINE_MS; one that
+   * has not answered by then is missing from this poll, and the search stays incomplete
+   * until SEARCH_TIMEOUT_MS).
+   */
+  private vendorsToAsk(elapsedMs: number, latencyScale = 1): { vendors: string[]; timedOut: boolean; allSimulated: boolean } {
     const timedOut = elapsedMs >= this.env.SEARCH_TIMEOUT_MS;
-    const answered = VENDOR_CODES.filter((code) => {
+    const builtIn = this.suppliers.codes.filter((code) => !this.suppliers.of(code).remote) as VendorCode[];
+    const simulated = builtIn.filter((code) => {
       const latency = this.latencies[code] * latencyScale;
       return latency <= elapsedMs && latency < this.env.SEARCH_TIMEOUT_MS;
     });
-    return { answered, completed: timedOut || answered.length === VENDOR_CODES.length };
+    const remote = this.suppliers.codes.filter((code) => this.suppliers.of(code).remote);
+    return { vendors: [...simulated, ...remote], timedOut, allSimulated: simulated.length === builtIn.length };
   }
 
   private sessionHotels(session: SearchSession) {
@@ -158,27 +169,33 @@ export class SessionsService implements OnModuleInit, OnModuleDestroy {
    * The offers in the vendors' currencies and the conversion into the client's, at the
    * rates in force when the session began (every poll shows the same prices).
    */
-  private async priced(session: SearchSession, hotels: Hotel[], vendors: VendorCode[]): Promise<{ offers: PricedOffer[]; conversion: (vendorCurrency: string) => FxConversion }> {
+  private async priced(
+    session: SearchSession,
+    hotels: Hotel[],
+    vendors: string[],
+  ): Promise<{ offers: PricedOffer[]; missing: string[]; conversion: (vendorCurrency: string) => FxConversion }> {
     const stay = { check_in: session.checkIn, check_out: session.checkOut, rooms: session.rooms };
     const [soldOut, fx] = vendors.length ? await Promise.all([this.offers.soldOut(hotels, stay), this.fx.cache.current(session.fxDate)]) : [new Set<string>(), null];
-    const offers = await this.offers.find(hotels, vendors, stay, {
+    const { offers, missing } = await this.offers.find(hotels, vendors, stay, {
       soldOut,
       includeMemberRates: true,
       context: { epoch: session.priceEpoch, issuedAt: session.createdAt },
+      deadlineMs: this.env.V2_DEADLINE_MS,
     });
-    return { offers, conversion: (vendorCurrency) => fx!.priced(vendorCurrency, session.pricing, session.fxDate) };
+    return { offers, missing, conversion: (vendorCurrency) => fx!.priced(vendorCurrency, session.pricing, session.fxDate) };
   }
 
   /** Rates in the client's currency, whole. */
-  private async pricedRates(session: SearchSession, hotels: Hotel[], vendors: VendorCode[]): Promise<PricedOffer[]> {
-    const { offers, conversion } = await this.priced(session, hotels, vendors);
-    return offers.map((offer) => ({ ...offer, rate: convertRate(offer.rate, conversion(offer.rate.price_currency)) }));
+  private async pricedRates(session: SearchSession, hotels: Hotel[], vendors: string[]): Promise<{ offers: PricedOffer[]; missing: string[] }> {
+    const { offers, missing, conversion } = await this.priced(session, hotels, vendors);
+    return { offers: offers.map((offer) => ({ ...offer, rate: convertRate(offer.rate, conversion(offer.rate.price_currency)) })), missing };
   }
 
   private async results(session: SearchSession): Promise<SearchData> {
-    const { answered, completed } = this.vendorsAnswered(session.elapsedMs);
+    const asked = this.vendorsToAsk(session.elapsedMs);
     const hotels = this.sessionHotels(session);
-    const { offers, conversion } = await this.priced(session, hotels, answered);
+    const { offers, missing, conversion } = await this.priced(session, hotels, asked.vendors);
+    const completed = asked.timedOut || (asked.allSimulated && missing.length === 0);
     // Only each hotel's lowest price is shown: the price for the stay is the vendor's
     // converted once (as convertRate converts it), so the rest of each rate is not converted.
     const lowest = new Map<number, { offer: PricedOffer; price: number; currency: string }>();

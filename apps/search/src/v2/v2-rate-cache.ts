@@ -1,6 +1,7 @@
 import { LRUCache } from 'lru-cache';
 import { HotelRate } from '@hotel/contracts';
-import { FxConversion, Hotel, Stay, SupplierOffer, Suppliers, VendorCode, convertRate, encodeV2RateId, soldOutKey } from '@hotel/inventory';
+import { FxConversion, Hotel, Stay, SupplierOffer, convertRate, encodeV2RateId, soldOutKey } from '@hotel/inventory';
+import { OfferFinder } from '../offers/offer-finder';
 
 /** One priced V2 offer, serialized once (UTF-8 JSON); the rest is what filters and sorting need. */
 export interface CachedRate {
@@ -40,14 +41,22 @@ export class V2RateCache {
 
   constructor(
     private readonly secret: string,
-    private readonly suppliers: Suppliers,
+    private readonly offers: OfferFinder,
   ) {}
 
   /**
    * Each hotel's rates (element i is hotels[i]'s), cheapest first. The hotels not
    * cached yet are asked of each vendor in one availability call.
    */
-  async rates(hotels: readonly Hotel[], vendors: readonly VendorCode[], stay: Stay, epoch: number, issuedAt: Date, priced: PricedIn): Promise<CachedRate[][]> {
+  async rates(
+    hotels: readonly Hotel[],
+    vendors: readonly string[],
+    stay: Stay,
+    epoch: number,
+    issuedAt: Date,
+    priced: PricedIn,
+    deadlineMs: number,
+  ): Promise<{ rates: CachedRate[][]; missing: string[] }> {
     const suffix = `|${stay.check_in}|${stay.check_out}|${JSON.stringify(stay.rooms)}|${epoch}|${vendors.join(',')}|${priced.key}`;
     const results: CachedRate[][] = new Array<CachedRate[]>(hotels.length);
     const missing: number[] = [];
@@ -56,22 +65,24 @@ export class V2RateCache {
       if (cached) results[i] = cached;
       else missing.push(i);
     }
-    if (missing.length === 0) return results;
+    if (missing.length === 0) return { rates: results, missing: [] };
 
     const asked = missing.map((i) => hotels[i]);
-    const request = { soldOut: NOTHING_SOLD_OUT, includeMemberRates: true, context: { epoch, issuedAt } };
-    const answers = await Promise.all(vendors.map((code) => this.suppliers.of(code).availability(asked, stay, request)));
+    const request = { soldOut: NOTHING_SOLD_OUT, includeMemberRates: true, context: { epoch, issuedAt }, deadlineMs };
+    const answers = await Promise.all(vendors.map((code) => this.offers.ask(code, asked, stay, request)));
+    // What a vendor that did not answer would have offered is unknown: nothing is cached then.
+    const unanswered = vendors.filter((_, index) => answers[index] === null);
     for (let m = 0; m < missing.length; m++) {
       const hotel = asked[m];
       const rates: CachedRate[] = [];
       for (const answer of answers) {
-        for (const offer of answer[m] ?? []) rates.push(this.serialize(hotel, offer, stay, epoch, issuedAt, priced));
+        for (const offer of answer?.[m] ?? []) rates.push(this.serialize(hotel, offer, stay, epoch, issuedAt, priced));
       }
       rates.sort((a, b) => a.priceChargeable - b.priceChargeable);
-      this.entries.set(`${hotel.id}${suffix}`, rates);
+      if (unanswered.length === 0) this.entries.set(`${hotel.id}${suffix}`, rates);
       results[missing[m]] = rates;
     }
-    return results;
+    return { rates: results, missing: unanswered };
   }
 
   private serialize(hotel: Hotel, { key, rate: vendorRate }: SupplierOffer, stay: Stay, epoch: number, issuedAt: Date, priced: PricedIn): CachedRate {

@@ -3,7 +3,6 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { ClientPricing, Coordinates, V2_LIMITS, V2RatesBody, V2RatesChunk, commaJoinedChunks, nightsBetween } from '@hotel/contracts';
 import {
   Hotel,
-  VENDOR_CODES,
   VendorCode,
   Stay,
   Suppliers,
@@ -44,11 +43,11 @@ export class V2RatesService {
   constructor(
     private readonly offers: OfferFinder,
     private readonly fx: FxRates,
-    suppliers: Suppliers,
+    private readonly suppliers: Suppliers,
     @Inject(SERVICE_ENV) private readonly env: SearchEnv,
   ) {
     this.latencies = parseVendorLatencies(env.V2_VENDOR_LATENCY_MS);
-    this.cache = new V2RateCache(env.RATE_ID_SECRET, suppliers);
+    this.cache = new V2RateCache(env.RATE_ID_SECRET, offers);
   }
 
   /**
@@ -74,8 +73,11 @@ export class V2RatesService {
         (!filters.amenities || filters.amenities.every((amenity) => hotel.amenities.includes(amenity))),
     );
     const stay = { check_in: body.check_in, check_out: body.check_out, rooms: body.rooms };
-    const answered = VENDOR_CODES.filter((code) => this.latencies[code] <= this.env.V2_DEADLINE_MS);
-    const waitMs = Math.max(0, ...answered.map((code) => this.latencies[code]));
+    // The built-in vendors "answer" after their simulated latency; remote ones are asked with the deadline.
+    const builtIn = this.suppliers.codes.filter((code) => !this.suppliers.of(code).remote) as VendorCode[];
+    const simulated = builtIn.filter((code) => this.latencies[code] <= this.env.V2_DEADLINE_MS);
+    const remote = this.suppliers.codes.filter((code) => this.suppliers.of(code).remote);
+    const waitMs = Math.max(0, ...simulated.map((code) => this.latencies[code]));
     const [soldOut, fx] = await Promise.all([this.offers.soldOut(hotels, stay), this.fx.cache.current(), sleep(waitMs)]);
     const vendorsAnswered = performance.now();
     // Rates are priced per 15-minute price step; their ids carry the step's start.
@@ -88,13 +90,14 @@ export class V2RatesService {
       fxDate,
       conversion: (vendorCurrency) => fx.priced(vendorCurrency, pricing),
     };
-    const results = (await this.byHotel(hotels, answered, stay, body, soldOut, epoch, issuedAt, priced)).sort(this.order(body, center));
+    const { results: unsorted, missing } = await this.byHotel(hotels, [...simulated, ...remote], stay, body, soldOut, epoch, issuedAt, priced);
+    const results = unsorted.sort(this.order(body, center));
 
     const limit = body.limit ?? (body.hotel_ids ? body.hotel_ids.length : V2_LIMITS.defaultLimit);
     const page = body.page ?? 1;
     const allRates = results.flatMap((result) => result.rates);
     const head = {
-      search_completed: answered.length === VENDOR_CODES.length,
+      search_completed: simulated.length === builtIn.length && missing.length === 0,
       search: { ...body, nationality: body.nationality ?? 'US', ...(body.coordinates ? { radius } : {}), page, limit },
       metadata: {
         total_hotels: results.length,
@@ -146,17 +149,17 @@ export class V2RatesService {
 
   private async byHotel(
     hotels: Hotel[],
-    vendors: VendorCode[],
+    vendors: string[],
     stay: Stay,
     body: V2RatesBody,
     soldOut: ReadonlySet<string>,
     epoch: number,
     issuedAt: Date,
     priced: PricedIn,
-  ): Promise<HotelResult[]> {
+  ): Promise<{ results: HotelResult[]; missing: string[] }> {
     const filters = body.filters ?? {};
     const withMemberRates = body.search_loyalty_rates !== false;
-    const cached = await this.cache.rates(hotels, vendors, stay, epoch, issuedAt, priced);
+    const { rates: cached, missing } = await this.cache.rates(hotels, vendors, stay, epoch, issuedAt, priced, this.env.V2_DEADLINE_MS);
     const results: HotelResult[] = [];
     for (let i = 0; i < hotels.length; i++) {
       const hotel = hotels[i];
@@ -170,7 +173,7 @@ export class V2RatesService {
       );
       if (rates.length > 0) results.push({ hotel, rates, lowest: rates[0].priceChargeable });
     }
-    return results;
+    return { results, missing };
   }
 
   private order(body: V2RatesBody, center: Coordinates) {

@@ -1,5 +1,5 @@
 import type { Board } from '@hotel/contracts';
-import { hotelById, type Hotel, type Language, type RoomType, type VendorCode } from './simulated-inventory';
+import { hotelById, type Hotel, type Language, type VendorCode } from './simulated-inventory';
 
 /**
  * The codes the simulated vendors give the catalog's things, in the vendor's vocabulary.
@@ -30,35 +30,8 @@ export function destinationCodeOf(hotel: Hotel): string {
   return String(hotel.city.geonameId);
 }
 
-/** Room codes as the vendor writes them: `TYPE.CHARACTERISTIC` (DBL.ST), by the catalog's room type ids. */
-const ROOM_CODES: Record<number, { type: string; characteristic: string; name: string }> = {
-  1: { type: 'SGL', characteristic: 'ST', name: 'SINGLE STANDARD' },
-  2: { type: 'DBL', characteristic: 'ST', name: 'DOUBLE STANDARD' },
-  3: { type: 'TWN', characteristic: 'ST', name: 'TWIN STANDARD' },
-  4: { type: 'DBL', characteristic: 'SU-KG', name: 'DOUBLE SUPERIOR KING' },
-  5: { type: 'TPL', characteristic: 'ST', name: 'TRIPLE STANDARD' },
-  6: { type: 'FAM', characteristic: 'ST', name: 'FAMILY ROOM STANDARD' },
-  7: { type: 'JSU', characteristic: 'ST', name: 'JUNIOR SUITE STANDARD' },
-  8: { type: 'SUI', characteristic: '2B', name: 'SUITE TWO BEDROOMS' },
-};
-
-export function roomCodeOf(room: Pick<RoomType, 'roomId'>): string {
-  const code = ROOM_CODES[room.roomId];
-  if (!code) throw new Error(`room type ${room.roomId} has no vendor room code`);
-  return `${code.type}.${code.characteristic}`;
-}
-
-export function roomCodeParts(room: Pick<RoomType, 'roomId'>): { type: string; characteristic: string; name: string } {
-  const code = ROOM_CODES[room.roomId];
-  if (!code) throw new Error(`room type ${room.roomId} has no vendor room code`);
-  return code;
-}
-
-/** The catalog's room type id of a vendor room code, or undefined. */
-export function roomIdOfCode(code: string): number | undefined {
-  for (const [roomId, parts] of Object.entries(ROOM_CODES)) if (`${parts.type}.${parts.characteristic}` === code) return Number(roomId);
-  return undefined;
-}
+/** Room codes as the vendor writes them: the catalog's (`TYPE.CHARACTERISTIC`, DBL.ST). */
+export { roomCodeOf, roomCodeParts, roomIdOfCode } from './simulated-inventory';
 
 export const BOARD_NAMES: Record<Board, string> = {
   RO: 'ROOM ONLY',

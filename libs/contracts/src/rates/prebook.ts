@@ -1,9 +1,10 @@
-import { IsIn, IsInt, IsOptional, IsPositive, IsString, IsUUID, MaxLength, MinLength } from 'class-validator';
+import { Type } from 'class-transformer';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsPositive, IsString, IsUUID, Length, Matches, Max, MaxLength, Min, MinLength, ValidateNested } from 'class-validator';
 import { ActorScoped } from '../common/actor';
 import { ClientPricing, PricedForActor } from '../users/credentials';
 import { TEST_SCENARIOS, TestScenario } from '../common/test-scenario';
 import { Coordinates, HotelDetails, HotelRate } from '../search/hotel';
-import { RoomRequest } from '../search/stay';
+import { RoomRequest, STAY_LIMITS } from '../search/stay';
 
 export const PAYMENT_METHODS = ['account', 'credit_card'] as const;
 export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
@@ -57,6 +58,46 @@ export interface PrebookSearch {
   rooms: RoomRequest[];
 }
 
+export class VendorOccupancyWire {
+  @IsInt()
+  @Min(1)
+  @Max(STAY_LIMITS.maxRooms)
+  rooms: number;
+
+  /** The guests in each of these rooms. */
+  @ValidateNested()
+  @Type(() => RoomRequest)
+  guests: RoomRequest;
+}
+
+/** A remote vendor's handle on an offer (see libs/inventory VendorRate): opaque to everyone but its adapter. */
+export class VendorRateWire {
+  /** The vendor's rate keys, one per group of identical rooms. */
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(STAY_LIMITS.maxRooms)
+  @IsString({ each: true })
+  @Length(1, 2000, { each: true })
+  keys: string[];
+
+  /** Aligned with keys: the rooms each is for and the guests in each room. */
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(STAY_LIMITS.maxRooms)
+  @ValidateNested({ each: true })
+  @Type(() => VendorOccupancyWire)
+  occupancies: VendorOccupancyWire[];
+
+  @IsBoolean()
+  recheck: boolean;
+
+  @Matches(/^\d{1,15}(\.\d{1,3})?$/)
+  net: string;
+
+  @Matches(/^[A-Z]{3}$/)
+  currency: string;
+}
+
 /** An offer as the supplier model names it (see libs/inventory OfferKey). */
 export interface OfferKeyWire {
   vendor: string;
@@ -65,6 +106,7 @@ export interface OfferKeyWire {
   board: string;
   refundable: boolean;
   memberRate: boolean;
+  vendorRate?: VendorRateWire;
 }
 
 export interface ResolvedRate {

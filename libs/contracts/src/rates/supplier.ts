@@ -1,11 +1,12 @@
-import { IsBoolean, IsIn, IsInt, IsOptional, IsPositive, IsString, IsUUID, Matches, Max, Min } from 'class-validator';
+import { IsBoolean, IsIn, IsInt, IsOptional, IsPositive, IsString, IsUUID, Length, Matches, Max, Min, ValidateNested } from 'class-validator';
 import { ActorScoped } from '../common/actor';
 import { TestScenario } from '../common/test-scenario';
 import { BOOKING_LANGUAGES, BookingLanguage } from '../common/languages';
 import { HotelDetails } from '../search/hotel';
 import { BookingFx } from './fx';
 import { STAY_LIMITS } from '../search/stay';
-import { OfferKeyWire, PAYMENT_METHODS, PaymentMethod, PrebookData } from './prebook';
+import { OfferKeyWire, PAYMENT_METHODS, PaymentMethod, PrebookData, VendorRateWire } from './prebook';
+import { Type } from 'class-transformer';
 
 /** Which prebook a booking relies on: V2 names it; V1 names the session's rate and payment method. */
 export class PrebookSelector extends ActorScoped {
@@ -75,6 +76,17 @@ export class AttachBookingRequest {
 export const SUPPLIER_TEST_SCENARIOS = ['supplier_pending', 'supplier_error'] as const satisfies readonly TestScenario[];
 export type SupplierTestScenario = (typeof SUPPLIER_TEST_SCENARIOS)[number];
 
+/** Who a supplier booking is in the name of. */
+export class SupplierHolder {
+  @IsString()
+  @Length(1, 50)
+  name: string;
+
+  @IsString()
+  @Length(1, 50)
+  surname: string;
+}
+
 /** rates.supplier.book.v3: books the room with its vendor, consuming allotment (not for a sandbox booking); idempotent by booking. */
 export class SupplierBookRequest {
   @IsInt()
@@ -111,6 +123,18 @@ export class SupplierBookRequest {
   @IsOptional()
   @IsIn(SUPPLIER_TEST_SCENARIOS)
   testScenario?: SupplierTestScenario;
+
+  /** A remote vendor's handle on the offer (from the prebook); the built-in vendors need none. */
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => VendorRateWire)
+  vendorRate?: VendorRateWire;
+
+  /** Who the booking is in the name of (a remote vendor books in a holder's name). */
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => SupplierHolder)
+  holder?: SupplierHolder;
 }
 
 export interface SupplierBooking {

@@ -7,7 +7,7 @@ import { hostname } from 'node:os';
 import { Pool } from 'pg';
 import { DataSource } from 'typeorm';
 import { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
-import { HealthCheckReply, ServiceName, Subject } from '@hotel/contracts';
+import { HealthCheckReply, ServiceName, Subject, VendorCircuits } from '@hotel/contracts';
 import { ServiceEnv } from '../config/env';
 import { ServiceDatabaseOptions, isDatabaseUp, openServiceDataSource, serviceDataSourceOptions } from '../database/service-data-source';
 import { createValidationPipe } from '../errors/validation';
@@ -76,14 +76,24 @@ export function newInstanceId(): string {
   return `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
 }
 
+/** What a service adds to its health reply that only it knows (set by the providers that know it). */
+export class HealthDetails {
+  /** Its remote vendors' circuit breakers. */
+  vendors?: () => VendorCircuits;
+}
+
 function healthController(service: string, subject: Subject, instance: string): Type<unknown> {
   @Controller()
   class HealthController {
-    constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+    constructor(
+      @InjectDataSource() private readonly dataSource: DataSource,
+      private readonly details: HealthDetails,
+    ) {}
 
     @MessagePattern(subject)
     async check(): Promise<HealthCheckReply> {
-      return { service, instance, database: (await isDatabaseUp(this.dataSource)) ? 'up' : 'down' };
+      const vendors = this.details.vendors?.();
+      return { service, instance, database: (await isDatabaseUp(this.dataSource)) ? 'up' : 'down', ...(vendors && Object.keys(vendors).length > 0 && { vendors }) };
     }
   }
   return HealthController;
@@ -122,6 +132,7 @@ export class ServicePlatformModule {
         { provide: SERVICE_INSTANCE, useValue: instance },
         { provide: BACKGROUND_JOBS, useValue: new BackgroundJobs(options.name, instance) },
         { provide: APP_METRICS, useValue: metrics },
+        HealthDetails,
         {
           provide: SERVICE_CLIENT,
           useFactory: () => new ServiceClient(busCredentials(options.env, options.name), options.env.RPC_TIMEOUT_MS).recordTo(metrics),
@@ -131,7 +142,7 @@ export class ServicePlatformModule {
         { provide: APP_FILTER, useClass: RpcErrorFilter },
         { provide: APP_PIPE, useFactory: createValidationPipe },
       ],
-      exports: [SERVICE_ENV, SERVICE_INSTANCE, SERVICE_CLIENT, BACKGROUND_JOBS, APP_METRICS],
+      exports: [SERVICE_ENV, SERVICE_INSTANCE, SERVICE_CLIENT, BACKGROUND_JOBS, APP_METRICS, HealthDetails],
     };
   }
 }

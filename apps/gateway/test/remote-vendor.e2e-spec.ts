@@ -1,0 +1,139 @@
+import { loadEnv } from '@hotel/platform';
+import { GUEST, TestDatabase, bearer, createTestDatabase, queryTestDatabase, staySequence } from '@hotel/testing';
+import { VENDORS, decodeV2RateId } from '@hotel/inventory';
+import { vendorHotelCodes } from '../../vendor-simulator/src/content/content-hotels';
+import { SimulatorEnv } from '../../vendor-simulator/src/simulator.env';
+import { RunningSimulator, startSimulator } from '../../vendor-simulator/src/start-simulator';
+import { sample } from './metrics-text';
+import { ClientKeys, TestSystem } from './system';
+
+const RATE_ID_SECRET = 'remote-vendor-test-rate-id-secret';
+const freshStay = staySequence(120);
+
+/**
+ * The platform with a remote vendor: `hotelbeds` switched on by HOTELBEDS_API_KEY and pointed
+ * at the vendor simulator (its atlas inventory) over HTTP, beside the built-in vendors. Its
+ * rates are searched, prebooked (CheckRate), booked under the platform's client reference and
+ * cancelled at the vendor; a slow or failing vendor leaves the search incomplete with the
+ * other vendors' rates.
+ */
+describe('a remote vendor over the Hotelbeds protocol', () => {
+  let simulatorDatabase: TestDatabase;
+  let simulator: RunningSimulator;
+  let system: TestSystem;
+  let acme: ClientKeys;
+  let auth: { authorization: string };
+  const hotelIds = vendorHotelCodes(VENDORS.atlas).slice(0, 30);
+
+  beforeAll(async () => {
+    simulatorDatabase = await createTestDatabase();
+    simulator = await startSimulator(loadEnv(SimulatorEnv, { DATABASE_URL: simulatorDatabase.url, PORT: '0', VENDOR_LATENCY_MS: 'atlas=0,borealis=0,cobalt=0', LOG_LEVEL: 'fatal' }));
+    ({ system, acme, auth } = await TestSystem.startWithClient({
+      HOTELBEDS_API_KEY: 'development-atlas-api-key',
+      HOTELBEDS_SECRET: 'development-atlas-secret',
+      HOTELBEDS_BASE_URL: `${simulator.url}/atlas`,
+      RATE_ID_SECRET,
+      V2_DEADLINE_MS: '1500',
+    }));
+  });
+
+  afterAll(async () => {
+    await system?.close();
+    await simulator?.close();
+    await simulatorDatabase?.drop();
+  });
+
+  const vendorOf = (rate: { id: string }) => decodeV2RateId(rate.id, RATE_ID_SECRET, 3600)!.key.vendor;
+  const v2Rates = (stay: object, headers = auth) => system.request('POST', '/v2/rates', { headers, json: { hotel_ids: hotelIds, ...stay } });
+  const vendorBookings = (clientReference: string) =>
+    queryTestDatabase<{ reference: string; status: string }>(simulatorDatabase.url, 'SELECT reference, status FROM vendor_simulator.bookings WHERE client_reference = $1', [clientReference]);
+  const setFaults = (faults: object) =>
+    fetch(`${simulator.url}/_simulator/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(faults) });
+
+  it("searches the vendor's rates beside the built-in ones; one is prebooked, booked under the platform's reference and cancelled at the vendor", async () => {
+    const stay = freshStay();
+    const rates = await v2Rates(stay);
+    expect(rates.status).toBe(200);
+    expect(rates.body.search_completed).toBe(true);
+    const remote = rates.body.rates.filter((rate: { id: string }) => vendorOf(rate) === 'hotelbeds');
+    expect(remote.length).toBeGreaterThan(0);
+    expect(rates.body.rates.some((rate: { id: string }) => vendorOf(rate) !== 'hotelbeds')).toBe(true);
+    const rate = remote.find((candidate: { cancellation_policy: string }) => candidate.cancellation_policy === 'Refundable');
+    // Converted from the vendor's euros into the client's dollars.
+    expect(rate.price_currency).toBe('USD');
+
+    const prebook = await system.request('POST', '/v2/prebook', { headers: auth, json: { rate_id: rate.id, payment_method: 'account' } });
+    expect(prebook.status).toBe(200);
+    expect(prebook.body.data).toMatchObject({ price_changed: false, rate: { price_chargeable: rate.price_chargeable, price_currency: 'USD' } });
+
+    const booked = await system.request('POST', '/v2/book', { headers: auth, json: { ...GUEST, prebook_id: prebook.body.data.prebook_id } });
+    expect(booked.status).toBe(201);
+    const booking = booked.body.data;
+    expect(booking.status).toBe('confirmed');
+    const [vendorReference] = booking.booking_reference;
+    expect(vendorReference).toMatch(/^101-\d+$/);
+    expect(await vendorBookings(`HB${booking.id}`)).toEqual([{ reference: vendorReference, status: 'CONFIRMED' }]);
+    const sql = (text: string, params: unknown[] = []) => queryTestDatabase(system.database.url, text, params);
+    expect(await sql('SELECT vendor, reference, status FROM rates.supplier_bookings WHERE booking_id = $1', [booking.id])).toEqual([
+      { vendor: 'hotelbeds', reference: vendorReference, status: 'confirmed' },
+    ]);
+    // The vendor keeps its own allotment: the platform took nothing from its table.
+    expect(await sql(`SELECT * FROM rates.allotments WHERE vendor = 'hotelbeds'`)).toEqual([]);
+
+    const cancelled = await system.request('POST', `/book/cancel/${booking.id}`, { headers: auth });
+    expect(cancelled.status).toBe(200);
+    expect(await vendorBookings(`HB${booking.id}`)).toEqual([{ reference: vendorReference, status: 'CANCELLED' }]);
+  });
+
+  it('a sandbox key books nothing at the vendor: its prebook only searches, its booking is answered by the platform', async () => {
+    const sandbox = bearer(acme.sandbox_api_key);
+    const rates = await v2Rates(freshStay(), sandbox);
+    const rate = rates.body.rates.find((candidate: { id: string }) => vendorOf(candidate) === 'hotelbeds');
+    const prebook = await system.request('POST', '/v2/prebook', { headers: sandbox, json: { rate_id: rate.id, payment_method: 'account' } });
+    expect(prebook.status).toBe(200);
+    const booked = await system.request('POST', '/v2/book', { headers: sandbox, json: { ...GUEST, prebook_id: prebook.body.data.prebook_id } });
+    expect(booked.status).toBe(201);
+    expect(booked.body.data.status).toBe('confirmed');
+    expect(booked.body.data.booking_reference[0]).toMatch(/^HOT-\d+-[0-9A-F]{6}$/);
+    expect(await vendorBookings(`HB${booked.body.data.id}`)).toEqual([]);
+  });
+
+  it.each([
+    ['slower than the deadline', { latencyMs: 2500 }],
+    ['answering 500', { serverErrorShare: 1 }],
+    ['answering what is not JSON', { malformedShare: 1 }],
+  ])('a vendor %s: search_completed false, with the other vendors\' rates', async (_, knobs) => {
+    expect((await setFaults({ atlas: { ...knobs, operations: ['availability'] } })).status).toBe(200);
+    try {
+      const rates = await v2Rates(freshStay());
+      expect(rates.status).toBe(200);
+      expect(rates.body.search_completed).toBe(false);
+      expect(rates.body.rates.length).toBeGreaterThan(0);
+      expect(rates.body.rates.filter((rate: { id: string }) => vendorOf(rate) === 'hotelbeds')).toEqual([]);
+    } finally {
+      await setFaults({ atlas: {} });
+    }
+  });
+
+  it("shows the vendor's circuit breakers in readiness and metrics; an open one leaves the platform ready", async () => {
+    await setFaults({ atlas: { serverErrorShare: 1, operations: ['availability'] } });
+    try {
+      // Five failed searches in a row open the availability breaker (each search is one call; 5xx are retried inside it).
+      for (let attempt = 0; attempt < 5; attempt++) await v2Rates(freshStay());
+    } finally {
+      await setFaults({ atlas: {} });
+    }
+    const ready = await system.request('GET', '/health/ready');
+    expect(ready.status).toBe(200);
+    expect(ready.body.data.services.search.vendors.hotelbeds).toMatchObject({ availability: 'open', booking: 'closed' });
+    expect(ready.body.data.services.rates.vendors.hotelbeds).toMatchObject({ booking: 'closed' });
+    expect(ready.body.data.services.booking.vendors).toBeUndefined();
+    const metrics = await (await fetch(`${system.replicas.get('search')![0].probeUrl}/metrics`)).text();
+    expect(sample(metrics, 'hotel_vendor_circuit_open', { vendor: 'hotelbeds', operation: 'availability' })).toBe(1);
+    expect(sample(metrics, 'hotel_vendor_circuit_open', { vendor: 'hotelbeds', operation: 'checkRate' })).toBe(0);
+    // While it is open the vendor is not asked: the search is incomplete at once, with the others' rates.
+    const rates = await v2Rates(freshStay());
+    expect(rates.body).toMatchObject({ search_completed: false });
+    expect(rates.body.rates.length).toBeGreaterThan(0);
+  });
+});

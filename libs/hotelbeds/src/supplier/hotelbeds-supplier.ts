@@ -1,0 +1,254 @@
+import { LRUCache } from 'lru-cache';
+import { CircuitState, HotelRate, SupplierBooking, toMilli } from '@hotel/contracts';
+import {
+  AnsweredBookings,
+  AvailabilityRequest,
+  Hotel,
+  OfferKey,
+  PlacedSupplierBooking,
+  PricingContext,
+  Stay,
+  SupplierBookingOrder,
+  SupplierOffer,
+  SupplierPort,
+  VendorOccupancy,
+  offerKeyString,
+} from '@hotel/inventory';
+import { DomainError } from '@hotel/platform';
+import { HotelbedsClient, MAX_HOTELS_PER_AVAILABILITY } from '../client';
+import { HotelbedsError } from '../errors';
+import type { Booking, BookingStatus, Pax } from '../wire';
+import { availabilityRequest, offersOfHotel, recheckedOffer } from './offer-mapping';
+
+export interface HotelbedsSupplierOptions {
+  /** The platform's code for this vendor (`hotelbeds`, or a simulated vendor's). */
+  code: string;
+  name: string;
+  client: HotelbedsClient;
+  /** A sandbox booking in the supplier_pending scenario is confirmed this long after (SUPPLIER_PENDING_S). */
+  sandboxPendingSeconds: number;
+  clock?: () => number;
+}
+
+const DAY_MS = 86_400_000;
+/** A CheckRate answer serves the prebook that asked for it: its price right after its recheck. */
+const CHECKED_TTL_MS = 60_000;
+
+/**
+ * A Hotelbeds APItude vendor behind the platform's SupplierPort: availability by hotel codes
+ * (2000 a call), CheckRate at prebook, bookings by client reference `HB<booking id>`, their
+ * detail, the booking list to find one whose answer was lost, and cancellation.
+ *
+ * Sandbox traffic never reaches the vendor: a sandbox prebook reads availability (a search
+ * may), and a sandbox booking is answered here, as the built-in vendors answer theirs.
+ *
+ * What the vendor says is translated once: a refusal (a rate gone, a price changed) is a
+ * DomainError the booking fails on; no answer, or one that cannot be read, is thrown as it
+ * is, so the booking's next attempt asks the vendor (find) before booking again.
+ */
+export class HotelbedsSupplier implements SupplierPort {
+  readonly code: string;
+  readonly name: string;
+  readonly remote = true;
+  private readonly client: HotelbedsClient;
+  private readonly answered: AnsweredBookings;
+  private readonly now: () => number;
+  /** CheckRate answers by the keys they gave: a process-local memo of the last minute, never needed by another replica. */
+  private readonly checked = new LRUCache<string, SupplierOffer>({ max: 1000, ttl: CHECKED_TTL_MS });
+
+  constructor(options: HotelbedsSupplierOptions) {
+    this.code = options.code;
+    this.name = options.name;
+    this.client = options.client;
+    this.answered = new AnsweredBookings(options.code, options.sandboxPendingSeconds);
+    this.now = options.clock ?? Date.now;
+  }
+
+  async availability(hotels: readonly Hotel[], stay: Stay, request: AvailabilityRequest): Promise<SupplierOffer[][]> {
+    const answer: SupplierOffer[][] = hotels.map(() => []);
+    const indexOf = new Map(hotels.map((hotel, index) => [hotel.id, index]));
+    const now = new Date(this.now());
+    const chunks: Hotel[][] = [];
+    for (let start = 0; start < hotels.length; start += MAX_HOTELS_PER_AVAILABILITY) chunks.push(hotels.slice(start, start + MAX_HOTELS_PER_AVAILABILITY));
+    await Promise.all(
+      chunks.map(async (chunk) => {
+        const response = await this.client.availability(availabilityRequest(chunk.map(hotelCodeOf), stay));
+        for (const wireHotel of response.hotels.hotels ?? []) {
+          const index = indexOf.get(hotelIdOfCode(wireHotel.code));
+          if (index !== undefined) answer[index] = offersOfHotel(this.code, hotels[index], wireHotel, stay, now, request.includeMemberRates);
+        }
+      }),
+    );
+    return answer;
+  }
+
+  /** The price now: what CheckRate answered for the keys the recheck gave (asked again if that is gone). */
+  async price(hotel: Hotel, offer: OfferKey, stay: Stay, context: PricingContext & { sandbox?: boolean }): Promise<Omit<HotelRate, 'id'>> {
+    if (context.sandbox) return (await this.offered(hotel, offer, stay))?.rate ?? unavailable();
+    const memo = this.checked.get(memoKey(offer));
+    if (memo) return memo.rate;
+    return (await this.checkRate(hotel, offer, stay))?.rate ?? unavailable();
+  }
+
+  async seenPrice(_hotel: Hotel, offer: OfferKey): Promise<{ milli: number; currency: string }> {
+    const vendorRate = requireVendorRate(offer);
+    return { milli: toMilli(vendorRate.net), currency: vendorRate.currency };
+  }
+
+  /** CheckRate (a sandbox prebook: availability again): the offer with the keys to book with, or null when the vendor no longer has it. */
+  async recheck(hotel: Hotel, offer: OfferKey, stay: Stay, _soldOut: ReadonlySet<string>, sandbox = false): Promise<OfferKey | null> {
+    if (sandbox) return (await this.offered(hotel, offer, stay))?.key ?? null;
+    return (await this.checkRate(hotel, offer, stay))?.key ?? null;
+  }
+
+  async book(order: SupplierBookingOrder): Promise<SupplierBooking> {
+    if (order.sandbox) return this.answered.book(order);
+    const vendorRate = order.vendorRate;
+    if (!vendorRate || vendorRate.keys.length !== vendorRate.occupancies.length) {
+      throw new DomainError('SUPPLIER_ERROR', `the booking with ${this.name} has no rate of the vendor to book; prebook again`);
+    }
+    const holder = order.holder ?? { name: 'Guest', surname: 'Guest' };
+    try {
+      const { booking } = await this.client.book({
+        holder,
+        clientReference: clientReferenceOf(order.bookingId),
+        rooms: vendorRate.keys.map((rateKey, group) => ({ rateKey, paxes: paxesOf(vendorRate.occupancies[group], holder) })),
+      });
+      return answerOf(booking);
+    } catch (error) {
+      throw refusalOf(error, this.name);
+    }
+  }
+
+  /** The live booking the vendor holds under this order's client reference, made in the last days. */
+  async find(order: SupplierBookingOrder): Promise<SupplierBooking | null> {
+    if (order.sandbox) return null;
+    const today = this.now();
+    const found = await this.client.findByClientReference(clientReferenceOf(order.bookingId), { start: isoDay(today - 7 * DAY_MS), end: isoDay(today + DAY_MS) });
+    const live = found.find((booking) => booking.status !== 'CANCELLED') ?? found[0];
+    return live ? answerOf(live) : null;
+  }
+
+  async status(booking: PlacedSupplierBooking): Promise<SupplierBooking> {
+    if (booking.sandbox) return this.answered.status(booking, this.now());
+    const answer = await this.client.bookingDetail(booking.reference);
+    return answerOf(answer.booking);
+  }
+
+  async cancel(booking: PlacedSupplierBooking): Promise<SupplierBooking> {
+    if (booking.sandbox) return this.answered.cancel(booking);
+    try {
+      const answer = await this.client.cancel(booking.reference);
+      return answerOf(answer.booking);
+    } catch (error) {
+      // Cancelled before (a repeat whose first answer was lost): the booking says so.
+      if (error instanceof HotelbedsError && error.kind === 'refused') {
+        const detail = await this.client.bookingDetail(booking.reference);
+        if (detail.booking.status === 'CANCELLED') return answerOf(detail.booking);
+      }
+      throw refusalOf(error, this.name);
+    }
+  }
+
+  /** Each operation's circuit breaker state, for health detail and metrics. */
+  circuits(): Record<string, CircuitState> {
+    return Object.fromEntries(Object.entries(this.client.health()).map(([operation, health]) => [operation, health.state]));
+  }
+
+  close(): void {
+    this.client.close();
+  }
+
+  /** The same offer in the vendor's availability now, or null. */
+  private async offered(hotel: Hotel, offer: OfferKey, stay: Stay): Promise<SupplierOffer | null> {
+    const [offers] = await this.availability([hotel], stay, { soldOut: new Set(), includeMemberRates: true, context: { epoch: 0, issuedAt: new Date() } });
+    const wanted = offerKeyString(offer);
+    return offers.find((candidate) => offerKeyString(candidate.key) === wanted) ?? null;
+  }
+
+  private async checkRate(hotel: Hotel, offer: OfferKey, stay: Stay): Promise<SupplierOffer | null> {
+    const vendorRate = requireVendorRate(offer);
+    let answer;
+    try {
+      answer = await this.client.checkRate({ rooms: vendorRate.keys.map((rateKey) => ({ rateKey })) });
+    } catch (error) {
+      if (error instanceof HotelbedsError && error.kind === 'refused') return null;
+      throw unavailableError(error, this.name);
+    }
+    const checked = recheckedOffer(hotel, offer, answer.hotel, stay, new Date(this.now()));
+    if (checked) this.checked.set(memoKey(checked.key), checked);
+    return checked;
+  }
+}
+
+/** For now a vendor's hotel code is the platform's hotel id (the content import will map real codes). */
+function hotelCodeOf(hotel: Hotel): number {
+  return hotel.id;
+}
+
+function hotelIdOfCode(code: number): number {
+  return code;
+}
+
+/** The vendor's client reference of a platform booking: at most 20 characters, letters and digits. */
+export function clientReferenceOf(bookingId: number): string {
+  return `HB${bookingId}`;
+}
+
+function memoKey(offer: OfferKey): string {
+  return `${offerKeyString(offer)}|${offer.vendorRate?.keys.join('|')}`;
+}
+
+function requireVendorRate(offer: OfferKey) {
+  if (!offer.vendorRate) throw new DomainError('RATE_NOT_AVAILABLE', 'rate not available: search again');
+  return offer.vendorRate;
+}
+
+function unavailable(): never {
+  throw new DomainError('RATE_NOT_AVAILABLE', 'rate not available');
+}
+
+/** Each room's guests: its adults in the holder's name, its children by age. */
+function paxesOf({ rooms, guests }: VendorOccupancy, holder: { name: string; surname: string }): Pax[] {
+  const paxes: Pax[] = [];
+  for (let roomId = 1; roomId <= rooms; roomId++) {
+    for (let adult = 0; adult < guests.adults; adult++) paxes.push({ roomId, type: 'AD', name: holder.name, surname: holder.surname });
+    for (const age of guests.children_ages) paxes.push({ roomId, type: 'CH', age, name: holder.name, surname: holder.surname });
+  }
+  return paxes;
+}
+
+const STATUSES: Record<BookingStatus, SupplierBooking['status']> = {
+  CONFIRMED: 'confirmed',
+  NEW: 'pending',
+  PRECONFIRMED: 'pending',
+  TO_BE_UPDATED: 'pending',
+  TO_BE_CANCELLED: 'cancelled',
+  CANCELLED: 'cancelled',
+};
+
+function answerOf(booking: Booking): SupplierBooking {
+  return { reference: booking.reference, status: STATUSES[booking.status] ?? 'pending' };
+}
+
+/** A refusal is the booking's failure; anything else passes on as it is (the outcome may be unknown: a retry asks first). */
+function refusalOf(error: unknown, vendorName: string): unknown {
+  if (!(error instanceof HotelbedsError)) return error;
+  if (error.kind === 'refused' && error.code === 'RATE_NOT_AVAILABLE') return new DomainError('RATE_NOT_AVAILABLE', `rate not available: ${vendorName} no longer has it`);
+  if (error.kind === 'refused' || (error.kind === 'invalid' && !error.outcomeUnknown)) {
+    return new DomainError('SUPPLIER_ERROR', `${vendorName} refused: ${error.vendorMessage ?? error.message}`);
+  }
+  return error;
+}
+
+function unavailableError(error: unknown, vendorName: string): unknown {
+  if (error instanceof HotelbedsError && error.kind !== 'invalid') {
+    return new DomainError('SERVICE_UNAVAILABLE', `${vendorName} did not answer; retry shortly`, undefined, Math.max(1, Math.ceil((error.retryAfterMs ?? 5000) / 1000)));
+  }
+  if (error instanceof HotelbedsError) return new DomainError('SUPPLIER_ERROR', `${vendorName} refused the request: ${error.vendorMessage ?? error.message}`);
+  return error;
+}
+
+function isoDay(time: number): string {
+  return new Date(time).toISOString().slice(0, 10);
+}

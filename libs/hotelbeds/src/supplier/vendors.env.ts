@@ -1,0 +1,134 @@
+import { Type } from 'class-transformer';
+import { IsInt, IsOptional, IsString, Max, MaxLength, Min, MinLength, ValidationArguments, registerDecorator } from 'class-validator';
+import { DEVELOPMENT_SECRET_PREFIX, RateIdEnv, Secret } from '@hotel/platform';
+
+// A mixin's base must take any arguments (TypeScript's rule for mixin classes).
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Constructor<T = object> = new (...args: any[]) => T;
+
+/**
+ * The three simulated vendors' credentials and how long they keep a sandbox booking pending,
+ * read alike by the vendor simulator (which checks
+ * them, and as secrets refuses their development values with NODE_ENV=production) and by the
+ * platform (which signs with them when VENDOR_SIMULATOR_URL points it there; a simulator is
+ * no production vendor, so there they are not secrets production insists on).
+ */
+export function WithSimulatedVendorCredentials<Base extends Constructor>(base: Base, options: { secrets: boolean }) {
+  const secret: PropertyDecorator = options.secrets ? Secret() : () => undefined;
+  class SimulatedVendorCredentials extends base {
+    @IsOptional()
+    @IsString()
+    @MinLength(8)
+    @MaxLength(200)
+    @secret
+    VENDOR_ATLAS_API_KEY = `${DEVELOPMENT_SECRET_PREFIX}atlas-api-key`;
+
+    @IsOptional()
+    @IsString()
+    @MinLength(8)
+    @MaxLength(200)
+    @secret
+    VENDOR_ATLAS_SECRET = `${DEVELOPMENT_SECRET_PREFIX}atlas-secret`;
+
+    @IsOptional()
+    @IsString()
+    @MinLength(8)
+    @MaxLength(200)
+    @secret
+    VENDOR_BOREALIS_API_KEY = `${DEVELOPMENT_SECRET_PREFIX}borealis-api-key`;
+
+    @IsOptional()
+    @IsString()
+    @MinLength(8)
+    @MaxLength(200)
+    @secret
+    VENDOR_BOREALIS_SECRET = `${DEVELOPMENT_SECRET_PREFIX}borealis-secret`;
+
+    @IsOptional()
+    @IsString()
+    @MinLength(8)
+    @MaxLength(200)
+    @secret
+    VENDOR_COBALT_API_KEY = `${DEVELOPMENT_SECRET_PREFIX}cobalt-api-key`;
+
+    @IsOptional()
+    @IsString()
+    @MinLength(8)
+    @MaxLength(200)
+    @secret
+    VENDOR_COBALT_SECRET = `${DEVELOPMENT_SECRET_PREFIX}cobalt-secret`;
+
+    /** A booking in the sandbox scenario supplier_pending is confirmed by its vendor this long after it was made. */
+    @IsOptional()
+    @Type(() => Number)
+    @IsInt()
+    @Min(0)
+    @Max(3600)
+    SUPPLIER_PENDING_S = 60;
+  }
+  return SimulatedVendorCredentials;
+}
+
+export type SimulatedVendorCredentialsEnv = InstanceType<ReturnType<typeof WithSimulatedVendorCredentials<Constructor>>>;
+
+/** Each simulated vendor's Api-key and secret. */
+export function simulatedVendorCredentials(env: SimulatedVendorCredentialsEnv): Record<'atlas' | 'borealis' | 'cobalt', { apiKey: string; secret: string }> {
+  return {
+    atlas: { apiKey: env.VENDOR_ATLAS_API_KEY, secret: env.VENDOR_ATLAS_SECRET },
+    borealis: { apiKey: env.VENDOR_BOREALIS_API_KEY, secret: env.VENDOR_BOREALIS_SECRET },
+    cobalt: { apiKey: env.VENDOR_COBALT_API_KEY, secret: env.VENDOR_COBALT_SECRET },
+  };
+}
+
+/** An http(s) URL without credentials (https only with NODE_ENV=production, unless `loopbackHttp` and the host is loopback). */
+function IsVendorUrl(options: { loopbackHttp: boolean }) {
+  return (target: object, propertyName: string) =>
+    registerDecorator({
+      name: 'isVendorUrl',
+      target: target.constructor,
+      propertyName,
+      options: { message: `${propertyName} must be an https:// URL without credentials (http:// outside production${options.loopbackHttp ? ', or to a loopback address' : ''})` },
+      validator: {
+        validate(value: unknown, args: ValidationArguments) {
+          if (typeof value !== 'string' || value.length > 300 || !URL.canParse(value)) return false;
+          const url = new URL(value);
+          if (url.username || url.password) return false;
+          if (url.protocol === 'https:') return true;
+          const production = (args.object as { NODE_ENV?: string }).NODE_ENV === 'production';
+          const loopback = ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname);
+          return url.protocol === 'http:' && (!production || (options.loopbackHttp && loopback));
+        },
+      },
+    });
+}
+
+/**
+ * How the search and rates services reach remote vendors.
+ * - `HOTELBEDS_API_KEY` (with `HOTELBEDS_SECRET`) turns on the vendor `hotelbeds` at
+ *   `HOTELBEDS_BASE_URL` (the vendor's test environment by default).
+ * - `VENDOR_SIMULATOR_URL` reaches the built-in vendors (atlas, borealis, cobalt) over HTTP
+ *   at the vendor simulator instead of in process, each under `/<vendor>` with its credentials.
+ */
+export class VendorsEnv extends WithSimulatedVendorCredentials(RateIdEnv, { secrets: false }) {
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
+  @MaxLength(200)
+  @Secret({ optional: true })
+  HOTELBEDS_API_KEY?: string;
+
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
+  @MaxLength(200)
+  @Secret({ optional: true })
+  HOTELBEDS_SECRET?: string;
+
+  @IsOptional()
+  @IsVendorUrl({ loopbackHttp: false })
+  HOTELBEDS_BASE_URL = 'https://api.test.hotelbeds.com';
+
+  @IsOptional()
+  @IsVendorUrl({ loopbackHttp: true })
+  VENDOR_SIMULATOR_URL?: string;
+}
