@@ -83,6 +83,34 @@ describe('a remote vendor over the Hotelbeds protocol', () => {
     const cancelled = await system.request('POST', `/book/cancel/${booking.id}`, { headers: auth });
     expect(cancelled.status).toBe(200);
     expect(await vendorBookings(`HB${booking.id}`)).toEqual([{ reference: vendorReference, status: 'CANCELLED' }]);
+    // Months ahead the vendor charged nothing for cancelling: all of it comes back.
+    expect(await sql('SELECT cancellation_charge, cancellation_currency FROM rates.supplier_bookings WHERE booking_id = $1', [booking.id])).toEqual([
+      { cancellation_charge: '0.000', cancellation_currency: 'EUR' },
+    ]);
+    const [settled] = await sql('SELECT cancellation_penalty, price_chargeable FROM booking.bookings WHERE id = $1', [booking.id]);
+    expect(Number(settled.cancellation_penalty)).toBe(0);
+    expect(await sql(`SELECT credit FROM accounting.entries WHERE booking_id = $1 AND kind = 'booking_refund'`, [booking.id])).toEqual([{ credit: settled.price_chargeable }]);
+  });
+
+  it("the refund follows what the vendor charged for cancelling, converted as the booking was, whatever the rate's policy said", async () => {
+    const rates = await v2Rates(freshStay());
+    const rate = rates.body.rates.find((candidate: { id: string; cancellation_policy: string }) => vendorOf(candidate) === 'hotelbeds' && candidate.cancellation_policy === 'NonRefundable');
+    const prebook = await system.request('POST', '/v2/prebook', { headers: auth, json: { rate_id: rate.id, payment_method: 'account' } });
+    const booked = await system.request('POST', '/v2/book', { headers: auth, json: { ...GUEST, prebook_id: prebook.body.data.prebook_id } });
+    expect(booked.status).toBe(201);
+    const { id, price_chargeable } = booked.body.data;
+    const sql = (text: string, params: unknown[] = []) => queryTestDatabase(system.database.url, text, params);
+    // The platform's copy of the policy says free; the vendor (non-refundable) charges it all.
+    await sql(`UPDATE booking.bookings SET rate = jsonb_set(rate, '{cancellation_policy_data}', '[]') WHERE id = $1`, [id]);
+    const cancelled = await system.request('POST', `/book/cancel/${id}`, { headers: auth });
+    expect(cancelled.status).toBe(200);
+    const [charge] = await sql('SELECT cancellation_charge, cancellation_currency FROM rates.supplier_bookings WHERE booking_id = $1', [id]);
+    const [{ vendor_price }] = await sql('SELECT vendor_price FROM booking.bookings WHERE id = $1', [id]);
+    expect(charge).toEqual({ cancellation_charge: vendor_price, cancellation_currency: 'EUR' });
+    const [settled] = await sql('SELECT status, cancellation_penalty FROM booking.bookings WHERE id = $1', [id]);
+    expect(settled.status).toBe('cancelled');
+    expect(Number(settled.cancellation_penalty)).toBe(price_chargeable);
+    expect(await sql(`SELECT credit FROM accounting.entries WHERE booking_id = $1 AND kind = 'booking_refund'`, [id])).toEqual([]);
   });
 
   it('a sandbox key books nothing at the vendor: its prebook only searches, its booking is answered by the platform', async () => {

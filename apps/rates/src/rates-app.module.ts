@@ -2,6 +2,7 @@ import { DynamicModule, Module, Type } from '@nestjs/common';
 import { SUBJECTS } from '@hotel/contracts';
 import { FX_RATE_SOURCE, FxRateSource, FxRates, SupplierPort, supplierProviders } from '@hotel/inventory';
 import { remoteSuppliers } from '@hotel/hotelbeds';
+import { VendorCancellationCharge1765200000000 } from './migrations/1765200000000-vendor-cancellation-charge';
 import { ServicePlatformModule } from '@hotel/platform';
 import { FxRateEntity } from './fx/fx-rate.entity';
 import { FxRateSetEntity } from './fx/fx-rate-set.entity';
@@ -34,7 +35,7 @@ import { RatesEnv } from './rates.env';
 export const RATES_ENTITIES = [AllotmentEntity, PrebookEntity, SupplierBookingEntity, FxRateSetEntity, FxRateEntity, FxRefreshLeaseEntity];
 
 /** The rates schema's migrations, in order. */
-export const RATES_MIGRATIONS = [CreateAllotments1763920000000, CreatePrebooks1763950000000, CreateSupplierBookings1763960000000, SandboxSupplierBookings1764200000000, AmountsInAnyCurrency1764700000000, CreateFxRates1764710000000, ReserveCallRecord1764900000000];
+export const RATES_MIGRATIONS = [CreateAllotments1763920000000, CreatePrebooks1763950000000, CreateSupplierBookings1763960000000, SandboxSupplierBookings1764200000000, AmountsInAnyCurrency1764700000000, CreateFxRates1764710000000, ReserveCallRecord1764900000000, VendorCancellationCharge1765200000000];
 
 @Module({})
 export class RatesAppModule {

@@ -15,6 +15,7 @@ export * from './search/v2-rates';
 export * from './search/inventory';
 export * from './common/money';
 export * from './common/currencies';
+export * from './common/fx-conversion';
 export * from './common/csv';
 export * from './common/page-query';
 export * from './common/test-scenario';

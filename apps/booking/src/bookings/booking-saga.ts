@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { SUBJECTS, SUPPLIER_TEST_SCENARIOS, SupplierTestScenario, TestScenario, milliToDecimal, toMilli } from '@hotel/contracts';
+import { CancellationCharge, FxConversion, SUBJECTS, SUPPLIER_TEST_SCENARIOS, SupplierTestScenario, TestScenario, milliToDecimal, toMilli } from '@hotel/contracts';
 import { BACKGROUND_JOBS, BackgroundJobs, DomainError, SERVICE_CLIENT, SERVICE_ENV, ServiceClient } from '@hotel/platform';
 import { BookingEnv } from '../booking.env';
 import { CardAmount, CardDetails } from '../payments/payment-processor';
@@ -222,11 +222,13 @@ export class BookingSaga implements OnModuleInit, OnModuleDestroy {
         if (failed) await this.settledPrebook(failed);
         return failed;
       }
-      case 'cancelling':
+      case 'cancelling': {
         this.failPoints.pass('before-supplier-cancel');
-        await this.services.send(SUBJECTS.RATES_SUPPLIER_CANCEL, { bookingId: booking.id });
+        const cancelled = await this.services.send(SUBJECTS.RATES_SUPPLIER_CANCEL, { bookingId: booking.id });
         this.failPoints.pass('after-supplier-cancel');
-        return settle('refunding');
+        const penalty = this.vendorPenalty(booking, cancelled.cancellationCharge);
+        return settle('refunding', penalty === null ? undefined : { cancellationPenalty: penalty });
+      }
       case 'refunding':
         await this.refundCancellation(booking);
         this.failPoints.pass('after-refund');
@@ -340,7 +342,23 @@ export class BookingSaga implements OnModuleInit, OnModuleDestroy {
   }
 
   /**
-   * The price less the penalty fixed when the cancellation started: a ledger credit
+   * What the vendor charged for cancelling, in the client's currency as the booking was
+   * priced (its rate, date and margin), never more than was paid: the penalty the refund
+   * follows. Null when the vendor did not say (the rate's policy stands), or said it in
+   * another currency than it was booked in (logged; the policy stands).
+   */
+  private vendorPenalty(booking: BookingEntity, charge: CancellationCharge | undefined): string | null {
+    if (!charge) return null;
+    if (charge.currency !== booking.vendorCurrency) {
+      this.logger.warn({ msg: 'a vendor charged a cancellation in another currency than the booking; the rate policy stands', bookingId: booking.id, charge });
+      return null;
+    }
+    const conversion = new FxConversion(booking.vendorCurrency, booking.priceCurrency, booking.fxRate, booking.fxRateDate, booking.fxMarginPercent);
+    return milliToDecimal(Math.min(conversion.convert(toMilli(charge.amount)), toMilli(booking.priceChargeable)));
+  }
+
+  /**
+   * The price less the penalty fixed when the cancellation started (or the vendor's charge): a ledger credit
    * (account; none for sandbox bookings), or back to the card under the booking's
    * refund key, so a repeated step never refunds twice.
    */

@@ -1,4 +1,5 @@
 import { Column, CreateDateColumn, Entity, PrimaryColumn } from 'typeorm';
+import { AMOUNT_COLUMN } from '@hotel/platform';
 
 /** `requested`: recorded before the vendor was called, its answer not (yet) known. */
 export type SupplierBookingStatus = 'requested' | 'pending' | 'confirmed' | 'cancelled';
@@ -59,4 +60,11 @@ export class SupplierBookingEntity {
   /** A sandbox booking took no room from the allotment. */
   @Column({ type: 'boolean', default: false })
   sandbox: boolean;
+
+  /** What the vendor said cancelling cost, in `cancellationCurrency` (none from a vendor that does not say). */
+  @Column({ name: 'cancellation_charge', type: 'numeric', precision: 15, scale: 3, nullable: true, transformer: AMOUNT_COLUMN })
+  cancellationCharge: string | null;
+
+  @Column({ name: 'cancellation_currency', type: 'char', length: 3, nullable: true })
+  cancellationCurrency: string | null;
 }

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { SupplierBookRequest, SupplierBooking } from '@hotel/contracts';
+import { CancellationCharge, SupplierBookRequest, SupplierBooking } from '@hotel/contracts';
 import { rowsOf } from '@hotel/platform';
 import { AllotmentEntity } from '../inventory/allotment.entity';
 import { SupplierBookingEntity } from './supplier-booking.entity';
@@ -30,7 +30,20 @@ export interface SupplierAnswer {
 /** A supplier booking as recorded: the rooms it took, and the vendor's last answer (`createdAt`: when it was accepted). */
 export type SupplierBookingRecord = Pick<
   SupplierBookingEntity,
-  'bookingId' | 'vendor' | 'hotelId' | 'roomId' | 'checkIn' | 'checkOut' | 'rooms' | 'reference' | 'status' | 'sandbox' | 'createdAt' | 'attemptUntil'
+  | 'bookingId'
+  | 'vendor'
+  | 'hotelId'
+  | 'roomId'
+  | 'checkIn'
+  | 'checkOut'
+  | 'rooms'
+  | 'reference'
+  | 'status'
+  | 'sandbox'
+  | 'createdAt'
+  | 'attemptUntil'
+  | 'cancellationCharge'
+  | 'cancellationCurrency'
 >;
 
 /** The query of one booking's record. */
@@ -38,7 +51,22 @@ function recordQuery(manager: EntityManager, bookingId: number) {
   return manager
     .getRepository(SupplierBookingEntity)
     .createQueryBuilder('b')
-    .select(['b.bookingId', 'b.vendor', 'b.hotelId', 'b.roomId', 'b.checkIn', 'b.checkOut', 'b.rooms', 'b.reference', 'b.status', 'b.sandbox', 'b.createdAt', 'b.attemptUntil'])
+    .select([
+      'b.bookingId',
+      'b.vendor',
+      'b.hotelId',
+      'b.roomId',
+      'b.checkIn',
+      'b.checkOut',
+      'b.rooms',
+      'b.reference',
+      'b.status',
+      'b.sandbox',
+      'b.createdAt',
+      'b.attemptUntil',
+      'b.cancellationCharge',
+      'b.cancellationCurrency',
+    ])
     .where('b.bookingId = :bookingId', { bookingId });
 }
 
@@ -135,12 +163,13 @@ export class SupplierBookingTransaction {
       .execute();
   }
 
-  async markCancelled(bookingId: number): Promise<void> {
+  /** Cancelled, with what the vendor said cancelling cost when it said. */
+  async markCancelled(bookingId: number, charge?: CancellationCharge): Promise<void> {
     await this.manager
       .getRepository(SupplierBookingEntity)
       .createQueryBuilder()
       .update()
-      .set({ status: 'cancelled', updatedAt: () => 'now()' })
+      .set({ status: 'cancelled', updatedAt: () => 'now()', ...(charge && { cancellationCharge: charge.amount, cancellationCurrency: charge.currency }) })
       .where('booking_id = :bookingId', { bookingId })
       .execute();
   }

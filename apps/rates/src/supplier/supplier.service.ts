@@ -125,25 +125,26 @@ export class SupplierService {
 
   /**
    * Cancels with the vendor first, with no transaction open, then gives the rooms back
-   * (a sandbox booking took none) in one transaction holding the booking's row.
-   * Cancelling again asks the vendor nothing; two cancellations at once both ask it
-   * (a vendor answers a booking cancelled already as cancelled) and one gives back.
+   * (a sandbox booking took none) and records what the vendor charged, in one transaction
+   * holding the booking's row. Cancelling again asks the vendor nothing and answers the
+   * charge recorded; two cancellations at once both ask it (a vendor answers a booking
+   * cancelled already as cancelled) and one gives back.
    */
   async cancel(bookingId: number): Promise<SupplierBooking> {
     const booking = await this.bookings.find(bookingId);
     if (!booking) throw notFound(bookingId);
     if (booking.status === 'requested') throw answerNotKnown(bookingId);
-    if (booking.status !== 'cancelled') {
-      const answer = await this.supplierOf(booking.vendor).cancel(placed(booking));
-      if (answer.status !== 'cancelled') throw new DomainError('SUPPLIER_ERROR', `the supplier did not cancel the booking (it answered ${answer.status})`);
-      await this.bookings.inTransaction(async (transaction) => {
-        const locked = await transaction.lock(bookingId);
-        if (!locked || locked.status === 'cancelled') return;
-        if (this.keptAllotment(locked)) await transaction.giveBack(locked);
-        await transaction.markCancelled(bookingId);
-      });
-    }
-    return { reference: booking.reference!, status: 'cancelled' };
+    if (booking.status === 'cancelled') return cancelledAnswer(booking);
+    const answer = await this.supplierOf(booking.vendor).cancel(placed(booking));
+    if (answer.status !== 'cancelled') throw new DomainError('SUPPLIER_ERROR', `the supplier did not cancel the booking (it answered ${answer.status})`);
+    await this.bookings.inTransaction(async (transaction) => {
+      const locked = await transaction.lock(bookingId);
+      if (!locked || locked.status === 'cancelled') return;
+      if (this.keptAllotment(locked)) await transaction.giveBack(locked);
+      await transaction.markCancelled(bookingId, answer.cancellationCharge);
+    });
+    // What the first cancellation recorded (two at once: the one that recorded it).
+    return cancelledAnswer((await this.bookings.find(bookingId))!);
   }
 
   /** Rooms the platform took from its own allotment for this booking (none for a sandbox booking, or a remote vendor's). */
@@ -177,6 +178,12 @@ export class SupplierService {
 /** A booking the vendor answered (not `requested`). */
 function placed(booking: SupplierBookingRecord): PlacedSupplierBooking {
   return { bookingId: booking.bookingId, reference: booking.reference!, status: booking.status as PlacedSupplierBooking['status'], sandbox: booking.sandbox, placedAt: booking.createdAt };
+}
+
+/** A cancelled booking as recorded, with what the vendor charged when it said. */
+function cancelledAnswer(booking: SupplierBookingRecord): SupplierBooking {
+  const charge = booking.cancellationCharge !== null && booking.cancellationCurrency !== null ? { amount: booking.cancellationCharge, currency: booking.cancellationCurrency } : undefined;
+  return { reference: booking.reference!, status: 'cancelled', ...(charge && { cancellationCharge: charge }) };
 }
 
 /** The vendor has not answered this booking yet (its attempt is under way, or its answer was lost and a retry asks again). */

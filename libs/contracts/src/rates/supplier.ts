@@ -137,10 +137,18 @@ export class SupplierBookRequest {
   holder?: SupplierHolder;
 }
 
+/** What a vendor charges for cancelling a booking, in its own currency (a decimal string). */
+export interface CancellationCharge {
+  amount: string;
+  currency: string;
+}
+
 export interface SupplierBooking {
   reference: string;
   /** pending: accepted but not yet confirmed by the vendor; ask again later. */
   status: 'confirmed' | 'pending' | 'cancelled' | 'rejected';
+  /** A cancelled booking: what the vendor charged for cancelling it, when the vendor says (the refund follows it). */
+  cancellationCharge?: CancellationCharge;
 }
 
 /** rates.supplier.status.v2: where a supplier booking stands (a pending one settles later). */

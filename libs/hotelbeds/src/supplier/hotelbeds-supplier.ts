@@ -139,12 +139,12 @@ export class HotelbedsSupplier implements SupplierPort {
     if (booking.sandbox) return this.answered.cancel(booking);
     try {
       const answer = await this.client.cancel(booking.reference);
-      return answerOf(answer.booking);
+      return withCharge(answer.booking);
     } catch (error) {
       // Cancelled before (a repeat whose first answer was lost): the booking says so.
       if (error instanceof HotelbedsError && error.kind === 'refused') {
         const detail = await this.client.bookingDetail(booking.reference);
-        if (detail.booking.status === 'CANCELLED') return answerOf(detail.booking);
+        if (detail.booking.status === 'CANCELLED') return withCharge(detail.booking);
       }
       throw refusalOf(error, this.name);
     }
@@ -229,6 +229,15 @@ const STATUSES: Record<BookingStatus, SupplierBooking['status']> = {
 
 function answerOf(booking: Booking): SupplierBooking {
   return { reference: booking.reference, status: STATUSES[booking.status] ?? 'pending' };
+}
+
+/** A cancelled booking's answer with what cancelling cost (the hotel's `cancellationAmount`, in the booking's currency). */
+function withCharge(booking: Booking): SupplierBooking {
+  const answer = answerOf(booking);
+  const amount = booking.hotel?.cancellationAmount;
+  const currency = booking.currency ?? booking.hotel?.currency;
+  if (answer.status !== 'cancelled' || amount === undefined || !currency || !/^\d{1,15}(\.\d{1,3})?$/.test(amount)) return answer;
+  return { ...answer, cancellationCharge: { amount, currency } };
 }
 
 /** A refusal is the booking's failure; anything else passes on as it is (the outcome may be unknown: a retry asks first). */
