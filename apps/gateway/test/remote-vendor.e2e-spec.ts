@@ -143,6 +143,46 @@ describe('a remote vendor over the Hotelbeds protocol', () => {
     }
   });
 
+  it('V1: the vendor is asked in the background and its answer kept for every poll; a lapsed ask is asked again', async () => {
+    const sql = (text: string, params: unknown[] = []) => queryTestDatabase(system.database.url, text, params);
+    await setFaults({ atlas: { latencyMs: 1500, operations: ['availability'] } });
+    try {
+      const created = await system.request('POST', '/search', { headers: auth, json: { place_id: 'gn:2988507', ...freshStay() } });
+      expect(created.status).toBe(200);
+      const sessionId = created.body.data.session_id;
+      // The built-in vendors answered at once; the remote one is still being asked.
+      expect(created.body.data.search_completed).toBe(false);
+      expect(created.body.data.results.length).toBeGreaterThan(0);
+      const polls = await Promise.all(Array.from({ length: 4 }, () => system.request('GET', `/search/${sessionId}`, { headers: auth })));
+      expect(polls.map((poll) => poll.body.data.search_completed)).toEqual([false, false, false, false]);
+      const answered = await pollUntilCompleted(sessionId);
+      const [row] = await sql(`SELECT state, jsonb_array_length(lowest) AS hotels FROM search.vendor_answers WHERE session_id = $1 AND vendor = 'hotelbeds'`, [sessionId]);
+      expect(row.state).toBe('answered');
+      expect(row.hotels).toBeGreaterThan(0);
+      const [{ lowest }] = await sql(`SELECT lowest FROM search.vendor_answers WHERE session_id = $1`, [sessionId]);
+      const shown = new Set(answered.results.map((result: { hotel: { id: number } }) => result.hotel.id));
+      for (const entry of lowest) expect(shown.has(entry.key.hotelId)).toBe(true);
+
+      // A replica that took the ask and died: its claim runs out, the next poll asks again.
+      await sql(`UPDATE search.vendor_answers SET state = 'asking', lowest = NULL, answered_at = NULL, asking_until = now() - interval '1 second' WHERE session_id = $1`, [sessionId]);
+      expect((await system.request('GET', `/search/${sessionId}`, { headers: auth })).body.data.search_completed).toBe(false);
+      await pollUntilCompleted(sessionId);
+      expect(await sql(`SELECT state FROM search.vendor_answers WHERE session_id = $1`, [sessionId])).toEqual([{ state: 'answered' }]);
+    } finally {
+      await setFaults({ atlas: {} });
+    }
+  });
+
+  async function pollUntilCompleted(sessionId: string) {
+    const deadline = Date.now() + 15_000;
+    for (;;) {
+      const polled = await system.request('GET', `/search/${sessionId}`, { headers: auth });
+      if (polled.body.data.search_completed) return polled.body.data;
+      if (Date.now() > deadline) throw new Error(`search ${sessionId} did not complete`);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  }
+
   it("shows the vendor's circuit breakers in readiness and metrics; an open one leaves the platform ready", async () => {
     await setFaults({ atlas: { serverErrorShare: 1, operations: ['availability'] } });
     try {

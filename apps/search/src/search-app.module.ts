@@ -5,6 +5,8 @@ import { ServicePlatformModule } from '@hotel/platform';
 import { remoteSuppliers } from '@hotel/hotelbeds';
 import { CreateSearchSessions1763920000000 } from './migrations/1763920000000-create-search-sessions';
 import { PricedSessions1764700000000 } from './migrations/1764700000000-priced-sessions';
+import { VendorAnswers1765300000000 } from './migrations/1765300000000-vendor-answers';
+import { VendorAnswersRepository } from './sessions/vendor-answers.repository';
 import { OfferFinder } from './offers/offer-finder';
 import { PlacesController } from './places/places.controller';
 import { SearchEnv } from './search.env';
@@ -26,11 +28,11 @@ export class SearchAppModule {
           env,
           healthSubject: SUBJECTS.SEARCH_HEALTH_CHECK,
           entities: [SessionEntity, HotelViewEntity],
-          migrations: [CreateSearchSessions1763920000000, PricedSessions1764700000000],
+          migrations: [CreateSearchSessions1763920000000, PricedSessions1764700000000, VendorAnswers1765300000000],
         }),
       ],
       controllers: [PlacesController, SessionsController, V2RatesController],
-      providers: [...supplierProviders({ remote: remoteSuppliers(env) }), ...fxRatesFromOwner(), OfferFinder, SessionRepository, SessionsService, V2RatesService],
+      providers: [...supplierProviders({ remote: remoteSuppliers(env) }), ...fxRatesFromOwner(), OfferFinder, SessionRepository, VendorAnswersRepository, SessionsService, V2RatesService],
     };
   }
 }

@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { Actor, ClientPricing, HotelRate, milliToNumber, toMilli, HotelRatesData, ResolvedRate, SearchBody, SearchData, SearchResultHotel } from '@hotel/contracts';
+import { Actor, ClientPricing, HotelRate, milliToDecimal, milliToNumber, toMilli, HotelRatesData, ResolvedRate, SearchBody, SearchData, SearchResultHotel } from '@hotel/contracts';
 import {
   Hotel,
   VendorCode,
@@ -14,12 +14,15 @@ import {
   convertRate,
   FxConversion,
   FxRates,
+  OfferKey,
+  SupplierOffer,
   Suppliers,
 } from '@hotel/inventory';
 import { BACKGROUND_JOBS, BackgroundJobs, DomainError, SERVICE_ENV } from '@hotel/platform';
 import { OfferFinder, PricedOffer } from '../offers/offer-finder';
 import { SearchEnv } from '../search.env';
 import { SearchSession, SessionRepository } from './session.repository';
+import { LowestOffer, VendorAnswersRepository } from './vendor-answers.repository';
 
 /** Hotels one V1 search covers at most (a country covers its biggest cities). */
 export const SESSION_HOTEL_CAP = 300;
@@ -39,6 +42,7 @@ export class SessionsService implements OnModuleInit, OnModuleDestroy {
   constructor(
     private readonly sessions: SessionRepository,
     private readonly offers: OfferFinder,
+    private readonly vendorAnswers: VendorAnswersRepository,
     private readonly suppliers: Suppliers,
     private readonly fx: FxRates,
     @Inject(SERVICE_ENV) private readonly env: SearchEnv,
@@ -150,7 +154,7 @@ export class SessionsService implements OnModuleInit, OnModuleDestroy {
    * has not answered by then is missing from this poll, and the search stays incomplete
    * until SEARCH_TIMEOUT_MS).
    */
-  private vendorsToAsk(elapsedMs: number, latencyScale = 1): { vendors: string[]; timedOut: boolean; allSimulated: boolean } {
+  private vendorsToAsk(elapsedMs: number, latencyScale = 1): { vendors: string[]; simulated: string[]; remote: string[]; timedOut: boolean; allSimulated: boolean } {
     const timedOut = elapsedMs >= this.env.SEARCH_TIMEOUT_MS;
     const builtIn = this.suppliers.codes.filter((code) => !this.suppliers.of(code).remote) as VendorCode[];
     const simulated = builtIn.filter((code) => {
@@ -158,7 +162,7 @@ export class SessionsService implements OnModuleInit, OnModuleDestroy {
       return latency <= elapsedMs && latency < this.env.SEARCH_TIMEOUT_MS;
     });
     const remote = this.suppliers.codes.filter((code) => this.suppliers.of(code).remote);
-    return { vendors: [...simulated, ...remote], timedOut, allSimulated: simulated.length === builtIn.length };
+    return { vendors: [...simulated, ...remote], simulated, remote, timedOut, allSimulated: simulated.length === builtIn.length };
   }
 
   private sessionHotels(session: SearchSession) {
@@ -175,14 +179,14 @@ export class SessionsService implements OnModuleInit, OnModuleDestroy {
     vendors: string[],
   ): Promise<{ offers: PricedOffer[]; missing: string[]; conversion: (vendorCurrency: string) => FxConversion }> {
     const stay = { check_in: session.checkIn, check_out: session.checkOut, rooms: session.rooms };
-    const [soldOut, fx] = vendors.length ? await Promise.all([this.offers.soldOut(hotels, stay), this.fx.cache.current(session.fxDate)]) : [new Set<string>(), null];
+    const [soldOut, fx] = await Promise.all([vendors.length ? this.offers.soldOut(hotels, stay) : new Set<string>(), this.fx.cache.current(session.fxDate)]);
     const { offers, missing } = await this.offers.find(hotels, vendors, stay, {
       soldOut,
       includeMemberRates: true,
       context: { epoch: session.priceEpoch, issuedAt: session.createdAt },
       deadlineMs: this.env.V2_DEADLINE_MS,
     });
-    return { offers, missing, conversion: (vendorCurrency) => fx!.priced(vendorCurrency, session.pricing, session.fxDate) };
+    return { offers, missing, conversion: (vendorCurrency) => fx.priced(vendorCurrency, session.pricing, session.fxDate) };
   }
 
   /** Rates in the client's currency, whole. */
@@ -194,29 +198,83 @@ export class SessionsService implements OnModuleInit, OnModuleDestroy {
   private async results(session: SearchSession): Promise<SearchData> {
     const asked = this.vendorsToAsk(session.elapsedMs);
     const hotels = this.sessionHotels(session);
-    const { offers, missing, conversion } = await this.priced(session, hotels, asked.vendors);
-    const completed = asked.timedOut || (asked.allSimulated && missing.length === 0);
+    const [{ offers, conversion }, remote] = await Promise.all([this.priced(session, hotels, asked.simulated), this.remoteAnswers(session, hotels, asked.remote)]);
+    const completed = asked.timedOut || (asked.allSimulated && remote.waiting === 0);
     // Only each hotel's lowest price is shown: the price for the stay is the vendor's
     // converted once (as convertRate converts it), so the rest of each rate is not converted.
-    const lowest = new Map<number, { offer: PricedOffer; price: number; currency: string }>();
-    for (const offer of offers) {
-      const fx = conversion(offer.rate.price_currency);
-      const price = fx.convert(toMilli(offer.rate.price_chargeable));
-      const current = lowest.get(offer.hotel.id);
-      if (!current || price < current.price) lowest.set(offer.hotel.id, { offer, price, currency: fx.to });
-    }
-    const results: SearchResultHotel[] = [...lowest.values()]
-      .sort((a, b) => a.price - b.price)
-      .map(({ offer, price, currency }) => ({
-        hotel: {
-          id: offer.hotel.id,
-          name: offer.hotel.name,
-          stars: offer.hotel.stars,
-          lowest_rate: { id: v1RateId(session.id, offer.key), price_chargeable: milliToNumber(price), price_currency: currency },
-        },
-      }));
+    const lowest = new Map<number, { key: OfferKey; price: number; currency: string }>();
+    const consider = (hotelId: number, key: OfferKey, vendorPrice: number | string, vendorCurrency: string) => {
+      const fx = conversion(vendorCurrency);
+      const price = fx.convert(toMilli(vendorPrice));
+      const current = lowest.get(hotelId);
+      if (!current || price < current.price) lowest.set(hotelId, { key, price, currency: fx.to });
+    };
+    for (const offer of offers) consider(offer.hotel.id, offer.key, offer.rate.price_chargeable, offer.rate.price_currency);
+    for (const answer of remote.lowest) consider(answer.key.hotelId, answer.key, answer.price, answer.currency);
+    const byId = new Map(hotels.map((hotel) => [hotel.id, hotel]));
+    const results: SearchResultHotel[] = [...lowest.entries()]
+      .sort(([, a], [, b]) => a.price - b.price)
+      .map(([hotelId, { key, price, currency }]) => {
+        const hotel = byId.get(hotelId)!;
+        return {
+          hotel: {
+            id: hotel.id,
+            name: hotel.name,
+            stars: hotel.stars,
+            lowest_rate: { id: v1RateId(session.id, key), price_chargeable: milliToNumber(price), price_currency: currency },
+          },
+        };
+      });
     return { session_id: session.id, search_completed: completed, results };
   }
+
+  /**
+   * What the remote vendors answered the session (each hotel's lowest offer), and how many
+   * are still to answer. A vendor nobody has asked yet, or whose asker has not answered in
+   * time (a replica gone), is asked now, in the background: this poll does not wait.
+   */
+  private async remoteAnswers(session: SearchSession, hotels: Hotel[], vendors: string[]): Promise<{ lowest: LowestOffer[]; waiting: number }> {
+    if (vendors.length === 0 || hotels.length === 0) return { lowest: [], waiting: 0 };
+    const answers = new Map((await this.vendorAnswers.answers(session.id)).map((answer) => [answer.vendor, answer]));
+    const lowest: LowestOffer[] = [];
+    let waiting = 0;
+    for (const vendor of vendors) {
+      const answer = answers.get(vendor);
+      if (answer?.state === 'answered') lowest.push(...answer.lowest!);
+      if (answer?.state === 'answered' || answer?.state === 'failed') continue;
+      waiting++;
+      if (!answer || answer.lapsed) await this.askInBackground(session, vendor, hotels);
+    }
+    return { lowest, waiting };
+  }
+
+  /** Asks a remote vendor for the session's hotels, once across replicas (a claim), recording its answer when it comes. */
+  private async askInBackground(session: SearchSession, vendor: string, hotels: Hotel[]): Promise<void> {
+    // The vendor has the search's whole window; the claim a little more, so a slow answer is still recorded by its asker.
+    if (!(await this.vendorAnswers.claim(session.id, vendor, this.env.SEARCH_TIMEOUT_MS + 5000))) return;
+    const stay = { check_in: session.checkIn, check_out: session.checkOut, rooms: session.rooms };
+    const request = { soldOut: new Set<string>(), includeMemberRates: true, context: { epoch: session.priceEpoch, issuedAt: session.createdAt }, deadlineMs: this.env.SEARCH_TIMEOUT_MS };
+    void this.background.run('vendor-answer', async () => {
+      try {
+        const answer = await this.offers.ask(vendor, hotels, stay, request);
+        await this.vendorAnswers.record(session.id, vendor, answer && lowestOffers(answer));
+      } catch (error) {
+        // Unrecorded: the claim runs out and the next poll asks again.
+        this.logger.warn({ msg: "a vendor's answer to a search could not be recorded", vendor, sessionId: session.id, error: String(error) });
+      }
+    });
+  }
+}
+
+/** Each hotel's cheapest offer in a vendor's answer (in the vendor's currency). */
+function lowestOffers(answer: SupplierOffer[][]): LowestOffer[] {
+  const lowest: LowestOffer[] = [];
+  for (const offers of answer) {
+    let best: SupplierOffer | undefined;
+    for (const offer of offers) if (!best || toMilli(offer.rate.price_chargeable) < toMilli(best.rate.price_chargeable)) best = offer;
+    if (best) lowest.push({ key: best.key, price: milliToDecimal(toMilli(best.rate.price_chargeable), 3), currency: best.rate.price_currency });
+  }
+  return lowest;
 }
 
 function withV1Id(sessionId: string, offer: PricedOffer): HotelRate {
