@@ -258,7 +258,12 @@ async function runFlow(workers, durationS, attempt) {
 /** Workers each search, read a hotel's rates, prebook and book (V1). */
 function fullFlow(gateway, headers, workers, durationS) {
   return runFlow(workers, durationS, async (n, stay) => {
-    const search = await api(gateway, 'POST', '/search', headers, { place_id: `gn:${CITIES[n % CITIES.length]}`, ...stay });
+    let search = await api(gateway, 'POST', '/search', headers, { place_id: `gn:${CITIES[n % CITIES.length]}`, ...stay });
+    // The vendors answer a session in the background: poll, as a client does, until one has.
+    for (let polls = 0; polls < 100 && search.body.data && !search.body.data.results.length && !search.body.data.search_completed; polls++) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      search = await api(gateway, 'GET', `/search/${search.body.data.session_id}`, headers);
+    }
     const results = search.body.data?.results ?? [];
     if (!results.length) return 'none';
     const hotel = results[n % results.length].hotel;
@@ -370,21 +375,33 @@ async function measure(scenario, cpu) {
 async function withCpu(cpu, run) {
   const before = cpu?.();
   const result = await run();
-  if (before !== undefined) result.cpuMsPerRequest = ((cpu() - before) * 1000) / Math.max(1, result.requests.average * (result.durationS ?? DURATION_S));
+  if (before !== undefined) {
+    const after = cpu();
+    const operations = Math.max(1, result.requests.average * (result.durationS ?? DURATION_S));
+    result.cpuMsPerRequest = ((after.apps - before.apps) * 1000) / operations;
+    result.simulatorCpuMsPerRequest = ((after.simulator - before.simulator) * 1000) / operations;
+  }
   return result;
 }
 
-/** CPU seconds (user and system) used so far by the apps `npm start` runs: the children of its process. */
+/**
+ * CPU seconds (user and system) used so far by the processes `npm start` runs (the children
+ * of its process): the platform's apps, and apart from them the vendor simulator, which
+ * stands for vendors outside the platform and is not the platform's cost.
+ */
 function appsCpuSeconds(platform) {
   const children = fs.readFileSync(`/proc/${platform.pid}/task/${platform.pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean);
-  let ticks = 0;
+  let apps = 0;
+  let simulator = 0;
   for (const pid of children) {
     const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
     // utime and stime, the 14th and 15th fields, counted after the command name's closing parenthesis.
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    ticks += Number(fields[11]) + Number(fields[12]);
+    const ticks = Number(fields[11]) + Number(fields[12]);
+    if (fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('vendor-simulator')) simulator += ticks;
+    else apps += ticks;
   }
-  return ticks / 100;
+  return { apps: apps / 100, simulator: simulator / 100 };
 }
 
 /** The resident memory (MiB) of the platform's processes: `npm start`'s supervisor and every app it runs. */
@@ -454,7 +471,9 @@ async function main() {
     METRICS_PORT: String(metricsPort),
     DATA_DIR: dataDir,
     LOG_LEVEL: 'warn',
-    // The full-flow scenario books straight after searching: one vendor answers at once.
+    // The simulated vendors answer as fast as a vendor's cache would: what is measured is the platform.
+    SIMULATOR_LATENCY_MS: 'atlas=10,borealis=20,cobalt=40',
+    // With START_VENDORS=in-process: the V1 flow books straight after searching, one vendor answering at once.
     VENDOR_LATENCY_MS: 'atlas=0,borealis=1500,cobalt=4000',
     RATE_LIMIT_RPS: '1000000',
     RATE_LIMIT_BURST: '1000000',
@@ -656,6 +675,7 @@ async function main() {
     errors: result.errors + result.timeouts + result.non2xx,
     'x one-hop': reference ? (result.requests.average / reference).toFixed(2) : 'n/a',
     'apps CPU ms/req': result.cpuMsPerRequest?.toFixed(2) ?? '',
+    'vendors CPU ms/req': result.simulatorCpuMsPerRequest?.toFixed(2) ?? '',
   }));
   process.stdout.write(`\nnpm run bench — ${os.cpus().length} cores, ${DURATION_S} s per scenario, ${CONNECTIONS} connections\n`);
   console.table(rows);

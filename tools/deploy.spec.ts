@@ -151,8 +151,9 @@ describe('deployment files', () => {
     const collector = egress.filter((rule) => rule.ports.some((port: any) => port.port === 4318));
     expect(collector.flatMap((rule) => rule.to)).toEqual([{ namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'monitoring' } } }]);
     const internet = egress.filter((rule) => rule.to.some((peer: any) => peer.ipBlock));
-    // webhooks POSTs to partners' URLs; rates fetches the ECB's daily exchange rates; booking reaches the card processor.
-    if (app === 'webhooks' || app === 'rates' || app === 'booking') {
+    // webhooks POSTs to partners' URLs; rates fetches the ECB's daily exchange rates and books with the vendors; search asks
+    // the vendors for availability; booking reaches the card processor.
+    if (app === 'webhooks' || app === 'rates' || app === 'search' || app === 'booking') {
       expect(internet).toHaveLength(1);
       expect(internet[0].ports).toEqual([{ protocol: 'TCP', port: 443 }]);
       const v4 = internet[0].to.find((peer: any) => peer.ipBlock.cidr === '0.0.0.0/0');

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // `npm start`: installs dependencies if missing, builds, finds or starts PostgreSQL
-// and NATS, starts the six services and the gateway, waits until the gateway is
-// ready and says how to make a first call. An app that dies is restarted with
+// and NATS, starts the vendor simulator (the three simulated vendors, over HTTP on
+// loopback), the services and the gateway, waits until the gateway is ready and says
+// how to make a first call. An app that dies is restarted with
 // backoff (tools/lib/supervisor.js); its pid is in DATA_DIR/run/<app>.pid. Ctrl-C
 // stops everything it started.
 const fs = require('node:fs');
@@ -9,11 +10,17 @@ const path = require('node:path');
 const { ROOT, log, ensureDependencies, build, portAnswers, freePort } = require('./lib/workspace');
 const { Supervisor, SERVICES } = require('./lib/supervisor');
 const { waitUntil200 } = require('./lib/https');
+const { startVendorSimulator } = require('./lib/vendor-simulator');
 
 const DATA_DIR = path.resolve(ROOT, process.env.DATA_DIR || '.data');
 const PORT = Number(process.env.PORT || 8443);
 const HOST = process.env.HOST || '127.0.0.1';
 const READY_TIMEOUT_MS = Number(process.env.START_READY_TIMEOUT_MS || 120_000);
+/**
+ * The simulated vendors' own answer times (ms): they differ as real vendors do, and all fit in
+ * V2's 3-second deadline. SIMULATOR_LATENCY_MS changes them (e.g. `atlas=400,borealis=1500,cobalt=4000`).
+ */
+const SIMULATOR_LATENCY_MS = process.env.SIMULATOR_LATENCY_MS || 'atlas=50,borealis=150,cobalt=400';
 /** The gateway's metrics port (METRICS_PORT), then one per service in SERVICES order: each on its own /metrics. */
 const FIRST_METRICS_PORT = Number(process.env.METRICS_PORT || 9464);
 
@@ -84,8 +91,18 @@ async function main() {
   // Voucher links point at this gateway unless PUBLIC_BASE_URL names another address.
   const publicBase = { PUBLIC_BASE_URL: process.env.PUBLIC_BASE_URL || base };
   const metricsPorts = await metricsPortsByApp();
+  // The vendors are outside the platform: the search and rates services reach them over HTTP.
+  // START_VENDORS=in-process keeps the test suite's in-process vendors instead (to measure the platform alone).
+  const inProcess = process.env.START_VENDORS === 'in-process';
+  const simulatorUrl = inProcess ? null : await startVendorSimulator(supervisor, { databaseUrl: postgres.url, latency: SIMULATOR_LATENCY_MS, stopped: () => stopping });
+  const vendors = simulatorUrl ? { VENDOR_SIMULATOR_URL: simulatorUrl } : {};
   for (const service of SERVICES) {
-    supervisor.start(service, { ...nats.appEnv(service), HEALTH_PORT: String(metricsPorts[service]), ...(service === 'booking' && publicBase) });
+    supervisor.start(service, {
+      ...nats.appEnv(service),
+      HEALTH_PORT: String(metricsPorts[service]),
+      ...(service === 'booking' && publicBase),
+      ...((service === 'search' || service === 'rates') && vendors),
+    });
   }
   supervisor.start('gateway', { ...nats.appEnv('gateway'), PORT: String(PORT), HOST, DATA_DIR, METRICS_PORT: String(metricsPorts.gateway) });
 
@@ -104,6 +121,7 @@ Hotel booking platform is ready.
   Health        ${base}/health/ready
   PostgreSQL    ${postgres.kind}
   NATS          ${nats.url} (${nats.kind})
+  Vendors       ${simulatorUrl ? `${simulatorUrl}/{atlas,borealis,cobalt} (the vendor simulator, Hotelbeds protocol)` : 'in process (START_VENDORS=in-process)'}
   Secrets       ${path.join(DATA_DIR, 'secrets')} (owner-only files, created once)
   Logs          ${logDir}/<app>.log (JSON lines)
   Metrics       ${Object.entries(metricsPorts).map(([app, port]) => `${app} http://127.0.0.1:${port}/metrics`).join('\n                ')}

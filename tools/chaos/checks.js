@@ -177,19 +177,33 @@ const SQL_CHECKS = [
            ORDER BY 1`,
   },
   {
-    name: 'allotments_match_supplier_bookings',
-    rule: 'rooms_sold of each vendor, hotel, room and night = rooms of the supplier bookings not cancelled covering that night (sandbox ones take none)',
+    name: 'vendor_allotments_match_vendor_bookings',
+    rule: "the vendors' rooms_sold of each hotel, room and night = rooms of their bookings not cancelled covering that night",
     sql: `WITH live AS (
-            SELECT s.vendor, s.hotel_id, s.room_id, n::date AS night, s.rooms
-              FROM rates.supplier_bookings s
-              LEFT JOIN booking.bookings b ON b.id = s.booking_id
-             CROSS JOIN generate_series(s.check_in, s.check_out - 1, interval '1 day') n
-             WHERE s.status <> 'cancelled' AND NOT coalesce(b.sandbox, false)),
-          sold AS (SELECT vendor, hotel_id, room_id, night, sum(rooms)::int AS rooms FROM live GROUP BY vendor, hotel_id, room_id, night)
-          SELECT vendor, hotel_id, room_id, night, coalesce(a.rooms_sold, 0) AS rooms_sold, coalesce(s.rooms, 0) AS supplier_rooms
-            FROM rates.allotments a FULL JOIN sold s USING (vendor, hotel_id, room_id, night)
+            SELECT b.vendor, b.hotel_code, r.room_id, n::date AS night, r.rooms
+              FROM vendor_simulator.bookings b JOIN vendor_simulator.booking_rooms r USING (reference)
+             CROSS JOIN generate_series(b.check_in, b.check_out - 1, interval '1 day') n
+             WHERE b.status <> 'CANCELLED'),
+          sold AS (SELECT vendor, hotel_code, room_id, night, sum(rooms)::int AS rooms FROM live GROUP BY vendor, hotel_code, room_id, night)
+          SELECT vendor, hotel_code, room_id, night, coalesce(a.rooms_sold, 0) AS rooms_sold, coalesce(s.rooms, 0) AS booked_rooms
+            FROM vendor_simulator.allotments a FULL JOIN sold s USING (vendor, hotel_code, room_id, night)
            WHERE coalesce(a.rooms_sold, 0) <> coalesce(s.rooms, 0)
-           ORDER BY hotel_id, night`,
+           ORDER BY hotel_code, night`,
+  },
+  {
+    name: 'one_vendor_booking_per_booking',
+    rule: 'each confirmed live booking has exactly one vendor booking not cancelled (client reference HB<id>), the one rates recorded; no other booking has one',
+    sql: `WITH vendor AS (
+            SELECT substring(client_reference FROM 3)::int AS booking_id, reference, count(*) OVER (PARTITION BY client_reference) AS live
+              FROM vendor_simulator.bookings WHERE status <> 'CANCELLED' AND client_reference ~ '^HB[0-9]+$'),
+          confirmed AS (SELECT id FROM booking.bookings WHERE status = 'confirmed' AND NOT sandbox)
+          SELECT coalesce(c.id, v.booking_id) AS booking_id, (SELECT status FROM booking.bookings WHERE id = coalesce(c.id, v.booking_id)) AS status,
+                 s.reference AS recorded_reference, v.reference AS vendor_reference, v.live
+            FROM confirmed c
+            LEFT JOIN rates.supplier_bookings s ON s.booking_id = c.id
+            FULL JOIN vendor v ON v.booking_id = c.id
+           WHERE c.id IS NULL OR v.reference IS NULL OR v.live > 1 OR s.reference IS DISTINCT FROM v.reference
+           ORDER BY 1`,
   },
   {
     name: 'supplier_bookings_match_bookings',
@@ -205,9 +219,9 @@ const SQL_CHECKS = [
   },
   {
     name: 'rooms_sold_match_live_bookings',
-    rule: 'rooms sold over all allotments = rooms × nights of the confirmed bookings (not sandbox)',
+    rule: "rooms sold over all the vendors' allotments = rooms × nights of the confirmed bookings (not sandbox)",
     sql: `SELECT * FROM (
-            SELECT (SELECT coalesce(sum(rooms_sold), 0) FROM rates.allotments)::int AS rooms_sold,
+            SELECT (SELECT coalesce(sum(rooms_sold), 0) FROM vendor_simulator.allotments)::int AS rooms_sold,
                    (SELECT coalesce(sum(jsonb_array_length(rooms) * (check_out - check_in)), 0) FROM booking.bookings
                      WHERE status = 'confirmed' AND NOT sandbox)::int AS live_room_nights) t
            WHERE rooms_sold <> live_room_nights`,

@@ -12,6 +12,7 @@ const { startPlatformBroker, appSecretsEnv } = require('../lib/nats');
 const { startEmbedded, withDatabase } = require('../lib/postgres');
 const { Supervisor, SERVICES } = require('../lib/supervisor');
 const { waitUntil200 } = require('../lib/https');
+const { startVendorSimulator } = require('../lib/vendor-simulator');
 
 const APPS = [...SERVICES, 'gateway'];
 
@@ -95,7 +96,12 @@ async function startPlatform({ workDir, config, cleanups, log, keepDatabase = fa
     log: (message) => log(message),
   });
   cleanups.push(() => supervisor.stopAll(3000));
-  for (const service of SERVICES) supervisor.start(service, appSecretsEnv(secretsDir, service));
+  // The vendors, outside the platform: on the database directly (a cut of the platform's connections is not theirs).
+  const simulatorUrl = await startVendorSimulator(supervisor, { databaseUrl, latency: 'atlas=0,borealis=0,cobalt=0' });
+  log(`vendors: the vendor simulator at ${simulatorUrl}`);
+  for (const service of SERVICES) {
+    supervisor.start(service, { ...appSecretsEnv(secretsDir, service), ...((service === 'search' || service === 'rates') && { VENDOR_SIMULATOR_URL: simulatorUrl }) });
+  }
   // Metrics on a free port: another run (npm start, a test) may hold the default.
   supervisor.start('gateway', { ...appSecretsEnv(secretsDir, 'gateway'), PORT: String(gatewayPort), HOST: '127.0.0.1', DATA_DIR: workDir, METRICS_PORT: '0' });
   const gateway = `https://127.0.0.1:${gatewayPort}`;
@@ -122,7 +128,7 @@ async function startPlatform({ workDir, config, cleanups, log, keepDatabase = fa
   sql.on('error', () => undefined);
   cleanups.push(() => sql.end());
 
-  return { nats, proxy, supervisor, gateway, databaseUrl, databaseName, sql, clients, logDir: path.join(workDir, 'logs') };
+  return { nats, proxy, supervisor, gateway, simulatorUrl, databaseUrl, databaseName, sql, clients, logDir: path.join(workDir, 'logs') };
 }
 
 module.exports = { APPS, startPlatform };

@@ -18,11 +18,17 @@ export class PrebookQuery {
   promo_code?: string;
 }
 
+/**
+ * A rate id's longest form: a V2 id carries a remote vendor's rate keys (one per group of
+ * identical rooms, about 130 characters each), so eight different rooms make one of ~3,200.
+ */
+export const MAX_RATE_ID_LENGTH = 4096;
+
 /** Body of `POST /v2/prebook`. */
 export class V2PrebookBody {
   @IsString()
   @MinLength(1)
-  @MaxLength(2000)
+  @MaxLength(MAX_RATE_ID_LENGTH)
   rate_id: string;
 
   @IsIn(PAYMENT_METHODS, { message: 'payment_method must be account or credit_card' })
@@ -135,7 +141,7 @@ export class CreatePrebookRequest extends PricedForActor {
 
   @IsString()
   @MinLength(1)
-  @MaxLength(2000)
+  @MaxLength(MAX_RATE_ID_LENGTH)
   rateId: string;
 
   @IsIn(PAYMENT_METHODS)
