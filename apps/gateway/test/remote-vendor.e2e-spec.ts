@@ -34,6 +34,8 @@ describe('a remote vendor over the Hotelbeds protocol', () => {
       HOTELBEDS_BASE_URL: `${simulator.url}/atlas`,
       RATE_ID_SECRET,
       V2_DEADLINE_MS: '1500',
+      // A V1 search is complete after 4 s whatever the vendors do.
+      SEARCH_TIMEOUT_MS: '4000',
     }));
   });
 
@@ -130,6 +132,8 @@ describe('a remote vendor over the Hotelbeds protocol', () => {
     ['slower than the deadline', { latencyMs: 2500 }],
     ['answering 500', { serverErrorShare: 1 }],
     ['answering what is not JSON', { malformedShare: 1 }],
+    ['whose answer trickles past the deadline', { trickleShare: 1, trickleChunkBytes: 64, trickleIntervalMs: 200 }],
+    ['answering 429 with Retry-After', { throttleShare: 1, throttleStatus: 429, retryAfterSeconds: 1 }],
   ])('a vendor %s: search_completed false, with the other vendors\' rates', async (_, knobs) => {
     expect((await setFaults({ atlas: { ...knobs, operations: ['availability'] } })).status).toBe(200);
     try {
@@ -159,7 +163,7 @@ describe('a remote vendor over the Hotelbeds protocol', () => {
       const [row] = await sql(`SELECT state, jsonb_array_length(lowest) AS hotels FROM search.vendor_answers WHERE session_id = $1 AND vendor = 'hotelbeds'`, [sessionId]);
       expect(row.state).toBe('answered');
       expect(row.hotels).toBeGreaterThan(0);
-      const [{ lowest }] = await sql(`SELECT lowest FROM search.vendor_answers WHERE session_id = $1`, [sessionId]);
+      const [{ lowest }] = (await sql(`SELECT lowest FROM search.vendor_answers WHERE session_id = $1`, [sessionId])) as { lowest: { key: { hotelId: number } }[] }[];
       const shown = new Set(answered.results.map((result: { hotel: { id: number } }) => result.hotel.id));
       for (const entry of lowest) expect(shown.has(entry.key.hotelId)).toBe(true);
 
@@ -168,6 +172,24 @@ describe('a remote vendor over the Hotelbeds protocol', () => {
       expect((await system.request('GET', `/search/${sessionId}`, { headers: auth })).body.data.search_completed).toBe(false);
       await pollUntilCompleted(sessionId);
       expect(await sql(`SELECT state FROM search.vendor_answers WHERE session_id = $1`, [sessionId])).toEqual([{ state: 'answered' }]);
+    } finally {
+      await setFaults({ atlas: {} });
+    }
+  });
+
+  it('V1: a vendor slower than the search window is left out; the search completes at the window with the others', async () => {
+    const sql = (text: string, params: unknown[] = []) => queryTestDatabase(system.database.url, text, params);
+    await setFaults({ atlas: { latencyMs: 6000, operations: ['availability'] } });
+    try {
+      const created = await system.request('POST', '/search', { headers: auth, json: { place_id: 'gn:2988507', ...freshStay() } });
+      const sessionId = created.body.data.session_id;
+      const started = Date.now();
+      const completed = await pollUntilCompleted(sessionId);
+      expect(Date.now() - started).toBeGreaterThan(3000);
+      expect(completed.results.length).toBeGreaterThan(0);
+      // Its ask gave up at the window: failed, nothing of it shown.
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(await sql(`SELECT state, lowest FROM search.vendor_answers WHERE session_id = $1`, [sessionId])).toEqual([{ state: 'failed', lowest: null }]);
     } finally {
       await setFaults({ atlas: {} });
     }
