@@ -44,6 +44,8 @@ export const SUBJECTS = {
   RATES_SUPPLIER_STATUS: 'rates.supplier.status.v2',
   RATES_FX_RATES_GET: 'rates.fx-rates.get.v1',
   RATES_FX_RATES_IMPORT: 'rates.fx-rates.import.v1',
+  RATES_VENDOR_RECONCILIATION_RUN: 'rates.vendor-reconciliation.run.v1',
+  RATES_VENDOR_RECONCILIATION_LIST: 'rates.vendor-reconciliation.list.v1',
 
   BOOKING_BOOKING_CREATE: 'booking.booking.create.v2',
   /** Answers in several messages (BookingPageChunk): the total, then the bookings as raw JSON bytes. */

@@ -23,20 +23,25 @@ function periodField(name: string, message: (property: string) => string, valida
 }
 
 /** `from`: a real day YYYY-MM-DD. */
-const IsPeriodStart = periodField('isPeriodStart', (property) => `${property} must be a real date YYYY-MM-DD`, (value) => isCalendarDay(value));
+export const IsPeriodStart = periodField('isPeriodStart', (property) => `${property} must be a real date YYYY-MM-DD`, (value) => isCalendarDay(value));
+
+/** `to`: a real day, not before `from`, at most `maxDays` days from it (both counted). */
+export function IsPeriodEndWithin(maxDays: number) {
+  return periodField(
+    'isPeriodEnd',
+    (property) => `${property} must be a real date YYYY-MM-DD from \`from\` to ${maxDays} days later (both counted)`,
+    (value, args) => {
+      const from = (args.object as { from?: unknown }).from;
+      if (!isCalendarDay(value)) return false;
+      if (!isCalendarDay(from)) return true; // `from` is refused on its own
+      const days = periodDays(from, value);
+      return days >= 1 && days <= maxDays;
+    },
+  );
+}
 
 /** `to`: a real day, not before `from`, at most MAX_PERIOD_DAYS days from it (both counted). */
-const IsPeriodEnd = periodField(
-  'isPeriodEnd',
-  (property) => `${property} must be a real date YYYY-MM-DD from \`from\` to ${MAX_PERIOD_DAYS} days later (both counted)`,
-  (value, args) => {
-    const from = (args.object as { from?: unknown }).from;
-    if (!isCalendarDay(value)) return false;
-    if (!isCalendarDay(from)) return true; // `from` is refused on its own
-    const days = periodDays(from, value);
-    return days >= 1 && days <= MAX_PERIOD_DAYS;
-  },
-);
+const IsPeriodEnd = IsPeriodEndWithin(MAX_PERIOD_DAYS);
 
 /** A period of whole UTC days, `from` and `to` included. */
 class Period {
