@@ -1,4 +1,6 @@
 import { BookingFx } from '../rates/fx';
+// A type only: the vendor reconciliation contract takes its period rules from this file.
+import type { VendorReconciliationSection } from '../rates/vendor-reconciliation';
 import { ArrayMaxSize, IsArray, IsIn, IsInt, IsOptional, IsPositive, Matches, Max, Min, ValidationArguments, ValidationOptions, registerDecorator } from 'class-validator';
 import { ActorScoped } from '../common/actor';
 import { PageQuery, QueryId } from '../common/page-query';
@@ -292,6 +294,12 @@ export interface ReconciliationView {
   /** Every mismatch found (the first 1000 listed; `mismatchCount` counts all). */
   mismatches: ReconciliationMismatch[];
   mismatchCount: number;
+  /**
+   * The vendors' reconciliation reports whose period overlaps this one (their bookings with
+   * every client, compared with each vendor's own list); null for a client's backend token,
+   * which sees only its own client's figures.
+   */
+  vendors: VendorReconciliationSection | null;
 }
 
 // ---- Bus requests ----
@@ -306,7 +314,7 @@ export class SetCreditPolicyRequest {
   selfCredits: SelfCreditPolicy;
 }
 
-/** accounting.statement.summary.v2, accounting.balance.daily.v1, accounting.reconciliation.get.v2 */
+/** accounting.statement.summary.v2, accounting.balance.daily.v1, accounting.reconciliation.get.v3 */
 export class PeriodRequest extends ActorScoped {
   @IsPeriodStart()
   from: string;
