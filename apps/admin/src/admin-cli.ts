@@ -12,6 +12,8 @@ import {
   SUBJECTS,
   SelfCreditPolicy,
   SetFxMarginRequest,
+  RunVendorReconciliationRequest,
+  MAX_VENDOR_RECONCILIATION_DAYS,
   isIsoCurrency,
   parseDay,
   isDecimalAmountString,
@@ -63,6 +65,12 @@ commands:
   set-fx-margin --client-id N --percent P
       the margin added to the client's currency conversions from now on, in percent (0 to 20, two
       decimals at most; 0: none); prints {"client_id","currency","fx_margin_percent"}
+  reconcile-vendors [--vendor CODE] [--from YYYY-MM-DD] [--to YYYY-MM-DD]
+      compares the platform's bookings with each remote vendor's own list over the period now (UTC
+      days, both included, at most 31, none after today; default: yesterday; one of the two alone: that
+      day), keeps the result and prints {"reports": [...], "failures": [...]}: per vendor the counts and
+      the differences (missing_at_vendor, unknown_to_platform, status_mismatch). --vendor: one remote
+      vendor (default: every one). Exits 1 when a vendor could not be asked (listed in failures)
   init-secrets --dir DIR [--nats-listen HOST:PORT] [--jetstream-dir DIR]
       creates, where missing, every secret the platform needs as owner-only files under DIR: an NKEY
       seed per app (nats/<app>.nk) and the signing secrets (voucher-secret, rate-id-secret); writes the
@@ -81,6 +89,11 @@ export interface AdminIo {
 }
 
 class UsageError extends Error {}
+
+/** A command's output when part of it failed: printed as any output, with exit code 1. */
+class Incomplete {
+  constructor(readonly output: object) {}
+}
 
 function parse(argv: string[]) {
   const [command, ...rest] = argv;
@@ -107,6 +120,9 @@ function parse(argv: string[]) {
       'token-id': { type: 'string' },
       'self-credits': { type: 'string' },
       file: { type: 'string' },
+      vendor: { type: 'string' },
+      from: { type: 'string' },
+      to: { type: 'string' },
       help: { type: 'boolean' },
     },
     strict: true,
@@ -173,6 +189,31 @@ function readFxFile(file: string | undefined): { xml: string; source: string } {
   // Kept with the rates as their source: `file:<name>`, on one line, within the contract's 200 characters.
   const name = basename(file).replace(/[\u0000-\u001f\u007f\u2028\u2029]/g, '_').slice(0, 190);
   return { xml: bytes.toString('utf8'), source: `file:${name}` };
+}
+
+/** reconcile-vendors' period and vendor, checked here against the contract (the rates service names the vendors configured). */
+function vendorReconciliationRequest(values: ParsedOptions): RunVendorReconciliationRequest {
+  const today = new Date().toISOString().slice(0, 10);
+  const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
+  for (const flag of ['from', 'to'] as const) {
+    const value = values[flag];
+    if (value !== undefined && !(parseDay(value) && value <= today)) throw new UsageError(`--${flag} must be a date YYYY-MM-DD, not after today (${today})`);
+  }
+  // One of them alone is that one day.
+  const from = values.from ?? values.to ?? yesterday;
+  const request = Object.assign(new RunVendorReconciliationRequest(), { from, to: values.to ?? from, ...(values.vendor !== undefined && { vendor: values.vendor }) });
+  if (request.to < request.from) throw new UsageError(`--to (${request.to}) is before --from (${request.from})`);
+  const [problem] = validateSync(request);
+  if (problem?.property === 'to') throw new UsageError(`the period is at most ${MAX_VENDOR_RECONCILIATION_DAYS} days (both ends counted): ${request.from} to ${request.to} is longer`);
+  if (problem) throw new UsageError('--vendor must be a vendor code such as hotelbeds or atlas');
+  return request;
+}
+
+/** A reply as the command prints it: every key in snake_case, as every admin output (values stay as they are). */
+function snakeKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(snakeKeys);
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`), snakeKeys(inner)]));
 }
 
 /** Refuses an account currency the rates in force cannot convert to (EUR needs none: the rates are per euro). */
@@ -311,6 +352,20 @@ async function execute(services: ServiceClient, command: string | undefined, val
       const pricing = await services.send(SUBJECTS.USERS_CLIENT_SET_FX_MARGIN, { clientId: request.clientId, percent: request.percent });
       return { client_id: pricing.clientId, currency: pricing.currency, fx_margin_percent: pricing.fxMarginPercent };
     }
+    case 'reconcile-vendors': {
+      const request = vendorReconciliationRequest(values);
+      let reply;
+      try {
+        // A month of a slow vendor's list takes a while: the run has minutes, not the commands' 10 seconds.
+        reply = await services.send(SUBJECTS.RATES_VENDOR_RECONCILIATION_RUN, request, { timeoutMs: 300_000 });
+      } catch (error) {
+        // The vendors configured are the rates service's to say: an unknown one is a usage error all the same.
+        if (error instanceof DomainError && error.code === 'VALIDATION_FAILED') throw new UsageError(error.errors?.length ? error.errors.map((problem) => problem.message).join('; ') : error.message);
+        throw error;
+      }
+      const output = snakeKeys(reply) as object;
+      return reply.failures.length > 0 ? new Incomplete(output) : output;
+    }
     default:
       throw new UsageError(command ? `unknown command "${command}"` : 'no command given');
   }
@@ -355,8 +410,9 @@ export async function runAdmin(argv: string[], bus: BusCredentials, io: AdminIo)
     return 1;
   }
   try {
-    io.out(JSON.stringify(await execute(services, parsed.command, parsed.values)));
-    return 0;
+    const result = await execute(services, parsed.command, parsed.values);
+    io.out(JSON.stringify(result instanceof Incomplete ? result.output : result));
+    return result instanceof Incomplete ? 1 : 0;
   } catch (error) {
     if (error instanceof UsageError) {
       io.err(`${error.message}\n\n${USAGE}`);

@@ -442,7 +442,7 @@ export const OPERATIONS: Record<string, OperationSpec> = {
     tag: 'Finance',
     summary: 'The period\'s bookings against their ledger entries',
     description:
-      'Every mismatch (a confirmed booking without its debit or with another amount, a debit without its booking, a refund other than price − penalty, a card booking without its debit and credit, a hold older than the saga lease, a booking priced in another currency than the account\'s), each booking\'s with the vendor\'s price and the exchange rate, and totals per booking status: in the account\'s currency, and apart for each other currency. Sandbox bookings are not reconciled (they move no money).',
+      'Every mismatch (a confirmed booking without its debit or with another amount, a debit without its booking, a refund other than price − penalty, a card booking without its debit and credit, a hold older than the saga lease, a booking priced in another currency than the account\'s), each booking\'s with the vendor\'s price and the exchange rate, and totals per booking status: in the account\'s currency, and apart for each other currency. Sandbox bookings are not reconciled (they move no money). With the finance credential, `vendors` adds the reconciliation reports with the remote vendors whose period overlaps this one (every client\'s bookings with a vendor against the vendor\'s own list: missing_at_vendor, unknown_to_platform, status_mismatch); a backend token gets null there.',
     replies: { 200: { type: 'ReconciliationView', form: 'envelope', description: 'The reconciliation.' } },
     errors: ['NOT_FOUND'],
   },

@@ -226,4 +226,37 @@ describe('a remote vendor over the Hotelbeds protocol', () => {
     expect(rates.body).toMatchObject({ search_completed: false });
     expect(rates.body.rates.length).toBeGreaterThan(0);
   });
+
+  it("reconcile-vendors compares today's bookings with the vendor's list; the finance credential's reconciliation shows the report, a backend token's does not", async () => {
+    const today = new Date().toISOString().slice(0, 10);
+    const unknown = await system.admin('reconcile-vendors', '--vendor', 'atlas');
+    expect(unknown).toMatchObject({ code: 2, stdout: '' });
+    expect(unknown.stderr).toContain('atlas is not a remote vendor; the remote vendors configured are hotelbeds');
+    // A record of a booking the vendor never made, beside the file's bookings (made and cancelled at the vendor, or sandbox).
+    const stay = freshStay();
+    await queryTestDatabase(
+      system.database.url,
+      `INSERT INTO rates.supplier_bookings (booking_id, vendor, hotel_id, room_id, check_in, check_out, rooms, reference, status) VALUES (990001, 'hotelbeds', $1, 1, $2, $3, 1, '101-9999999', 'confirmed')`,
+      [hotelIds[0], stay.check_in, stay.check_out],
+    );
+    const run = await system.admin('reconcile-vendors', '--from', today);
+    expect(run.code).toBe(0);
+    expect(run.json).toEqual({
+      reports: [
+        expect.objectContaining({ vendor: 'hotelbeds', from: today, to: today, platform_bookings: 3, vendor_bookings: 2, missing_at_vendor: 1, unknown_to_platform: 0, status_mismatch: 0 }),
+      ],
+      failures: [],
+    });
+    expect(run.json.reports[0].differences).toEqual([expect.objectContaining({ kind: 'missing_at_vendor', booking_id: 990001, reference: '101-9999999' })]);
+
+    const financeToken = (await system.admin('create-finance-token', '--name', 'Reconciler')).json.finance_token;
+    const reconciliation = (headers: { authorization: string }) => system.request('GET', `/api/accounting/reconciliation?from=${today}&to=${today}&clientId=${acme.client_id}`, { headers });
+    const seen = await reconciliation({ authorization: financeToken });
+    expect(seen.status).toBe(200);
+    expect(seen.body.data.vendors).toEqual({
+      reports: [expect.objectContaining({ id: run.json.reports[0].id, vendor: 'hotelbeds', trigger: 'command', missingAtVendor: 1, differences: [expect.objectContaining({ bookingId: 990001 })] })],
+      reportCount: 1,
+    });
+    expect((await reconciliation({ authorization: acme.backend_token })).body.data.vendors).toBeNull();
+  });
 });

@@ -30,12 +30,20 @@ import { PrebooksController } from './prebooks/prebooks.controller';
 import { PrebooksRepository } from './prebooks/prebooks.repository';
 import { PrebooksService } from './prebooks/prebooks.service';
 import { RatesEnv } from './rates.env';
+import { JobLeaseEntity } from './jobs/job-lease.entity';
+import { JobLeasesRepository } from './jobs/job-leases.repository';
+import { VendorReconciliations1765300000000 } from './migrations/1765300000000-vendor-reconciliations';
+import { DailyVendorReconciliation } from './reconciliation/daily-vendor-reconciliation';
+import { VendorReconciliationController } from './reconciliation/vendor-reconciliation.controller';
+import { VendorReconciliationEntity } from './reconciliation/vendor-reconciliation.entity';
+import { VendorReconciliationService } from './reconciliation/vendor-reconciliation.service';
+import { VendorReconciliationsRepository } from './reconciliation/vendor-reconciliations.repository';
 
 /** The entities of the rates schema, one per table. */
-export const RATES_ENTITIES = [AllotmentEntity, PrebookEntity, SupplierBookingEntity, FxRateSetEntity, FxRateEntity, FxRefreshLeaseEntity];
+export const RATES_ENTITIES = [AllotmentEntity, PrebookEntity, SupplierBookingEntity, FxRateSetEntity, FxRateEntity, FxRefreshLeaseEntity, VendorReconciliationEntity, JobLeaseEntity];
 
 /** The rates schema's migrations, in order. */
-export const RATES_MIGRATIONS = [CreateAllotments1763920000000, CreatePrebooks1763950000000, CreateSupplierBookings1763960000000, SandboxSupplierBookings1764200000000, AmountsInAnyCurrency1764700000000, CreateFxRates1764710000000, ReserveCallRecord1764900000000, VendorCancellationCharge1765200000000];
+export const RATES_MIGRATIONS = [CreateAllotments1763920000000, CreatePrebooks1763950000000, CreateSupplierBookings1763960000000, SandboxSupplierBookings1764200000000, AmountsInAnyCurrency1764700000000, CreateFxRates1764710000000, ReserveCallRecord1764900000000, VendorCancellationCharge1765200000000, VendorReconciliations1765300000000];
 
 @Module({})
 export class RatesAppModule {
@@ -52,8 +60,8 @@ export class RatesAppModule {
           migrations: RATES_MIGRATIONS,
         }),
       ],
-      controllers: [InventoryController, PrebooksController, SupplierController, FxRatesController],
-      providers: [...supplierProviders({ simulated: { pendingSeconds: env.SUPPLIER_PENDING_S }, suppliers: options.suppliers, remote: remoteSuppliers(env) }), AllotmentsRepository, PrebooksRepository, PrebooksService, SupplierBookingsRepository, SupplierService, FxRatesRepository, FxRatesService, FxRatesRefresh,
+      controllers: [InventoryController, PrebooksController, SupplierController, FxRatesController, VendorReconciliationController],
+      providers: [...supplierProviders({ simulated: { pendingSeconds: env.SUPPLIER_PENDING_S }, suppliers: options.suppliers, remote: remoteSuppliers(env) }), AllotmentsRepository, PrebooksRepository, PrebooksService, SupplierBookingsRepository, SupplierService, FxRatesRepository, FxRatesService, FxRatesRefresh, JobLeasesRepository, VendorReconciliationsRepository, VendorReconciliationService, DailyVendorReconciliation,
         // Prebook converts with the sets the FxRatesService keeps in memory: asked every time, nothing kept twice.
         { provide: FX_RATE_SOURCE, useFactory: (rates: FxRatesService): FxRateSource => ({ load: () => rates.sets(), ttlMs: 0 }), inject: [FxRatesService] },
         FxRates,

@@ -65,4 +65,12 @@ export class RatesEnv extends VendorsEnv {
   @Min(100)
   @Max(120_000)
   FX_FETCH_TIMEOUT_MS = 10_000;
+
+  /** From this hour (UTC) on, the remote vendors are reconciled over the day before (one replica; only with a remote vendor). */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  @Max(23)
+  VENDOR_RECONCILIATION_HOUR = 3;
 }

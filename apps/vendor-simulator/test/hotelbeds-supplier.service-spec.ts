@@ -156,4 +156,27 @@ describe('HotelbedsSupplier against the vendor simulator', () => {
     const [{ count: after }] = await harness.query<{ count: string }>('SELECT count(*) FROM vendor_simulator.bookings');
     expect(after).toBe(before);
   });
+
+  it('lists every booking the vendor made on the days asked, whatever its status, read page by page as reconciliation reads it', async () => {
+    const made = await atlas.bookingsMade(harness.clock.day(), harness.clock.day());
+    const rows = await harness.query<{ reference: string; client_reference: string; status: string }>(
+      `SELECT reference, client_reference, status FROM vendor_simulator.bookings WHERE vendor = 'atlas' ORDER BY created_at, reference`,
+    );
+    expect(rows.map((row) => row.status)).toEqual(expect.arrayContaining(['CONFIRMED', 'CANCELLED']));
+    expect(made).toEqual(
+      rows.map((row) => ({
+        reference: row.reference,
+        clientReference: row.client_reference,
+        status: row.status === 'CANCELLED' ? 'cancelled' : 'confirmed',
+        createdOn: harness.clock.day(),
+        net: expect.stringMatching(/^\d+\.\d{2}$/),
+        currency: 'EUR',
+      })),
+    );
+    // Pages of one, until the vendor's total: the same bookings in the same order.
+    const paged: string[] = [];
+    for await (const page of harness.client('atlas').bookingListPages({ start: harness.clock.day(), end: harness.clock.day(), status: 'ALL' }, 1)) paged.push(...page.bookings.bookings!.map((booking) => booking.reference));
+    expect(paged).toEqual(rows.map((row) => row.reference));
+    expect(await atlas.bookingsMade(harness.clock.day(1), harness.clock.day(2))).toEqual([]);
+  });
 });

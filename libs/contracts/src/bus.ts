@@ -55,6 +55,8 @@ export const SUBJECT_CALLERS: Record<SubjectKey, readonly BusIdentity[]> = {
   RATES_SUPPLIER_STATUS: ['booking'],
   RATES_FX_RATES_GET: ['search', 'admin'],
   RATES_FX_RATES_IMPORT: ['admin'],
+  RATES_VENDOR_RECONCILIATION_RUN: ['admin'],
+  RATES_VENDOR_RECONCILIATION_LIST: ['accounting'],
 
   BOOKING_BOOKING_CREATE: ['gateway'],
   BOOKING_BOOKING_LIST: ['gateway'],

@@ -53,6 +53,7 @@ import {
   ClientPricingReply,
 } from './users/credentials';
 import { GetFxRatesRequest, FxRatesReply, ImportFxRatesRequest, ImportFxRatesReply } from './rates/fx';
+import { ListVendorReconciliationsRequest, RunVendorReconciliationRequest, VendorReconciliationRunReply, VendorReconciliationSection } from './rates/vendor-reconciliation';
 import {
   CreateWebhookEndpointRequest,
   DeletedWebhookEndpoint,
@@ -134,6 +135,8 @@ export interface ContractMap {
   [SUBJECTS.RATES_SUPPLIER_STATUS]: Contract<SupplierStatusRequest, SupplierBooking>;
   [SUBJECTS.RATES_FX_RATES_GET]: Contract<GetFxRatesRequest, FxRatesReply>;
   [SUBJECTS.RATES_FX_RATES_IMPORT]: Contract<ImportFxRatesRequest, ImportFxRatesReply>;
+  [SUBJECTS.RATES_VENDOR_RECONCILIATION_RUN]: Contract<RunVendorReconciliationRequest, VendorReconciliationRunReply>;
+  [SUBJECTS.RATES_VENDOR_RECONCILIATION_LIST]: Contract<ListVendorReconciliationsRequest, VendorReconciliationSection>;
 
   [SUBJECTS.BOOKING_BOOKING_CREATE]: Contract<CreateBookingRequest, CreateBookingReply>;
   [SUBJECTS.BOOKING_BOOKING_LIST]: Contract<ListBookingsRequest, BookingPageChunk>;

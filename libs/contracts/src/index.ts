@@ -25,6 +25,7 @@ export * from './promo/promo';
 export * from './rates/prebook';
 export * from './rates/supplier';
 export * from './rates/fx';
+export * from './rates/vendor-reconciliation';
 export * from './booking/book';
 export * from './booking/backend-booking';
 export * from './booking/voucher';

@@ -44,6 +44,8 @@ export const SUBJECTS = {
   RATES_SUPPLIER_STATUS: 'rates.supplier.status.v2',
   RATES_FX_RATES_GET: 'rates.fx-rates.get.v1',
   RATES_FX_RATES_IMPORT: 'rates.fx-rates.import.v1',
+  RATES_VENDOR_RECONCILIATION_RUN: 'rates.vendor-reconciliation.run.v1',
+  RATES_VENDOR_RECONCILIATION_LIST: 'rates.vendor-reconciliation.list.v1',
 
   BOOKING_BOOKING_CREATE: 'booking.booking.create.v2',
   /** Answers in several messages (BookingPageChunk): the total, then the bookings as raw JSON bytes. */
@@ -98,8 +100,8 @@ export const SUBJECTS = {
   /** v2: the running balance carried between pages is any exact decimal (three decimals, no size limit). */
   ACCOUNTING_EXPORT_PAGE: 'accounting.export.page.v2',
   ACCOUNTING_BALANCE_DAILY: 'accounting.balance.daily.v1',
-  /** v2: per currency (the account's, others apart), with each listed booking's vendor price and exchange rate. */
-  ACCOUNTING_RECONCILIATION_GET: 'accounting.reconciliation.get.v2',
+  /** v3: with the vendors' reconciliation reports of the period (`vendors`, for the finance credential). */
+  ACCOUNTING_RECONCILIATION_GET: 'accounting.reconciliation.get.v3',
   /** v2: each booking carries its currency and FX record. */
   BOOKING_RECONCILIATION_LIST: 'booking.reconciliation.list.v2',
 } as const;

@@ -182,23 +182,19 @@ export class HotelbedsClient {
    * The vendor answers client references in upper case, so they are compared ignoring case.
    */
   async findByClientReference(clientReference: string, dates: BookingLookupDates): Promise<Booking[]> {
-    const pageSize = 25;
     const wanted = clientReference.toUpperCase();
     const found: Booking[] = [];
+    const pages = this.bookingListPages({ start: dates.start, end: dates.end, filterType: dates.filterType ?? 'CREATION', status: 'ALL', clientReference }, 25);
+    for await (const page of pages) found.push(...(page.bookings.bookings ?? []).filter((booking) => booking.clientReference?.toUpperCase() === wanted));
+    return found;
+  }
+
+  /** Every page of a booking list query, `pageSize` bookings at a time, until the vendor's `total`. */
+  async *bookingListPages(query: Omit<BookingListQuery, 'from' | 'to'>, pageSize: number): AsyncGenerator<BookingListRS> {
     for (let from = 1; ; from += pageSize) {
-      const page = await this.bookingList({
-        start: dates.start,
-        end: dates.end,
-        filterType: dates.filterType ?? 'CREATION',
-        status: 'ALL',
-        clientReference,
-        from,
-        to: from + pageSize - 1,
-      });
-      const bookings = page.bookings.bookings ?? [];
-      found.push(...bookings.filter((booking) => booking.clientReference?.toUpperCase() === wanted));
-      const total = page.bookings.total ?? 0;
-      if (bookings.length < pageSize || from + pageSize > total) return found;
+      const page = await this.bookingList({ ...query, from, to: from + pageSize - 1 });
+      yield page;
+      if ((page.bookings.bookings?.length ?? 0) < pageSize || from + pageSize > (page.bookings.total ?? 0)) return;
     }
   }
 

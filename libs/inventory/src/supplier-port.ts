@@ -60,6 +60,22 @@ export interface PlacedSupplierBooking {
 }
 
 /**
+ * A booking as a vendor's own list of bookings shows it (for reconciliation): the vendor's
+ * reference, the client reference the platform gave it (`HB<booking id>`, in the vendor's
+ * upper case), where it stands and the day it was made. `net` is what the vendor says the
+ * booking costs (once cancelled: what cancelling cost), in `currency`, when it says.
+ */
+export interface VendorBookingSummary {
+  reference: string;
+  clientReference: string | null;
+  status: 'confirmed' | 'pending' | 'cancelled';
+  /** YYYY-MM-DD, the vendor's creation day. */
+  createdOn: string;
+  net?: string;
+  currency?: string;
+}
+
+/**
  * What the platform asks of a supplier: for searching and prebooking, its priced
  * offers for many hotels at once (search availability, hotel rates, V2 rates), one
  * offer's price and a recheck before booking; for booking, to book, to say where a
@@ -119,6 +135,12 @@ export interface SupplierPort {
   status(booking: PlacedSupplierBooking): Promise<SupplierBooking>;
   /** Cancels a booking: answers `cancelled`, again for a booking already cancelled. */
   cancel(booking: PlacedSupplierBooking): Promise<SupplierBooking>;
+  /**
+   * Every booking the vendor made from `start` to `end` (YYYY-MM-DD, by its creation day,
+   * both included), whatever its status, all pages: what reconciliation compares the
+   * platform's records with. Only remote vendors keep bookings to list.
+   */
+  bookingsMade?(start: string, end: string): Promise<VendorBookingSummary[]>;
   /** A remote vendor's circuit breakers, by operation (for health detail and metrics). */
   circuits?(): Record<string, CircuitState>;
   /** Lets go of connections (at shutdown). */

@@ -479,7 +479,7 @@ export interface paths {
         };
         /**
          * The period's bookings against their ledger entries
-         * @description Every mismatch (a confirmed booking without its debit or with another amount, a debit without its booking, a refund other than price − penalty, a card booking without its debit and credit, a hold older than the saga lease, a booking priced in another currency than the account's), each booking's with the vendor's price and the exchange rate, and totals per booking status: in the account's currency, and apart for each other currency. Sandbox bookings are not reconciled (they move no money).
+         * @description Every mismatch (a confirmed booking without its debit or with another amount, a debit without its booking, a refund other than price − penalty, a card booking without its debit and credit, a hold older than the saga lease, a booking priced in another currency than the account's), each booking's with the vendor's price and the exchange rate, and totals per booking status: in the account's currency, and apart for each other currency. Sandbox bookings are not reconciled (they move no money). With the finance credential, `vendors` adds the reconciliation reports with the remote vendors whose period overlaps this one (every client's bookings with a vendor against the vendor's own list: missing_at_vendor, unknown_to_platform, status_mismatch); a backend token gets null there.
          */
         get: operations["getReconciliation"];
         put?: never;
@@ -1450,6 +1450,11 @@ export interface components {
             success: true;
             message: string | null;
         };
+        /**
+         * @description Where the platform's record of a supplier booking stands; `requested`: the vendor was asked and its answer never recorded.
+         * @enum {string}
+         */
+        PlatformSupplierStatus: "requested" | "pending" | "confirmed" | "cancelled";
         PrebookData: {
             prebook_id: string;
             search: components["schemas"]["PrebookSearch"];
@@ -1572,6 +1577,8 @@ export interface components {
             /** @description Every mismatch found (the first 1000 listed; `mismatchCount` counts all). */
             mismatches: components["schemas"]["ReconciliationMismatch"][];
             mismatchCount: number;
+            /** @description The vendors' reconciliation reports whose period overlaps this one (their bookings with every client, compared with each vendor's own list); null for a client's backend token, which sees only its own client's figures. */
+            vendors: components["schemas"]["VendorReconciliationSection"] | null;
         };
         /** @description A ReconciliationView in the envelope. */
         ReconciliationViewEnvelope: {
@@ -1806,12 +1813,73 @@ export interface components {
             check_out: string;
             rooms: components["schemas"]["RoomRequest"][];
         } & (unknown | unknown | unknown | unknown);
+        /**
+         * @description Where a booking stands at the vendor, as its list says.
+         * @enum {string}
+         */
+        VendorBookingStatus: "confirmed" | "pending" | "cancelled";
         /** @description Each remote vendor's circuit breakers, by vendor code and operation. */
         VendorCircuits: {
             [key: string]: {
                 [key: string]: components["schemas"]["CircuitState"];
             };
         };
+        /** @description One difference between the platform and a vendor, about one booking. */
+        VendorDifference: {
+            kind: components["schemas"]["VendorDifferenceKind"];
+            /** @description The platform booking: its record's, or the one the vendor's client reference `HB<id>` names; null when neither names one. */
+            bookingId: number | null;
+            /** @description The vendor's reference, as the platform recorded it (missing_at_vendor) or as the vendor lists it; null for a record without one (requested). */
+            reference: string | null;
+            /** @description The client reference the vendor lists; null for missing_at_vendor. */
+            clientReference: string | null;
+            /** @description Where the platform's record stands; null when it has none (unknown_to_platform). */
+            platformStatus: components["schemas"]["PlatformSupplierStatus"] | null;
+            /** @description Where the vendor's booking stands; null when it has none (missing_at_vendor). */
+            vendorStatus: components["schemas"]["VendorBookingStatus"] | null;
+            /** @description YYYY-MM-DD: the vendor's creation day, or (missing_at_vendor) the day the platform recorded the booking. */
+            createdOn: string;
+            /** @description What the vendor says the booking costs (once cancelled: what cancelling cost), a decimal string in `currency`; null when it does not say. */
+            net: string | null;
+            currency: string | null;
+        };
+        /**
+         * @description What reconciliation finds between the platform's record of its supplier bookings and a vendor's own list: a booking the vendor does not have (missing_at_vendor), one it has that the platform has no record of (unknown_to_platform), and one both have that stands differently (status_mismatch).
+         * @enum {string}
+         */
+        VendorDifferenceKind: "missing_at_vendor" | "unknown_to_platform" | "status_mismatch";
+        /** @description One run of reconciliation for one vendor and period (a row of rates.vendor_reconciliations). */
+        VendorReconciliationReport: {
+            id: number;
+            vendor: string;
+            /** @description The period, UTC days YYYY-MM-DD, both included. */
+            from: string;
+            to: string;
+            /** @description When it ran (ISO 8601). */
+            ranAt: string;
+            trigger: components["schemas"]["VendorReconciliationTrigger"];
+            /** @description The platform's bookings with the vendor recorded in the period (sandbox ones left out): pending, confirmed or cancelled. */
+            platformBookings: number;
+            /** @description The bookings the vendor lists as made in the period, whatever their status. */
+            vendorBookings: number;
+            missingAtVendor: number;
+            unknownToPlatform: number;
+            statusMismatch: number;
+            /** @description The differences, by kind then booking; an answer lists at most 1000 in all (MAX_LISTED_VENDOR_DIFFERENCES), the counts above count every one. */
+            differences: components["schemas"]["VendorDifference"][];
+        };
+        /** @description The vendors' side of a finance reconciliation. */
+        VendorReconciliationSection: {
+            /** @description The newest run for each vendor and period that overlaps the period asked, the latest periods first: at most 100 (MAX_LISTED_VENDOR_REPORTS), with at most 1000 differences among them. */
+            reports: components["schemas"]["VendorReconciliationReport"][];
+            /** @description How many such reports there are. */
+            reportCount: number;
+        };
+        /**
+         * @description Why a reconciliation ran: the daily job, or an operator's `reconcile-vendors`.
+         * @enum {string}
+         */
+        VendorReconciliationTrigger: "daily" | "command";
         /** @enum {string} */
         WebhookDeliveryStatus: "pending" | "delivered" | "failed";
         /** @description One event for one endpoint, and how its delivery went. */
@@ -8823,7 +8891,60 @@ export interface operations {
                      *             "message": "booking 43 is priced in EUR (412.30), the account is in USD"
                      *           }
                      *         ],
-                     *         "mismatchCount": 2
+                     *         "mismatchCount": 2,
+                     *         "vendors": {
+                     *           "reports": [
+                     *             {
+                     *               "id": 31,
+                     *               "vendor": "hotelbeds",
+                     *               "from": "2026-11-30",
+                     *               "to": "2026-11-30",
+                     *               "ranAt": "2026-12-01T03:00:04.512Z",
+                     *               "trigger": "daily",
+                     *               "platformBookings": 214,
+                     *               "vendorBookings": 214,
+                     *               "missingAtVendor": 1,
+                     *               "unknownToPlatform": 1,
+                     *               "statusMismatch": 1,
+                     *               "differences": [
+                     *                 {
+                     *                   "kind": "missing_at_vendor",
+                     *                   "bookingId": 5120,
+                     *                   "reference": "1-3965431",
+                     *                   "clientReference": null,
+                     *                   "platformStatus": "confirmed",
+                     *                   "vendorStatus": null,
+                     *                   "createdOn": "2026-11-30",
+                     *                   "net": null,
+                     *                   "currency": null
+                     *                 },
+                     *                 {
+                     *                   "kind": "unknown_to_platform",
+                     *                   "bookingId": 5133,
+                     *                   "reference": "1-3965502",
+                     *                   "clientReference": "HB5133",
+                     *                   "platformStatus": null,
+                     *                   "vendorStatus": "confirmed",
+                     *                   "createdOn": "2026-11-30",
+                     *                   "net": "318.40",
+                     *                   "currency": "EUR"
+                     *                 },
+                     *                 {
+                     *                   "kind": "status_mismatch",
+                     *                   "bookingId": 5087,
+                     *                   "reference": "1-3965377",
+                     *                   "clientReference": "HB5087",
+                     *                   "platformStatus": "confirmed",
+                     *                   "vendorStatus": "cancelled",
+                     *                   "createdOn": "2026-11-30",
+                     *                   "net": "0.00",
+                     *                   "currency": "EUR"
+                     *                 }
+                     *               ]
+                     *             }
+                     *           ],
+                     *           "reportCount": 30
+                     *         }
                      *       },
                      *       "success": true,
                      *       "message": null

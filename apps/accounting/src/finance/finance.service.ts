@@ -141,6 +141,15 @@ export class FinanceService {
 
   async reconcile(actor: Actor, from: string, to: string): Promise<ReconciliationView> {
     const { clientId, currency } = await this.clientOf(actor, 'reconciliation');
+    // The vendors' reports cover every client's bookings (and the vendors' net prices): the finance team's alone.
+    const [ledger, vendors] = await Promise.all([
+      this.reconcileLedger(clientId, currency, from, to),
+      actor.role === 'finance' ? this.services.send(SUBJECTS.RATES_VENDOR_RECONCILIATION_LIST, { from, to }) : null,
+    ]);
+    return { ...ledger, vendors };
+  }
+
+  private async reconcileLedger(clientId: number, currency: string, from: string, to: string): Promise<Omit<ReconciliationView, 'vendors'>> {
     const span = spanOf(from, to);
     const reconciliation = new Reconciliation(currency);
     const seen = new Set<number>();

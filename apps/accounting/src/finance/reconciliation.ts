@@ -102,7 +102,8 @@ export class Reconciliation {
     });
   }
 
-  result(clientId: number, from: string, to: string): ReconciliationView {
+  /** The ledger's side of the view (the vendors' section comes from the rates service). */
+  result(clientId: number, from: string, to: string): Omit<ReconciliationView, 'vendors'> {
     const otherCurrencies = [...this.otherCurrencies.values()].sort((a, b) => a.currency.localeCompare(b.currency)).map((totals) => ({ currency: totals.currency, totals: totals.view() }));
     return { clientId, from, to, currency: this.currency, totals: this.totals.view(), otherCurrencies, mismatches: this.mismatches, mismatchCount: this.mismatchCount };
   }

@@ -1,4 +1,6 @@
 import { BookingFx } from '../rates/fx';
+// A type only: the vendor reconciliation contract takes its period rules from this file.
+import type { VendorReconciliationSection } from '../rates/vendor-reconciliation';
 import { ArrayMaxSize, IsArray, IsIn, IsInt, IsOptional, IsPositive, Matches, Max, Min, ValidationArguments, ValidationOptions, registerDecorator } from 'class-validator';
 import { ActorScoped } from '../common/actor';
 import { PageQuery, QueryId } from '../common/page-query';
@@ -23,20 +25,25 @@ function periodField(name: string, message: (property: string) => string, valida
 }
 
 /** `from`: a real day YYYY-MM-DD. */
-const IsPeriodStart = periodField('isPeriodStart', (property) => `${property} must be a real date YYYY-MM-DD`, (value) => isCalendarDay(value));
+export const IsPeriodStart = periodField('isPeriodStart', (property) => `${property} must be a real date YYYY-MM-DD`, (value) => isCalendarDay(value));
+
+/** `to`: a real day, not before `from`, at most `maxDays` days from it (both counted). */
+export function IsPeriodEndWithin(maxDays: number) {
+  return periodField(
+    'isPeriodEnd',
+    (property) => `${property} must be a real date YYYY-MM-DD from \`from\` to ${maxDays} days later (both counted)`,
+    (value, args) => {
+      const from = (args.object as { from?: unknown }).from;
+      if (!isCalendarDay(value)) return false;
+      if (!isCalendarDay(from)) return true; // `from` is refused on its own
+      const days = periodDays(from, value);
+      return days >= 1 && days <= maxDays;
+    },
+  );
+}
 
 /** `to`: a real day, not before `from`, at most MAX_PERIOD_DAYS days from it (both counted). */
-const IsPeriodEnd = periodField(
-  'isPeriodEnd',
-  (property) => `${property} must be a real date YYYY-MM-DD from \`from\` to ${MAX_PERIOD_DAYS} days later (both counted)`,
-  (value, args) => {
-    const from = (args.object as { from?: unknown }).from;
-    if (!isCalendarDay(value)) return false;
-    if (!isCalendarDay(from)) return true; // `from` is refused on its own
-    const days = periodDays(from, value);
-    return days >= 1 && days <= MAX_PERIOD_DAYS;
-  },
-);
+const IsPeriodEnd = IsPeriodEndWithin(MAX_PERIOD_DAYS);
 
 /** A period of whole UTC days, `from` and `to` included. */
 class Period {
@@ -287,6 +294,12 @@ export interface ReconciliationView {
   /** Every mismatch found (the first 1000 listed; `mismatchCount` counts all). */
   mismatches: ReconciliationMismatch[];
   mismatchCount: number;
+  /**
+   * The vendors' reconciliation reports whose period overlaps this one (their bookings with
+   * every client, compared with each vendor's own list); null for a client's backend token,
+   * which sees only its own client's figures.
+   */
+  vendors: VendorReconciliationSection | null;
 }
 
 // ---- Bus requests ----
@@ -301,7 +314,7 @@ export class SetCreditPolicyRequest {
   selfCredits: SelfCreditPolicy;
 }
 
-/** accounting.statement.summary.v2, accounting.balance.daily.v1, accounting.reconciliation.get.v2 */
+/** accounting.statement.summary.v2, accounting.balance.daily.v1, accounting.reconciliation.get.v3 */
 export class PeriodRequest extends ActorScoped {
   @IsPeriodStart()
   from: string;

@@ -11,6 +11,7 @@ import {
   SupplierBookingOrder,
   SupplierOffer,
   SupplierPort,
+  VendorBookingSummary,
   VendorOccupancy,
   offerKeyString,
 } from '@hotel/inventory';
@@ -31,6 +32,8 @@ export interface HotelbedsSupplierOptions {
 }
 
 const DAY_MS = 86_400_000;
+/** Bookings per page of the booking list when every booking of a period is read (a page the vendor serves quickly). */
+const LIST_PAGE_SIZE = 100;
 /** A CheckRate answer serves the prebook that asked for it: its price right after its recheck. */
 const CHECKED_TTL_MS = 60_000;
 
@@ -150,6 +153,15 @@ export class HotelbedsSupplier implements SupplierPort {
     }
   }
 
+  /** The booking list by creation day, every status, page by page. */
+  async bookingsMade(start: string, end: string): Promise<VendorBookingSummary[]> {
+    const made: VendorBookingSummary[] = [];
+    for await (const page of this.client.bookingListPages({ start, end, filterType: 'CREATION', status: 'ALL' }, LIST_PAGE_SIZE)) {
+      for (const booking of page.bookings.bookings ?? []) made.push(summaryOf(booking, start));
+    }
+    return made;
+  }
+
   /** Each operation's circuit breaker state, for health detail and metrics. */
   circuits(): Record<string, CircuitState> {
     return Object.fromEntries(Object.entries(this.client.health()).map(([operation, health]) => [operation, health.state]));
@@ -218,7 +230,7 @@ function paxesOf({ rooms, guests }: VendorOccupancy, holder: { name: string; sur
   return paxes;
 }
 
-const STATUSES: Record<BookingStatus, SupplierBooking['status']> = {
+const STATUSES: Record<BookingStatus, VendorBookingSummary['status']> = {
   CONFIRMED: 'confirmed',
   NEW: 'pending',
   PRECONFIRMED: 'pending',
@@ -227,8 +239,25 @@ const STATUSES: Record<BookingStatus, SupplierBooking['status']> = {
   CANCELLED: 'cancelled',
 };
 
+function statusOf(booking: Booking): VendorBookingSummary['status'] {
+  return STATUSES[booking.status] ?? 'pending';
+}
+
 function answerOf(booking: Booking): SupplierBooking {
-  return { reference: booking.reference, status: STATUSES[booking.status] ?? 'pending' };
+  return { reference: booking.reference, status: statusOf(booking) };
+}
+
+/** A booking of the list as reconciliation reads it; one without its creation day is placed on the first day asked (the vendor listed it among them). */
+function summaryOf(booking: Booking, firstDay: string): VendorBookingSummary {
+  const currency = booking.currency ?? booking.hotel?.currency;
+  return {
+    reference: booking.reference,
+    clientReference: booking.clientReference ?? null,
+    status: statusOf(booking),
+    createdOn: booking.creationDate ?? firstDay,
+    ...(booking.totalNet !== undefined && { net: booking.totalNet }),
+    ...(currency && { currency }),
+  };
 }
 
 /** A cancelled booking's answer with what cancelling cost (the hotel's `cancellationAmount`, in the booking's currency). */
