@@ -13,7 +13,8 @@ describe('finance console', () => {
   let financeToken: string;
 
   beforeAll(async () => {
-    system = await TestSystem.start({}, ['users', 'accounting', 'booking']);
+    // rates: the finance reconciliation shows the vendors' reconciliation reports beside the ledger's.
+    system = await TestSystem.start({}, ['users', 'accounting', 'booking', 'rates']);
     client = await system.createClient('Console Travel', '5000');
     financeToken = (await system.admin('create-finance-token', '--name', 'Console')).json.finance_token;
     const finance = { authorization: financeToken };
