@@ -97,7 +97,8 @@ async function startPlatform({ workDir, config, cleanups, log, keepDatabase = fa
   });
   cleanups.push(() => supervisor.stopAll(3000));
   // The vendors, outside the platform: on the database directly (a cut of the platform's connections is not theirs).
-  const simulatorUrl = await startVendorSimulator(supervisor, { databaseUrl, latency: 'atlas=0,borealis=0,cobalt=0' });
+  // On a free port: npm start (or a test starting it) may hold the simulator's default one.
+  const simulatorUrl = await startVendorSimulator(supervisor, { databaseUrl, latency: 'atlas=0,borealis=0,cobalt=0', port: await freePort() });
   log(`vendors: the vendor simulator at ${simulatorUrl}`);
   for (const service of SERVICES) {
     supervisor.start(service, { ...appSecretsEnv(secretsDir, service), ...((service === 'search' || service === 'rates') && { VENDOR_SIMULATOR_URL: simulatorUrl }) });
