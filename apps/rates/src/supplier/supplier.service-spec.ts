@@ -88,8 +88,17 @@ describe('SupplierService with a vendor over the network (service tier: real Pos
       ])) as { rooms_sold: number }[]
     ).map((row) => row.rooms_sold);
   /** What another connection sees while the vendor works: no lock of this booking is held, so no transaction is open for it. */
+  // Locks held by this test database's sessions only: other test files share the PostgreSQL server.
   const heldLocks = async () =>
-    Number(((await harness.dataSource.query(`SELECT count(*)::int AS held FROM pg_locks WHERE locktype = 'advisory' OR (locktype = 'transactionid' AND mode = 'ExclusiveLock' AND pid <> pg_backend_pid())`)) as { held: number }[])[0].held);
+    Number(
+      (
+        (await harness.dataSource.query(
+          `SELECT count(*)::int AS held FROM pg_locks
+            WHERE pid IN (SELECT pid FROM pg_stat_activity WHERE datname = current_database())
+              AND (locktype = 'advisory' OR (locktype = 'transactionid' AND mode = 'ExclusiveLock' AND pid <> pg_backend_pid()))`,
+        )) as { held: number }[]
+      )[0].held,
+    );
 
   beforeAll(async () => {
     harness = await startRatesHarness({ suppliers: [CountingVendor], env: { SUPPLIER_ATTEMPT_S: '1' } });
