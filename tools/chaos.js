@@ -79,6 +79,7 @@ const CONFIG = {
   restartDelayMs: 3000,
   natsDownMs: 2000,
   postgresCutMs: 4000,
+  vendorFaultMs: 5000,
   // Four account currencies: no decimals (JPY), two (USD, EUR), three (KWD); every
   // money invariant is checked per client, so per currency.
   clients: [

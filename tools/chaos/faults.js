@@ -44,7 +44,25 @@ function faultKinds(config) {
       describe: `every database connection of the apps dropped, new ones refused for ${config.postgresCutMs / 1000} s`,
       inject: (platform) => platform.proxy.cut(config.postgresCutMs),
     },
+    {
+      name: 'vendor faults',
+      describe:
+        `for ${config.vendorFaultMs / 1000} s every vendor answers 0.8 s late, one request in four with 500, ` +
+        'and one in four is carried out (a booking made, a cancellation done) with its answer lost',
+      async inject(platform) {
+        const knobs = { latencyMs: 800, serverErrorShare: 0.25, loseAnswerShare: 0.25 };
+        await setVendorFaults(platform.simulatorUrl, { atlas: knobs, borealis: knobs, cobalt: knobs });
+        await sleep(config.vendorFaultMs);
+        await setVendorFaults(platform.simulatorUrl, { atlas: {}, borealis: {}, cobalt: {} });
+      },
+    },
   ];
+}
+
+/** The vendor simulator's fault knobs, set at run time (its admin route, loopback only). */
+async function setVendorFaults(simulatorUrl, faults) {
+  const answer = await fetch(`${simulatorUrl}/_simulator/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(faults) });
+  if (answer.status !== 200) throw new Error(`the vendor simulator refused its fault knobs: ${answer.status} ${await answer.text()}`);
 }
 
 module.exports = { faultKinds };
