@@ -29,7 +29,7 @@ describe('npm run chaos -- --short', () => {
     child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     const code = await new Promise<number | null>((resolveExit) => child!.once('exit', (exitCode) => resolveExit(exitCode)));
 
-    expect(stdout).toContain('npm run chaos — 11 rounds');
+    expect(stdout).toContain('npm run chaos — 12 rounds');
     expect(stdout).toMatch(/^#\s+\| fault\s+\| requests/m);
     for (const fault of ['kill users', 'kill accounting', 'kill promo', 'kill search', 'kill rates', 'kill booking', 'kill webhooks', 'kill gateway', 'restart nats', 'cut postgres']) {
       expect(stdout).toContain(fault);
