@@ -15,6 +15,7 @@ const { fairness, VICTIM_RATE } = require('./bench/fairness');
 const { startOtlpSink } = require('./bench/otlp-sink');
 const { metricsRecordingCost } = require('./bench/metrics-cost');
 const { ROOT, log, ensureDependencies, build, freePort, findOnPath, portAnswers } = require('./lib/workspace');
+const { vendorRoundTripCost } = require('./bench/vendor-round-trip');
 
 const USAGE = `usage: npm run bench [-- --duration S] [--connections N] [--warmup S] [--cooldown S] [--settle S] [--flow-workers N] [--only TEXT] [--tracing]
 
@@ -134,7 +135,11 @@ function startPlatform(env) {
   return new Promise((resolve, reject) => {
     const onData = (chunk) => {
       output += chunk;
-      if (output.includes('Hotel booking platform is ready.')) resolve(child);
+      if (output.includes('Hotel booking platform is ready.')) {
+        // The vendor simulator it runs, as its banner names it (none with START_VENDORS=in-process).
+        child.simulatorUrl = /Vendors\s+(http:\/\/\S+?)\/\{/.exec(output)?.[1] ?? null;
+        resolve(child);
+      }
     };
     child.stdout.on('data', onData);
     child.stderr.on('data', onData);
@@ -687,6 +692,14 @@ async function main() {
   process.stdout.write(
     `metrics: recording costs ${recording.perObservationNs.toFixed(0)} ns per observation, ${(recording.perRequestNs / 1000).toFixed(2)} µs for a request of one NATS hop (its HTTP series, and the hop sent and handled)\n`,
   );
+  const roundTrip = platform.simulatorUrl ? await vendorRoundTripCost(platform.simulatorUrl) : null;
+  if (roundTrip) {
+    const { availability, checkRate, city } = roundTrip;
+    process.stdout.write(
+      `vendors: one round trip to a simulated vendor (atlas, answering after SIMULATOR_LATENCY_MS) costs the platform's side ${availability.cpuMs.toFixed(2)} ms of CPU for one hotel's availability (p50 ${availability.p50Ms.toFixed(1)} ms), ` +
+        `${checkRate.cpuMs.toFixed(2)} ms for a CheckRate (p50 ${checkRate.p50Ms.toFixed(1)} ms), ${city.cpuMs.toFixed(2)} ms for ${city.hotels} hotels (p50 ${city.p50Ms.toFixed(1)} ms); the simulator's own CPU not counted\n`,
+    );
+  }
   for (const { scenario, result } of results.filter(({ result }) => result.flood)) {
     const { admittedPerSecond, refusedPerSecond, otherNon2xx, errors } = result.flood;
     process.stdout.write(`${scenario.name}: the flood got ${admittedPerSecond} req/s answered, ${refusedPerSecond} req/s refused with 429 (in flight), ${otherNon2xx} other non-2xx, ${errors} errors\n`);
