@@ -12,7 +12,7 @@ export { DEFAULT_RETRY_POLICY } from './retry';
 export type { RetryPolicy } from './retry';
 export { hotelbedsSignature } from './signature';
 export type * from './wire';
-export { HotelbedsSupplier, clientReferenceOf } from './supplier/hotelbeds-supplier';
+export { HotelbedsSupplier, bookingIdOfClientReference, clientReferenceOf } from './supplier/hotelbeds-supplier';
 export type { HotelbedsSupplierOptions } from './supplier/hotelbeds-supplier';
 export { VendorsEnv, WithSimulatedVendorCredentials, simulatedVendorCredentials } from './supplier/vendors.env';
 export { HOTELBEDS_VENDOR_CODE, remoteSuppliers } from './supplier/remote-suppliers';

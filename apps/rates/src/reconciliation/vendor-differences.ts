@@ -1,4 +1,5 @@
 import { PlatformSupplierStatus, VENDOR_DIFFERENCE_KINDS, VendorDifference } from '@hotel/contracts';
+import { bookingIdOfClientReference } from '@hotel/hotelbeds';
 import { VendorBookingSummary } from '@hotel/inventory';
 
 /** The platform's record of one supplier booking, as reconciliation reads it (sandbox ones never are). */
@@ -26,13 +27,8 @@ export interface ReconciliationInput {
   known: readonly PlatformRecord[];
 }
 
-/** The platform booking id a vendor's client reference names (`HB<id>`, in any case), or null for another reference. */
-export function bookingIdOfClientReference(clientReference: string | null): number | null {
-  const match = /^HB([1-9]\d{0,9})$/i.exec(clientReference ?? '');
-  const id = match ? Number(match[1]) : NaN;
-  // An integer column: a larger number names no platform booking.
-  return id <= 2_147_483_647 ? id : null;
-}
+// The client reference's format is the adapter's (clientReferenceOf): so is reading it back.
+export { bookingIdOfClientReference };
 
 /** The booking ids the vendor's client references name, and the references, that `platform` does not hold: what to look up. */
 export function unmatchedOf(platform: readonly PlatformRecord[], made: readonly VendorBookingSummary[]): { references: string[]; bookingIds: number[] } {

@@ -207,6 +207,14 @@ export function clientReferenceOf(bookingId: number): string {
   return `HB${bookingId}`;
 }
 
+/** The platform booking id a vendor's client reference names (`HB<id>`, in any case), or null for another reference. */
+export function bookingIdOfClientReference(clientReference: string | null): number | null {
+  const match = /^HB([1-9]\d{0,9})$/i.exec(clientReference ?? '');
+  const id = match ? Number(match[1]) : NaN;
+  // An integer column: a larger number names no platform booking.
+  return id <= 2_147_483_647 ? id : null;
+}
+
 function memoKey(offer: OfferKey): string {
   return `${offerKeyString(offer)}|${offer.vendorRate?.keys.join('|')}`;
 }
