@@ -13,6 +13,7 @@ import {
   SelfCreditPolicy,
   SetFxMarginRequest,
   RunVendorReconciliationRequest,
+  RunContentImportRequest,
   MAX_VENDOR_RECONCILIATION_DAYS,
   isIsoCurrency,
   parseDay,
@@ -71,6 +72,11 @@ commands:
       day), keeps the result and prints {"reports": [...], "failures": [...]}: per vendor the counts and
       the differences (missing_at_vendor, unknown_to_platform, status_mismatch). --vendor: one remote
       vendor (default: every one). Exits 1 when a vendor could not be asked (listed in failures)
+  import-content [--vendor CODE] [--full]
+      imports the hotel content of each vendor whose content the platform imports (hotelbeds when its
+      key is set) now, page by page: by default the hotels the vendor changed since the last import,
+      with --full every one; prints {"reports": [...]}: per vendor the hotels read, known, matched (by
+      GIATA code, by name within 150 m), new and skipped. Exits 1 when an import failed
   init-secrets --dir DIR [--nats-listen HOST:PORT] [--jetstream-dir DIR]
       creates, where missing, every secret the platform needs as owner-only files under DIR: an NKEY
       seed per app (nats/<app>.nk) and the signing secrets (voucher-secret, rate-id-secret); writes the
@@ -124,6 +130,7 @@ function parse(argv: string[]) {
       from: { type: 'string' },
       to: { type: 'string' },
       help: { type: 'boolean' },
+      full: { type: 'boolean' },
     },
     strict: true,
     allowPositionals: false,
@@ -217,6 +224,16 @@ function snakeKeys(value: unknown): unknown {
 }
 
 /** Refuses an account currency the rates in force cannot convert to (EUR needs none: the rates are per euro). */
+/** The vendors configured are the services' to say: a vendor they refuse is a usage error all the same. */
+async function asVendorUsage<T>(reply: Promise<T>): Promise<T> {
+  try {
+    return await reply;
+  } catch (error) {
+    if (error instanceof DomainError && error.code === 'VALIDATION_FAILED') throw new UsageError(error.errors?.length ? error.errors.map((problem) => problem.message).join('; ') : error.message);
+    throw error;
+  }
+}
+
 async function requireRateInForce(services: ServiceClient, currency: string) {
   if (currency === 'EUR') return;
   const inForce = (await services.send(SUBJECTS.RATES_FX_RATES_GET, {})).sets[0];
@@ -353,18 +370,19 @@ async function execute(services: ServiceClient, command: string | undefined, val
       return { client_id: pricing.clientId, currency: pricing.currency, fx_margin_percent: pricing.fxMarginPercent };
     }
     case 'reconcile-vendors': {
-      const request = vendorReconciliationRequest(values);
-      let reply;
-      try {
-        // A month of a slow vendor's list takes a while: the run has minutes, not the commands' 10 seconds.
-        reply = await services.send(SUBJECTS.RATES_VENDOR_RECONCILIATION_RUN, request, { timeoutMs: 300_000 });
-      } catch (error) {
-        // The vendors configured are the rates service's to say: an unknown one is a usage error all the same.
-        if (error instanceof DomainError && error.code === 'VALIDATION_FAILED') throw new UsageError(error.errors?.length ? error.errors.map((problem) => problem.message).join('; ') : error.message);
-        throw error;
-      }
+      // A month of a slow vendor's list takes a while: the run has minutes, not the commands' 10 seconds.
+      const reply = await asVendorUsage(services.send(SUBJECTS.RATES_VENDOR_RECONCILIATION_RUN, vendorReconciliationRequest(values), { timeoutMs: 300_000 }));
       const output = snakeKeys(reply) as object;
       return reply.failures.length > 0 ? new Incomplete(output) : output;
+    }
+    case 'import-content': {
+      const request = Object.assign(new RunContentImportRequest(), { ...(values.vendor !== undefined && { vendor: values.vendor }), ...(values.full && { full: true }) });
+      const problems = validateSync(request);
+      if (problems.length > 0) throw new UsageError('--vendor must be a vendor code such as hotelbeds');
+      // A vendor's whole portfolio is hundreds of pages: the import has as long as it needs, not the commands' 10 seconds.
+      const reply = await asVendorUsage(services.send(SUBJECTS.SEARCH_CONTENT_IMPORT_RUN, request, { timeoutMs: 3_600_000 }));
+      const output = snakeKeys(reply) as object;
+      return reply.reports.some((report) => report.status !== 'completed') ? new Incomplete(output) : output;
     }
     default:
       throw new UsageError(command ? `unknown command "${command}"` : 'no command given');

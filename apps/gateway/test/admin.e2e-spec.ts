@@ -80,6 +80,8 @@ describe('admin command line', () => {
     [['reconcile-vendors', '--from', '2026-03-10', '--to', '2026-03-09'], '--to (2026-03-09) is before --from (2026-03-10)'],
     [['reconcile-vendors', '--from', '2026-01-01', '--to', '2026-02-01'], 'the period is at most 31 days (both ends counted): 2026-01-01 to 2026-02-01 is longer'],
     [['reconcile-vendors', '--vendor', 'Hotel Beds'], '--vendor must be a vendor code such as hotelbeds or atlas'],
+    [['import-content', '--vendor', 'Hotel Beds'], '--vendor must be a vendor code such as hotelbeds'],
+    [['import-content', '--full', 'yes'], 'usage'],
     ...[['25'], ['20.01'], ['1.234'], ['abc'], ['1,5'], [''], [' 1'], []].map((percent) => [
       // [] is --percent=-1 (a separate "-1" would read as an option).
       ['set-fx-margin', '--client-id', '1', ...(percent.length ? ['--percent', ...percent] : ['--percent=-1'])],

@@ -1,7 +1,8 @@
 import { loadEnv } from '@hotel/platform';
 import { GUEST, TestDatabase, bearer, createTestDatabase, queryTestDatabase, staySequence } from '@hotel/testing';
-import { VENDORS, decodeV2RateId } from '@hotel/inventory';
+import { IMPORTED_HOTEL_ID_BASE, VENDORS, decodeV2RateId, findPlace } from '@hotel/inventory';
 import { vendorHotelCodes } from '../../vendor-simulator/src/content/content-hotels';
+import { hotelIdOfCode } from '../../vendor-simulator/src/inventory/vendor-codes';
 import { SimulatorEnv } from '../../vendor-simulator/src/simulator.env';
 import { RunningSimulator, startSimulator } from '../../vendor-simulator/src/start-simulator';
 import { sample } from './metrics-text';
@@ -9,11 +10,16 @@ import { ClientKeys, TestSystem } from './system';
 
 const RATE_ID_SECRET = 'remote-vendor-test-rate-id-secret';
 const freshStay = staySequence(120);
+/** The vendor numbers its hotels its own way: the platform learns its codes from the content import alone. */
+const CODE_OFFSET = 700_000_000;
+const PARIS = 2988507;
 
 /**
  * The platform with a remote vendor: `hotelbeds` switched on by HOTELBEDS_API_KEY and pointed
- * at the vendor simulator (its atlas inventory) over HTTP, beside the built-in vendors. Its
- * rates are searched, prebooked (CheckRate), booked under the platform's client reference and
+ * at the vendor simulator (its atlas inventory) over HTTP, beside the built-in vendors. The
+ * vendor numbers its hotels its own way and has hotels the platform's catalog lacks: the
+ * platform imports its content at start (a few destinations) and matches them. Its rates are
+ * searched, prebooked (CheckRate), booked under the platform's client reference and
  * cancelled at the vendor; a slow or failing vendor leaves the search incomplete with the
  * other vendors' rates.
  */
@@ -23,21 +29,47 @@ describe('a remote vendor over the Hotelbeds protocol', () => {
   let system: TestSystem;
   let acme: ClientKeys;
   let auth: { authorization: string };
-  const hotelIds = vendorHotelCodes(VENDORS.atlas).slice(0, 30);
+  /** Platform ids of the vendor's first hotels that the platform's catalog has too. */
+  let hotelIds: number[];
+  /** The destinations imported: the cities of those hotels, and Paris. */
+  let destinations: number[];
 
   beforeAll(async () => {
     simulatorDatabase = await createTestDatabase();
-    simulator = await startSimulator(loadEnv(SimulatorEnv, { DATABASE_URL: simulatorDatabase.url, PORT: '0', VENDOR_LATENCY_MS: 'atlas=0,borealis=0,cobalt=0', LOG_LEVEL: 'fatal' }));
+    simulator = await startSimulator(
+      loadEnv(SimulatorEnv, {
+        DATABASE_URL: simulatorDatabase.url,
+        PORT: '0',
+        VENDOR_LATENCY_MS: 'atlas=0,borealis=0,cobalt=0',
+        LOG_LEVEL: 'fatal',
+        SIMULATOR_HOTEL_CODE_OFFSET: String(CODE_OFFSET),
+        SIMULATOR_VENDOR_ONLY_HOTELS: 'true',
+      }),
+    );
+    hotelIds = vendorHotelCodes(VENDORS.atlas)
+      .map(hotelIdOfCode)
+      .filter((id) => id % 100 !== 0)
+      .slice(0, 30);
+    destinations = [...new Set([...hotelIds.map((id) => Math.floor(id / 100)), PARIS])];
     ({ system, acme, auth } = await TestSystem.startWithClient({
       HOTELBEDS_API_KEY: 'development-atlas-api-key',
       HOTELBEDS_SECRET: 'development-atlas-secret',
       HOTELBEDS_BASE_URL: `${simulator.url}/atlas`,
+      CONTENT_IMPORT_DESTINATIONS: destinations.join(','),
       RATE_ID_SECRET,
       V2_DEADLINE_MS: '1500',
       // A V1 search is complete after 4 s whatever the vendors do.
       SEARCH_TIMEOUT_MS: '4000',
     }));
+    // The import at start runs in the background: the vendor is asked about no hotel before it ends.
+    const deadline = Date.now() + 60_000;
+    while (!(await sql(`SELECT 1 FROM search.content_imports WHERE status = 'completed'`)).length) {
+      if (Date.now() > deadline) throw new Error(`the content import did not complete: ${JSON.stringify(await sql('SELECT * FROM search.content_imports'))}`);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
   });
+
+  const sql = (text: string, params: unknown[] = []) => queryTestDatabase(system.database.url, text, params);
 
   afterAll(async () => {
     await system?.close();
@@ -75,7 +107,6 @@ describe('a remote vendor over the Hotelbeds protocol', () => {
     const [vendorReference] = booking.booking_reference;
     expect(vendorReference).toMatch(/^101-\d+$/);
     expect(await vendorBookings(`HB${booking.id}`)).toEqual([{ reference: vendorReference, status: 'CONFIRMED' }]);
-    const sql = (text: string, params: unknown[] = []) => queryTestDatabase(system.database.url, text, params);
     expect(await sql('SELECT vendor, reference, status FROM rates.supplier_bookings WHERE booking_id = $1', [booking.id])).toEqual([
       { vendor: 'hotelbeds', reference: vendorReference, status: 'confirmed' },
     ]);
@@ -94,6 +125,72 @@ describe('a remote vendor over the Hotelbeds protocol', () => {
     expect(await sql(`SELECT credit FROM accounting.entries WHERE booking_id = $1 AND kind = 'booking_refund'`, [booking.id])).toEqual([{ credit: settled.price_chargeable }]);
   });
 
+  it("imported the vendor's content at start: its codes matched to the platform's hotels of the same name and place, its other hotels added", async () => {
+    const [run] = await sql(`SELECT * FROM search.content_imports ORDER BY id LIMIT 1`);
+    expect(run).toMatchObject({ vendor: 'hotelbeds', trigger: 'start', status: 'completed', updated_since: null, known: 0, matched_by_giata: 0, skipped: 0, error: null });
+    const codes = (await sql(`SELECT code, hotel_id, matched_by FROM search.vendor_hotel_codes WHERE vendor = 'hotelbeds'`)) as { code: string; hotel_id: number; matched_by: string }[];
+    expect(codes.length).toBe(run.hotels);
+    // Each destination's hotel only the vendor has (number 0 of the city) is a new platform hotel; every other is the platform's own.
+    const created = codes.filter((row) => row.matched_by === 'new');
+    expect(created.map((row) => Math.floor((Number(row.code) - CODE_OFFSET) / 100)).sort()).toEqual([...destinations].sort());
+    for (const row of created) expect(row.hotel_id).toBeGreaterThanOrEqual(IMPORTED_HOTEL_ID_BASE);
+    for (const row of codes.filter((candidate) => candidate.matched_by !== 'new')) {
+      expect(row).toMatchObject({ matched_by: 'name_and_distance', hotel_id: Number(row.code) - CODE_OFFSET });
+    }
+    expect(run).toMatchObject({ matched_by_name: codes.length - destinations.length, created: destinations.length });
+    expect(await sql(`SELECT count(*)::int AS hotels FROM search.catalog_hotels`)).toEqual([{ hotels: destinations.length }]);
+  });
+
+  it("a hotel only the vendor has is found by its city with the vendor's content, and booked; a hotel both have is one hotel with both vendors' rates", async () => {
+    const [annex] = (await sql(`SELECT c.hotel_id, h.name FROM search.vendor_hotel_codes c JOIN search.catalog_hotels h ON h.id = c.hotel_id WHERE c.code = $1`, [PARIS * 100 + CODE_OFFSET])) as { hotel_id: number; name: string }[];
+    expect(annex.name).toMatch(/ Annex$/);
+    const stay = freshStay();
+    const rates = await system.request('POST', '/v2/rates', { headers: auth, json: { place_id: `gn:${PARIS}`, ...stay, limit: 200 } });
+    expect(rates.status).toBe(200);
+    const byHotel = new Map<number, Set<string>>();
+    for (const rate of rates.body.rates as { id: string; hotel_id: number }[]) byHotel.set(rate.hotel_id, (byHotel.get(rate.hotel_id) ?? new Set()).add(vendorOf(rate)));
+    expect([...(byHotel.get(annex.hotel_id) ?? [])]).toEqual(['hotelbeds']);
+    expect([...byHotel.values()].some((vendors) => vendors.has('hotelbeds') && vendors.size > 1)).toBe(true);
+
+    const rate = (rates.body.rates as { id: string; hotel_id: number; cancellation_policy: string }[]).find((candidate) => candidate.hotel_id === annex.hotel_id && candidate.cancellation_policy === 'Refundable')!;
+    const prebook = await system.request('POST', '/v2/prebook', { headers: auth, json: { rate_id: rate.id, payment_method: 'account' } });
+    expect(prebook.status).toBe(200);
+    // The rates service has the hotel from the catalog: the vendor's content.
+    expect(prebook.body.data.hotel).toMatchObject({ id: annex.hotel_id, name: annex.name, rating: 0 });
+    expect(prebook.body.data.hotel.images[0]).toMatch(/^https:\/\/photos\.hotelbeds\.com\/giata\//);
+    const booked = await system.request('POST', '/v2/book', { headers: auth, json: { ...GUEST, prebook_id: prebook.body.data.prebook_id } });
+    expect(booked.status).toBe(201);
+    expect(booked.body.data).toMatchObject({ status: 'confirmed', hotel_id: annex.hotel_id });
+    const [vendorBooking] = await queryTestDatabase<{ hotel_code: string }>(simulatorDatabase.url, `SELECT hotel_code FROM vendor_simulator.bookings WHERE client_reference = $1`, [`HB${booked.body.data.id}`]);
+    expect(Number(vendorBooking.hotel_code)).toBe(PARIS * 100 + CODE_OFFSET);
+
+    // V1: the session of the city shows it, and its page the vendor's content.
+    const created = await system.request('POST', '/search', { headers: auth, json: { place_id: `gn:${PARIS}`, ...freshStay() } });
+    const completed = await pollUntilCompleted(created.body.data.session_id);
+    expect(completed.results.map((result: { hotel: { id: number } }) => result.hotel.id)).toContain(annex.hotel_id);
+    const page = await system.request('GET', `/hotel/${annex.hotel_id}/${created.body.data.session_id}`, { headers: auth });
+    expect(page.status).toBe(200);
+    expect(page.body.data.hotel).toMatchObject({ id: annex.hotel_id, name: annex.name, address: { city: findPlace(`gn:${PARIS}`)!.name } });
+    expect(page.body.data.rates.length).toBeGreaterThan(0);
+  });
+
+  it('import-content imports again now: every code known, nothing new; a vendor without content is a usage error', async () => {
+    const before = await sql(`SELECT count(*)::int AS codes FROM search.vendor_hotel_codes`);
+    const run = await system.admin('import-content', '--full');
+    expect(run.code).toBe(0);
+    expect(run.json.reports).toEqual([
+      expect.objectContaining({ vendor: 'hotelbeds', trigger: 'command', status: 'completed', updated_since: null, known: before[0].codes, hotels: before[0].codes, created: 0, matched_by_name: 0 }),
+    ]);
+    expect(await sql(`SELECT count(*)::int AS codes FROM search.vendor_hotel_codes`)).toEqual(before);
+    // Without --full only what the vendor changed since the day before the last import: its content is older.
+    const since = await system.admin('import-content', '--vendor', 'hotelbeds');
+    expect(since.json.reports[0]).toMatchObject({ status: 'completed', hotels: 0 });
+    expect(since.json.reports[0].updated_since).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    const unknown = await system.admin('import-content', '--vendor', 'atlas');
+    expect(unknown).toMatchObject({ code: 2, stdout: '' });
+    expect(unknown.stderr).toContain('vendor atlas has no content to import; these have: hotelbeds');
+  });
+
   it("the refund follows what the vendor charged for cancelling, converted as the booking was, whatever the rate's policy said", async () => {
     const rates = await v2Rates(freshStay());
     const rate = rates.body.rates.find((candidate: { id: string; cancellation_policy: string }) => vendorOf(candidate) === 'hotelbeds' && candidate.cancellation_policy === 'NonRefundable');
@@ -101,7 +198,6 @@ describe('a remote vendor over the Hotelbeds protocol', () => {
     const booked = await system.request('POST', '/v2/book', { headers: auth, json: { ...GUEST, prebook_id: prebook.body.data.prebook_id } });
     expect(booked.status).toBe(201);
     const { id, price_chargeable } = booked.body.data;
-    const sql = (text: string, params: unknown[] = []) => queryTestDatabase(system.database.url, text, params);
     // The platform's copy of the policy says free; the vendor (non-refundable) charges it all.
     await sql(`UPDATE booking.bookings SET rate = jsonb_set(rate, '{cancellation_policy_data}', '[]') WHERE id = $1`, [id]);
     const cancelled = await system.request('POST', `/book/cancel/${id}`, { headers: auth });
@@ -148,7 +244,6 @@ describe('a remote vendor over the Hotelbeds protocol', () => {
   });
 
   it('V1: the vendor is asked in the background and its answer kept for every poll; a lapsed ask is asked again', async () => {
-    const sql = (text: string, params: unknown[] = []) => queryTestDatabase(system.database.url, text, params);
     await setFaults({ atlas: { latencyMs: 1500, operations: ['availability'] } });
     try {
       const created = await system.request('POST', '/search', { headers: auth, json: { place_id: 'gn:2988507', ...freshStay() } });
@@ -178,7 +273,6 @@ describe('a remote vendor over the Hotelbeds protocol', () => {
   });
 
   it('V1: a vendor slower than the search window is left out; the search completes at the window with the others', async () => {
-    const sql = (text: string, params: unknown[] = []) => queryTestDatabase(system.database.url, text, params);
     await setFaults({ atlas: { latencyMs: 6000, operations: ['availability'] } });
     try {
       const created = await system.request('POST', '/search', { headers: auth, json: { place_id: 'gn:2988507', ...freshStay() } });
@@ -243,7 +337,7 @@ describe('a remote vendor over the Hotelbeds protocol', () => {
     expect(run.code).toBe(0);
     expect(run.json).toEqual({
       reports: [
-        expect.objectContaining({ vendor: 'hotelbeds', from: today, to: today, platform_bookings: 3, vendor_bookings: 2, missing_at_vendor: 1, unknown_to_platform: 0, status_mismatch: 0 }),
+        expect.objectContaining({ vendor: 'hotelbeds', from: today, to: today, platform_bookings: 4, vendor_bookings: 3, missing_at_vendor: 1, unknown_to_platform: 0, status_mismatch: 0 }),
       ],
       failures: [],
     });

@@ -29,6 +29,7 @@ import { PrebookEntity } from './prebooks/prebook.entity';
 import { PrebooksController } from './prebooks/prebooks.controller';
 import { PrebooksRepository } from './prebooks/prebooks.repository';
 import { PrebooksService } from './prebooks/prebooks.service';
+import { CatalogHotels } from './prebooks/catalog-hotels';
 import { RatesEnv } from './rates.env';
 import { JobLeaseEntity } from './jobs/job-lease.entity';
 import { JobLeasesRepository } from './jobs/job-leases.repository';
@@ -61,7 +62,7 @@ export class RatesAppModule {
         }),
       ],
       controllers: [InventoryController, PrebooksController, SupplierController, FxRatesController, VendorReconciliationController],
-      providers: [...supplierProviders({ simulated: { pendingSeconds: env.SUPPLIER_PENDING_S }, suppliers: options.suppliers, remote: remoteSuppliers(env) }), AllotmentsRepository, PrebooksRepository, PrebooksService, SupplierBookingsRepository, SupplierService, FxRatesRepository, FxRatesService, FxRatesRefresh, JobLeasesRepository, VendorReconciliationsRepository, VendorReconciliationService, DailyVendorReconciliation,
+      providers: [...supplierProviders({ simulated: { pendingSeconds: env.SUPPLIER_PENDING_S }, suppliers: options.suppliers, remote: remoteSuppliers(env) }), AllotmentsRepository, PrebooksRepository, PrebooksService, CatalogHotels, SupplierBookingsRepository, SupplierService, FxRatesRepository, FxRatesService, FxRatesRefresh, JobLeasesRepository, VendorReconciliationsRepository, VendorReconciliationService, DailyVendorReconciliation,
         // Prebook converts with the sets the FxRatesService keeps in memory: asked every time, nothing kept twice.
         { provide: FX_RATE_SOURCE, useFactory: (rates: FxRatesService): FxRateSource => ({ load: () => rates.sets(), ttlMs: 0 }), inject: [FxRatesService] },
         FxRates,

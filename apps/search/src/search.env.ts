@@ -1,6 +1,6 @@
 import { Type } from 'class-transformer';
-import { IsInt, IsOptional, Matches, Max, Min } from 'class-validator';
-import { VendorsEnv } from '@hotel/hotelbeds';
+import { IsInt, IsOptional, IsUrl, Matches, Max, Min } from 'class-validator';
+import { HOTELBEDS_IMAGE_BASE_URL, VendorsEnv } from '@hotel/hotelbeds';
 
 export class SearchEnv extends VendorsEnv {
   /** Answer latency of each simulated vendor in V1 search, e.g. `atlas=400,borealis=1500,cobalt=4000`. */
@@ -36,4 +36,27 @@ export class SearchEnv extends VendorsEnv {
   @Min(1)
   @Max(24 * 3600)
   SESSION_TTL_S = 1800;
+
+  /** A content vendor's hotels are imported at start and again this many hours after the last import began. */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(24 * 30)
+  CONTENT_REFRESH_H = 24;
+
+  /** Import only these countries' hotels (ISO codes, `ES,PT`); all of the vendor's by default. */
+  @IsOptional()
+  @Matches(/^\s*[A-Za-z]{2}\s*(,\s*[A-Za-z]{2}\s*)*$/, { message: 'CONTENT_IMPORT_COUNTRIES must be ISO country codes such as ES,PT' })
+  CONTENT_IMPORT_COUNTRIES?: string;
+
+  /** Import only these of the vendor's destinations (its codes, `PMI,BCN`); wins over CONTENT_IMPORT_COUNTRIES. */
+  @IsOptional()
+  @Matches(/^\s*[A-Za-z0-9]{1,12}\s*(,\s*[A-Za-z0-9]{1,12}\s*)*$/, { message: 'CONTENT_IMPORT_DESTINATIONS must be destination codes such as PMI,BCN' })
+  CONTENT_IMPORT_DESTINATIONS?: string;
+
+  /** Where the vendor's image paths are found (its photo server). */
+  @IsOptional()
+  @IsUrl({ require_tld: false, protocols: ['http', 'https'], require_protocol: true }, { message: 'HOTELBEDS_IMAGE_BASE_URL must be an http(s) URL' })
+  HOTELBEDS_IMAGE_BASE_URL = HOTELBEDS_IMAGE_BASE_URL;
 }

@@ -83,6 +83,22 @@ export class SimulatorEnv extends WithSimulatedVendorCredentials(class {}, { sec
   @Parses(parseFaultsVariable, 'fault settings as JSON')
   SIMULATOR_FAULTS?: string;
 
+  /**
+   * Hotel codes are the platform's ids plus this (0: the ids themselves), as a real vendor
+   * numbers its own; at most 900,000,000, so every code stays an integer the vendor's API takes.
+   */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  @Max(900_000_000)
+  SIMULATOR_HOTEL_CODE_OFFSET = 0;
+
+  /** `true`: every city also has a hotel the platform's generated catalog lacks, carried by every vendor. */
+  @IsOptional()
+  @IsIn(['true', 'false'])
+  SIMULATOR_VENDOR_ONLY_HOTELS: 'true' | 'false' = 'false';
+
   @IsOptional()
   @IsString()
   NODE_ENV?: string;

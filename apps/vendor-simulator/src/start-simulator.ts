@@ -7,6 +7,7 @@ import { FaultBoard } from './faults/fault-knobs';
 import { installVendorWire } from './http/vendor-wire';
 import { SimulatorAppModule } from './simulator-app.module';
 import { SimulatorEnv, credentialsOf, faultsOf, vendorLatenciesOf } from './simulator.env';
+import { configureHotelCodes } from './inventory/vendor-codes';
 
 /** Request bodies above this are refused (a 2000-hotel availability request is about 20 KB). */
 const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -30,6 +31,7 @@ export interface SimulatorOptions {
  */
 export async function startSimulator(env: SimulatorEnv, options: SimulatorOptions = {}): Promise<RunningSimulator> {
   const clock = options.clock ?? SYSTEM_CLOCK;
+  configureHotelCodes({ offset: env.SIMULATOR_HOTEL_CODE_OFFSET, vendorOnlyHotels: env.SIMULATOR_VENDOR_ONLY_HOTELS === 'true' });
   const faults = new FaultBoard(faultsOf(env), vendorLatenciesOf(env));
   const logger = new JsonLogger('vendor-simulator', env.LOG_LEVEL);
   const adapter = new FastifyAdapter({ bodyLimit: BODY_LIMIT_BYTES });

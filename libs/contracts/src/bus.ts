@@ -45,6 +45,8 @@ export const SUBJECT_CALLERS: Record<SubjectKey, readonly BusIdentity[]> = {
   SEARCH_HOTEL_RATES_GET: ['gateway'],
   SEARCH_V2_RATES_SEARCH: ['gateway'],
   SEARCH_RATE_RESOLVE: ['rates'],
+  SEARCH_CATALOG_HOTELS_GET: ['rates'],
+  SEARCH_CONTENT_IMPORT_RUN: ['admin'],
 
   RATES_INVENTORY_SOLD_OUT: ['search'],
   RATES_PREBOOK_CREATE: ['gateway'],

@@ -53,6 +53,7 @@ import {
   ClientPricingReply,
 } from './users/credentials';
 import { GetFxRatesRequest, FxRatesReply, ImportFxRatesRequest, ImportFxRatesReply } from './rates/fx';
+import { CatalogHotelsReply, ContentImportRunReply, GetCatalogHotelsRequest, RunContentImportRequest } from './search/catalog';
 import { ListVendorReconciliationsRequest, RunVendorReconciliationRequest, VendorReconciliationRunReply, VendorReconciliationSection } from './rates/vendor-reconciliation';
 import {
   CreateWebhookEndpointRequest,
@@ -145,6 +146,8 @@ export interface ContractMap {
   [SUBJECTS.BOOKING_BACKEND_BOOKING_LIST]: Contract<ListBackendBookingsRequest, BackendBookingPageChunk>;
   [SUBJECTS.BOOKING_VOUCHER_RENDER]: Contract<RenderVoucherRequest, VoucherPdf>;
   [SUBJECTS.SEARCH_RATE_RESOLVE]: Contract<ResolveRateRequest, ResolvedRate>;
+  [SUBJECTS.SEARCH_CATALOG_HOTELS_GET]: Contract<GetCatalogHotelsRequest, CatalogHotelsReply>;
+  [SUBJECTS.SEARCH_CONTENT_IMPORT_RUN]: Contract<RunContentImportRequest, ContentImportRunReply>;
 
   [SUBJECTS.USERS_CLIENT_GET]: Contract<ClientIdRequest, ClientAccountTerms>;
 

@@ -13,6 +13,7 @@ export * from './search/places';
 export * from './search/search-session';
 export * from './search/v2-rates';
 export * from './search/inventory';
+export * from './search/catalog';
 export * from './common/money';
 export * from './common/currencies';
 export * from './common/fx-conversion';

@@ -56,6 +56,8 @@ export const SUBJECTS = {
   BOOKING_BACKEND_BOOKING_LIST: 'booking.backend-booking.list.v2',
   BOOKING_VOUCHER_RENDER: 'booking.voucher.render.v2',
   SEARCH_RATE_RESOLVE: 'search.rate.resolve.v2',
+  SEARCH_CATALOG_HOTELS_GET: 'search.catalog-hotels.get.v1',
+  SEARCH_CONTENT_IMPORT_RUN: 'search.content-import.run.v1',
 
   /** v2: the answer carries when the client was created (the credit policy of its day). */
   USERS_CLIENT_GET: 'users.client.get.v2',

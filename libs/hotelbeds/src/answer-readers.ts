@@ -193,6 +193,7 @@ const readContentHotel = record<ContentHotel>({
   images: optional(
     list(record({ imageTypeCode: optional(text), path: optional(text), order: optional(integer), visualOrder: optional(integer), roomCode: optional(text) })),
   ),
+  facilities: optional(list(record({ facilityCode: optional(integer), facilityGroupCode: optional(integer), order: optional(integer), indYesOrNo: optional(flag) }))),
 });
 
 export const readContentHotelsRS: Reader<ContentHotelsRS> = record<ContentHotelsRS>({

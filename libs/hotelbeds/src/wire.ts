@@ -336,6 +336,8 @@ export interface ContentHotel {
   phones?: { phoneNumber?: string; phoneType?: string }[];
   rooms?: { roomCode?: string; roomType?: string; characteristicCode?: string; minPax?: number; maxPax?: number; maxAdults?: number; maxChildren?: number }[];
   images?: { imageTypeCode?: string; path?: string; order?: number; visualOrder?: number; roomCode?: string }[];
+  /** What the hotel offers, by the vendor's facility codes (listed under /types/facilities); `indYesOrNo` false says it has not. */
+  facilities?: { facilityCode?: number; facilityGroupCode?: number; order?: number; indYesOrNo?: boolean }[];
 }
 
 export interface ContentHotelsRS {

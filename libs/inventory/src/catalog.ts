@@ -56,6 +56,12 @@ export interface Hotel {
 
 type RoomTemplate = Omit<RoomType, 'images' | 'amenities'>;
 
+/** A room type the catalog knows by id, with no amenities or images of its own (a vendor's content names only the type). */
+export function roomTypeOfId(roomId: number): RoomType | undefined {
+  const template = ROOM_TEMPLATES.find((candidate) => candidate.roomId === roomId);
+  return template && { ...template, amenities: [], images: [] };
+}
+
 const ROOM_TEMPLATES: RoomTemplate[] = [
   { roomId: 1, name: 'Single Room', category: 'single', maxAdults: 1, maxChildren: 0, maxOccupancy: 1, sizeSqm: 14, priceFactor: 0.8, beds: [{ name: 'Single', size: '90x200', quantity: 1 }] },
   { roomId: 2, name: 'Standard Double Room', category: 'double', maxAdults: 2, maxChildren: 1, maxOccupancy: 3, sizeSqm: 20, priceFactor: 1, beds: [{ name: 'Double', size: '140x200', quantity: 1 }] },
@@ -85,6 +91,17 @@ const DESCRIPTION_TEMPLATES: Record<Language, (h: { name: string; city: string; 
 /** Hotel ids are `geonameId * 100 + n`: stable, and the city is known from the id alone. */
 const HOTELS_PER_CITY_MAX = 99;
 
+/**
+ * Hotels the platform learnt of from a vendor's content (none of the generated catalog's)
+ * get ids from here up to the largest integer id: above every `geonameId * 100 + n`, so an
+ * id alone says which of the two holds a hotel.
+ */
+export const IMPORTED_HOTEL_ID_BASE = 2_000_000_000;
+
+export function isImportedHotelId(id: number): boolean {
+  return id >= IMPORTED_HOTEL_ID_BASE;
+}
+
 export function hotelCountFor(population: number): number {
   return Math.min(HOTELS_PER_CITY_MAX, Math.max(1, Math.round(1.2 * 2 ** (Math.log10(Math.max(population, 1000)) - 2.5))));
 }
@@ -93,7 +110,16 @@ function imageUrls(kind: string, id: number, count: number): string[] {
   return Array.from({ length: count }, (_, i) => `https://images.hotel-booking.example/${kind}/${id}/${i + 1}.jpg`);
 }
 
-function buildHotel(city: Place, index: number): Hotel {
+/** How far from its centre a city's hotels are: further out in bigger cities (a place search of the city looks this far). */
+export function citySpreadMeters(city: Place): number {
+  return 800 + Math.min(6000, Math.sqrt(city.population) * 2);
+}
+
+/**
+ * The generated hotel number `index` of a city (the catalog holds 1 to hotelCountFor; the
+ * vendor simulator also carries number 0, a hotel only a vendor knows).
+ */
+export function generatedHotel(city: Place, index: number): Hotel {
   const id = city.geonameId! * 100 + index;
   // One seeded stream per hotel; the order of draws below is part of the catalog's identity.
   const random = new SeededRandom(hash32(id, 'hotel'));
@@ -104,8 +130,7 @@ function buildHotel(city: Place, index: number): Hotel {
   const style = random.pick(NAME_STYLES);
   const branch = random.pick(['Centre', 'Airport', 'Old Town', 'Riverside', 'North', 'South']);
   const name = chain ? `${chain} ${city.name}${index > 1 ? ` ${branch}` : ''}` : style(city.name, random);
-  // Hotels spread around the centre, further out in bigger cities.
-  const spreadMeters = 800 + Math.min(6000, Math.sqrt(city.population) * 2);
+  const spreadMeters = citySpreadMeters(city);
   const angle = random.next() * 2 * Math.PI;
   const distance = Math.sqrt(random.next()) * spreadMeters;
   const lat = city.lat + (distance * Math.cos(angle)) / 111_000;
@@ -171,7 +196,7 @@ export function hotelsForCity(city: Place): Hotel[] {
     cityHotels.set(city.geonameId!, cached);
     return cached;
   }
-  const hotels = Array.from({ length: hotelCountFor(city.population) }, (_, i) => buildHotel(city, i + 1));
+  const hotels = Array.from({ length: hotelCountFor(city.population) }, (_, i) => generatedHotel(city, i + 1));
   if (cityHotels.size >= CITY_CACHE_SIZE) cityHotels.delete(cityHotels.keys().next().value!);
   cityHotels.set(city.geonameId!, hotels);
   return hotels;

@@ -181,3 +181,17 @@ export function citiesWithin(lat: number, long: number, radiusMeters: number): P
   }
   return found;
 }
+
+/** The city nearest a point (looked for up to 400 km away), or undefined in the middle of nowhere. */
+export function nearestCity(lat: number, long: number): Place | undefined {
+  for (const radius of [25_000, 100_000, 400_000]) {
+    let nearest: Place | undefined;
+    let nearestDistance = Infinity;
+    for (const city of citiesWithin(lat, long, radius)) {
+      const distance = distanceMeters(lat, long, city.lat, city.long);
+      if (distance < nearestDistance) [nearest, nearestDistance] = [city, distance];
+    }
+    if (nearest) return nearest;
+  }
+  return undefined;
+}

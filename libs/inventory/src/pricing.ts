@@ -9,7 +9,7 @@ import {
   RoomRequest,
   parseDay,
 } from '@hotel/contracts';
-import { Hotel, RoomType } from './catalog';
+import { Hotel, RoomType, isImportedHotelId } from './catalog';
 import { SeededRandom, between, hash32, mix32, unit } from './hash';
 import { VENDORS, VENDOR_CODES, Vendor, VendorCode } from './vendors';
 
@@ -46,6 +46,8 @@ export interface VendorRate {
   /** The price the vendor answered, a decimal in its currency. */
   net: string;
   currency: string;
+  /** The vendor's code of the hotel (its own numbering, not the platform's id). */
+  hotelCode?: number;
 }
 
 /** What identifies an offer at a vendor; rate ids are derived from it. */
@@ -134,7 +136,8 @@ function vendorHotelRandom(vendor: Vendor, hotelId: number): SeededRandom {
  * from, so listOffers offers nothing at a hotel the vendor does not carry.
  */
 export function vendorCarries(vendor: Vendor, hotelId: number): boolean {
-  return vendorHotelRandom(vendor, hotelId).next() < vendor.coverage;
+  // A hotel a vendor's content added is that vendor's: the simulated vendors carry only the generated catalog.
+  return !isImportedHotelId(hotelId) && vendorHotelRandom(vendor, hotelId).next() < vendor.coverage;
 }
 
 function fits(room: RoomType, request: RoomRequest): boolean {
@@ -153,6 +156,7 @@ export function listOffers(
   stay: Stay,
   options: { soldOut: ReadonlySet<string>; includeMemberRates: boolean },
 ): OfferKey[] {
+  if (isImportedHotelId(hotel.id)) return [];
   const random = vendorHotelRandom(vendor, hotel.id);
   if (random.next() >= vendor.coverage) return [];
   const seed = mix32(VENDOR_SEEDS[vendor.code], hotel.id);

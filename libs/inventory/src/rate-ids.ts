@@ -119,7 +119,7 @@ function readVendorRate(text: string): VendorRate | null {
   try {
     const value = plainToInstance(VendorRateWire, JSON.parse(Buffer.from(text, 'base64url').toString('utf8')));
     if (validateSync(value, { whitelist: true, forbidNonWhitelisted: true }).length > 0) return null;
-    return { keys: value.keys, occupancies: value.occupancies.map(({ rooms, guests }) => ({ rooms, guests: { adults: guests.adults, children: guests.children, children_ages: guests.children_ages } })), recheck: value.recheck, net: value.net, currency: value.currency };
+    return { keys: value.keys, occupancies: value.occupancies.map(({ rooms, guests }) => ({ rooms, guests: { adults: guests.adults, children: guests.children, children_ages: guests.children_ages } })), recheck: value.recheck, net: value.net, currency: value.currency, ...(value.hotelCode !== undefined && { hotelCode: value.hotelCode }) };
   } catch {
     return null;
   }

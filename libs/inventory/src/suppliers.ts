@@ -1,4 +1,4 @@
-import { Inject, Injectable, OnModuleDestroy, Optional, Provider, Type } from '@nestjs/common';
+import { Inject, Injectable, InjectionToken, OnModuleDestroy, Optional, Provider, Type } from '@nestjs/common';
 import { CircuitState, VendorCircuits } from '@hotel/contracts';
 import { APP_METRICS, AppMetrics, HealthDetails } from '@hotel/platform';
 import { SimulatedSupplier, SimulatedSupplierOptions } from './simulated-supplier';
@@ -55,8 +55,11 @@ export class Suppliers implements OnModuleDestroy {
 export interface SupplierProvidersOptions {
   /** Suppliers as Nest classes (a test registers its own), each replacing the simulated vendor of its code. */
   suppliers?: Type<SupplierPort>[];
-  /** Remote suppliers built from the app's configuration (`@hotel/hotelbeds`'s remoteSuppliers), likewise. */
-  remote?: SupplierPort[];
+  /**
+   * Remote suppliers built from the app's configuration (`@hotel/hotelbeds`'s remoteSuppliers),
+   * likewise; or how to build them from the app's providers (the search service's catalog).
+   */
+  remote?: SupplierPort[] | { useFactory: (...dependencies: never[]) => SupplierPort[]; inject: InjectionToken[] };
   /** How the simulated vendors behave (the rates service sets SUPPLIER_PENDING_S). */
   simulated?: SimulatedSupplierOptions;
 }
@@ -70,7 +73,9 @@ export function supplierProviders(options: SupplierProvidersOptions = {}): Provi
   const suppliers = options.suppliers ?? [];
   return [
     ...suppliers,
-    { provide: REMOTE_SUPPLIERS, useValue: options.remote ?? [] },
+    Array.isArray(options.remote) || options.remote === undefined
+      ? { provide: REMOTE_SUPPLIERS, useValue: options.remote ?? [] }
+      : { provide: REMOTE_SUPPLIERS, useFactory: options.remote.useFactory, inject: options.remote.inject },
     {
       provide: SUPPLIER_PORTS,
       useFactory: (remote: SupplierPort[], ...given: SupplierPort[]): SupplierPort[] => {

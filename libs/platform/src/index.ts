@@ -22,3 +22,4 @@ export * from './tracing/tracing';
 export * from './scheduling/fair-scheduler';
 export * from './database/amount-column';
 export * from './errors/amounts';
+export * from './database/job-leases';

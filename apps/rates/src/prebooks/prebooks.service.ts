@@ -27,7 +27,6 @@ import {
   SupplierPort,
   Suppliers,
   decodeV2RateId,
-  hotelById,
   priceEpoch,
   soldOutKey,
   toHotelDetails,
@@ -37,6 +36,7 @@ import { DomainError, SERVICE_CLIENT, SERVICE_ENV, ServiceClient } from '@hotel/
 import { AllotmentsRepository } from '../inventory/allotments.repository';
 import { RatesEnv } from '../rates.env';
 import { PrebooksRepository } from './prebooks.repository';
+import { CatalogHotels } from './catalog-hotels';
 
 const RATE_NOT_AVAILABLE = () => new DomainError('RATE_NOT_AVAILABLE', 'rate not available');
 
@@ -67,12 +67,13 @@ export class PrebooksService {
     private readonly fx: FxRates,
     @Inject(SERVICE_CLIENT) private readonly services: ServiceClient,
     @Inject(SERVICE_ENV) private readonly env: RatesEnv,
+    private readonly catalog: CatalogHotels,
   ) {}
 
   async create(request: CreatePrebookRequest): Promise<PrebookData> {
     const { actor } = request;
     const offer = request.sessionId ? await this.v1Offer(request) : this.v2Offer(request.rateId);
-    const hotel = hotelById(offer.key.hotelId);
+    const hotel = await this.catalog.hotel(offer.key.hotelId);
     if (!hotel) throw RATE_NOT_AVAILABLE();
     if (request.testScenario === 'sold_out' && actor.sandbox) throw RATE_NOT_AVAILABLE();
     const { vendor, key } = await this.recheckAvailability(hotel, offer, actor.sandbox);
@@ -160,7 +161,7 @@ export class PrebooksService {
       offer: row.offer,
       paymentMethod: row.paymentMethod,
       response: row.response,
-      hotel: { ...toHotelDetails(hotelById(row.offer.hotelId)!, request.language ?? 'en'), lowest_rate: null, lowest_brand_loyalty_rate: null },
+      hotel: { ...toHotelDetails((await this.catalog.hotel(row.offer.hotelId))!, request.language ?? 'en'), lowest_rate: null, lowest_brand_loyalty_rate: null },
       priceChargeable: row.priceChargeable,
       promoCode: row.promoCode,
       discount: row.discount,

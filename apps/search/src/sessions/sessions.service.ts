@@ -5,8 +5,6 @@ import {
   Hotel,
   VendorCode,
   findPlace,
-  hotelById,
-  hotelsForPlace,
   parseVendorLatencies,
   priceEpoch,
   toHotelDetails,
@@ -21,6 +19,7 @@ import {
 import { BACKGROUND_JOBS, BackgroundJobs, DomainError, SERVICE_ENV } from '@hotel/platform';
 import { OfferFinder, PricedOffer } from '../offers/offer-finder';
 import { SearchEnv } from '../search.env';
+import { HotelCatalog } from '../catalog/hotel-catalog';
 import { SearchSession, SessionRepository } from './session.repository';
 import { LowestOffer, VendorAnswersRepository } from './vendor-answers.repository';
 
@@ -45,6 +44,7 @@ export class SessionsService implements OnModuleInit, OnModuleDestroy {
     private readonly vendorAnswers: VendorAnswersRepository,
     private readonly suppliers: Suppliers,
     private readonly fx: FxRates,
+    private readonly catalog: HotelCatalog,
     @Inject(SERVICE_ENV) private readonly env: SearchEnv,
     @Inject(BACKGROUND_JOBS) private readonly background: BackgroundJobs,
   ) {
@@ -93,8 +93,8 @@ export class SessionsService implements OnModuleInit, OnModuleDestroy {
 
   async hotelRates(actor: Actor, sessionId: string, hotelId: number): Promise<HotelRatesData> {
     const session = await this.use(actor, sessionId);
-    const hotel = hotelById(hotelId);
-    if (!hotel || !this.sessionHotels(session).some((candidate) => candidate.id === hotelId)) {
+    const hotel = await this.catalog.hotel(hotelId);
+    if (!hotel || !(await this.sessionHotels(session)).some((candidate) => candidate.id === hotelId)) {
       throw DomainError.notFound(`hotel ${hotelId} in this search`);
     }
     const elapsed = await this.sessions.hotelViewElapsedMs(session.id, hotelId);
@@ -112,7 +112,7 @@ export class SessionsService implements OnModuleInit, OnModuleDestroy {
   /** The offer behind a V1 rate id, for prebook: the session must be the caller's and alive. */
   async resolveRate(actor: Actor, sessionId: string, hotelId: number, rateId: string): Promise<ResolvedRate> {
     const session = await this.use(actor, sessionId);
-    const hotel = this.sessionHotels(session).find((candidate) => candidate.id === hotelId);
+    const hotel = (await this.sessionHotels(session)).find((candidate) => candidate.id === hotelId);
     const stay = { check_in: session.checkIn, check_out: session.checkOut, rooms: session.rooms };
     const { offers } = hotel
       ? await this.offers.find([hotel], this.suppliers.codes, stay, {
@@ -165,8 +165,8 @@ export class SessionsService implements OnModuleInit, OnModuleDestroy {
     return { vendors: [...simulated, ...remote], simulated, remote, timedOut, allSimulated: simulated.length === builtIn.length };
   }
 
-  private sessionHotels(session: SearchSession) {
-    return hotelsForPlace(session.placeId, SESSION_HOTEL_CAP) ?? [];
+  private async sessionHotels(session: SearchSession) {
+    return (await this.catalog.forPlace(session.placeId, SESSION_HOTEL_CAP)) ?? [];
   }
 
   /**
@@ -197,7 +197,7 @@ export class SessionsService implements OnModuleInit, OnModuleDestroy {
 
   private async results(session: SearchSession): Promise<SearchData> {
     const asked = this.vendorsToAsk(session.elapsedMs);
-    const hotels = this.sessionHotels(session);
+    const hotels = await this.sessionHotels(session);
     const [{ offers, conversion }, remote] = await Promise.all([this.priced(session, hotels, asked.simulated), this.remoteAnswers(session, hotels, asked.remote)]);
     const completed = asked.timedOut || (asked.allSimulated && remote.waiting === 0);
     // Only each hotel's lowest price is shown: the price for the stay is the vendor's

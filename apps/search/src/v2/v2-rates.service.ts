@@ -8,9 +8,6 @@ import {
   Suppliers,
   distanceMeters,
   findPlace,
-  hotelById,
-  hotelsForPlace,
-  hotelsNear,
   parseVendorLatencies,
   priceEpoch,
   priceEpochStart,
@@ -20,6 +17,7 @@ import { DomainError, SERVICE_ENV } from '@hotel/platform';
 import { OfferFinder } from '../offers/offer-finder';
 import { CachedRate, PricedIn, V2RateCache } from './v2-rate-cache';
 import { SearchEnv } from '../search.env';
+import { HotelCatalog } from '../catalog/hotel-catalog';
 
 const PLACE_HOTEL_CAP = 2000;
 
@@ -44,6 +42,7 @@ export class V2RatesService {
     private readonly offers: OfferFinder,
     private readonly fx: FxRates,
     private readonly suppliers: Suppliers,
+    private readonly catalog: HotelCatalog,
     @Inject(SERVICE_ENV) private readonly env: SearchEnv,
   ) {
     this.latencies = parseVendorLatencies(env.V2_VENDOR_LATENCY_MS);
@@ -64,7 +63,7 @@ export class V2RatesService {
 
   async search(body: V2RatesBody, pricing: ClientPricing): Promise<{ head: Extract<V2RatesChunk, { head: unknown }>['head']; rates: CachedRate[] }> {
     const started = performance.now();
-    const { hotels: located, center, radius } = this.locate(body);
+    const { hotels: located, center, radius } = await this.locate(body);
     const filters = body.filters ?? {};
     const hotels = located.filter(
       (hotel) =>
@@ -120,7 +119,7 @@ export class V2RatesService {
     return { head, rates: pageRates };
   }
 
-  private locate(body: V2RatesBody): { hotels: Hotel[]; center: Coordinates; radius?: number } {
+  private async locate(body: V2RatesBody): Promise<{ hotels: Hotel[]; center: Coordinates; radius?: number }> {
     const placeId = body.place_id ?? body.destination_id;
     if (placeId) {
       const place = findPlace(placeId);
@@ -128,19 +127,14 @@ export class V2RatesService {
         const field = body.place_id ? 'place_id' : 'destination_id';
         throw DomainError.validation([{ field, message: `${field} names no known place; find one with GET /places/search` }]);
       }
-      return { hotels: hotelsForPlace(placeId, PLACE_HOTEL_CAP)!, center: { lat: place.lat, long: place.long } };
+      return { hotels: (await this.catalog.forPlace(placeId, PLACE_HOTEL_CAP))!, center: { lat: place.lat, long: place.long } };
     }
     if (body.coordinates) {
       const radius = body.radius ?? V2_LIMITS.defaultRadius;
-      return { hotels: hotelsNear(body.coordinates.lat, body.coordinates.long, radius), center: body.coordinates, radius };
+      return { hotels: await this.catalog.near(body.coordinates.lat, body.coordinates.long, radius), center: body.coordinates, radius };
     }
-    const seen = new Set<number>();
-    const hotels: Hotel[] = [];
-    for (const id of body.hotel_ids ?? []) {
-      const hotel = seen.has(id) ? undefined : hotelById(id);
-      seen.add(id);
-      if (hotel) hotels.push(hotel);
-    }
+    const ids = [...new Set(body.hotel_ids ?? [])];
+    const hotels = (await this.catalog.hotels(ids)).filter((hotel): hotel is Hotel => hotel !== undefined);
     const center = hotels.length
       ? { lat: round6(hotels.reduce((sum, hotel) => sum + hotel.lat, 0) / hotels.length), long: round6(hotels.reduce((sum, hotel) => sum + hotel.long, 0) / hotels.length) }
       : { lat: 0, long: 0 };

@@ -1,5 +1,5 @@
 import type { ContentHotel } from '@hotel/hotelbeds';
-import { description, gazetteer, hotelCountFor, vendorCarries, type Hotel, type Language, type Vendor, type VendorCode } from '../inventory/simulated-inventory';
+import { description, gazetteer, hotelCountFor, vendorCarries, type Hotel, type Language, type Vendor } from '../inventory/simulated-inventory';
 import {
   FACILITY_CODES,
   accommodationTypeOf,
@@ -9,6 +9,8 @@ import {
   hotelCodeOf,
   hotelCodeOfId,
   hotelIdOfCode,
+  carriesVendorOnlyHotels,
+  isVendorOnlyHotel,
   roomCodeOf,
   roomCodeParts,
 } from '../inventory/vendor-codes';
@@ -50,7 +52,7 @@ export const CONTENT_FIELDS = [
 ] as const;
 export type ContentField = (typeof CONTENT_FIELDS)[number];
 
-const codesByVendor = new Map<VendorCode, number[]>();
+const codesByVendor = new Map<string, number[]>();
 
 /**
  * The codes of every hotel a vendor carries, in the catalog's order (its cities in
@@ -58,18 +60,19 @@ const codesByVendor = new Map<VendorCode, number[]>();
  * cities alone, and whether the vendor carries one from its id.
  */
 export function vendorHotelCodes(vendor: Vendor): number[] {
-  let codes = codesByVendor.get(vendor.code);
+  const cacheKey = `${vendor.code}:${hotelCodeOfId(0)}:${carriesVendorOnlyHotels()}`;
+  let codes = codesByVendor.get(cacheKey);
   if (!codes) {
     codes = [];
     for (const place of gazetteer().places) {
       if (place.kind !== 'city') continue;
       const count = hotelCountFor(place.population);
-      for (let index = 1; index <= count; index++) {
+      for (let index = carriesVendorOnlyHotels() ? 0 : 1; index <= count; index++) {
         const id = place.geonameId! * 100 + index;
-        if (vendorCarries(vendor, id)) codes.push(hotelCodeOfId(id));
+        if (isVendorOnlyHotel(id) || vendorCarries(vendor, id)) codes.push(hotelCodeOfId(id));
       }
     }
-    codesByVendor.set(vendor.code, codes);
+    codesByVendor.set(cacheKey, codes);
   }
   return codes;
 }
@@ -77,7 +80,7 @@ export function vendorHotelCodes(vendor: Vendor): number[] {
 /** A hotel of the catalog the vendor carries, by the vendor's code; undefined otherwise. */
 export function carriedHotel(vendor: Vendor, code: number): Hotel | undefined {
   const hotel = hotelByCode(code);
-  return hotel && vendorCarries(vendor, hotel.id) ? hotel : undefined;
+  return hotel && (isVendorOnlyHotel(hotel.id) || vendorCarries(vendor, hotel.id)) ? hotel : undefined;
 }
 
 export interface ContentSelection {

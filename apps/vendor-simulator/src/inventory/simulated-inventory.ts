@@ -8,6 +8,7 @@ export {
   allotmentCapacity,
   description,
   gazetteer,
+  generatedHotel,
   hash32,
   hotelById,
   hotelCountFor,

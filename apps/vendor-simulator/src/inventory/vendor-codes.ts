@@ -1,20 +1,43 @@
 import type { Board } from '@hotel/contracts';
-import { hotelById, type Hotel, type Language, type VendorCode } from './simulated-inventory';
+import { LRUCache } from 'lru-cache';
+import { generatedHotel, gazetteer, hotelById, type Hotel, type Language, type VendorCode } from './simulated-inventory';
 
 /**
  * The codes the simulated vendors give the catalog's things, in the vendor's vocabulary.
  *
- * Hotel codes: for now a vendor's hotel code is the platform's own hotel id, so the
- * platform's content import (which matches hotels by the vendor's codes) finds them at
- * once. A real vendor has codes of its own; `hotelCodeOfId` and `hotelIdOfCode` are the
- * one place to give the simulated vendors theirs (everything else goes through them).
+ * Hotel codes: by default a vendor's hotel code is the platform's own hotel id (the platform
+ * asks the simulated vendors by its ids: they share its generated catalog). As a stand-in
+ * for a real vendor (SIMULATOR_HOTEL_CODE_OFFSET), the codes are the ids plus an offset, so
+ * the platform knows them only from a content import; with SIMULATOR_VENDOR_ONLY_HOTELS,
+ * every city also has a hotel the platform's catalog does not (number 0 of the city), which
+ * every vendor carries. `hotelCodeOfId` and `hotelIdOfCode` are the one place codes are made.
  */
+let codeOffset = 0;
+let vendorOnlyHotels = false;
+const vendorOnly = new LRUCache<number, Hotel>({ max: 10_000 });
+
+export function configureHotelCodes(options: { offset: number; vendorOnlyHotels: boolean }): void {
+  codeOffset = options.offset;
+  vendorOnlyHotels = options.vendorOnlyHotels;
+  vendorOnly.clear();
+}
+
+/** Whether the simulated vendors carry a hotel number 0 in every city. */
+export function carriesVendorOnlyHotels(): boolean {
+  return vendorOnlyHotels;
+}
+
+/** Whether a hotel id is one only the vendors know (a city's number 0). */
+export function isVendorOnlyHotel(hotelId: number): boolean {
+  return vendorOnlyHotels && hotelId % 100 === 0;
+}
+
 export function hotelCodeOfId(hotelId: number): number {
-  return hotelId;
+  return hotelId + codeOffset;
 }
 
 export function hotelIdOfCode(code: number): number {
-  return code;
+  return code - codeOffset;
 }
 
 export function hotelCodeOf(hotel: Hotel): number {
@@ -22,7 +45,22 @@ export function hotelCodeOf(hotel: Hotel): number {
 }
 
 export function hotelByCode(code: number): Hotel | undefined {
-  return Number.isSafeInteger(code) && code > 0 ? hotelById(hotelIdOfCode(code)) : undefined;
+  if (!Number.isSafeInteger(code) || code <= codeOffset) return undefined;
+  const id = hotelIdOfCode(code);
+  return isVendorOnlyHotel(id) ? vendorOnlyHotel(id) : hotelById(id);
+}
+
+/** A city's hotel number 0: generated as the catalog's are, under a name of its own. */
+function vendorOnlyHotel(id: number): Hotel | undefined {
+  let hotel = vendorOnly.get(id);
+  if (!hotel) {
+    const city = gazetteer().cityById.get(id / 100);
+    if (!city) return undefined;
+    const generated = generatedHotel(city, 0);
+    hotel = { ...generated, name: `${generated.name} Annex` };
+    vendorOnly.set(id, hotel);
+  }
+  return hotel;
 }
 
 /** A city's destination code: its GeoNames id (the catalog's cities are GeoNames'). */
@@ -69,33 +107,8 @@ export function accommodationTypeOf(hotel: Hotel): string {
   return ACCOMMODATION_TYPES[hotel.type];
 }
 
-/**
- * Facility codes for the catalog's amenities (the Content API's `facilities`: a code and
- * its group). The numbers are the simulator's own: the vendor publishes its list under
- * /types/facilities, which the simulator does not serve.
- */
-export const FACILITY_CODES: Record<string, { facilityCode: number; facilityGroupCode: number }> = {
-  wifi: { facilityCode: 261, facilityGroupCode: 60 },
-  parking: { facilityCode: 320, facilityGroupCode: 70 },
-  pool: { facilityCode: 363, facilityGroupCode: 73 },
-  gym: { facilityCode: 470, facilityGroupCode: 74 },
-  spa: { facilityCode: 460, facilityGroupCode: 74 },
-  restaurant: { facilityCode: 200, facilityGroupCode: 71 },
-  bar: { facilityCode: 130, facilityGroupCode: 71 },
-  room_service: { facilityCode: 250, facilityGroupCode: 70 },
-  airport_shuttle: { facilityCode: 562, facilityGroupCode: 70 },
-  pet_friendly: { facilityCode: 535, facilityGroupCode: 70 },
-  air_conditioning: { facilityCode: 180, facilityGroupCode: 60 },
-  laundry: { facilityCode: 240, facilityGroupCode: 70 },
-  business_centre: { facilityCode: 575, facilityGroupCode: 70 },
-  kids_club: { facilityCode: 555, facilityGroupCode: 74 },
-  beach_access: { facilityCode: 20, facilityGroupCode: 40 },
-  '24h_front_desk': { facilityCode: 260, facilityGroupCode: 70 },
-  non_smoking_rooms: { facilityCode: 10, facilityGroupCode: 60 },
-  elevator: { facilityCode: 100, facilityGroupCode: 70 },
-  breakfast: { facilityCode: 264, facilityGroupCode: 71 },
-  ev_charging: { facilityCode: 603, facilityGroupCode: 70 },
-};
+/** Facility codes for the catalog's amenities: the ones the platform's content import reads back. */
+export { AMENITY_FACILITY_CODES as FACILITY_CODES } from '@hotel/hotelbeds';
 
 /** The vendor's language codes (ENG, CAS…) of the catalog's languages. */
 const LANGUAGE_CODES: Record<string, Language> = { ENG: 'en', CAS: 'es', FRA: 'fr', POR: 'pt' };

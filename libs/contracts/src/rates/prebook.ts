@@ -102,6 +102,12 @@ export class VendorRateWire {
 
   @Matches(/^[A-Z]{3}$/)
   currency: string;
+
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(Number.MAX_SAFE_INTEGER)
+  hotelCode?: number;
 }
 
 /** An offer as the supplier model names it (see libs/inventory OfferKey). */

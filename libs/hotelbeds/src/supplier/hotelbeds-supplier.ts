@@ -13,12 +13,13 @@ import {
   SupplierPort,
   VendorBookingSummary,
   VendorOccupancy,
+  isImportedHotelId,
   offerKeyString,
 } from '@hotel/inventory';
 import { DomainError } from '@hotel/platform';
 import { HotelbedsClient, MAX_HOTELS_PER_AVAILABILITY } from '../client';
 import { HotelbedsError } from '../errors';
-import type { Booking, BookingStatus, Pax } from '../wire';
+import type { Booking, BookingStatus, ContentHotelsRS, Pax } from '../wire';
 import { availabilityRequest, offersOfHotel, recheckedOffer } from './offer-mapping';
 
 export interface HotelbedsSupplierOptions {
@@ -29,7 +30,28 @@ export interface HotelbedsSupplierOptions {
   /** A sandbox booking in the supplier_pending scenario is confirmed this long after (SUPPLIER_PENDING_S). */
   sandboxPendingSeconds: number;
   clock?: () => number;
+  /**
+   * The vendor's codes of the platform's hotels (what the content import matched); without
+   * it a hotel's code is its platform id, as for the simulated vendors, which share the
+   * platform's generated catalog.
+   */
+  hotelCodes?: HotelCodeBook;
+  /** The platform imports this vendor's hotel content (its codes are its own, matched by the import). */
+  importsContent?: boolean;
 }
+
+/** The vendor's code of each platform hotel it carries, from the catalog the content import keeps. */
+export interface HotelCodeBook {
+  /** Platform hotel id → the vendor's code, for those of `hotelIds` the vendor carries. */
+  codesOf(vendor: string, hotelIds: readonly number[]): Promise<ReadonlyMap<number, number>>;
+}
+
+/** The simulated vendors' numbering: a hotel's code is its platform id (of the generated catalog, which is all they carry). */
+export const PLATFORM_HOTEL_CODES: HotelCodeBook = {
+  async codesOf(_vendor, hotelIds) {
+    return new Map(hotelIds.filter((id) => !isImportedHotelId(id)).map((id) => [id, id]));
+  },
+};
 
 const DAY_MS = 86_400_000;
 /** Bookings per page of the booking list when every booking of a period is read (a page the vendor serves quickly). */
@@ -53,10 +75,12 @@ export class HotelbedsSupplier implements SupplierPort {
   readonly code: string;
   readonly name: string;
   readonly remote = true;
+  readonly importsContent: boolean;
   private readonly client: HotelbedsClient;
   private readonly answered: AnsweredBookings;
   private readonly now: () => number;
   /** CheckRate answers by the keys they gave: a process-local memo of the last minute, never needed by another replica. */
+  private readonly hotelCodes: HotelCodeBook;
   private readonly checked = new LRUCache<string, SupplierOffer>({ max: 1000, ttl: CHECKED_TTL_MS });
 
   constructor(options: HotelbedsSupplierOptions) {
@@ -65,19 +89,29 @@ export class HotelbedsSupplier implements SupplierPort {
     this.client = options.client;
     this.answered = new AnsweredBookings(options.code, options.sandboxPendingSeconds);
     this.now = options.clock ?? Date.now;
+    this.hotelCodes = options.hotelCodes ?? PLATFORM_HOTEL_CODES;
+    this.importsContent = options.importsContent ?? false;
   }
 
-  async availability(hotels: readonly Hotel[], stay: Stay, request: AvailabilityRequest): Promise<SupplierOffer[][]> {
+  async availability(hotels: readonly Hotel[], stay: Stay, request: AvailabilityRequest, knownCodes?: ReadonlyMap<number, number>): Promise<SupplierOffer[][]> {
     const answer: SupplierOffer[][] = hotels.map(() => []);
-    const indexOf = new Map(hotels.map((hotel, index) => [hotel.id, index]));
+    const codes = knownCodes ?? (await this.hotelCodes.codesOf(this.code, hotels.map((hotel) => hotel.id)));
+    // The vendor answers by its codes; a hotel it has no code for is not asked about.
+    const indexOfCode = new Map<number, number>();
+    hotels.forEach((hotel, index) => {
+      const code = codes.get(hotel.id);
+      if (code !== undefined) indexOfCode.set(code, index);
+    });
+    const asked = [...indexOfCode.keys()];
+    if (asked.length === 0) return answer;
     const now = new Date(this.now());
-    const chunks: Hotel[][] = [];
-    for (let start = 0; start < hotels.length; start += MAX_HOTELS_PER_AVAILABILITY) chunks.push(hotels.slice(start, start + MAX_HOTELS_PER_AVAILABILITY));
+    const chunks: number[][] = [];
+    for (let start = 0; start < asked.length; start += MAX_HOTELS_PER_AVAILABILITY) chunks.push(asked.slice(start, start + MAX_HOTELS_PER_AVAILABILITY));
     await Promise.all(
       chunks.map(async (chunk) => {
-        const response = await this.client.availability(availabilityRequest(chunk.map(hotelCodeOf), stay));
+        const response = await this.client.availability(availabilityRequest(chunk, stay));
         for (const wireHotel of response.hotels.hotels ?? []) {
-          const index = indexOf.get(hotelIdOfCode(wireHotel.code));
+          const index = indexOfCode.get(wireHotel.code);
           if (index !== undefined) answer[index] = offersOfHotel(this.code, hotels[index], wireHotel, stay, now, request.includeMemberRates);
         }
       }),
@@ -162,6 +196,11 @@ export class HotelbedsSupplier implements SupplierPort {
     return made;
   }
 
+  /** The vendor's hotel content, page by page (every field, in English). */
+  contentPages(query: { countryCode?: string; destinationCode?: string; lastUpdateTime?: string }): AsyncGenerator<ContentHotelsRS> {
+    return this.client.contentHotelPages({ ...query, fields: 'all', language: 'ENG' });
+  }
+
   /** Each operation's circuit breaker state, for health detail and metrics. */
   circuits(): Record<string, CircuitState> {
     return Object.fromEntries(Object.entries(this.client.health()).map(([operation, health]) => [operation, health.state]));
@@ -173,7 +212,10 @@ export class HotelbedsSupplier implements SupplierPort {
 
   /** The same offer in the vendor's availability now, or null. */
   private async offered(hotel: Hotel, offer: OfferKey, stay: Stay): Promise<SupplierOffer | null> {
-    const [offers] = await this.availability([hotel], stay, { soldOut: new Set(), includeMemberRates: true, context: { epoch: 0, issuedAt: new Date() } });
+    // The rate says which of the vendor's hotels it is for: no need of the catalog's codes here.
+    const code = offer.vendorRate?.hotelCode;
+    const known = code === undefined ? undefined : new Map([[hotel.id, code]]);
+    const [offers] = await this.availability([hotel], stay, { soldOut: new Set(), includeMemberRates: true, context: { epoch: 0, issuedAt: new Date() } }, known);
     const wanted = offerKeyString(offer);
     return offers.find((candidate) => offerKeyString(candidate.key) === wanted) ?? null;
   }
@@ -191,15 +233,6 @@ export class HotelbedsSupplier implements SupplierPort {
     if (checked) this.checked.set(memoKey(checked.key), checked);
     return checked;
   }
-}
-
-/** For now a vendor's hotel code is the platform's hotel id (the content import will map real codes). */
-function hotelCodeOf(hotel: Hotel): number {
-  return hotel.id;
-}
-
-function hotelIdOfCode(code: number): number {
-  return code;
 }
 
 /** The vendor's client reference of a platform booking: at most 20 characters, letters and digits. */

@@ -72,7 +72,7 @@ describe('offers from an availability answer', () => {
       board: 'BB',
       refundable: true,
       memberRate: false,
-      vendorRate: { keys: [documented.rateKey], occupancies: [{ rooms: 1, guests: room(2) }], recheck: true, net: '118.270', currency: 'EUR' },
+      vendorRate: { keys: [documented.rateKey], occupancies: [{ rooms: 1, guests: room(2) }], recheck: true, net: '118.270', currency: 'EUR', hotelCode: hotel.id },
     });
     expect(rate).toMatchObject({
       hotel_id: hotel.id,

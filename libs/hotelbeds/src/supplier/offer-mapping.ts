@@ -105,6 +105,7 @@ export function offersOfHotel(vendorCode: string, hotel: CatalogHotel, answer: W
         recheck: rates.some((rate) => rate.rateType === 'RECHECK'),
         net: milliToDecimal(rates.reduce((sum, rate) => sum + toMilli(rate.net!), 0), 3),
         currency,
+        hotelCode: answer.code,
       },
     };
     offers.push({ key, rate: priceOf(hotel, key, candidate.room.name, rates, stay, currency, now) });
@@ -138,6 +139,7 @@ export function recheckedOffer(hotel: CatalogHotel, asked: OfferKey, answer: Wir
       recheck: false,
       net: milliToDecimal(rates.reduce((sum, { rate }) => sum + toMilli(rate.net!), 0), 3),
       currency,
+      ...(vendorRate.hotelCode !== undefined && { hotelCode: vendorRate.hotelCode }),
     },
   };
   return { key, rate: priceOf(hotel, key, rates[0].room.name, rates.map(({ rate }) => rate), stay, currency, now) };

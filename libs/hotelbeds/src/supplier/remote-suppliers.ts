@@ -1,7 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { SupplierPort, VENDORS, VENDOR_CODES } from '@hotel/inventory';
 import { HotelbedsClient } from '../client';
-import { HotelbedsSupplier } from './hotelbeds-supplier';
+import { HotelCodeBook, HotelbedsSupplier } from './hotelbeds-supplier';
 import { VendorsEnv, simulatedVendorCredentials } from './vendors.env';
 
 /** The platform's code of the Hotelbeds vendor. */
@@ -11,8 +11,10 @@ export const HOTELBEDS_VENDOR_CODE = 'hotelbeds';
  * The remote suppliers an app's configuration names (VendorsEnv): `hotelbeds` when its key
  * is set, and the built-in vendors at the vendor simulator when VENDOR_SIMULATOR_URL is.
  * Each gets a client of its own (its own connection pool and circuit breakers).
+ * `hotelCodes` gives `hotelbeds` the vendor's codes of the platform's hotels (the content
+ * import's); without it a code is read as the platform's id, as the simulated vendors number them.
  */
-export function remoteSuppliers(env: VendorsEnv): SupplierPort[] {
+export function remoteSuppliers(env: VendorsEnv, options: { hotelCodes?: HotelCodeBook } = {}): SupplierPort[] {
   const logger = new Logger('Vendors');
   const clientOf = (code: string, baseUrl: string, apiKey: string, secret: string) =>
     new HotelbedsClient({
@@ -30,6 +32,8 @@ export function remoteSuppliers(env: VendorsEnv): SupplierPort[] {
         name: 'Hotelbeds',
         client: clientOf(HOTELBEDS_VENDOR_CODE, env.HOTELBEDS_BASE_URL, env.HOTELBEDS_API_KEY, env.HOTELBEDS_SECRET),
         sandboxPendingSeconds: env.SUPPLIER_PENDING_S,
+        hotelCodes: options.hotelCodes,
+        importsContent: options.hotelCodes !== undefined,
       }),
     );
   }
