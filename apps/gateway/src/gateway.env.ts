@@ -147,6 +147,41 @@ export class GatewayEnv extends PlatformEnv {
   @Min(1)
   GATEWAY_REPLICAS = 1;
 
+  /**
+   * A connection must deliver a request's head (TLS handshake and headers) this soon, or it
+   * is answered 408 and closed: a client trickling headers holds no connection for long.
+   */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(500)
+  @Max(120_000)
+  HTTP_HEADERS_TIMEOUT_MS = 10_000;
+
+  /** A whole request, body included, must arrive this soon (at least HTTP_HEADERS_TIMEOUT_MS). */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(500)
+  @Max(600_000)
+  HTTP_REQUEST_TIMEOUT_MS = 30_000;
+
+  /** An idle kept-alive connection is closed after this; behind a proxy, set it above the proxy's own idle timeout. */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(100)
+  @Max(600_000)
+  HTTP_KEEP_ALIVE_TIMEOUT_MS = 5_000;
+
+  /** Open connections one address may hold at once (TRUSTED_PROXIES, which carry everyone's, are not counted); more are closed at once. */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(100_000)
+  MAX_CONNECTIONS_PER_ADDRESS = 64;
+
   /** Timeout of each service's answer to GET /health/ready. */
   @IsOptional()
   @Type(() => Number)

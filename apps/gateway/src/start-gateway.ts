@@ -124,12 +124,48 @@ function answerFrameworkError(error: FastifyError, request: FastifyRequest, repl
   sendError(reply, new DomainError('VALIDATION_FAILED', message));
 }
 
+/**
+ * Slow clients are cut off: the head (TLS handshake and headers) must arrive within
+ * HTTP_HEADERS_TIMEOUT_MS and the whole request within HTTP_REQUEST_TIMEOUT_MS (answered 408
+ * by the client error handler), idle kept-alive connections close after
+ * HTTP_KEEP_ALIVE_TIMEOUT_MS, and one address holds at most MAX_CONNECTIONS_PER_ADDRESS
+ * connections (a trusted proxy's are everyone's, so they are not counted).
+ */
+function limitConnections(server: Server, env: GatewayEnv, proxies: TrustedProxies, refused: () => void): void {
+  server.headersTimeout = env.HTTP_HEADERS_TIMEOUT_MS;
+  server.requestTimeout = Math.max(env.HTTP_REQUEST_TIMEOUT_MS, env.HTTP_HEADERS_TIMEOUT_MS);
+  server.keepAliveTimeout = env.HTTP_KEEP_ALIVE_TIMEOUT_MS;
+  const open = new Map<string, number>();
+  server.on('connection', (socket: Socket) => {
+    const address = socket.remoteAddress ?? '';
+    if (proxies.trusts(address)) return;
+    const count = (open.get(address) ?? 0) + 1;
+    if (count > env.MAX_CONNECTIONS_PER_ADDRESS) {
+      refused();
+      socket.destroy();
+      return;
+    }
+    open.set(address, count);
+    socket.once('close', () => {
+      const left = (open.get(address) ?? 1) - 1;
+      if (left === 0) open.delete(address);
+      else open.set(address, left);
+    });
+  });
+}
+
+/** How often the servers look for requests past their timeouts: a tenth of the head's time, at most a second. */
+function timeoutCheckMs(env: GatewayEnv): number {
+  return Math.max(100, Math.min(1000, Math.floor(env.HTTP_HEADERS_TIMEOUT_MS / 10)));
+}
+
 export async function startGateway(env: GatewayEnv): Promise<RunningGateway> {
   const proxies = TrustedProxies.parse(env.TRUSTED_PROXIES);
   const tls = await loadTlsMaterial({ certFile: env.TLS_CERT, keyFile: env.TLS_KEY, dataDir: env.DATA_DIR });
   const metrics = new AppMetrics('gateway');
   const services = new ServiceClient(busCredentials(env, 'gateway'), env.RPC_TIMEOUT_MS).recordTo(metrics);
   let plainServer: Server | undefined;
+  const connectionsRefused = metrics.counter('hotel_http_connections_refused_total', 'Connections closed at once, by listener: their address already held MAX_CONNECTIONS_PER_ADDRESS', ['listener']);
   const adapter = new FastifyAdapter({
     bodyLimit: BODY_LIMIT_BYTES,
     requestIdHeader: false,
@@ -139,14 +175,16 @@ export async function startGateway(env: GatewayEnv): Promise<RunningGateway> {
     clientErrorHandler: answerClientError,
     // One router behind two listeners: HTTPS, and plain HTTP for a TLS-terminating proxy.
     serverFactory: (handler: Handler) => {
+      const connectionsCheckingInterval = timeoutCheckMs(env);
       if (env.HTTP_PORT !== undefined) {
-        plainServer = createHttpServer(handler);
+        plainServer = createHttpServer({ connectionsCheckingInterval }, handler);
         plainServer.on('clientError', answerClientError);
       }
-      const server = createHttpsServer({ key: tls.key, cert: tls.cert, ...TLS_POLICY }, handler);
+      const server = createHttpsServer({ key: tls.key, cert: tls.cert, ...TLS_POLICY, handshakeTimeout: env.HTTP_HEADERS_TIMEOUT_MS, connectionsCheckingInterval }, handler);
       for (const listener of [server, plainServer]) {
         // `Expect: 100-continue` is answered by the request hook, once the head is accepted.
         listener?.on('checkContinue', handler).on('checkExpectation', answerExpectation);
+        if (listener) limitConnections(listener, env, proxies, () => connectionsRefused.inc({ listener: listener === server ? 'https' : 'http' }));
       }
       return server;
     },

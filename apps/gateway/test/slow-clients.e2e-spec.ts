@@ -1,0 +1,116 @@
+import { connect as tlsConnect, TLSSocket } from 'node:tls';
+import { TestSystem } from './system';
+
+/** A TLS connection to the gateway whose every byte in and its end the test sees. */
+interface Connection {
+  socket: TLSSocket;
+  received: () => string;
+  /** Resolves when the gateway (or the test) has closed it: how long it lived after it was opened. */
+  closed: Promise<number>;
+}
+
+/**
+ * Slow clients are cut off: a connection trickling its headers or its body is answered 408
+ * and closed at the gateway's timeouts, an idle kept-alive one is closed, and one address
+ * cannot hold more than its share of connections. The gateway alone, with short timeouts.
+ */
+describe('slow clients', () => {
+  let system: TestSystem;
+
+  beforeAll(async () => {
+    system = await TestSystem.start(
+      {
+        HTTP_HEADERS_TIMEOUT_MS: '1000',
+        HTTP_REQUEST_TIMEOUT_MS: '2000',
+        HTTP_KEEP_ALIVE_TIMEOUT_MS: '500',
+        MAX_CONNECTIONS_PER_ADDRESS: '4',
+        // Loopback is a trusted proxy by default, whose connections are everyone's: not here.
+        TRUSTED_PROXIES: '10.255.255.0/24',
+      },
+      [],
+    );
+  });
+  afterAll(() => system?.close());
+
+  function open(): Promise<Connection> {
+    const url = new URL(system.url);
+    const opened = Date.now();
+    let text = '';
+    return new Promise((resolve, reject) => {
+      const socket = tlsConnect({ host: url.hostname, port: Number(url.port), rejectUnauthorized: false });
+      const closed = new Promise<number>((done) => socket.once('close', () => done(Date.now() - opened)));
+      socket.on('data', (chunk: Buffer) => (text += chunk.toString('latin1')));
+      socket.once('secureConnect', () => resolve({ socket, received: () => text, closed }));
+      socket.once('error', (error) => (socket.secureConnecting ? reject(error) : undefined));
+    });
+  }
+
+  /** Writes a chunk every `everyMs` until the connection is closed. */
+  function trickle(connection: Connection, chunk: string, everyMs: number): void {
+    const timer = setInterval(() => {
+      if (connection.socket.destroyed || !connection.socket.writable) return clearInterval(timer);
+      connection.socket.write(chunk);
+    }, everyMs);
+    void connection.closed.then(() => clearInterval(timer));
+  }
+
+  it('a client trickling its headers is answered 408 and closed', async () => {
+    const connection = await open();
+    connection.socket.write('GET /health HTTP/1.1\r\nHost: gateway\r\n');
+    trickle(connection, 'X-Slow: 1\r\n', 200);
+    const lived = await connection.closed;
+    expect(connection.received()).toMatch(/^HTTP\/1\.1 408 /);
+    // 1 s of head time, checked every 100 ms; far below what a trickle could otherwise hold.
+    expect(lived).toBeLessThan(8_000);
+  });
+
+  it('a body that trickles is cut off at the request timeout', async () => {
+    const connection = await open();
+    connection.socket.write('POST /api/user HTTP/1.1\r\nHost: gateway\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{');
+    trickle(connection, ' ', 200);
+    const lived = await connection.closed;
+    expect(lived).toBeLessThan(10_000);
+  });
+
+  it('an idle kept-alive connection is closed after its answer', async () => {
+    const connection = await open();
+    connection.socket.write('GET /health HTTP/1.1\r\nHost: gateway\r\n\r\n');
+    const lived = await connection.closed;
+    expect(connection.received()).toMatch(/^HTTP\/1\.1 \d{3} /);
+    expect(lived).toBeLessThan(8_000);
+  });
+
+  it('one address holds at most MAX_CONNECTIONS_PER_ADDRESS connections; one more is closed at once', async () => {
+    // Opened one after the other until one is refused: this address may hold others already (the test's own client).
+    const held: Connection[] = [];
+    let refused = false;
+    while (!refused && held.length <= 4) {
+      try {
+        held.push(await open());
+        // A refused connection may complete its handshake before the server's close arrives.
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        if (held[held.length - 1].socket.destroyed) refused = Boolean(held.pop());
+      } catch {
+        refused = true;
+      }
+    }
+    expect(refused).toBe(true);
+    expect(held.length).toBeLessThanOrEqual(4);
+    for (const connection of held) connection.socket.destroy();
+    await Promise.all(held.map((connection) => connection.closed));
+    // Freed (once the gateway has seen them close): the address may connect again.
+    let again: Connection | undefined;
+    for (const deadline = Date.now() + 5_000; !again; ) {
+      again = await open().catch(async (error) => {
+        if (Date.now() > deadline) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        return undefined;
+      });
+    }
+    again.socket.write('GET /health HTTP/1.1\r\nHost: gateway\r\nConnection: close\r\n\r\n');
+    await again.closed;
+    expect(again.received()).toMatch(/^HTTP\/1\.1 \d{3} /);
+    const metrics = await (await fetch(system.gateway.metricsUrl)).text();
+    expect(metrics).toMatch(/hotel_http_connections_refused_total\{listener="https",app="gateway"\} [1-9]/);
+  });
+});
