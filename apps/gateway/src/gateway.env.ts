@@ -182,7 +182,15 @@ export class GatewayEnv extends PlatformEnv {
   @Max(100_000)
   MAX_CONNECTIONS_PER_ADDRESS = 64;
 
-  /** Timeout of each service's answer to GET /health/ready. */
+  /** How often the gateway asks every service's health in the background; GET /health/ready answers from the last round. */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(100)
+  @Max(60_000)
+  READY_CHECK_INTERVAL_MS = 2000;
+
+  /** Timeout of each service's answer to a readiness check. */
   @IsOptional()
   @Type(() => Number)
   @IsInt()

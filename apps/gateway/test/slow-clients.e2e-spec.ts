@@ -12,7 +12,8 @@ interface Connection {
 /**
  * Slow clients are cut off: a connection trickling its headers or its body is answered 408
  * and closed at the gateway's timeouts, an idle kept-alive one is closed, and one address
- * cannot hold more than its share of connections. The gateway alone, with short timeouts.
+ * cannot hold more than its share of connections; readiness probes cost no round trip. The
+ * gateway alone (no service runs), with short timeouts.
  */
 describe('slow clients', () => {
   let system: TestSystem;
@@ -26,6 +27,8 @@ describe('slow clients', () => {
         MAX_CONNECTIONS_PER_ADDRESS: '4',
         // Loopback is a trusted proxy by default, whose connections are everyone's: not here.
         TRUSTED_PROXIES: '10.255.255.0/24',
+        // One readiness round at start, the next a minute later: the probes below must not cause any.
+        READY_CHECK_INTERVAL_MS: '60000',
       },
       [],
     );
@@ -40,8 +43,13 @@ describe('slow clients', () => {
       const socket = tlsConnect({ host: url.hostname, port: Number(url.port), rejectUnauthorized: false });
       const closed = new Promise<number>((done) => socket.once('close', () => done(Date.now() - opened)));
       socket.on('data', (chunk: Buffer) => (text += chunk.toString('latin1')));
-      socket.once('secureConnect', () => resolve({ socket, received: () => text, closed }));
-      socket.once('error', (error) => (socket.secureConnecting ? reject(error) : undefined));
+      let connected = false;
+      socket.once('secureConnect', () => {
+        connected = true;
+        resolve({ socket, received: () => text, closed });
+      });
+      // After the handshake an error only ends the connection, which `closed` tells.
+      socket.on('error', (error) => (connected ? undefined : reject(error)));
     });
   }
 
@@ -112,5 +120,21 @@ describe('slow clients', () => {
     expect(again.received()).toMatch(/^HTTP\/1\.1 \d{3} /);
     const metrics = await (await fetch(system.gateway.metricsUrl)).text();
     expect(metrics).toMatch(/hotel_http_connections_refused_total\{listener="https",app="gateway"\} [1-9]/);
+  });
+
+  it('a flood of readiness probes asks no service: each answer is the background check\'s', async () => {
+    const healthAsks = async () =>
+      [...(await (await fetch(system.gateway.metricsUrl)).text()).matchAll(/^hotel_rpc_sent_duration_seconds_count\{[^}]*subject="[a-z]+\.health\.check\.v1"[^}]*\} (\d+)$/gm)].reduce(
+        (sum, match) => sum + Number(match[1]),
+        0,
+      );
+    const before = await healthAsks();
+    expect(before).toBeGreaterThan(0);
+    for (let batch = 0; batch < 20; batch++) {
+      const answers = await Promise.all(Array.from({ length: 3 }, () => system.request('GET', '/health/ready')));
+      // No service runs: not ready, said at once from the last round.
+      for (const answer of answers) expect(answer).toMatchObject({ status: 503, body: { code: 'SERVICE_UNAVAILABLE' } });
+    }
+    expect(await healthAsks()).toBe(before);
   });
 });

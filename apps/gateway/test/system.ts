@@ -105,6 +105,8 @@ export class TestSystem implements SystemUnderTest {
       HEALTH_PORT: '0',
       METRICS_PORT: '0',
       AUTH_CACHE_TTL_MS: '200',
+      // Readiness is checked in the background: often here, so a test sees a change soon.
+      READY_CHECK_INTERVAL_MS: '200',
       ...overrides,
     };
     const system = new TestSystem(nats, database, env);
