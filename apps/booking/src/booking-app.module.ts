@@ -20,6 +20,7 @@ import { StoredBookingViews1764610000000 } from './migrations/1764610000000-stor
 import { BookingCounts1764620000000 } from './migrations/1764620000000-booking-counts';
 import { AmountsInAnyCurrency1764700000000 } from './migrations/1764700000000-amounts-in-any-currency';
 import { SupplierChecks1764900000000 } from './migrations/1764900000000-supplier-checks';
+import { VoucherPdfs1765500000000 } from './migrations/1765500000000-voucher-pdfs';
 import { CardPaymentProcessors1764760000000 } from './migrations/1764760000000-card-payment-processors';
 import { BookingEventEntity } from './events/booking-event.entity';
 import { BookingEventsOutbox } from './events/booking-events-outbox';
@@ -45,6 +46,7 @@ export const BOOKING_MIGRATIONS = [
   AmountsInAnyCurrency1764700000000,
   CardPaymentProcessors1764760000000,
   SupplierChecks1764900000000,
+  VoucherPdfs1765500000000,
 ];
 
 @Module({})

@@ -26,7 +26,8 @@ export const EXAMPLES_FILE = join(__dirname, 'examples.json');
 export const OPENAPI_DOCUMENT = OPENAPI_DOCUMENT_FILE;
 
 /** Every route can answer these: a URL that does not decode (400), plain HTTP from outside a trusted proxy (403), a body over 1 MiB (413) or not JSON (415), a bug (500). */
-const EVERY_ROUTE: ErrorCode[] = ['VALIDATION_FAILED', 'FORBIDDEN', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE', 'INTERNAL_ERROR'];
+/** Every route; RATE_LIMITED: the limit of the source address (requests without a credential, failed authentications). */
+const EVERY_ROUTE: ErrorCode[] = ['VALIDATION_FAILED', 'FORBIDDEN', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE', 'RATE_LIMITED', 'INTERNAL_ERROR'];
 /** A route with a credential: unknown or missing (401), the rate limit (429), the users service that resolves it (503). */
 const AUTHENTICATED: ErrorCode[] = ['UNAUTHORIZED', 'RATE_LIMITED', 'SERVICE_UNAVAILABLE'];
 
@@ -92,6 +93,8 @@ const HEADERS: Record<string, JsonSchema> = {
   'RateLimit-Remaining': { description: 'Requests left in that bucket now.', schema: { type: 'string', pattern: '^\\d+$' } },
   'RateLimit-Reset': { description: 'Seconds until that bucket is full again.', schema: { type: 'string', pattern: '^\\d+$' } },
   'Retry-After': { description: 'Seconds to wait before a retry.', schema: { type: 'string', pattern: '^\\d+$' } },
+  ETag: { description: 'The version of what is answered; send it back in `If-None-Match` for 304 when it has not changed.', schema: { type: 'string', pattern: '^"[!#-~]+"$' } },
+  'Cache-Control': { description: 'How long a copy may be kept, and by whom.', schema: { type: 'string' } },
 };
 
 const RATE_LIMIT_HEADERS = ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'];
@@ -195,11 +198,13 @@ function envelopeSchemas(replies: Reply[]): Record<string, JsonSchema> {
   return schemas;
 }
 
-function successContent(reply: Reply, example: unknown): JsonSchema {
+function successContent(reply: Reply, example: unknown): JsonSchema | undefined {
   const withExample = (media: JsonSchema) => (example === undefined ? media : { ...media, example });
   switch (reply.form) {
     case 'pdf':
       return { 'application/pdf': { schema: { type: 'string', contentMediaType: 'application/pdf' } } };
+    case 'empty':
+      return undefined;
     case 'html':
       return { 'text/html': { schema: { type: 'string' } } };
     case 'asset':
@@ -217,7 +222,7 @@ function successContent(reply: Reply, example: unknown): JsonSchema {
 
 /** A download's media type: CSV (RFC 4180, header record first) or PDF. */
 function downloadContent(kind: 'csv' | 'pdf'): JsonSchema {
-  return kind === 'csv' ? { 'text/csv': { schema: { type: 'string', description: 'RFC 4180, a header record first.' } } } : successContent({ form: 'pdf', description: '' }, undefined);
+  return kind === 'csv' ? { 'text/csv': { schema: { type: 'string', description: 'RFC 4180, a header record first.' } } } : successContent({ form: 'pdf', description: '' }, undefined)!;
 }
 
 function errorResponse(status: number, codes: ErrorCode[], authenticated: boolean): JsonSchema {
@@ -225,7 +230,8 @@ function errorResponse(status: number, codes: ErrorCode[], authenticated: boolea
   const rateLimit = authenticated ? RATE_LIMIT_HEADERS : [];
   return {
     description: STATUS_TEXT[status] ?? 'An error.',
-    headers: headers(['X-Request-Id', ...(retry ? ['Retry-After'] : []), ...(status === 429 ? rateLimit : [])], status === 429 ? [] : rateLimit),
+    // A 429 of the source address's limit comes before any credential is known: no RateLimit-* headers then.
+    headers: headers(['X-Request-Id', ...(retry ? ['Retry-After'] : [])], rateLimit),
     content: {
       'application/json': {
         schema: { allOf: [ref('ErrorEnvelope')], properties: { code: { enum: codes } } },
@@ -275,14 +281,11 @@ function operation(route: GatewayRoute, spec: OperationSpec, example: OperationE
   const statuses = Object.keys(spec.replies).map(Number);
   if (!statuses.includes(route.status)) throw new Error(`${route.key}: the route answers ${route.status}, which its replies (${statuses.join(', ')}) do not list`);
   const authenticated = route.family !== undefined;
-  const successHeaders = headers(['X-Request-Id', ...(authenticated ? RATE_LIMIT_HEADERS : [])]);
+  const successHeaders = headers(['X-Request-Id', ...(authenticated ? RATE_LIMIT_HEADERS : []), ...(spec.conditional ? ['ETag', 'Cache-Control'] : [])]);
   const responses: Record<string, JsonSchema> = {};
   for (const [status, reply] of Object.entries(spec.replies)) {
-    responses[status] = {
-      description: reply.description,
-      headers: successHeaders,
-      content: successContent(reply, Number(status) === route.status ? example.response : undefined),
-    };
+    const content = successContent(reply, Number(status) === route.status ? example.response : undefined);
+    responses[status] = { description: reply.description, headers: successHeaders, ...(content && { content }) };
   }
   const codes = errorCodes(route, spec);
   const byStatus = new Map<number, ErrorCode[]>();
@@ -295,7 +298,12 @@ function operation(route: GatewayRoute, spec: OperationSpec, example: OperationE
     summary: spec.summary,
     ...(spec.description && { description: spec.description }),
     security: securityOf(route),
-    parameters: parametersOf(route, example),
+    parameters: [
+      ...parametersOf(route, example),
+      ...(spec.conditional
+        ? [{ name: 'If-None-Match', in: 'header', required: false, description: 'The `ETag` of the copy the client has: 304 without a body when it is still the version.', schema: { type: 'string' } }]
+        : []),
+    ],
     ...(route.body && {
       requestBody: {
         required: true,

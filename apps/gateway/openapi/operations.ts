@@ -4,9 +4,9 @@ import { ErrorCode } from '@hotel/contracts';
  * How a success reply is written: `envelope` `{data, success, message}`; `page` the
  * envelope plus `total`; `list` the envelope around an array; `bare` the type as
  * it is (V2 rates); `pdf`, `html`, `asset` and `json-document` are not JSON replies
- * of the APIs.
+ * of the APIs; `empty` has no body (304 Not Modified).
  */
-export type ReplyForm = 'envelope' | 'page' | 'list' | 'bare' | 'pdf' | 'html' | 'asset' | 'json-document';
+export type ReplyForm = 'envelope' | 'page' | 'list' | 'bare' | 'pdf' | 'html' | 'asset' | 'json-document' | 'empty';
 
 export interface Reply {
   /** The reply type (a type exported by reply-types.ts); none for pdf, html, asset and json-document. */
@@ -52,6 +52,8 @@ export interface OperationSpec {
    * openapi-document.ts): the codes its services or handler throw.
    */
   errors: ErrorCode[];
+  /** A conditional GET: replies carry `ETag` (and `Cache-Control`), and `If-None-Match` naming it answers 304. */
+  conditional?: boolean;
 }
 
 const BOOK_ERRORS: ErrorCode[] = [
@@ -113,7 +115,8 @@ export const OPERATIONS: Record<string, OperationSpec> = {
     operationId: 'getOpenApiDocument',
     tag: 'Documentation',
     summary: 'This OpenAPI document',
-    replies: { 200: { form: 'json-document', description: 'The OpenAPI 3.1 document of both APIs.' } },
+    replies: { 200: { form: 'json-document', description: 'The OpenAPI 3.1 document of both APIs.' }, 304: { form: 'empty', description: 'The client\'s copy (its `If-None-Match`) is this version.' } },
+    conditional: true,
     errors: [],
   },
   'GET /docs': {
@@ -121,14 +124,16 @@ export const OPERATIONS: Record<string, OperationSpec> = {
     tag: 'Documentation',
     summary: 'The interactive API reference (Swagger UI)',
     description: 'An HTML page that renders `/openapi.json`; every script and style it uses is served by the gateway under `/docs/`, none from elsewhere.',
-    replies: { 200: { form: 'html', description: 'The reference page.' } },
+    replies: { 200: { form: 'html', description: 'The reference page.' }, 304: { form: 'empty', description: 'The client\'s copy (its `If-None-Match`) is this version.' } },
+    conditional: true,
     errors: [],
   },
   'GET /docs/{asset}': {
     operationId: 'getApiReferenceAsset',
     tag: 'Documentation',
     summary: 'A script, style sheet or icon of the API reference page',
-    replies: { 200: { form: 'asset', description: 'The file.' } },
+    replies: { 200: { form: 'asset', description: 'The file.' }, 304: { form: 'empty', description: 'The client\'s copy (its `If-None-Match`) is this version.' } },
+    conditional: true,
     errors: [],
   },
   'GET /finance': {
@@ -242,8 +247,11 @@ export const OPERATIONS: Record<string, OperationSpec> = {
     operationId: 'getVoucher',
     tag: 'Bookings',
     summary: 'A booking\'s voucher (PDF) behind its signed link',
-    description: 'No credential: the signature of `voucher_url` is the authority, valid 30 days. A tampered or expired link is 404.',
-    replies: { 200: { form: 'pdf', description: 'The voucher.' } },
+    description:
+      'No credential: the signature of `voucher_url` is the authority, valid 30 days. A tampered or expired link is 404. The PDF is rendered once per version of the booking: ' +
+      'ask again with `If-None-Match` and its `ETag` for 304 without a body.',
+    replies: { 200: { form: 'pdf', description: 'The voucher.' }, 304: { form: 'empty', description: 'The client\'s copy (its `If-None-Match`) is this version.' } },
+    conditional: true,
     errors: ['NOT_FOUND', 'SERVICE_UNAVAILABLE'],
   },
   'POST /v2/rates': {

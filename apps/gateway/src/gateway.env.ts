@@ -73,6 +73,23 @@ export class GatewayEnv extends PlatformEnv {
   @Max(60_000)
   AUTH_CACHE_TTL_MS = 5000;
 
+  /**
+   * Requests per second, and burst, one source address may make without a credential
+   * (health, vouchers, documentation, console assets, unknown paths), and, apart, failed
+   * authentications it may cause: beyond them, 429 before any work.
+   */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  ADDRESS_RATE_LIMIT_RPS = 20;
+
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  ADDRESS_RATE_LIMIT_BURST = 40;
+
   /** Requests per second per credential, and the burst above it (a client's own limit, set with `set-rate-limit`, wins). */
   @IsOptional()
   @Type(() => Number)

@@ -10,6 +10,7 @@ import { EVENTS, ErrorCode } from '@hotel/contracts';
 import { AppMetrics, DomainError, JsonLogger, ServiceClient, acceptRequestId, busCredentials, withSpan } from '@hotel/platform';
 import { AuthenticatedRequest } from './auth/api-family';
 import { Authenticator } from './auth/auth.guard';
+import { AddressLimiter } from './auth/address-limiter';
 import { GatewayAppModule } from './gateway-app.module';
 import { routedUrl } from './finance-console/finance-console.controller';
 import { GatewayEnv } from './gateway.env';
@@ -52,7 +53,7 @@ function isJson(contentType: string | undefined): boolean {
  * one (401/403, rate limits, the client's requests in flight: 429), JSON content
  * type (415), declared size (413), then the query string and path parameters (400).
  */
-async function checkRequestHead(request: AuthenticatedRequest, reply: FastifyReply, authenticator: Authenticator, proxies: TrustedProxies): Promise<void> {
+async function checkRequestHead(request: AuthenticatedRequest, reply: FastifyReply, authenticator: Authenticator, proxies: TrustedProxies, addresses: AddressLimiter): Promise<void> {
   const socket = request.raw.socket as TLSSocket;
   // Plain HTTP only from a trusted proxy that says it took the request over TLS: anyone
   // else could set the header.
@@ -60,7 +61,18 @@ async function checkRequestHead(request: AuthenticatedRequest, reply: FastifyRep
     throw new DomainError('FORBIDDEN', 'plain HTTP is accepted only from a trusted TLS-terminating proxy that sets X-Forwarded-Proto: https; use HTTPS');
   }
   const family = Authenticator.familyOf(request);
-  if (family) await authenticator.authenticate(request, reply, family);
+  const source = addresses.sourceOf(socket.remoteAddress, request.headers['x-forwarded-for']);
+  if (!family) addresses.takeAnonymous(source);
+  else {
+    // An address that keeps presenting bad credentials is refused before they are looked up.
+    addresses.checkFailures(source);
+    try {
+      await authenticator.authenticate(request, reply, family);
+    } catch (error) {
+      if (error instanceof DomainError && error.code === 'UNAUTHORIZED') addresses.countFailure(source);
+      throw error;
+    }
+  }
   if (hasBody(request.headers) && !isJson(request.headers['content-type'])) {
     throw new DomainError('UNSUPPORTED_MEDIA_TYPE', 'request bodies must be JSON with Content-Type: application/json');
   }
@@ -197,10 +209,11 @@ export async function startGateway(env: GatewayEnv): Promise<RunningGateway> {
   installEnvelope(fastify);
   installSecurityHeaders(fastify);
   const authenticator = new Authenticator(services, env);
+  const addresses = new AddressLimiter(env.ADDRESS_RATE_LIMIT_RPS, env.ADDRESS_RATE_LIMIT_BURST, proxies);
   fastify.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
     try {
-      await checkRequestHead(request, reply, authenticator, proxies);
+      await checkRequestHead(request, reply, authenticator, proxies, addresses);
     } catch (error) {
       // Answered before the body was read: read what still comes, bounded, so the answer arrives.
       if (hasBody(request.headers)) drainBounded(request.raw);

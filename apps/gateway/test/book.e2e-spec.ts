@@ -208,4 +208,31 @@ describe('vouchers', () => {
     expect(otherBooking.status).toBe(404);
     expect((await system.request('GET', `${url.pathname}`)).status).toBe(404);
   });
+
+  it('renders a voucher once and serves it again with its ETag: If-None-Match gets 304 and no body; a cancelled booking has none', async () => {
+    const booking = await bookV1(system, auth, STAY);
+    const url = new URL(booking.voucher_url);
+    const link = `${url.pathname}${url.search}`;
+    const first = await system.request('GET', link);
+    expect(first.status).toBe(200);
+    const etag = first.headers.etag as string;
+    expect(etag).toMatch(/^"[A-Za-z0-9_-]{27}"$/);
+    expect(first.headers['cache-control']).toBe('private, max-age=3600');
+    // The same bytes again (kept, not rendered anew: a rendering dates itself).
+    const again = await system.request('GET', link);
+    expect(again.headers.etag).toBe(etag);
+    expect(again.text).toBe(first.text);
+    expect(await queryTestDatabase(system.database.url, 'SELECT count(*)::int AS kept FROM booking.voucher_pdfs WHERE booking_id = $1', [booking.id])).toEqual([{ kept: 1 }]);
+
+    const notModified = await system.request('GET', link, { headers: { 'if-none-match': `W/"x", ${etag}` } });
+    expect(notModified.status).toBe(304);
+    expect(notModified.text).toBe('');
+    expect(notModified.headers.etag).toBe(etag);
+    // Another version (or a malformed header): the whole PDF.
+    expect((await system.request('GET', link, { headers: { 'if-none-match': '"other"' } })).status).toBe(200);
+    expect((await system.request('GET', link, { headers: { 'if-none-match': 'garbage' } })).status).toBe(200);
+
+    expect((await system.request('POST', `/book/cancel/${booking.id}`, { headers: auth })).status).toBe(200);
+    expect((await system.request('GET', link, { headers: { 'if-none-match': etag } })).status).toBe(404);
+  });
 });

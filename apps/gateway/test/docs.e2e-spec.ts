@@ -42,6 +42,18 @@ describe('API documentation', () => {
     expect((await system.request('GET', '/docs/..%2Fpackage.json')).status).toBe(400);
   });
 
+  it.each(['/openapi.json', '/docs', '/docs/swagger-ui-bundle.js'])('serves %s with caching headers, and 304 without a body to a client that has it', async (path) => {
+    const first = await system.request('GET', path);
+    expect(first.status).toBe(200);
+    expect(first.headers['cache-control']).toMatch(/^public, max-age=\d+$/);
+    const etag = first.headers.etag as string;
+    expect(etag).toMatch(/^"[A-Za-z0-9_-]{27}"$/);
+    const again = await system.request('GET', path, { headers: { 'if-none-match': etag } });
+    expect(again).toMatchObject({ status: 304, text: '' });
+    expect(again.headers.etag).toBe(etag);
+    expect((await system.request('GET', path, { headers: { 'if-none-match': '"stale"' } })).status).toBe(200);
+  });
+
   it('lists every operation in headless Chromium, offline, with no error', async () => {
     // Anything asked of another origin would not load offline: there must be none.
     const { page, problems, elsewhere, browser: launched } = await offlinePage(system.url);

@@ -138,3 +138,45 @@ describe('slow clients', () => {
     expect(await healthAsks()).toBe(before);
   });
 });
+
+/**
+ * What one source address may cost without a credential: requests to routes that take
+ * none, and failed authentications, each limited apart; beyond them 429 with Retry-After,
+ * before any work. Behind a trusted proxy, the address is the forwarded one.
+ */
+describe('limits per source address', () => {
+  let system: TestSystem;
+
+  beforeAll(async () => {
+    system = await TestSystem.start({ ADDRESS_RATE_LIMIT_RPS: '1', ADDRESS_RATE_LIMIT_BURST: '5', REFUSAL_HOLD_MS: '0' }, []);
+  });
+  afterAll(() => system?.close());
+
+  /** Statuses of `count` requests one after the other. */
+  async function statuses(count: number, path: string, headers: Record<string, string> = {}): Promise<number[]> {
+    const seen: number[] = [];
+    for (let index = 0; index < count; index++) seen.push((await system.request('GET', path, { headers })).status);
+    return seen;
+  }
+
+  it('requests without a credential: the burst, then 429 with Retry-After', async () => {
+    const seen = await statuses(8, '/health');
+    expect(seen.slice(0, 5)).toEqual([200, 200, 200, 200, 200]);
+    expect(seen.slice(5).every((status) => status === 429)).toBe(true);
+    const refused = await system.request('GET', '/openapi.json');
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    expect(refused.body).toMatchObject({ code: 'RATE_LIMITED', message: expect.stringContaining('without a credential from this address') });
+  });
+
+  it('failed authentications: the burst of 401s, then 429 before the credential is looked at; another address (behind a trusted proxy) is not affected', async () => {
+    // Loopback is a trusted proxy by default: the forwarded address is the source.
+    const from = (address: string) => ({ 'x-forwarded-for': address });
+    const seen = await statuses(7, '/book', from('203.0.113.7'));
+    expect(seen.slice(0, 5)).toEqual([401, 401, 401, 401, 401]);
+    expect(seen.slice(5)).toEqual([429, 429]);
+    const refused = await system.request('GET', '/book', { headers: { ...from('203.0.113.7'), authorization: 'Bearer hb_live_whatever' } });
+    expect(refused).toMatchObject({ status: 429, body: { message: expect.stringContaining('too many failed authentications') } });
+    expect((await system.request('GET', '/book', { headers: from('203.0.113.8') })).status).toBe(401);
+  });
+});

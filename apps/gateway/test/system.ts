@@ -107,6 +107,9 @@ export class TestSystem implements SystemUnderTest {
       AUTH_CACHE_TTL_MS: '200',
       // Readiness is checked in the background: often here, so a test sees a change soon.
       READY_CHECK_INTERVAL_MS: '200',
+      // Every test's requests come from one address: its own limit is tested on its own (slow-clients).
+      ADDRESS_RATE_LIMIT_RPS: '100000',
+      ADDRESS_RATE_LIMIT_BURST: '100000',
       ...overrides,
     };
     const system = new TestSystem(nats, database, env);

@@ -66,6 +66,7 @@ export const SUBJECT_CALLERS: Record<SubjectKey, readonly BusIdentity[]> = {
   BOOKING_BOOKING_CANCEL: ['gateway'],
   BOOKING_BACKEND_BOOKING_LIST: ['gateway'],
   BOOKING_VOUCHER_RENDER: ['gateway'],
+  BOOKING_VOUCHER_RENDER_V3: ['gateway'],
 
   ACCOUNTING_ENTRY_CREATE: ['gateway'],
   ACCOUNTING_ENTRY_LIST: ['gateway'],

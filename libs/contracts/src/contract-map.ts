@@ -1,7 +1,7 @@
 import { HealthCheckReply, HealthCheckRequest } from './health/health-check';
 import { SUBJECTS } from './subjects';
 import { BackendBookingPageChunk, ListBackendBookingsRequest } from './booking/backend-booking';
-import { RenderVoucherRequest, VoucherPdf } from './booking/voucher';
+import { RenderVoucherRequest, RenderVoucherRequestV3, VoucherAnswer, VoucherPdf } from './booking/voucher';
 import {
   BookingIdRequest,
   BookingPageChunk,
@@ -145,6 +145,7 @@ export interface ContractMap {
   [SUBJECTS.BOOKING_BOOKING_CANCEL]: Contract<BookingIdRequest, CancelView>;
   [SUBJECTS.BOOKING_BACKEND_BOOKING_LIST]: Contract<ListBackendBookingsRequest, BackendBookingPageChunk>;
   [SUBJECTS.BOOKING_VOUCHER_RENDER]: Contract<RenderVoucherRequest, VoucherPdf>;
+  [SUBJECTS.BOOKING_VOUCHER_RENDER_V3]: Contract<RenderVoucherRequestV3, VoucherAnswer>;
   [SUBJECTS.SEARCH_RATE_RESOLVE]: Contract<ResolveRateRequest, ResolvedRate>;
   [SUBJECTS.SEARCH_CATALOG_HOTELS_GET]: Contract<GetCatalogHotelsRequest, CatalogHotelsReply>;
   [SUBJECTS.SEARCH_CONTENT_IMPORT_RUN]: Contract<RunContentImportRequest, ContentImportRunReply>;

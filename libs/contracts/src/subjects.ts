@@ -55,6 +55,8 @@ export const SUBJECTS = {
   /** Answers in several messages (BackendBookingPageChunk), as booking.booking.list does. */
   BOOKING_BACKEND_BOOKING_LIST: 'booking.backend-booking.list.v2',
   BOOKING_VOUCHER_RENDER: 'booking.voucher.render.v2',
+  /** v3: with the PDF's entity tag, and 'not modified' for a client that has it. */
+  BOOKING_VOUCHER_RENDER_V3: 'booking.voucher.render.v3',
   SEARCH_RATE_RESOLVE: 'search.rate.resolve.v2',
   SEARCH_CATALOG_HOTELS_GET: 'search.catalog-hotels.get.v1',
   SEARCH_CONTENT_IMPORT_RUN: 'search.content-import.run.v1',

@@ -265,7 +265,7 @@ export interface paths {
         };
         /**
          * A booking's voucher (PDF) behind its signed link
-         * @description No credential: the signature of `voucher_url` is the authority, valid 30 days. A tampered or expired link is 404.
+         * @description No credential: the signature of `voucher_url` is the authority, valid 30 days. A tampered or expired link is 404. The PDF is rendered once per version of the booking: ask again with `If-None-Match` and its `ETag` for 304 without a body.
          */
         get: operations["getVoucher"];
         put?: never;
@@ -2041,6 +2041,10 @@ export interface components {
     };
     requestBodies: never;
     headers: {
+        /** @description How long a copy may be kept, and by whom. */
+        CacheControl: string;
+        /** @description The version of what is answered; send it back in `If-None-Match` for 304 when it has not changed. */
+        ETag: string;
         /** @description The burst of the tighter of the credential's and the client's token buckets. */
         OptionalRateLimitLimit: string;
         /** @description Requests left in that bucket now. */
@@ -2147,6 +2151,20 @@ export interface operations {
                 };
             };
             417: components["responses"]["ExpectationFailed"];
+            /** @description Past the rate limit or the bound on requests in flight: retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        code?: "RATE_LIMITED";
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
             /** @description An unexpected error; retry with exponential backoff. */
             500: {
@@ -2279,6 +2297,20 @@ export interface operations {
                 };
             };
             417: components["responses"]["ExpectationFailed"];
+            /** @description Past the rate limit or the bound on requests in flight: retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        code?: "RATE_LIMITED";
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
             /** @description An unexpected error; retry with exponential backoff. */
             500: {
@@ -2435,9 +2467,9 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     "Retry-After": components["headers"]["RetryAfter"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Limit": components["headers"]["OptionalRateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["OptionalRateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["OptionalRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2630,9 +2662,9 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     "Retry-After": components["headers"]["RetryAfter"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Limit": components["headers"]["OptionalRateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["OptionalRateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["OptionalRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2860,9 +2892,9 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     "Retry-After": components["headers"]["RetryAfter"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Limit": components["headers"]["OptionalRateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["OptionalRateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["OptionalRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3075,9 +3107,9 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     "Retry-After": components["headers"]["RetryAfter"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Limit": components["headers"]["OptionalRateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["OptionalRateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["OptionalRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3489,9 +3521,9 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     "Retry-After": components["headers"]["RetryAfter"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Limit": components["headers"]["OptionalRateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["OptionalRateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["OptionalRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3940,9 +3972,9 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     "Retry-After": components["headers"]["RetryAfter"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Limit": components["headers"]["OptionalRateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["OptionalRateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["OptionalRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4120,9 +4152,9 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     "Retry-After": components["headers"]["RetryAfter"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Limit": components["headers"]["OptionalRateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["OptionalRateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["OptionalRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4562,9 +4594,9 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     "Retry-After": components["headers"]["RetryAfter"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Limit": components["headers"]["OptionalRateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["OptionalRateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["OptionalRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4959,9 +4991,9 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     "Retry-After": components["headers"]["RetryAfter"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Limit": components["headers"]["OptionalRateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["OptionalRateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["OptionalRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5148,9 +5180,9 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     "Retry-After": components["headers"]["RetryAfter"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Limit": components["headers"]["OptionalRateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["OptionalRateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["OptionalRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5353,9 +5385,9 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     "Retry-After": components["headers"]["RetryAfter"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Limit": components["headers"]["OptionalRateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["OptionalRateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["OptionalRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5412,6 +5444,8 @@ export interface operations {
             header?: {
                 /** @description Your id for the request (1–128 characters of `[A-Za-z0-9._:-]`), echoed in the answer. */
                 "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+                /** @description The `ETag` of the copy the client has: 304 without a body when it is still the version. */
+                "If-None-Match"?: string;
             };
             path: {
                 /** @example 1 */
@@ -5425,11 +5459,23 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/pdf": string;
                 };
+            };
+            /** @description The client's copy (its `If-None-Match`) is this version. */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description The request is not valid, or a business rule refused it: `code` says which. */
             400: {
@@ -5498,6 +5544,20 @@ export interface operations {
                 };
             };
             417: components["responses"]["ExpectationFailed"];
+            /** @description Past the rate limit or the bound on requests in flight: retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        code?: "RATE_LIMITED";
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
             /** @description An unexpected error; retry with exponential backoff. */
             500: {
@@ -5791,9 +5851,9 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     "Retry-After": components["headers"]["RetryAfter"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Limit": components["headers"]["OptionalRateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["OptionalRateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["OptionalRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6241,9 +6301,9 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     "Retry-After": components["headers"]["RetryAfter"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Limit": components["headers"]["OptionalRateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["OptionalRateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["OptionalRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6677,9 +6737,9 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     "Retry-After": components["headers"]["RetryAfter"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Limit": components["headers"]["OptionalRateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["OptionalRateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["OptionalRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6867,9 +6927,9 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     "Retry-After": components["headers"]["RetryAfter"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Limit": components["headers"]["OptionalRateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["OptionalRateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["OptionalRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7063,9 +7123,9 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     "Retry-After": components["headers"]["RetryAfter"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Limit": components["headers"]["OptionalRateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["OptionalRateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["OptionalRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7268,9 +7328,9 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     "Retry-After": components["headers"]["RetryAfter"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Limit": components["headers"]["OptionalRateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["OptionalRateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["OptionalRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7464,9 +7524,9 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     "Retry-After": components["headers"]["RetryAfter"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Limit": components["headers"]["OptionalRateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["OptionalRateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["OptionalRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7653,9 +7713,9 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     "Retry-After": components["headers"]["RetryAfter"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Limit": components["headers"]["OptionalRateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["OptionalRateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["OptionalRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7860,9 +7920,9 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     "Retry-After": components["headers"]["RetryAfter"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Limit": components["headers"]["OptionalRateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["OptionalRateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["OptionalRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8082,9 +8142,9 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     "Retry-After": components["headers"]["RetryAfter"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Limit": components["headers"]["OptionalRateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["OptionalRateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["OptionalRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8275,9 +8335,9 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     "Retry-After": components["headers"]["RetryAfter"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Limit": components["headers"]["OptionalRateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["OptionalRateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["OptionalRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8488,9 +8548,9 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     "Retry-After": components["headers"]["RetryAfter"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Limit": components["headers"]["OptionalRateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["OptionalRateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["OptionalRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8730,9 +8790,9 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     "Retry-After": components["headers"]["RetryAfter"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Limit": components["headers"]["OptionalRateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["OptionalRateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["OptionalRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9056,9 +9116,9 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     "Retry-After": components["headers"]["RetryAfter"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Limit": components["headers"]["OptionalRateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["OptionalRateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["OptionalRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9264,9 +9324,9 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     "Retry-After": components["headers"]["RetryAfter"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Limit": components["headers"]["OptionalRateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["OptionalRateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["OptionalRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9480,9 +9540,9 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     "Retry-After": components["headers"]["RetryAfter"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Limit": components["headers"]["OptionalRateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["OptionalRateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["OptionalRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9696,9 +9756,9 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     "Retry-After": components["headers"]["RetryAfter"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Limit": components["headers"]["OptionalRateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["OptionalRateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["OptionalRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9899,9 +9959,9 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     "Retry-After": components["headers"]["RetryAfter"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Limit": components["headers"]["OptionalRateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["OptionalRateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["OptionalRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10100,9 +10160,9 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     "Retry-After": components["headers"]["RetryAfter"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Limit": components["headers"]["OptionalRateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["OptionalRateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["OptionalRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10353,9 +10413,9 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     "Retry-After": components["headers"]["RetryAfter"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Limit": components["headers"]["OptionalRateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["OptionalRateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["OptionalRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10609,9 +10669,9 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     "Retry-After": components["headers"]["RetryAfter"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Limit": components["headers"]["OptionalRateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["OptionalRateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["OptionalRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10792,9 +10852,9 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     "Retry-After": components["headers"]["RetryAfter"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Limit": components["headers"]["OptionalRateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["OptionalRateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["OptionalRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11000,9 +11060,9 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     "Retry-After": components["headers"]["RetryAfter"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Limit": components["headers"]["OptionalRateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["OptionalRateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["OptionalRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11215,9 +11275,9 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     "Retry-After": components["headers"]["RetryAfter"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Limit": components["headers"]["OptionalRateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["OptionalRateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["OptionalRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11415,9 +11475,9 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     "Retry-After": components["headers"]["RetryAfter"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Limit": components["headers"]["OptionalRateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["OptionalRateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["OptionalRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11625,9 +11685,9 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     "Retry-After": components["headers"]["RetryAfter"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Limit": components["headers"]["OptionalRateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["OptionalRateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["OptionalRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11814,9 +11874,9 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     "Retry-After": components["headers"]["RetryAfter"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Limit": components["headers"]["OptionalRateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["OptionalRateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["OptionalRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12015,9 +12075,9 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     "Retry-After": components["headers"]["RetryAfter"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Limit": components["headers"]["OptionalRateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["OptionalRateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["OptionalRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12230,9 +12290,9 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     "Retry-After": components["headers"]["RetryAfter"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Limit": components["headers"]["OptionalRateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["OptionalRateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["OptionalRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12439,9 +12499,9 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     "Retry-After": components["headers"]["RetryAfter"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Limit": components["headers"]["OptionalRateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["OptionalRateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["OptionalRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12493,6 +12553,8 @@ export interface operations {
             header?: {
                 /** @description Your id for the request (1–128 characters of `[A-Za-z0-9._:-]`), echoed in the answer. */
                 "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+                /** @description The `ETag` of the copy the client has: 304 without a body when it is still the version. */
+                "If-None-Match"?: string;
             };
             path?: never;
             cookie?: never;
@@ -12503,11 +12565,23 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": Record<string, never>;
                 };
+            };
+            /** @description The client's copy (its `If-None-Match`) is this version. */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description The request is not valid, or a business rule refused it: `code` says which. */
             400: {
@@ -12563,6 +12637,20 @@ export interface operations {
                 };
             };
             417: components["responses"]["ExpectationFailed"];
+            /** @description Past the rate limit or the bound on requests in flight: retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        code?: "RATE_LIMITED";
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
             /** @description An unexpected error; retry with exponential backoff. */
             500: {
@@ -12585,6 +12673,8 @@ export interface operations {
             header?: {
                 /** @description Your id for the request (1–128 characters of `[A-Za-z0-9._:-]`), echoed in the answer. */
                 "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+                /** @description The `ETag` of the copy the client has: 304 without a body when it is still the version. */
+                "If-None-Match"?: string;
             };
             path?: never;
             cookie?: never;
@@ -12595,11 +12685,23 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
                     [name: string]: unknown;
                 };
                 content: {
                     "text/html": string;
                 };
+            };
+            /** @description The client's copy (its `If-None-Match`) is this version. */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description The request is not valid, or a business rule refused it: `code` says which. */
             400: {
@@ -12655,6 +12757,20 @@ export interface operations {
                 };
             };
             417: components["responses"]["ExpectationFailed"];
+            /** @description Past the rate limit or the bound on requests in flight: retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        code?: "RATE_LIMITED";
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
             /** @description An unexpected error; retry with exponential backoff. */
             500: {
@@ -12677,6 +12793,8 @@ export interface operations {
             header?: {
                 /** @description Your id for the request (1–128 characters of `[A-Za-z0-9._:-]`), echoed in the answer. */
                 "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+                /** @description The `ETag` of the copy the client has: 304 without a body when it is still the version. */
+                "If-None-Match"?: string;
             };
             path: {
                 /** @example swagger-ui.css */
@@ -12690,6 +12808,8 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12697,6 +12817,16 @@ export interface operations {
                     "application/javascript": string;
                     "image/png": string;
                 };
+            };
+            /** @description The client's copy (its `If-None-Match`) is this version. */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description The request is not valid, or a business rule refused it: `code` says which. */
             400: {
@@ -12752,6 +12882,20 @@ export interface operations {
                 };
             };
             417: components["responses"]["ExpectationFailed"];
+            /** @description Past the rate limit or the bound on requests in flight: retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        code?: "RATE_LIMITED";
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
             /** @description An unexpected error; retry with exponential backoff. */
             500: {
@@ -12844,6 +12988,20 @@ export interface operations {
                 };
             };
             417: components["responses"]["ExpectationFailed"];
+            /** @description Past the rate limit or the bound on requests in flight: retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        code?: "RATE_LIMITED";
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
             /** @description An unexpected error; retry with exponential backoff. */
             500: {
@@ -12941,6 +13099,20 @@ export interface operations {
                 };
             };
             417: components["responses"]["ExpectationFailed"];
+            /** @description Past the rate limit or the bound on requests in flight: retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        code?: "RATE_LIMITED";
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
             /** @description An unexpected error; retry with exponential backoff. */
             500: {

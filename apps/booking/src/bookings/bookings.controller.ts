@@ -14,6 +14,8 @@ import {
   ReconciliationBookingPage,
   ReconciliationBookingsRequest,
   RenderVoucherRequest,
+  RenderVoucherRequestV3,
+  VoucherAnswer,
   SUBJECTS,
   VoucherPdf,
 } from '@hotel/contracts';
@@ -46,6 +48,12 @@ export class BookingsController {
   @MessagePattern(SUBJECTS.BOOKING_VOUCHER_RENDER)
   voucher(@Payload() request: RenderVoucherRequest): Promise<VoucherPdf> {
     return this.vouchers.render(request.bookingId, request.expires, request.signature);
+  }
+
+  @MessagePattern(SUBJECTS.BOOKING_VOUCHER_RENDER_V3)
+  async voucherV3(@Payload() request: RenderVoucherRequestV3): Promise<VoucherAnswer> {
+    const answer = await this.vouchers.answer(request.bookingId, request.expires, request.signature, request.ifNoneMatch);
+    return answer.notModified ? { etag: answer.etag, notModified: true } : { etag: answer.etag, filename: answer.filename, pdfBase64: answer.pdfBase64 };
   }
 
   @MessagePattern(SUBJECTS.BOOKING_BOOKING_PRECANCEL)

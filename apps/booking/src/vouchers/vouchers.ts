@@ -1,8 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { timingSafeEqual } from 'node:crypto';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { createHash, timingSafeEqual } from 'node:crypto';
 import PDFDocument from 'pdfkit';
-import { VoucherPdf, formatAmount, toMilli } from '@hotel/contracts';
-import { DomainError, SERVICE_ENV } from '@hotel/platform';
+import { DataSource } from 'typeorm';
+import { VoucherAnswer, VoucherPdf, formatAmount, toMilli } from '@hotel/contracts';
+import { DomainError, SERVICE_ENV, rowsOf } from '@hotel/platform';
 import { BookingEnv } from '../booking.env';
 import { BookingEntity } from '../bookings/booking.entity';
 import { BookingsRepository } from '../bookings/bookings.repository';
@@ -19,6 +21,7 @@ export class Vouchers {
   constructor(
     private readonly bookings: BookingsRepository,
     @Inject(SERVICE_ENV) private readonly env: BookingEnv,
+    @InjectDataSource() private readonly dataSource: DataSource,
   ) {}
 
   url(bookingId: number, now = Date.now()): string {
@@ -27,6 +30,16 @@ export class Vouchers {
 
   /** The PDF for a valid link; a tampered or expired link, or a booking that is not confirmed, is 404. */
   async render(bookingId: number, expires: string, signature: string): Promise<VoucherPdf> {
+    const answer = await this.answer(bookingId, expires, signature);
+    return { filename: answer.filename, pdfBase64: answer.pdfBase64 };
+  }
+
+  /**
+   * The PDF and its entity tag (a digest of what it prints: one per version of the
+   * booking), rendered once and kept in booking.voucher_pdfs; for a client whose
+   * If-None-Match names the version, only the tag.
+   */
+  async answer(bookingId: number, expires: string, signature: string, ifNoneMatch?: string): Promise<VoucherAnswer & VoucherPdf> {
     const notFound = () => DomainError.notFound('voucher');
     const expected = Buffer.from(voucherSignature(this.env, bookingId, Number(expires)));
     const given = Buffer.from(signature);
@@ -34,8 +47,56 @@ export class Vouchers {
     if (Number(expires) * 1000 < Date.now()) throw notFound();
     const booking = await this.bookings.find(bookingId);
     if (!booking || booking.status !== 'confirmed') throw notFound();
-    return { filename: `voucher-${booking.id}.pdf`, pdfBase64: (await pdfOf(booking)).toString('base64') };
+    const version = versionOf(booking);
+    const etag = `"${version}"`;
+    if (ifNoneMatch !== undefined && matchesEntityTag(ifNoneMatch, version)) return { etag, notModified: true, filename: '', pdfBase64: '' };
+    return { etag, filename: `voucher-${booking.id}.pdf`, pdfBase64: (await this.pdf(booking, version)).toString('base64') };
   }
+
+  /** The kept PDF of this version, or one rendered now and kept (the first of two replicas rendering at once keeps its own). */
+  private async pdf(booking: BookingEntity, version: string): Promise<Buffer> {
+    const [kept] = rowsOf<{ pdf: Buffer }>(await this.dataSource.query('SELECT pdf FROM booking.voucher_pdfs WHERE booking_id = $1 AND version = $2', [booking.id, version]));
+    if (kept) return kept.pdf;
+    const pdf = await pdfOf(booking);
+    await this.dataSource.query(
+      `INSERT INTO booking.voucher_pdfs (booking_id, version, pdf) VALUES ($1, $2, $3)
+       ON CONFLICT (booking_id) DO UPDATE SET version = EXCLUDED.version, pdf = EXCLUDED.pdf, rendered_at = now() WHERE booking.voucher_pdfs.version <> EXCLUDED.version`,
+      [booking.id, version, pdf],
+    );
+    return pdf;
+  }
+}
+
+/** What the voucher prints, as a digest: a new one whenever the booking shown changes (and with the layout's own version). */
+function versionOf(booking: BookingEntity): string {
+  const printed = [
+    VOUCHER_LAYOUT,
+    booking.id,
+    booking.bookingReference,
+    booking.hotel,
+    booking.checkIn,
+    booking.checkOut,
+    booking.rooms,
+    booking.rate,
+    booking.remarks,
+    booking.specialRequest,
+    booking.firstName,
+    booking.lastName,
+    booking.email,
+    booking.phone,
+  ];
+  return createHash('sha256').update(JSON.stringify(printed)).digest('base64url').slice(0, 27);
+}
+
+/** Bumped whenever pdfOf prints differently, so every kept PDF is rendered again. */
+const VOUCHER_LAYOUT = 1;
+
+/** Whether an If-None-Match names this version (`*` names any; weak tags compare as strong ones, as GET allows). */
+function matchesEntityTag(ifNoneMatch: string, version: string): boolean {
+  return ifNoneMatch.split(',').some((tag) => {
+    const trimmed = tag.trim();
+    return trimmed === '*' || trimmed.replace(/^W\//, '') === `"${version}"`;
+  });
 }
 
 

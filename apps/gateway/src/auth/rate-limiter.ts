@@ -40,6 +40,19 @@ export class RateLimiter {
     return this.takeAll([{ key, limit }], now);
   }
 
+  /** Whether a request could take a token now, without taking it. */
+  peek(key: string, limit: RateLimit, now = Date.now()): RateDecision {
+    const bucket = this.refilled(key, limit, now);
+    const allowed = bucket.tokens >= 1;
+    return {
+      allowed,
+      limit: Math.floor(bucket.burst),
+      remaining: Math.max(0, Math.floor(bucket.tokens)),
+      resetSeconds: Math.ceil((bucket.burst - bucket.tokens) / bucket.rps),
+      retryAfterSeconds: allowed ? 0 : Math.max(1, Math.ceil((1 - bucket.tokens) / bucket.rps)),
+    };
+  }
+
   /**
    * Takes a token from every budget, or from none. The decision reports the
    * budget closest to empty (the one that binds), and, when refused, the wait

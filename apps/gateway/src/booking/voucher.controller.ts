@@ -1,4 +1,5 @@
-import { Controller, Get, Header, Inject, Param, Query } from '@nestjs/common';
+import { Controller, Get, Headers, Inject, Param, Query, Res } from '@nestjs/common';
+import { FastifyReply } from 'fastify';
 import { IsOptional, IsString } from 'class-validator';
 import { IsIdString, SUBJECTS } from '@hotel/contracts';
 import { DomainError, ServiceClient } from '@hotel/platform';
@@ -19,23 +20,40 @@ export class VoucherQuery {
   signature?: string;
 }
 
-/** The voucher PDF behind a signed link; no credential. A bad or expired link is 404. */
+/** What a client's If-None-Match may hold for the booking service to read; anything else is ignored (a full answer). */
+const IF_NONE_MATCH = /^\s*\*\s*$|^(\s*(W\/)?"[!#-~]{1,100}"\s*)(,\s*(W\/)?"[!#-~]{1,100}"\s*){0,9}$/;
+
+/**
+ * The voucher PDF behind a signed link; no credential. A bad or expired link is 404. The
+ * PDF is rendered once per version of the booking and carries an ETag: a client (or a
+ * cache) asking again with If-None-Match gets 304 and no body.
+ */
 @Controller('vouchers')
 export class VoucherController {
   constructor(@Inject(SERVICE_CLIENT) private readonly services: ServiceClient) {}
 
   @Get(':booking_id')
-  @Header('content-type', 'application/pdf')
-  @Header('cache-control', 'private, max-age=3600')
-  async voucher(@Param() params: VoucherParams, @Query() query: VoucherQuery): Promise<Buffer> {
+  async voucher(
+    @Param() params: VoucherParams,
+    @Query() query: VoucherQuery,
+    @Headers('if-none-match') ifNoneMatch: string | undefined,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<Buffer | undefined> {
     if (!query.expires || !/^\d{1,12}$/.test(query.expires) || !query.signature || !/^[A-Za-z0-9_-]{10,100}$/.test(query.signature)) {
       throw DomainError.notFound('voucher');
     }
-    const voucher = await this.services.send(SUBJECTS.BOOKING_VOUCHER_RENDER, {
+    const voucher = await this.services.send(SUBJECTS.BOOKING_VOUCHER_RENDER_V3, {
       bookingId: Number(params.booking_id),
       expires: query.expires,
       signature: query.signature,
+      ...(ifNoneMatch !== undefined && IF_NONE_MATCH.test(ifNoneMatch) && { ifNoneMatch }),
     });
+    reply.header('etag', voucher.etag).header('cache-control', 'private, max-age=3600');
+    if (voucher.notModified) {
+      reply.status(304);
+      return undefined;
+    }
+    reply.header('content-type', 'application/pdf');
     return Buffer.from(voucher.pdfBase64, 'base64');
   }
 }

@@ -1,6 +1,7 @@
-import { Controller, Get, Header, Param, Res } from '@nestjs/common';
+import { Controller, Get, Header, Headers, Param, Res } from '@nestjs/common';
 import { FastifyReply } from 'fastify';
 import { IsIn } from 'class-validator';
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { pageContentSecurityPolicy } from '../http/security-headers';
@@ -63,35 +64,64 @@ export class DocsAssetParams {
 /** The generated OpenAPI document (built from the sources: see apps/gateway/openapi), beside this file in the source tree and in dist. */
 export const OPENAPI_DOCUMENT_FILE = join(__dirname, 'openapi.json');
 
+/** A file served as it is, with its entity tag. */
+interface StaticFile {
+  body: Buffer;
+  etag: string;
+}
+
+function staticFile(body: Buffer): StaticFile {
+  return { body, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"` };
+}
+
+/**
+ * A static file with caching headers: `ETag`, `Cache-Control` (shared caches may keep it:
+ * it is the same for everyone), and 304 without a body for a client whose If-None-Match
+ * names it. A flood of these costs the gateway a header comparison.
+ */
+function serve(file: StaticFile, maxAgeSeconds: number, ifNoneMatch: string | undefined, reply: FastifyReply): Buffer | undefined {
+  reply.header('etag', file.etag).header('cache-control', `public, max-age=${maxAgeSeconds}`);
+  if (ifNoneMatch?.split(',').some((tag) => tag.trim() === '*' || tag.trim().replace(/^W\//, '') === file.etag)) {
+    reply.status(304);
+    return undefined;
+  }
+  return file.body;
+}
+
+/** The document and the page change with a deployment: kept 5 minutes. */
+const DOCUMENT_MAX_AGE_S = 300;
+/** Swagger UI's files change only with the package: kept a day (the ETag tells a new one). */
+const ASSET_MAX_AGE_S = 86_400;
+
 /** `GET /openapi.json` and the interactive reference at `GET /docs`; no credential. */
 @Controller()
 export class DocsController {
-  private document?: Buffer;
-  private readonly assets = new Map<string, Buffer>();
+  private document?: StaticFile;
+  private readonly pageFile = staticFile(Buffer.from(PAGE));
+  private readonly assets = new Map<string, StaticFile>();
 
   @Get('openapi.json')
   @Header('content-type', 'application/json; charset=utf-8')
-  openApiDocument(): Buffer {
-    this.document ??= readFileSync(OPENAPI_DOCUMENT_FILE);
-    return this.document;
+  openApiDocument(@Headers('if-none-match') ifNoneMatch: string | undefined, @Res({ passthrough: true }) reply: FastifyReply): Buffer | undefined {
+    this.document ??= staticFile(readFileSync(OPENAPI_DOCUMENT_FILE));
+    return serve(this.document, DOCUMENT_MAX_AGE_S, ifNoneMatch, reply);
   }
 
   @Get('docs')
   @Header('content-type', 'text/html; charset=utf-8')
   @Header('content-security-policy', DOCS_CONTENT_SECURITY_POLICY)
-  page(): Buffer {
-    return Buffer.from(PAGE);
+  page(@Headers('if-none-match') ifNoneMatch: string | undefined, @Res({ passthrough: true }) reply: FastifyReply): Buffer | undefined {
+    return serve(this.pageFile, DOCUMENT_MAX_AGE_S, ifNoneMatch, reply);
   }
 
   @Get('docs/:asset')
-  @Header('cache-control', 'public, max-age=3600')
-  asset(@Param() params: DocsAssetParams, @Res({ passthrough: true }) reply: FastifyReply): Buffer {
+  asset(@Param() params: DocsAssetParams, @Headers('if-none-match') ifNoneMatch: string | undefined, @Res({ passthrough: true }) reply: FastifyReply): Buffer | undefined {
     reply.header('content-type', ASSET_TYPES[params.asset]);
     let file = this.assets.get(params.asset);
     if (!file) {
-      file = params.asset === 'docs.js' ? Buffer.from(START_SCRIPT) : readFileSync(join(dirname(require.resolve('swagger-ui-dist/package.json')), params.asset));
+      file = staticFile(params.asset === 'docs.js' ? Buffer.from(START_SCRIPT) : readFileSync(join(dirname(require.resolve('swagger-ui-dist/package.json')), params.asset)));
       this.assets.set(params.asset, file);
     }
-    return file;
+    return serve(file, ASSET_MAX_AGE_S, ifNoneMatch, reply);
   }
 }

@@ -1,4 +1,4 @@
-import { IsInt, IsPositive, Matches } from 'class-validator';
+import { IsInt, IsOptional, IsPositive, Matches } from 'class-validator';
 
 /** booking.voucher.render.v2: the PDF behind a signed voucher link (no credential: the signature is the authority). */
 export class RenderVoucherRequest {
@@ -18,3 +18,20 @@ export interface VoucherPdf {
   /** The PDF, base64. */
   pdfBase64: string;
 }
+
+/** An entity tag as HTTP writes it: `"…"` or `W/"…"`, or a list of them. */
+const ENTITY_TAGS = /^\s*\*\s*$|^(\s*(W\/)?"[!#-~]{1,100}"\s*)(,\s*(W\/)?"[!#-~]{1,100}"\s*){0,9}$/;
+
+/** booking.voucher.render.v3: as v2, and the PDF's entity tag; none of the PDF when the client has that version already. */
+export class RenderVoucherRequestV3 extends RenderVoucherRequest {
+  /** The client's If-None-Match. */
+  @IsOptional()
+  @Matches(ENTITY_TAGS)
+  ifNoneMatch?: string;
+}
+
+export type VoucherAnswer =
+  /** The PDF, and its entity tag (one per version of the booking it shows). */
+  | (VoucherPdf & { etag: string; notModified?: false })
+  /** The client's copy is this version: nothing to send. */
+  | { etag: string; notModified: true };
