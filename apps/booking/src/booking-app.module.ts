@@ -21,6 +21,7 @@ import { BookingCounts1764620000000 } from './migrations/1764620000000-booking-c
 import { AmountsInAnyCurrency1764700000000 } from './migrations/1764700000000-amounts-in-any-currency';
 import { SupplierChecks1764900000000 } from './migrations/1764900000000-supplier-checks';
 import { CardPaymentProcessors1764760000000 } from './migrations/1764760000000-card-payment-processors';
+import { ClientReferencesPerOwner1765000000000 } from './migrations/1765000000000-client-references-per-owner';
 import { BookingEventEntity } from './events/booking-event.entity';
 import { BookingEventsOutbox } from './events/booking-events-outbox';
 import { BookingEventsRelay } from './events/booking-events-relay';
@@ -45,6 +46,7 @@ export const BOOKING_MIGRATIONS = [
   AmountsInAnyCurrency1764700000000,
   CardPaymentProcessors1764760000000,
   SupplierChecks1764900000000,
+  ClientReferencesPerOwner1765000000000,
 ];
 
 @Module({})
