@@ -32,12 +32,16 @@ commands:
       creates a client; prints {"client_id","api_key","sandbox_api_key","backend_token"}. --currency:
       its account currency, an ISO 4217 code (default USD); other than EUR, the exchange rates in force
       must have a rate for it (fx-rates shows them; import-fx-rates brings others)
-  rotate-key --client-id N [--kind live|sandbox|backend|keys|user-tokens|all]
+  rotate-key --client-id N [--kind live|sandbox|backend|keys|user-tokens|all] [--keep-user-tokens]
       revokes the client's current key(s) of that kind and prints new ones (default: keys, the three
-      keys; all: the keys and every token of the client's users, which cannot be reissued)
-  revoke-key --client-id N [--kind live|sandbox|backend|keys|user-tokens|all]
+      keys; all: the keys and every token of the client's users, which cannot be reissued); prints
+      {"client_id","api_key",…,"revoked_user_tokens"}. A rotated backend token (backend, keys) takes the
+      user tokens it issued with it (and those issued before tokens recorded their issuer), unless
+      --keep-user-tokens
+  revoke-key --client-id N [--kind live|sandbox|backend|keys|user-tokens|all] [--keep-user-tokens]
       revokes the client's credentials of that kind (default: all, the three keys and every user token);
-      prints {"client_id","revoked","revoked_user_tokens"}
+      a revoked backend token takes its user tokens with it as rotate-key does, unless
+      --keep-user-tokens; prints {"client_id","revoked","revoked_user_tokens"}
   set-rate-limit --client-id N (--rps R [--burst B] | --default)
       sets the client's requests per second per credential (burst default 2 x rps), or restores the default
   create-promo --code CODE (--percent P | --amount A) [--currency USD] [--min-amount M] [--max-uses N] [--expires YYYY-MM-DD]
@@ -111,6 +115,7 @@ function parse(argv: string[]) {
       currency: { type: 'string' },
       'client-id': { type: 'string' },
       kind: { type: 'string' },
+      'keep-user-tokens': { type: 'boolean' },
       rps: { type: 'string' },
       code: { type: 'string' },
       percent: { type: 'string' },
@@ -153,12 +158,20 @@ function positiveInt(value: string | undefined, flag: string): number {
 }
 
 /** What --kind names: key kinds, and whether the client's user tokens go too. */
-function credentialSelection(value: string): { kinds: CredentialKind[]; userTokens: boolean } {
+function kindSelection(value: string): { kinds: CredentialKind[]; userTokens: boolean } {
   if (value === 'all') return { kinds: [...CREDENTIAL_KINDS], userTokens: true };
   if (value === 'keys') return { kinds: [...CREDENTIAL_KINDS], userTokens: false };
   if (value === 'user-tokens') return { kinds: [], userTokens: true };
   if (!(CREDENTIAL_KINDS as readonly string[]).includes(value)) throw new UsageError('--kind must be live, sandbox, backend, keys, user-tokens or all');
   return { kinds: [value as CredentialKind], userTokens: false };
+}
+
+/** --kind (or its default) and --keep-user-tokens, which keeps what a revoked backend token issued and so needs one. */
+function credentialSelection(kind: string, keepUserTokens = false): { kinds: CredentialKind[]; userTokens: boolean; keepUserTokens: boolean } {
+  const selection = kindSelection(kind);
+  if (keepUserTokens && selection.userTokens) throw new UsageError(`--keep-user-tokens contradicts --kind ${kind}, which revokes every user token`);
+  if (keepUserTokens && !selection.kinds.includes('backend')) throw new UsageError(`--keep-user-tokens is for the backend token (--kind backend or keys); --kind ${kind} revokes no user token`);
+  return { ...selection, keepUserTokens };
 }
 
 function snakeCredentials(credentials: ClientCredentials) {
@@ -267,14 +280,14 @@ async function execute(services: ServiceClient, command: string | undefined, val
     case 'rotate-key': {
       const rotated = await services.send(SUBJECTS.USERS_CLIENT_ROTATE_KEYS, {
         clientId: clientId(values['client-id']),
-        ...credentialSelection(values.kind ?? 'keys'),
+        ...credentialSelection(values.kind ?? 'keys', values['keep-user-tokens']),
       });
-      return snakeCredentials(rotated);
+      return { ...snakeCredentials(rotated), revoked_user_tokens: rotated.revokedUserTokens };
     }
     case 'revoke-key': {
       const result = await services.send(SUBJECTS.USERS_CLIENT_REVOKE_KEYS, {
         clientId: clientId(values['client-id']),
-        ...credentialSelection(values.kind ?? 'all'),
+        ...credentialSelection(values.kind ?? 'all', values['keep-user-tokens']),
       });
       return { client_id: result.clientId, revoked: result.revoked, revoked_user_tokens: result.revokedUserTokens };
     }

@@ -22,6 +22,7 @@ import { AmountsInAnyCurrency1764700000000 } from './migrations/1764700000000-am
 import { SupplierChecks1764900000000 } from './migrations/1764900000000-supplier-checks';
 import { VoucherPdfs1765500000000 } from './migrations/1765500000000-voucher-pdfs';
 import { CardPaymentProcessors1764760000000 } from './migrations/1764760000000-card-payment-processors';
+import { ClientReferencesPerOwner1765000000000 } from './migrations/1765000000000-client-references-per-owner';
 import { BookingEventEntity } from './events/booking-event.entity';
 import { BookingEventsOutbox } from './events/booking-events-outbox';
 import { BookingEventsRelay } from './events/booking-events-relay';
@@ -46,6 +47,7 @@ export const BOOKING_MIGRATIONS = [
   AmountsInAnyCurrency1764700000000,
   CardPaymentProcessors1764760000000,
   SupplierChecks1764900000000,
+  ClientReferencesPerOwner1765000000000,
   VoucherPdfs1765500000000,
 ];
 

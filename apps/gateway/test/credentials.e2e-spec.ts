@@ -146,7 +146,8 @@ describe('credentials and roles', () => {
 
       const rotated = await system.admin('rotate-key', '--client-id', String(client.client_id), '--kind', 'live');
       expect(rotated.code).toBe(0);
-      expect(Object.keys(rotated.json).sort()).toEqual(['api_key', 'client_id']);
+      expect(Object.keys(rotated.json).sort()).toEqual(['api_key', 'client_id', 'revoked_user_tokens']);
+      expect(rotated.json.revoked_user_tokens).toBe(0);
       expect(rotated.json.api_key).not.toBe(client.api_key);
       await sleep(300);
       expectError(await system.request('GET', '/me', { headers: bearer(client.api_key) }), 401, 'UNAUTHORIZED');

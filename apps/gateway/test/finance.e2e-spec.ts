@@ -280,7 +280,23 @@ describe('finance', () => {
   describe('CSV exports', () => {
     it('escapes cells a spreadsheet would run as formulas, and keeps amounts exact and numeric', async () => {
       const client = await system.createClient('Injection Travel', '1000');
-      const names = ['=HYPERLINK("http://evil.example","x")', '+1+1', '-2+3', '@SUM(A1:A2)', '\tTabbed', 'Plain, with "quotes"'];
+      // Each name and the cell a spreadsheet gets: a formula anywhere a locale could start a cell is escaped, numbers and text are not.
+      const cells: [name: string, cell: string][] = [
+        ['=HYPERLINK("http://evil.example","x")', `'=HYPERLINK("http://evil.example","x")`],
+        ['+1+1', "'+1+1"],
+        ['-2+3', "'-2+3"],
+        ['@SUM(A1:A2)', "'@SUM(A1:A2)"],
+        ['\tTabbed', "'\tTabbed"],
+        [' =1+1', "' =1+1"],
+        ['a;=1+1', "a;'=1+1"],
+        ['a,=1+1', "a,'=1+1"],
+        ['a\t@SUM(A1)', "a\t'@SUM(A1)"],
+        ['two\n-1+1', "two\n'-1+1"],
+        ['Refund; -12.50', 'Refund; -12.50'],
+        ['-12.50', '-12.50'],
+        ['Plain, with "quotes"', 'Plain, with "quotes"'],
+      ];
+      const names = cells.map(([name]) => name);
       for (const name of names) {
         await system.request('POST', '/api/accounting', { headers: backend(client), json: { debit: 0.1, credit: 0, name, clientId: client.client_id } });
       }
@@ -290,8 +306,15 @@ describe('finance', () => {
       const [header, ...rows] = parseCsv(csv.text);
       // The first nine columns as they were; new ones at the end (the account's currency, then how a booking's price was converted).
       expect(header).toEqual(['id', 'createdAt', 'name', 'debit', 'credit', 'bookingId', 'ccPaymentId', 'userId', 'bankPaymentId', 'currency', 'vendorPrice', 'vendorCurrency', 'fxRate', 'fxRateDate']);
-      expect(rows.map((row) => row[2])).toEqual([...names.slice(0, 5).map((name) => `'${name}`), names[5]]);
+      expect(rows.map((row) => row[2])).toEqual(cells.map(([, cell]) => cell));
       expect(rows.every((row) => row[3] === '0.10' && row[4] === '0.00' && row[9] === 'USD' && row.slice(10).every((cell) => cell === ''))).toBe(true);
+
+      // The statement escapes the same way, and its negative running balance stays a plain number.
+      const today = new Date().toISOString().slice(0, 10);
+      const statement = await system.request('GET', `/api/accounting/statement?from=${today}&to=${today}&format=csv`, { headers: backend(client) });
+      const entries = parseCsv(statement.text).slice(2, -1);
+      expect(entries.map((row) => row[2])).toEqual(cells.map(([, cell]) => cell));
+      expect(entries.map((row) => row[5])).toEqual(cells.map((_, index) => `-${((index + 1) / 10).toFixed(2)}`));
     });
 
     it('exports 100,000 entries in flat memory, streamed page by page', async () => {

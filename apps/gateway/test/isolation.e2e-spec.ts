@@ -1,4 +1,4 @@
-import { GUEST, bearer, bookV1, hotelRates, prebookV2, queryTestDatabase, staySequence, userToken } from '@hotel/testing';
+import { GUEST, bearer, bookV1, hotelRates, prebookV1, prebookV2, queryTestDatabase, staySequence, userToken } from '@hotel/testing';
 import { ClientKeys, TestSystem } from './system';
 
 const freshStay = staySequence(250);
@@ -81,5 +81,35 @@ describe('isolation of sandbox, live and users', () => {
     expect(bobs.email).toBe(GUEST.email);
     // The client's live key sees both users' bookings.
     expect(await ids(live)).toEqual(expect.arrayContaining([adas.body.data.id, bobs.id]));
+  });
+
+  it("a user token's client_reference is that user's: another user's or the keys' reference is no duplicate, so nothing leaks", async () => {
+    const attempt = async (headers: { authorization: string }, body: Record<string, unknown>) => {
+      const { path } = await prebookV1(system, headers, freshStay());
+      return system.request('POST', path, { headers, json: { ...GUEST, ...body } });
+    };
+    const adas = await book(ada, { client_reference: 'TEAM-REF-1' });
+    // Bob learns nothing of Ada's booking: the same reference books for him.
+    const bobs = await attempt(bob, { client_reference: 'TEAM-REF-1' });
+    expect(bobs.status).toBe(201);
+    expect(bobs.body.data.id).not.toBe(adas.id);
+    // Among a user's own bookings a reference stays unique, as among the keys'.
+    const again = await attempt(ada, { client_reference: 'TEAM-REF-1' });
+    expect(again.status).toBe(400);
+    expect(again.body).toMatchObject({ code: 'DUPLICATE_CLIENT_REFERENCE', message: 'duplicate client_reference' });
+    const keys = await book(live, { client_reference: 'TEAM-REF-1' });
+    expect((await attempt(live, { client_reference: 'TEAM-REF-1' })).body.code).toBe('DUPLICATE_CLIENT_REFERENCE');
+    // Each user finds their own booking by it; the live key, which sees every user's, all three.
+    expect(await ids(ada, '?client_reference=TEAM-REF-1')).toEqual([adas.id]);
+    expect(await ids(bob, '?client_reference=TEAM-REF-1')).toEqual([bobs.body.data.id]);
+    expect(await ids(live, '?client_reference=TEAM-REF-1')).toEqual([adas.id, bobs.body.data.id, keys.id].sort());
+
+    // One idempotency key and reference for two users: each their own booking, never the other's replay nor an error.
+    const [adaFirst, bobFirst] = await Promise.all([
+      attempt(ada, { idempotency_key: 'team-key-2', client_reference: 'TEAM-REF-2' }),
+      attempt(bob, { idempotency_key: 'team-key-2', client_reference: 'TEAM-REF-2' }),
+    ]);
+    expect([adaFirst.status, bobFirst.status]).toEqual([201, 201]);
+    expect(adaFirst.body.data.id).not.toBe(bobFirst.body.data.id);
   });
 });

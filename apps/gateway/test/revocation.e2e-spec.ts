@@ -2,6 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { NatsConnection, connect } from 'nats';
+import { Client } from 'pg';
 import { SUBJECTS, credentialHash } from '@hotel/contracts';
 import { loadEnv, natsConnectionOptions } from '@hotel/platform';
 import { bearer, call, queryTestDatabase, userToken } from '@hotel/testing';
@@ -93,6 +94,80 @@ describe('revocation on every gateway replica', () => {
     expect(deleted.status).toBe(200);
     expect(await statuses(bearer(ada.token))).toEqual([401, 401]);
     expect(await statuses(bearer(bystander.api_key))).toEqual([200, 200]);
+  });
+
+  it('rotating the backend token revokes the user tokens it issued at once, unless --keep-user-tokens', async () => {
+    const client = await system.createClient('Rotating Backend Travel');
+    const bystander = await system.createClient('Bystander Backend Travel');
+    const [ada, bob] = [await userToken(system, client.backend_token), await userToken(system, client.backend_token)];
+    const outsider = await userToken(system, bystander.backend_token);
+    const issue = async (userId: number, backendToken: string) => (await call(system.url, 'GET', `/api/user/${userId}/token`, { headers: { authorization: backendToken } })).body.data.token as string;
+    expect(await statuses(bearer(ada.token))).toEqual([200, 200]);
+    expect(await statuses(bearer(bob.token))).toEqual([200, 200]);
+
+    // Kept: the old backend token stops, what it issued goes on.
+    const kept = await system.admin('rotate-key', '--client-id', String(client.client_id), '--kind', 'backend', '--keep-user-tokens');
+    expect(kept.code).toBe(0);
+    expect(kept.json).toEqual({ client_id: client.client_id, backend_token: expect.stringMatching(/^hb_back_/), revoked_user_tokens: 0 });
+    expect(await statuses({ authorization: client.backend_token }, '/api/booking')).toEqual([401, 401]);
+    expect(await statuses(bearer(ada.token))).toEqual([200, 200]);
+    expect(await statuses(bearer(bob.token))).toEqual([200, 200]);
+
+    // The default: the rotated backend token takes the tokens it issued, on every replica; those of the backend token before it stay.
+    const second = kept.json.backend_token as string;
+    const [adaAgain, bobAgain] = [await issue(ada.userId, second), await issue(bob.userId, second)];
+    expect(await statuses(bearer(adaAgain))).toEqual([200, 200]);
+    const rotated = await system.admin('rotate-key', '--client-id', String(client.client_id), '--kind', 'backend');
+    expect(rotated.json).toEqual({ client_id: client.client_id, backend_token: expect.stringMatching(/^hb_back_/), revoked_user_tokens: 2 });
+    expect(await statuses(bearer(adaAgain))).toEqual([401, 401]);
+    expect(await statuses(bearer(bobAgain))).toEqual([401, 401]);
+    expect(await statuses(bearer(ada.token))).toEqual([200, 200]);
+    expect(await statuses(bearer(client.api_key))).toEqual([200, 200]);
+
+    // --kind keys (rotate-key's default) rotates the backend token too; a token that does not say which
+    // backend token issued it (issued before tokens recorded it) goes with any rotation of one.
+    const third = rotated.json.backend_token as string;
+    const adaThird = await issue(ada.userId, third);
+    await queryTestDatabase(system.database.url, `UPDATE users.user_tokens SET minted_by = NULL WHERE token_hash = $1`, [credentialHash(bob.token)]);
+    const keys = await system.admin('rotate-key', '--client-id', String(client.client_id));
+    expect(keys.json).toMatchObject({ client_id: client.client_id, revoked_user_tokens: 2 });
+    expect(await statuses(bearer(adaThird))).toEqual([401, 401]);
+    expect(await statuses(bearer(bob.token))).toEqual([401, 401]);
+    expect(await statuses(bearer(ada.token))).toEqual([200, 200]);
+    expect(await statuses(bearer(outsider.token))).toEqual([200, 200]);
+
+    // revoke-key of the backend token does the same.
+    const adaFourth = await issue(ada.userId, keys.json.backend_token);
+    const revoked = await system.admin('revoke-key', '--client-id', String(client.client_id), '--kind', 'backend');
+    expect(revoked.json).toEqual({ client_id: client.client_id, revoked: 1, revoked_user_tokens: 1 });
+    expect(await statuses(bearer(adaFourth))).toEqual([401, 401]);
+    expect(await statuses(bearer(ada.token))).toEqual([200, 200]);
+  });
+
+  it('a user token issued while its backend token is being revoked is refused, never left behind', async () => {
+    const client = await system.createClient('Racing Backend Travel');
+    const ada = await userToken(system, client.backend_token);
+    const database = new Client({ connectionString: system.database.url });
+    await database.connect();
+    try {
+      // The first step of a rotation, held open: the backend token's row is revoked, not yet committed.
+      await database.query('BEGIN');
+      await database.query(`UPDATE users.credentials SET revoked_at = now() WHERE secret_hash = $1`, [credentialHash(client.backend_token)]);
+      let answered = false;
+      const issuing = call(system.url, 'GET', `/api/user/${ada.userId}/token`, { headers: { authorization: client.backend_token } }).finally(() => (answered = true));
+      // Issuing waits for the backend token's row (or, were it not to, answers at once: a token left behind).
+      await eventually('the token to wait for the backend token, or an answer', async () => {
+        const [{ waiting }] = (await database.query(`SELECT count(*)::int AS waiting FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`)).rows;
+        return waiting > 0 || answered;
+      });
+      await database.query('COMMIT');
+      const issued = await issuing;
+      expect(issued.status).toBe(401);
+      expect(issued.body.code).toBe('UNAUTHORIZED');
+    } finally {
+      await database.end();
+    }
+    expect((await queryTestDatabase<{ n: number }>(system.database.url, `SELECT count(*)::int AS n FROM users.user_tokens WHERE user_id = $1`, [ada.userId]))[0].n).toBe(1);
   });
 
   it('delete-client: every credential of the client is refused at once, for good', async () => {

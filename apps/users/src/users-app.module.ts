@@ -10,6 +10,7 @@ import { RevocableUserTokens1764100000000 } from './migrations/1764100000000-rev
 import { DeletableClients1764300000000 } from './migrations/1764300000000-deletable-clients';
 import { FinanceTokens1764600000000 } from './migrations/1764600000000-finance-tokens';
 import { AmountsInAnyCurrency1764700000000 } from './migrations/1764700000000-amounts-in-any-currency';
+import { UserTokensRecordTheirIssuer1765000000000 } from './migrations/1765000000000-user-tokens-record-their-issuer';
 import { FinanceTokenEntity } from './finance/finance-token.entity';
 import { FinanceTokensController } from './finance/finance-tokens.controller';
 import { FinanceTokensRepository } from './finance/finance-tokens.repository';
@@ -33,7 +34,7 @@ export class UsersAppModule {
           env,
           healthSubject: SUBJECTS.USERS_HEALTH_CHECK,
           entities: [ClientEntity, CredentialEntity, UserEntity, UserTokenEntity, FinanceTokenEntity],
-          migrations: [CreateClientsAndUsers1763900000000, AddClientRateLimits1763910000000, RevocableUserTokens1764100000000, DeletableClients1764300000000, FinanceTokens1764600000000, AmountsInAnyCurrency1764700000000],
+          migrations: [CreateClientsAndUsers1763900000000, AddClientRateLimits1763910000000, RevocableUserTokens1764100000000, DeletableClients1764300000000, FinanceTokens1764600000000, AmountsInAnyCurrency1764700000000, UserTokensRecordTheirIssuer1765000000000],
         }),
       ],
       controllers: [ClientsController, UsersController, FinanceTokensController],

@@ -48,6 +48,7 @@ import {
   ResolveCredentialRequest,
   ResolvedCredential,
   RevokeKeysReply,
+  RotateKeysReply,
   SetRateLimitRequest,
   SetFxMarginRequest,
   ClientPricingReply,
@@ -69,7 +70,7 @@ import {
   WebhookEndpointWithSecret,
 } from './webhooks/webhooks';
 import { ActorScoped } from './common/actor';
-import { CreateUserRequest, UpdateUserRequest, UserIdRequest, UserTokenView, UserView } from './users/users';
+import { CreateUserRequest, IssueUserTokenRequest, UpdateUserRequest, UserIdRequest, UserTokenView, UserView } from './users/users';
 import { CreateFinanceTokenRequest, FinanceTokenCreated, FinanceTokenRevoked, RevokeFinanceTokenRequest } from './users/finance-tokens';
 import {
   CreditPolicyView,
@@ -110,7 +111,7 @@ export interface ContractMap {
   [SUBJECTS.USERS_CREDENTIAL_RESOLVE]: Contract<ResolveCredentialRequest, ResolvedCredential>;
   [SUBJECTS.USERS_CLIENT_CREATE]: Contract<CreateClientRequest, Required<ClientCredentials>>;
   [SUBJECTS.USERS_CLIENT_LIST]: Contract<ListClientsRequest, ListClientsReply>;
-  [SUBJECTS.USERS_CLIENT_ROTATE_KEYS]: Contract<ClientKeysRequest, ClientCredentials>;
+  [SUBJECTS.USERS_CLIENT_ROTATE_KEYS]: Contract<ClientKeysRequest, RotateKeysReply>;
   [SUBJECTS.USERS_CLIENT_REVOKE_KEYS]: Contract<ClientKeysRequest, RevokeKeysReply>;
   [SUBJECTS.USERS_CLIENT_SET_RATE_LIMIT]: Contract<SetRateLimitRequest, ClientRateLimitReply>;
   [SUBJECTS.USERS_CLIENT_DELETE]: Contract<ClientIdRequest, DeleteClientReply>;
@@ -119,7 +120,7 @@ export interface ContractMap {
   [SUBJECTS.USERS_USER_GET]: Contract<UserIdRequest, UserView>;
   [SUBJECTS.USERS_USER_UPDATE]: Contract<UpdateUserRequest, UserView>;
   [SUBJECTS.USERS_USER_DELETE]: Contract<UserIdRequest, UserView>;
-  [SUBJECTS.USERS_USER_TOKEN_ISSUE]: Contract<UserIdRequest, UserTokenView>;
+  [SUBJECTS.USERS_USER_TOKEN_ISSUE]: Contract<IssueUserTokenRequest, UserTokenView>;
 
   [SUBJECTS.SEARCH_PLACE_FIND]: Contract<PlacesQuery, PlacesReply>;
   [SUBJECTS.SEARCH_SESSION_CREATE]: Contract<CreateSearchSessionRequest, SearchData>;

@@ -12,12 +12,16 @@ export const SUBJECTS = {
   ACCOUNTING_HEALTH_CHECK: 'accounting.health.check.v1',
   WEBHOOKS_HEALTH_CHECK: 'webhooks.health.check.v1',
 
-  /** v3: the answer carries the client's pricing (currency, FX margin), which booking-API calls need. */
-  USERS_CREDENTIAL_RESOLVE: 'users.credential.resolve.v3',
+  /**
+   * v3: the answer carries the client's pricing (currency, FX margin), which booking-API calls need.
+   * v4: and which of the client's credentials the secret is (`credentialId`), the one a user token it issues records.
+   */
+  USERS_CREDENTIAL_RESOLVE: 'users.credential.resolve.v4',
   USERS_CLIENT_CREATE: 'users.client.create.v1',
   USERS_CLIENT_LIST: 'users.client.list.v1',
-  USERS_CLIENT_ROTATE_KEYS: 'users.client.rotate-keys.v2',
-  USERS_CLIENT_REVOKE_KEYS: 'users.client.revoke-keys.v2',
+  /** v3: `keepUserTokens`; the backend token's user tokens go with it unless kept; the answer says how many went. */
+  USERS_CLIENT_ROTATE_KEYS: 'users.client.rotate-keys.v3',
+  USERS_CLIENT_REVOKE_KEYS: 'users.client.revoke-keys.v3',
   USERS_CLIENT_SET_RATE_LIMIT: 'users.client.set-rate-limit.v1',
   USERS_CLIENT_DELETE: 'users.client.delete.v1',
   USERS_CLIENT_SET_FX_MARGIN: 'users.client.set-fx-margin.v1',
@@ -25,7 +29,8 @@ export const SUBJECTS = {
   USERS_USER_GET: 'users.user.get.v1',
   USERS_USER_UPDATE: 'users.user.update.v1',
   USERS_USER_DELETE: 'users.user.delete.v1',
-  USERS_USER_TOKEN_ISSUE: 'users.user-token.issue.v1',
+  /** v2: names the backend token that asks (`mintedBy`), which the new token records. */
+  USERS_USER_TOKEN_ISSUE: 'users.user-token.issue.v2',
 
   SEARCH_PLACE_FIND: 'search.place.find.v1',
   SEARCH_SESSION_CREATE: 'search.session.create.v2',

@@ -155,8 +155,8 @@ export class BookingsRepository {
   /**
    * Inserts a pending booking, leased to the caller, with its booking.created
    * event (one transaction). The unique indexes decide races: a second booking
-   * with the client's client_reference or idempotency_key, or a second live
-   * booking of one prebook, fails.
+   * with its owner's client_reference or idempotency_key (the client's keys', or one
+   * user's, in one world), or a second live booking of one prebook, fails.
    */
   async insert(booking: NewBooking, idempotencyHours: number): Promise<BookingEntity> {
     // An idempotency key is kept for a while; an older one is free again.

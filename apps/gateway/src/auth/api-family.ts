@@ -90,6 +90,8 @@ export type AuthenticatedRequest = FastifyRequest & {
   actor?: Actor;
   /** How the caller's client is priced (currency, FX margin), with the credential. */
   pricing?: ClientPricing;
+  /** Which of the client's keys or backend tokens the caller presented (null for a user token or the finance credential). */
+  credentialId?: number | null;
   /** Gives back the client's in-flight place of an expensive request, once it is answered. */
   releaseInFlight?: () => void;
 };
@@ -104,6 +106,13 @@ export const CurrentPricing = createParamDecorator((_data: unknown, context: Exe
   if (!request.actor) throw new Error('CurrentPricing used on a route without an API family');
   if (!request.pricing) throw new DomainError('SERVICE_UNAVAILABLE', "the client's currency is not known yet; retry", undefined, 5);
   return request.pricing;
+});
+
+/** The id of the client credential (key or backend token) the caller presented; null for other credentials. */
+export const CurrentCredentialId = createParamDecorator((_data: unknown, context: ExecutionContext): number | null => {
+  const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
+  if (!request.actor) throw new Error('CurrentCredentialId used on a route without an API family');
+  return request.credentialId ?? null;
 });
 
 /** The authenticated caller, set by the authentication hook. */

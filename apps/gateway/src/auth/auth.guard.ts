@@ -50,7 +50,8 @@ export class Authenticator {
   /** Sets `request.actor`, or throws the DomainError to answer with. */
   async authenticate(request: AuthenticatedRequest, reply: FastifyReply, family: ApiFamily): Promise<void> {
     const token = presentedToken(request.headers.authorization, family);
-    const { rateLimit, pricing, ...actor } = await this.cache.resolve(token, (secret) =>
+    // The credential's id stays here: services get it only where it matters (issuing a user token).
+    const { rateLimit, pricing, credentialId, ...actor } = await this.cache.resolve(token, (secret) =>
       // Asked by its hash: the secret itself never crosses the bus.
       this.services.send(SUBJECTS.USERS_CREDENTIAL_RESOLVE, { secretHash: credentialHash(secret), userToken: secret.startsWith(USER_TOKEN_PREFIX) }, { requestId: request.id }),
     );
@@ -67,6 +68,7 @@ export class Authenticator {
     if (EXPENSIVE_ROUTES.has(route)) await this.admit(actor, request, reply, PAGE_ROUTES.has(route));
     request.actor = actor;
     request.pricing = pricing;
+    request.credentialId = credentialId ?? null;
   }
 
   /**

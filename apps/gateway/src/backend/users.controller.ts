@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post, Put } from '@nestjs/common';
 import { Actor, NewUser, SUBJECTS, UserChanges, UserTokenView, UserView } from '@hotel/contracts';
 import { DomainError, ServiceClient } from '@hotel/platform';
-import { BackendApi, CurrentActor } from '../auth/api-family';
+import { BackendApi, CurrentActor, CurrentCredentialId } from '../auth/api-family';
 import { SERVICE_CLIENT } from '../gateway.tokens';
 import { UserIdParams } from './user-id.params';
 
@@ -35,7 +35,7 @@ export class UsersController {
   }
 
   @Get(':id/token')
-  issueToken(@CurrentActor() actor: Actor, @Param() params: UserIdParams): Promise<UserTokenView> {
-    return this.services.send(SUBJECTS.USERS_USER_TOKEN_ISSUE, { actor, userId: Number(params.id) });
+  issueToken(@CurrentActor() actor: Actor, @CurrentCredentialId() mintedBy: number | null, @Param() params: UserIdParams): Promise<UserTokenView> {
+    return this.services.send(SUBJECTS.USERS_USER_TOKEN_ISSUE, { actor, userId: Number(params.id), mintedBy });
   }
 }

@@ -13,6 +13,7 @@ import {
   ResolveCredentialRequest,
   ResolvedCredential,
   RevokeKeysReply,
+  RotateKeysReply,
   SUBJECTS,
   SetRateLimitRequest,
   SetFxMarginRequest,
@@ -50,7 +51,7 @@ export class ClientsController {
   }
 
   @MessagePattern(SUBJECTS.USERS_CLIENT_ROTATE_KEYS)
-  rotate(@Payload() request: ClientKeysRequest): Promise<ClientCredentials> {
+  rotate(@Payload() request: ClientKeysRequest): Promise<RotateKeysReply> {
     return this.clients.rotateKeys(request);
   }
 

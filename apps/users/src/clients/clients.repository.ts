@@ -8,6 +8,7 @@ import { PricingColumns, pricingOf } from './pricing';
 import { rateLimitOf } from './rate-limit';
 
 export interface ActiveCredential {
+  id: number;
   clientId: number;
   kind: CredentialKind;
   rateLimit: RateLimit | null;
@@ -21,6 +22,15 @@ export type CredentialHashes = Partial<Record<CredentialKind, string>>;
 export interface Revoked {
   revoked: number;
   revokedUserTokens: number;
+}
+
+/** Which of a client's credentials to revoke. */
+export interface CredentialSelection {
+  kinds: CredentialKind[];
+  /** Every token of the client's users. */
+  userTokens: boolean;
+  /** Without `userTokens`: keep the user tokens a revoked backend token issued (they go by default). */
+  keepUserTokens: boolean;
 }
 
 /**
@@ -43,14 +53,14 @@ export class ClientsRepository {
   }
 
   /**
-   * Revokes an active client's credentials of these kinds (and every token of its
-   * users, with `userTokens`) and stores the new ones, in one transaction under the
-   * client's lock. Null for an unknown or deleted client.
+   * Revokes an active client's credentials as selected (see CredentialSelection) and
+   * stores the new ones, in one transaction under the client's lock. Null for an
+   * unknown or deleted client.
    */
-  replaceCredentials(clientId: number, kinds: CredentialKind[], userTokens: boolean, hashes: CredentialHashes): Promise<Revoked | null> {
+  replaceCredentials(clientId: number, selection: CredentialSelection, hashes: CredentialHashes): Promise<Revoked | null> {
     return this.dataSource.transaction(async (manager) => {
       if (!(await this.lockActiveClient(manager, clientId))) return null;
-      const revoked = await this.revokeInTransaction(manager, clientId, kinds, userTokens);
+      const revoked = await this.revokeInTransaction(manager, clientId, selection);
       await this.insertCredentials(manager, clientId, hashes);
       return revoked;
     });
@@ -68,7 +78,7 @@ export class ClientsRepository {
         .execute();
       if (updated.affected !== 1) return null;
       const { deletedAt } = await clients.findOneOrFail({ select: { deletedAt: true }, where: { id: clientId } });
-      return { deletedAt: deletedAt!, ...(await this.revokeInTransaction(manager, clientId, ['live', 'sandbox', 'backend'], true)) };
+      return { deletedAt: deletedAt!, ...(await this.revokeInTransaction(manager, clientId, { kinds: ['live', 'sandbox', 'backend'], userTokens: true, keepUserTokens: false })) };
     });
   }
 
@@ -78,7 +88,8 @@ export class ClientsRepository {
       .getRepository(CredentialEntity)
       .createQueryBuilder('k')
       .innerJoin(ClientEntity, 'c', 'c.id = k.clientId')
-      .select('k.clientId', 'clientId')
+      .select('k.id', 'id')
+      .addSelect('k.clientId', 'clientId')
       .addSelect('k.kind', 'kind')
       .addSelect('c.rateLimitRps', 'rps')
       .addSelect('c.rateLimitBurst', 'burst')
@@ -87,8 +98,8 @@ export class ClientsRepository {
       .where('k.secretHash = :secretHash', { secretHash })
       .andWhere('k.revokedAt IS NULL')
       .andWhere('c.deletedAt IS NULL')
-      .getRawOne<{ clientId: number; kind: CredentialKind; rps: number | null; burst: number | null } & PricingColumns>();
-    return row ? { clientId: row.clientId, kind: row.kind, rateLimit: rateLimitOf(row.rps, row.burst), pricing: pricingOf(row) } : null;
+      .getRawOne<{ id: number; clientId: number; kind: CredentialKind; rps: number | null; burst: number | null } & PricingColumns>();
+    return row ? { id: row.id, clientId: row.clientId, kind: row.kind, rateLimit: rateLimitOf(row.rps, row.burst), pricing: pricingOf(row) } : null;
   }
 
   /** Sets (or with nulls clears) a client's own rate limit; undefined for an unknown client. */
@@ -166,31 +177,44 @@ export class ClientsRepository {
     if (rows.length) await manager.getRepository(CredentialEntity).insert(rows);
   }
 
-  private async revokeInTransaction(manager: EntityManager, clientId: number, kinds: CredentialKind[], userTokens: boolean): Promise<Revoked> {
+  /**
+   * The credentials are revoked first: a user token being issued holds its backend
+   * token's row (UsersRepository.insertToken), so this waits for it to be stored, and
+   * the user tokens' update, a later statement, sees it.
+   */
+  private async revokeInTransaction(manager: EntityManager, clientId: number, { kinds, userTokens, keepUserTokens }: CredentialSelection): Promise<Revoked> {
     const now = { revokedAt: () => 'now()' };
-    const revoked = kinds.length
-      ? await manager
-          .getRepository(CredentialEntity)
-          .createQueryBuilder()
-          .update()
-          .set(now)
-          .where('client_id = :clientId', { clientId })
-          .andWhere('kind IN (:...kinds)', { kinds })
-          .andWhere('revoked_at IS NULL')
-          .execute()
-      : { affected: 0 };
-    const revokedUserTokens = userTokens
-      ? await manager
-          .getRepository(UserTokenEntity)
-          .createQueryBuilder()
-          .update()
-          .set(now)
-          .where(`user_id IN ${manager.createQueryBuilder().subQuery().select('u.id').from(UserEntity, 'u').where('u.clientId = :clientId').getQuery()}`)
-          .setParameter('clientId', clientId)
-          .andWhere('revoked_at IS NULL')
-          .andWhere('expires_at > now()')
-          .execute()
-      : { affected: 0 };
-    return { revoked: revoked.affected ?? 0, revokedUserTokens: revokedUserTokens.affected ?? 0 };
+    const revoked: { id: number; kind: CredentialKind }[] = kinds.length
+      ? (
+          await manager
+            .getRepository(CredentialEntity)
+            .createQueryBuilder()
+            .update()
+            .set(now)
+            .where('client_id = :clientId', { clientId })
+            .andWhere('kind IN (:...kinds)', { kinds })
+            .andWhere('revoked_at IS NULL')
+            .returning(['id', 'kind'])
+            .execute()
+        ).raw
+      : [];
+    const revokedBackendTokens = revoked.filter((credential) => credential.kind === 'backend').map((credential) => credential.id);
+    const issuedByRevokedBackend = !userTokens && !keepUserTokens && kinds.includes('backend');
+    let revokedUserTokens = 0;
+    if (userTokens || issuedByRevokedBackend) {
+      const update = manager
+        .getRepository(UserTokenEntity)
+        .createQueryBuilder()
+        .update()
+        .set(now)
+        .where(`user_id IN ${manager.createQueryBuilder().subQuery().select('u.id').from(UserEntity, 'u').where('u.clientId = :clientId').getQuery()}`)
+        .setParameter('clientId', clientId)
+        .andWhere('revoked_at IS NULL')
+        .andWhere('expires_at > now()');
+      // A token that does not say which backend token issued it may be one of them.
+      if (!userTokens) update.andWhere('(minted_by IS NULL OR minted_by = ANY(:issuers))', { issuers: revokedBackendTokens });
+      revokedUserTokens = (await update.execute()).affected ?? 0;
+    }
+    return { revoked: revoked.length, revokedUserTokens };
   }
 }

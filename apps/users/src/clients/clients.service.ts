@@ -10,6 +10,7 @@ import {
   ListClientsReply,
   ResolvedCredential,
   RevokeKeysReply,
+  RotateKeysReply,
   SetRateLimitRequest,
   SetFxMarginRequest,
   ClientPricingReply,
@@ -20,7 +21,7 @@ import {
 import { DomainError, requireAmountFits } from '@hotel/platform';
 import { FinanceTokensService } from '../finance/finance-tokens.service';
 import { UsersRepository } from '../users/users.repository';
-import { ClientsRepository, CredentialHashes } from './clients.repository';
+import { ClientsRepository, CredentialHashes, CredentialSelection } from './clients.repository';
 import { CredentialEvents } from './credential-events';
 import { newSecret } from './credential-secrets';
 
@@ -47,19 +48,23 @@ export class ClientsService {
     return { clientId, ...credentials } as Required<ClientCredentials>;
   }
 
-  /** Revokes the client's active credentials of the given kinds (and its users' tokens, if asked) and issues new keys. */
-  async rotateKeys(request: ClientKeysRequest): Promise<ClientCredentials> {
-    requireSomething(request);
+  /**
+   * Revokes the client's active credentials of the given kinds and issues new keys. Its
+   * users' tokens go too when asked (`userTokens`), and otherwise those a revoked backend
+   * token issued, unless `keepUserTokens`.
+   */
+  async rotateKeys(request: ClientKeysRequest): Promise<RotateKeysReply> {
+    const selection = selectionOf(request);
     const { credentials, hashes } = newCredentials(request.kinds);
-    const revoked = await this.clients.replaceCredentials(request.clientId, request.kinds, request.userTokens ?? false, hashes);
+    const revoked = await this.clients.replaceCredentials(request.clientId, selection, hashes);
     if (!revoked) throw DomainError.notFound(`client ${request.clientId}`);
     await this.events.revoked(request.clientId);
-    return { clientId: request.clientId, ...credentials };
+    return { clientId: request.clientId, ...credentials, revokedUserTokens: revoked.revokedUserTokens };
   }
 
+  /** Revokes as rotateKeys does, issuing nothing. */
   async revokeKeys(request: ClientKeysRequest): Promise<RevokeKeysReply> {
-    requireSomething(request);
-    const revoked = await this.clients.replaceCredentials(request.clientId, request.kinds, request.userTokens ?? false, {});
+    const revoked = await this.clients.replaceCredentials(request.clientId, selectionOf(request), {});
     if (!revoked) throw DomainError.notFound(`client ${request.clientId}`);
     await this.events.revoked(request.clientId);
     return { clientId: request.clientId, ...revoked };
@@ -113,6 +118,7 @@ export class ClientsService {
       if (credential) {
         return {
           clientId: credential.clientId,
+          credentialId: credential.id,
           userId: null,
           role: credential.kind === 'backend' ? 'backend' : 'api',
           sandbox: credential.kind === 'sandbox',
@@ -140,8 +146,12 @@ function newCredentials(kinds: CredentialKind[]): { credentials: Omit<ClientCred
   return { credentials, hashes };
 }
 
-function requireSomething(request: ClientKeysRequest): void {
+function selectionOf(request: ClientKeysRequest): CredentialSelection {
   if (request.kinds.length === 0 && !request.userTokens) {
     throw DomainError.validation([{ field: 'kinds', message: 'name at least one kind of key, or userTokens' }]);
   }
+  if (request.keepUserTokens && (request.userTokens || !request.kinds.includes('backend'))) {
+    throw DomainError.validation([{ field: 'keepUserTokens', message: 'keepUserTokens applies only to the backend token, without userTokens' }]);
+  }
+  return { kinds: request.kinds, userTokens: request.userTokens ?? false, keepUserTokens: request.keepUserTokens ?? false };
 }

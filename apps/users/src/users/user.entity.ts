@@ -55,4 +55,8 @@ export class UserTokenEntity {
 
   @Column({ name: 'revoked_at', type: 'timestamptz', nullable: true })
   revokedAt: Date | null;
+
+  /** The backend token (a CredentialEntity) that issued it; null for tokens issued before tokens recorded it. */
+  @Column({ name: 'minted_by', type: 'integer', nullable: true })
+  mintedBy: number | null;
 }

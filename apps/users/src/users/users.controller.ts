@@ -1,6 +1,6 @@
 import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
-import { CreateUserRequest, SUBJECTS, UpdateUserRequest, UserIdRequest, UserTokenView, UserView } from '@hotel/contracts';
+import { CreateUserRequest, IssueUserTokenRequest, SUBJECTS, UpdateUserRequest, UserIdRequest, UserTokenView, UserView } from '@hotel/contracts';
 import { UsersService } from './users.service';
 
 @Controller()
@@ -28,7 +28,7 @@ export class UsersController {
   }
 
   @MessagePattern(SUBJECTS.USERS_USER_TOKEN_ISSUE)
-  issueToken(@Payload() request: UserIdRequest): Promise<UserTokenView> {
-    return this.users.issueToken(request.actor, request.userId);
+  issueToken(@Payload() request: IssueUserTokenRequest): Promise<UserTokenView> {
+    return this.users.issueToken(request.actor, request.userId, request.mintedBy ?? null);
   }
 }

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { ClientPricing, NewUser, RateLimit, UserView } from '@hotel/contracts';
-import { ClientEntity } from '../clients/client.entity';
+import { ClientEntity, CredentialEntity } from '../clients/client.entity';
 import { PricingColumns, pricingOf } from '../clients/pricing';
 import { rateLimitOf } from '../clients/rate-limit';
 import { UserEntity, UserTokenEntity } from './user.entity';
@@ -93,10 +93,28 @@ export class UsersRepository {
   }
 
   /** Stores a token's hash, valid for ttlSeconds from now; when it expires. */
-  async insertToken(userId: number, tokenHash: string, ttlSeconds: number): Promise<Date> {
-    const expiresAt = new Date(Date.now() + ttlSeconds * 1000);
-    await this.dataSource.getRepository(UserTokenEntity).insert({ userId, tokenHash, expiresAt });
-    return expiresAt;
+  /**
+   * Stores a user token issued by the client's backend token `mintedBy`, if that token is
+   * still active; when it expires, or null when the backend token was revoked meanwhile.
+   * The backend token's row is locked (FOR SHARE) until the token is stored: a rotation,
+   * which updates that row, either waits and then revokes the new token with the others
+   * it issued, or revokes the backend token first, and then no token is stored.
+   */
+  insertToken(clientId: number, userId: number, tokenHash: string, ttlSeconds: number, mintedBy: number): Promise<Date | null> {
+    return this.dataSource.transaction(async (manager) => {
+      const issuer = await manager
+        .getRepository(CredentialEntity)
+        .createQueryBuilder('k')
+        .select('k.id')
+        .where('k.id = :mintedBy AND k.clientId = :clientId', { mintedBy, clientId })
+        .andWhere(`k.kind = 'backend' AND k.revokedAt IS NULL`)
+        .setLock('pessimistic_read')
+        .getOne();
+      if (!issuer) return null;
+      const expiresAt = new Date(Date.now() + ttlSeconds * 1000);
+      await manager.getRepository(UserTokenEntity).insert({ userId, tokenHash, expiresAt, mintedBy });
+      return expiresAt;
+    });
   }
 
   /** Revokes every active token of one of the client's users; how many. */

@@ -68,12 +68,15 @@ export class UsersService {
     return deleted;
   }
 
-  async issueToken(actor: Actor, userId: number): Promise<UserTokenView> {
+  /** A new token of the user, recording the backend token `mintedBy` that asks, so that its rotation revokes it. */
+  async issueToken(actor: Actor, userId: number, mintedBy: number | null): Promise<UserTokenView> {
     const user = await this.findOwned(actor, userId);
     requireBackend(actor, 'managing users');
     if (user.deletedAt) throw DomainError.notFound(`user ${userId}`);
     const token = newSecret('user');
-    const expiresAt = await this.users.insertToken(userId, credentialHash(token), this.env.USER_TOKEN_TTL_S);
+    // A backend token revoked since the gateway authenticated it issues nothing.
+    const expiresAt = mintedBy === null ? null : await this.users.insertToken(actor.clientId, userId, credentialHash(token), this.env.USER_TOKEN_TTL_S, mintedBy);
+    if (!expiresAt) throw new DomainError('UNAUTHORIZED', 'invalid, revoked or expired credential');
     return { token, expiresAt: expiresAt.toISOString() };
   }
 

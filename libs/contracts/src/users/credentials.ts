@@ -32,7 +32,7 @@ export function credentialHash(secret: string): string {
 }
 
 /**
- * users.credential.resolve.v3: who a presented secret belongs to, asked by its
+ * users.credential.resolve.v4: who a presented secret belongs to, asked by its
  * hash (v1 carried the secret in clear). `userToken` says which table holds it.
  */
 export class ResolveCredentialRequest {
@@ -68,8 +68,12 @@ export class PricedForActor extends ActorScoped {
   pricing: ClientPricing;
 }
 
-/** The caller, plus the client's own rate limit when the operator set one, and how the client is priced. */
-export type ResolvedCredential = Actor & { rateLimit?: RateLimit | null; pricing?: ClientPricing };
+/**
+ * The caller, plus the client's own rate limit when the operator set one, how the client is
+ * priced, and for a client's key or backend token its id (`credentialId`; null for a user
+ * token or a finance credential): a user token records the backend token that issued it.
+ */
+export type ResolvedCredential = Actor & { rateLimit?: RateLimit | null; pricing?: ClientPricing; credentialId?: number | null };
 
 /** users.client.set-fx-margin.v1 (admin command line): the margin added to the client's conversions from now on. */
 export class SetFxMarginRequest {
@@ -173,8 +177,11 @@ export interface ListClientsReply {
 }
 
 /**
- * users.client.rotate-keys.v2 and users.client.revoke-keys.v2 (admin command line):
+ * users.client.rotate-keys.v3 and users.client.revoke-keys.v3 (admin command line):
  * the client's keys of these kinds, and with `userTokens` every token of its users.
+ * Without it, the user tokens a revoked backend token issued go too (and those that
+ * do not say which one issued them, made before tokens recorded it), unless
+ * `keepUserTokens`.
  */
 export class ClientKeysRequest {
   @IsInt()
@@ -188,6 +195,15 @@ export class ClientKeysRequest {
   @IsOptional()
   @IsBoolean()
   userTokens?: boolean;
+
+  @IsOptional()
+  @IsBoolean()
+  keepUserTokens?: boolean;
+}
+
+/** users.client.rotate-keys.v3: the new keys, and how many user tokens went with the old ones. */
+export interface RotateKeysReply extends ClientCredentials {
+  revokedUserTokens: number;
 }
 
 export interface RevokeKeysReply {

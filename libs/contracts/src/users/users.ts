@@ -4,6 +4,7 @@ import {
   IsEmail,
   IsInt,
   IsNotEmptyObject,
+  IsOptional,
   IsPositive,
   MaxLength,
   ValidateNested,
@@ -70,11 +71,19 @@ export class CreateUserRequest extends ActorScoped {
   user: NewUser;
 }
 
-/** users.user.get.v1, users.user.delete.v1, users.user-token.issue.v1 */
+/** users.user.get.v1, users.user.delete.v1 */
 export class UserIdRequest extends ActorScoped {
   @IsInt()
   @IsPositive()
   userId: number;
+}
+
+/** users.user-token.issue.v2: `mintedBy`, the backend token asking (its credentialId), which the token records. */
+export class IssueUserTokenRequest extends UserIdRequest {
+  @IsOptional()
+  @IsInt()
+  @IsPositive()
+  mintedBy: number | null;
 }
 
 /** users.user.update.v1 */
