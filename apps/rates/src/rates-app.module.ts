@@ -10,7 +10,6 @@ import { FxRatesController } from './fx/fx-rates.controller';
 import { FxRatesRefresh } from './fx/fx-rates-refresh';
 import { FxRatesRepository } from './fx/fx-rates.repository';
 import { FxRatesService } from './fx/fx-rates.service';
-import { FxRefreshLeaseEntity } from './fx/fx-refresh-lease.entity';
 import { AllotmentEntity } from './inventory/allotment.entity';
 import { AllotmentsRepository } from './inventory/allotments.repository';
 import { InventoryController } from './inventory/inventory.controller';
@@ -34,6 +33,7 @@ import { RatesEnv } from './rates.env';
 import { JobLeaseEntity } from './jobs/job-lease.entity';
 import { JobLeasesRepository } from './jobs/job-leases.repository';
 import { VendorReconciliations1765300000000 } from './migrations/1765300000000-vendor-reconciliations';
+import { FxRefreshOnJobLeases1765600000000 } from './migrations/1765600000000-fx-refresh-on-job-leases';
 import { DailyVendorReconciliation } from './reconciliation/daily-vendor-reconciliation';
 import { VendorReconciliationController } from './reconciliation/vendor-reconciliation.controller';
 import { VendorReconciliationEntity } from './reconciliation/vendor-reconciliation.entity';
@@ -41,10 +41,10 @@ import { VendorReconciliationService } from './reconciliation/vendor-reconciliat
 import { VendorReconciliationsRepository } from './reconciliation/vendor-reconciliations.repository';
 
 /** The entities of the rates schema, one per table. */
-export const RATES_ENTITIES = [AllotmentEntity, PrebookEntity, SupplierBookingEntity, FxRateSetEntity, FxRateEntity, FxRefreshLeaseEntity, VendorReconciliationEntity, JobLeaseEntity];
+export const RATES_ENTITIES = [AllotmentEntity, PrebookEntity, SupplierBookingEntity, FxRateSetEntity, FxRateEntity, VendorReconciliationEntity, JobLeaseEntity];
 
 /** The rates schema's migrations, in order. */
-export const RATES_MIGRATIONS = [CreateAllotments1763920000000, CreatePrebooks1763950000000, CreateSupplierBookings1763960000000, SandboxSupplierBookings1764200000000, AmountsInAnyCurrency1764700000000, CreateFxRates1764710000000, ReserveCallRecord1764900000000, VendorCancellationCharge1765200000000, VendorReconciliations1765300000000];
+export const RATES_MIGRATIONS = [CreateAllotments1763920000000, CreatePrebooks1763950000000, CreateSupplierBookings1763960000000, SandboxSupplierBookings1764200000000, AmountsInAnyCurrency1764700000000, CreateFxRates1764710000000, ReserveCallRecord1764900000000, VendorCancellationCharge1765200000000, VendorReconciliations1765300000000, FxRefreshOnJobLeases1765600000000];
 
 @Module({})
 export class RatesAppModule {

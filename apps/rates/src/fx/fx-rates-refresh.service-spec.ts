@@ -6,8 +6,8 @@ import { ConfigError, SERVICE_INSTANCE, loadEnv } from '@hotel/platform';
 import { ServiceHarness, ecbDailyXml, startServiceHarness } from '@hotel/testing';
 import { RATES_ENTITIES, RATES_MIGRATIONS, RatesAppModule } from '../rates-app.module';
 import { RatesEnv } from '../rates.env';
-import { ECB_DAILY_URL, FX_FETCH_MAX_BYTES, FxRatesRefresh } from './fx-rates-refresh';
-import { FxRatesRepository } from './fx-rates.repository';
+import { ECB_DAILY_URL, FX_FETCH_MAX_BYTES, FX_REFRESH_JOB, FxRatesRefresh } from './fx-rates-refresh';
+import { JobLeasesRepository } from '../jobs/job-leases.repository';
 import { FxRatesService } from './fx-rates.service';
 
 // Service tier: the daily refresh of a rates replica against a local HTTP server
@@ -106,19 +106,19 @@ describe('FxRatesRefresh (service tier: a local HTTP server as the ECB)', () => 
     answer = { status: 200, body: ecbDailyXml('2020-05-28', { USD: '1.1017', JPY: '118.60', GBP: '0.8955' }) };
     // The start's tick holds the lease for this interval.
     await expect(refresh.tick()).resolves.toEqual({ outcome: 'skipped' });
-    await harness.dataSource.query(`UPDATE rates.fx_refresh_lease SET taken_until = now() - interval '1 second'`);
+    await harness.dataSource.query(`UPDATE rates.job_leases SET taken_until = now() - interval '1 second' WHERE job = $1`, [FX_REFRESH_JOB]);
     const before = requests;
     const outcomes = await Promise.all(Array.from({ length: 4 }, () => refresh.tick()));
     expect(outcomes.filter((outcome) => outcome.outcome === 'skipped')).toHaveLength(3);
     expect(outcomes.filter((outcome) => outcome.outcome === 'unchanged')).toHaveLength(1);
     expect(requests - before).toBe(1);
-    const [lease] = await harness.dataSource.query(`SELECT holder, taken_until > now() + interval '50 minutes' AS held FROM rates.fx_refresh_lease`);
+    const [lease] = await harness.dataSource.query(`SELECT holder, taken_until > now() + interval '50 minutes' AS held FROM rates.job_leases WHERE job = $1`, [FX_REFRESH_JOB]);
     expect(lease).toEqual({ holder: harness.get<string>(SERVICE_INSTANCE), held: true });
   });
 
   it('fetches from the ECB by default in production only; development and tests reach no address they were not given', () => {
     const make = (env: Record<string, string>) =>
-      new FxRatesRefresh(fx, harness.get(FxRatesRepository), loadEnv(RatesEnv, { DATABASE_URL: 'postgres://x/y', ...env }), 'test', { run: () => undefined } as never);
+      new FxRatesRefresh(fx, harness.get(JobLeasesRepository), loadEnv(RatesEnv, { DATABASE_URL: 'postgres://x/y', ...env }), 'test', { run: () => undefined } as never);
     const production = { NODE_ENV: 'production', RATE_ID_SECRET: 'a-real-secret-of-the-operator', NATS_NKEY_SEED: `SU${'A'.repeat(56)}` };
     expect(make({}).url).toBeUndefined();
     expect(make({ NODE_ENV: 'development' }).url).toBeUndefined();

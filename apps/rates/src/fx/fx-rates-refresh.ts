@@ -2,8 +2,11 @@ import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } f
 import { BACKGROUND_JOBS, BackgroundJobs, DrainLoop, SERVICE_ENV, SERVICE_INSTANCE } from '@hotel/platform';
 import { RatesEnv } from '../rates.env';
 import { fetchSmallText } from './ecb-fetch';
-import { FxRatesRepository } from './fx-rates.repository';
+import { JobLeasesRepository } from '../jobs/job-leases.repository';
 import { FxRatesService } from './fx-rates.service';
+
+/** The lease's job name in rates.job_leases: one fetch per interval, not one per replica. */
+export const FX_REFRESH_JOB = 'fx-rates-refresh';
 
 /** The ECB's daily euro reference rates (published on TARGET working days around 16:00 CET). */
 export const ECB_DAILY_URL = 'https://www.ecb.europa.eu/stats/eurofxref/eurofxref-daily.xml';
@@ -34,7 +37,7 @@ export class FxRatesRefresh implements OnApplicationBootstrap, OnModuleDestroy {
 
   constructor(
     private readonly fx: FxRatesService,
-    private readonly repository: FxRatesRepository,
+    private readonly leases: JobLeasesRepository,
     @Inject(SERVICE_ENV) private readonly env: RatesEnv,
     @Inject(SERVICE_INSTANCE) private readonly instance: string,
     @Inject(BACKGROUND_JOBS) background: BackgroundJobs,
@@ -59,7 +62,7 @@ export class FxRatesRefresh implements OnApplicationBootstrap, OnModuleDestroy {
     try {
       // 90% of the interval: the replica that fetched last may take it again at its next tick.
       const leaseSeconds = Math.floor(this.env.FX_REFRESH_INTERVAL_MIN * 54);
-      if (!(await this.repository.takeRefreshLease(this.instance, leaseSeconds))) return { outcome: 'skipped' };
+      if (!(await this.leases.take(FX_REFRESH_JOB, this.instance, leaseSeconds))) return { outcome: 'skipped' };
     } catch (error) {
       return this.failed(error);
     }

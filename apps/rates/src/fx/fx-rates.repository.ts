@@ -4,7 +4,6 @@ import { DataSource, EntityManager, In } from 'typeorm';
 import { FxRateSet } from '@hotel/contracts';
 import { FxRateEntity } from './fx-rate.entity';
 import { FxRateSetEntity } from './fx-rate-set.entity';
-import { FxRefreshLeaseEntity } from './fx-refresh-lease.entity';
 
 /** One day's rates to store: the reference date and units per euro by currency. */
 export interface NewFxRateSet {
@@ -57,22 +56,6 @@ export class FxRatesRepository {
 
   async isEmpty(): Promise<boolean> {
     return !(await this.dataSource.getRepository(FxRateSetEntity).exists());
-  }
-
-  /**
-   * Takes the refresh lease for `seconds` when nobody holds it: true for the one replica
-   * that gets it. One conditional UPDATE, no lock held while the caller fetches.
-   */
-  async takeRefreshLease(holder: string, seconds: number): Promise<boolean> {
-    const result = await this.dataSource
-      .createQueryBuilder()
-      .update(FxRefreshLeaseEntity)
-      .set({ takenUntil: () => `now() + make_interval(secs => :seconds)`, holder })
-      .where('id = 1')
-      .andWhere('(taken_until IS NULL OR taken_until <= now())')
-      .setParameters({ seconds })
-      .execute();
-    return result.affected === 1;
   }
 
   /** The sets of these dates with their rates (currencies in alphabetical order), in the order given. */
