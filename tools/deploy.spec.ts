@@ -181,6 +181,27 @@ describe('deployment files', () => {
     expect(find('ConfigMap', 'hotel-config').data.NATS_URL).toBe('nats://nats:4222');
   });
 
+  it("the services' connection budgets fit PostgreSQL's max_connections, and each is shared by at most its HPA's replicas", () => {
+    for (const overlay of OVERLAYS) {
+      const objects = rendered[overlay];
+      const config = objects.find((object) => object.kind === 'ConfigMap' && object.metadata.name === 'hotel-config').data;
+      const maxConnections = Number(objects.find((object) => object.kind === 'Cluster' && object.metadata.name === 'hotel-db').spec.postgresql.parameters.max_connections);
+      const budgets = SERVICES.map((service) => {
+        const container = objects.find((object) => object.kind === 'Deployment' && object.metadata.name === service).spec.template.spec.containers[0];
+        const own = (name: string) => container.env?.find((variable: { name: string }) => variable.name === name)?.value;
+        const budget = Number(own('DB_MAX_CONNECTIONS') ?? config.DB_MAX_CONNECTIONS);
+        const replicas = Number(own('DB_MAX_REPLICAS') ?? config.DB_MAX_REPLICAS);
+        const hpa = objects.find((object) => object.kind === 'HorizontalPodAutoscaler' && object.spec.scaleTargetRef.name === service);
+        expect({ overlay, service, atLeastHpaMaximum: replicas >= hpa.spec.maxReplicas, pool: Math.floor(budget / replicas) >= 1 }).toEqual({ overlay, service, atLeastHpaMaximum: true, pool: true });
+        expect(container.env?.some((variable: { name: string }) => variable.name === 'DB_POOL_SIZE') ?? false).toBe(false);
+        return budget;
+      });
+      // Room for CloudNativePG's own connections, migrations and an operator's psql.
+      expect(budgets.reduce((sum, budget) => sum + budget, 0) + 20).toBeLessThanOrEqual(maxConnections);
+      expect(config.DB_POOL_SIZE).toBeUndefined();
+    }
+  });
+
   it('the alerts and the dashboard use only the metrics deploy/README.md lists, and every app is scraped', () => {
     const readme = readFileSync(join(ROOT, 'deploy/README.md'), 'utf8');
     const listed = metricNames(readme.slice(readme.indexOf('## Metrics'), readme.indexOf('## Alerts')));

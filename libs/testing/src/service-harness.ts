@@ -18,6 +18,7 @@ import {
   ServiceEnv,
   StreamAck,
   StreamConfig,
+  databasePoolSize,
   loadEnv,
   newInstanceId,
   openServiceDataSource,
@@ -228,7 +229,8 @@ export async function startServiceHarness<E extends ServiceEnv = ServiceEnv>(opt
             ...serviceDataSourceOptions({
               schema: options.name,
               url: env.DATABASE_URL,
-              poolSize: env.DB_POOL_SIZE,
+              poolSize: databasePoolSize(env),
+              acquireTimeoutMs: env.DB_ACQUIRE_TIMEOUT_MS,
               preparedStatements: env.DB_PREPARED_STATEMENTS === 'on',
               entities: options.entities ?? [],
               migrations: options.migrations,

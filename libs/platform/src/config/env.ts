@@ -117,12 +117,42 @@ export class ServiceEnv extends PlatformEnv {
   @Matches(/^postgres(ql)?:\/\/\S+$/, { message: 'DATABASE_URL must be a postgres:// URL' })
   DATABASE_URL: string;
 
+  /**
+   * The service's connection budget: how many connections all its replicas together may
+   * hold. Each replica's pool is DB_MAX_CONNECTIONS / DB_MAX_REPLICAS. The budgets of all
+   * services (plus room for migrations and operators) must stay under PostgreSQL's
+   * max_connections.
+   */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(10_000)
+  DB_MAX_CONNECTIONS = 10;
+
+  /** How many replicas of the service run at most (its autoscaler's maximum): they share the budget. */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(1000)
+  DB_MAX_REPLICAS = 1;
+
+  /** A replica's pool size as it is, instead of its share of the budget (tests and tools). */
   @IsOptional()
   @Type(() => Number)
   @IsInt()
   @Min(1)
   @Max(200)
-  DB_POOL_SIZE = 10;
+  DB_POOL_SIZE?: number;
+
+  /** How long a request waits for one of the pool's connections; then 503 with Retry-After, never a connection more. */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(50)
+  @Max(60_000)
+  DB_ACQUIRE_TIMEOUT_MS = 5000;
 
   /** `off` sends every statement unnamed: for a transaction-pooling PgBouncer before 1.21, which cannot keep prepared statements. */
   @IsOptional()
@@ -198,4 +228,12 @@ export function loadEnv<T extends object>(
   if ((candidate as Partial<PlatformEnv>).NODE_ENV === 'production') problems.push(...productionProblems(candidate));
   if (problems.length > 0) throw new ConfigError(problems);
   return candidate;
+}
+
+/** A replica's pool: DB_POOL_SIZE when set, else its share of the service's budget (DB_MAX_CONNECTIONS / DB_MAX_REPLICAS). */
+export function databasePoolSize(env: Pick<ServiceEnv, 'DB_MAX_CONNECTIONS' | 'DB_MAX_REPLICAS' | 'DB_POOL_SIZE'>): number {
+  if (env.DB_POOL_SIZE !== undefined) return env.DB_POOL_SIZE;
+  const share = Math.floor(env.DB_MAX_CONNECTIONS / env.DB_MAX_REPLICAS);
+  if (share < 1) throw new ConfigError([`DB_MAX_CONNECTIONS (${env.DB_MAX_CONNECTIONS}) must be at least DB_MAX_REPLICAS (${env.DB_MAX_REPLICAS}): every replica needs a connection`]);
+  return share;
 }

@@ -9,6 +9,8 @@ export interface ServiceDatabaseOptions {
   schema: string;
   url: string;
   poolSize: number;
+  /** How long a query waits for a free connection of the pool (or a new one to open) before it fails as unavailable. */
+  acquireTimeoutMs?: number;
   /** Off: statements go unnamed (see PreparingClient). On unless said otherwise. */
   preparedStatements?: boolean;
   // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type -- TypeORM's own type for entity classes
@@ -35,7 +37,7 @@ export function serviceDataSourceOptions(options: ServiceDatabaseOptions): DataS
       max: options.poolSize,
       application_name: options.schema,
       // A database that does not answer fails the request (503) instead of queueing it forever.
-      connectionTimeoutMillis: 5000,
+      connectionTimeoutMillis: options.acquireTimeoutMs ?? 5000,
       keepAlive: true,
       ...(client && { Client: client }),
     },

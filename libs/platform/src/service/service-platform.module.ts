@@ -8,7 +8,7 @@ import { Pool } from 'pg';
 import { DataSource } from 'typeorm';
 import { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 import { HealthCheckReply, ServiceName, Subject, VendorCircuits } from '@hotel/contracts';
-import { ServiceEnv } from '../config/env';
+import { ServiceEnv, databasePoolSize } from '../config/env';
 import { ServiceDatabaseOptions, isDatabaseUp, openServiceDataSource, serviceDataSourceOptions } from '../database/service-data-source';
 import { createValidationPipe } from '../errors/validation';
 import { RpcErrorFilter } from '../rpc/rpc-error.filter';
@@ -118,7 +118,8 @@ export class ServicePlatformModule {
             serviceDataSourceOptions({
               schema: options.name,
               url: options.env.DATABASE_URL,
-              poolSize: options.env.DB_POOL_SIZE,
+              poolSize: databasePoolSize(options.env),
+              acquireTimeoutMs: options.env.DB_ACQUIRE_TIMEOUT_MS,
               preparedStatements: options.env.DB_PREPARED_STATEMENTS === 'on',
               entities: options.entities,
               migrations: options.migrations,
