@@ -3,7 +3,7 @@ import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync } fr
 import { connect } from 'nats';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { call, freePort } from '@hotel/testing';
+import { GUEST, call, day, freePort } from '@hotel/testing';
 
 const ROOT = resolve(__dirname, '..');
 // Plain JavaScript helpers of the workspace's commands.
@@ -114,6 +114,18 @@ describe('npm start (embedded PostgreSQL)', () => {
     const me = await call(base(), 'GET', '/me', { headers: { authorization: `Bearer ${keys.api_key}` } });
     expect(me.status).toBe(200);
     expect((await call(base(), 'GET', '/health/ready')).status).toBe(200);
+
+    // A sandbox key's prebook and booking go to the simulator's sandbox desk, whichever vendor's rate it was.
+    const sandbox = { authorization: `Bearer ${keys.sandbox_api_key}` };
+    const rates = await call(base(), 'POST', '/v2/rates', { headers: sandbox, json: { place_id: 'gn:2988507', check_in: day(60), check_out: day(62), rooms: [{ adults: 2, children: 0, children_ages: [] }] } });
+    expect(rates.status).toBe(200);
+    const prebook = await call(base(), 'POST', '/v2/prebook', { headers: sandbox, json: { rate_id: rates.body.rates[0].id, payment_method: 'account' } });
+    expect(prebook.status).toBe(200);
+    const booked = await call(base(), 'POST', '/v2/book', { headers: sandbox, json: { ...GUEST, prebook_id: prebook.body.data.prebook_id } });
+    expect(booked.status).toBe(201);
+    expect(booked.body.data.status).toBe('confirmed');
+    // The desk's reference first (the platform's own after it).
+    expect(booked.body.data.booking_reference[0]).toMatch(/^900-\d+$/);
 
     expect(await stop(first.child)).toBe(0);
     // A clean stop leaves no pid files behind.

@@ -178,12 +178,12 @@ const SQL_CHECKS = [
   },
   {
     name: 'vendor_allotments_match_vendor_bookings',
-    rule: "the vendors' rooms_sold of each hotel, room and night = rooms of their bookings not cancelled covering that night",
+    rule: "the vendors' rooms_sold of each hotel, room and night = rooms of their bookings not cancelled covering that night (the sandbox desk's take none)",
     sql: `WITH live AS (
             SELECT b.vendor, b.hotel_code, r.room_id, n::date AS night, r.rooms
               FROM vendor_simulator.bookings b JOIN vendor_simulator.booking_rooms r USING (reference)
              CROSS JOIN generate_series(b.check_in, b.check_out - 1, interval '1 day') n
-             WHERE b.status <> 'CANCELLED'),
+             WHERE b.status <> 'CANCELLED' AND b.vendor <> 'sandbox'),
           sold AS (SELECT vendor, hotel_code, room_id, night, sum(rooms)::int AS rooms FROM live GROUP BY vendor, hotel_code, room_id, night)
           SELECT vendor, hotel_code, room_id, night, coalesce(a.rooms_sold, 0) AS rooms_sold, coalesce(s.rooms, 0) AS booked_rooms
             FROM vendor_simulator.allotments a FULL JOIN sold s USING (vendor, hotel_code, room_id, night)
@@ -195,7 +195,7 @@ const SQL_CHECKS = [
     rule: 'each confirmed live booking has exactly one vendor booking not cancelled (client reference HB<id>), the one rates recorded; no other booking has one',
     sql: `WITH vendor AS (
             SELECT substring(client_reference FROM 3)::int AS booking_id, reference, count(*) OVER (PARTITION BY client_reference) AS live
-              FROM vendor_simulator.bookings WHERE status <> 'CANCELLED' AND client_reference ~ '^HB[0-9]+$'),
+              FROM vendor_simulator.bookings WHERE status <> 'CANCELLED' AND vendor <> 'sandbox' AND client_reference ~ '^HB[0-9]+$'),
           confirmed AS (SELECT id FROM booking.bookings WHERE status = 'confirmed' AND NOT sandbox)
           SELECT coalesce(c.id, v.booking_id) AS booking_id, (SELECT status FROM booking.bookings WHERE id = coalesce(c.id, v.booking_id)) AS status,
                  s.reference AS recorded_reference, v.reference AS vendor_reference, v.live

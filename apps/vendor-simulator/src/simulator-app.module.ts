@@ -20,6 +20,8 @@ import { SIMULATOR_CLOCK, type SimulatorClock } from './clock';
 import { ContentController } from './content/content.controller';
 import type { FaultBoard } from './faults/fault-knobs';
 import { HealthController } from './health/health.controller';
+import { SandboxDesk } from './sandbox/sandbox-desk';
+import { SandboxDeskController } from './sandbox/sandbox-desk.controller';
 import { AuditDataInterceptor, VendorExceptionFilter, vendorValidationPipe } from './http/vendor-answers';
 import { CreateVendorSimulator1765100000000 } from './migrations/1765100000000-create-vendor-simulator';
 import { SimulatorEnv, credentialsOf } from './simulator.env';
@@ -53,7 +55,8 @@ export class SimulatorAppModule {
           dataSourceFactory: async (options) => openServiceDataSource(new DataSource(options!), SIMULATOR_SCHEMA),
         }),
       ],
-      controllers: [HealthController, FaultsController, ContentController, AvailabilityController, CheckRateController, BookingsController],
+      // The desk's static routes win over the vendors' `:vendor` ones.
+      controllers: [HealthController, FaultsController, ContentController, SandboxDeskController, AvailabilityController, CheckRateController, BookingsController],
       providers: [
         { provide: SIMULATOR_CLOCK, useValue: clock },
         { provide: FAULT_BOARD, useValue: faults },
@@ -63,6 +66,7 @@ export class SimulatorAppModule {
         { provide: APP_INTERCEPTOR, useClass: AuditDataInterceptor },
         { provide: APP_PIPE, useFactory: vendorValidationPipe },
         BookingsRepository,
+        SandboxDesk,
         SearchAvailabilityHandler,
         CheckRateHandler,
         CreateBookingHandler,

@@ -157,6 +157,49 @@ describe('HotelbedsSupplier against the vendor simulator', () => {
     expect(after).toBe(before);
   });
 
+  it('with the sandbox desk, a sandbox prebook and booking go to the desk whatever the vendor: its CheckRate at the price seen, its booking and scenarios, nothing at the vendor', async () => {
+    const withDesk = new HotelbedsSupplier({
+      code: 'atlas',
+      name: 'Atlas Beds',
+      client: harness.client('atlas'),
+      sandboxPendingSeconds: 60,
+      clock: () => harness.clock.now(),
+      sandboxDesk: { client: harness.client('sandbox'), secret: harness.env.VENDOR_SANDBOX_SECRET },
+    });
+    const { hotel, offer, order } = await anOffer();
+    const atVendor = async () => (await harness.query<{ count: string }>(`SELECT count(*) FROM vendor_simulator.bookings WHERE vendor = 'atlas'`))[0].count;
+    const before = await atVendor();
+
+    const key = (await withDesk.recheck(hotel, offer.key, stay(), new Set(), true))!;
+    expect(key.vendorRate!.keys).toEqual([expect.stringMatching(/^SBX1\./)]);
+    const priced = await withDesk.price(hotel, key, stay(), { ...request().context, sandbox: true });
+    // The desk answers the price the client saw, with the rate's own terms.
+    expect(priced).toMatchObject({ price_chargeable: offer.rate.price_chargeable, price_currency: offer.rate.price_currency, cancellation_policy: 'Refundable' });
+
+    const sandboxOrder: SupplierBookingOrder = { ...order, bookingId: nextBookingId++, sandbox: true, vendorRate: key.vendorRate, testScenario: 'supplier_pending' };
+    const answer = await withDesk.book(sandboxOrder);
+    expect(answer).toEqual({ reference: expect.stringMatching(/^900-\d+$/), status: 'pending' });
+    expect(await harness.query(`SELECT vendor, client_reference, status FROM vendor_simulator.bookings WHERE reference = $1`, [answer.reference])).toEqual([
+      { vendor: 'sandbox', client_reference: clientReferenceOf(sandboxOrder.bookingId), status: 'PRECONFIRMED' },
+    ]);
+    // Booked again (a lost answer): the desk's booking, found by its client reference.
+    expect(await withDesk.find(sandboxOrder)).toEqual(answer);
+    const placed = { bookingId: sandboxOrder.bookingId, reference: answer.reference, status: 'pending' as const, sandbox: true, placedAt: new Date(harness.clock.now()) };
+    expect((await withDesk.status(placed)).status).toBe('pending');
+    harness.clock.advance(61_000);
+    try {
+      expect((await withDesk.status(placed)).status).toBe('confirmed');
+      // A month ahead a refundable rate costs nothing to cancel.
+      expect(await withDesk.cancel({ ...placed, status: 'confirmed' })).toEqual({ reference: answer.reference, status: 'cancelled', cancellationCharge: { amount: '0.00', currency: key.vendorRate!.currency } });
+    } finally {
+      harness.clock.advance(-61_000);
+    }
+    await expect(withDesk.book({ ...sandboxOrder, bookingId: nextBookingId++, testScenario: 'supplier_error' })).rejects.toMatchObject({ code: 'SUPPLIER_ERROR' });
+    // A key the desk did not sign (a vendor's own) is refused there.
+    await expect(withDesk.book({ ...order, bookingId: nextBookingId++, sandbox: true })).rejects.toMatchObject({ code: 'SUPPLIER_ERROR' });
+    expect(await atVendor()).toBe(before);
+  });
+
   it('lists every booking the vendor made on the days asked, whatever its status, read page by page as reconciliation reads it', async () => {
     const made = await atlas.bookingsMade(harness.clock.day(), harness.clock.day());
     const rows = await harness.query<{ reference: string; client_reference: string; status: string }>(

@@ -34,8 +34,8 @@ export interface SimulatorHarness {
   database: TestDatabase;
   clock: TestClock;
   env: SimulatorEnv;
-  /** A documentation-based client of one vendor (no retries unless asked, no jitter). */
-  client(vendor: VendorCode, options?: Partial<HotelbedsClientOptions>): HotelbedsClient;
+  /** A documentation-based client of one vendor, or of the sandbox desk (no retries unless asked, no jitter). */
+  client(vendor: VendorCode | 'sandbox', options?: Partial<HotelbedsClientOptions>): HotelbedsClient;
   /**
    * A client whose requests carry `X-Test-Scenario: <scenario>` (the simulator's extension;
    * HotelbedsClient sends no such header, so a loopback proxy adds it).
@@ -66,7 +66,7 @@ export async function startSimulatorHarness(variables: Record<string, string> = 
   const credentials = credentialsOf(env);
   const clients: HotelbedsClient[] = [];
   const proxies: Server[] = [];
-  const client = (vendor: VendorCode, options: Partial<HotelbedsClientOptions> = {}, baseUrl = simulator.url) => {
+  const client = (vendor: VendorCode | 'sandbox', options: Partial<HotelbedsClientOptions> = {}, baseUrl = simulator.url) => {
     const made = new HotelbedsClient({
       baseUrl: `${baseUrl}/${vendor}`,
       ...credentials[vendor],

@@ -78,6 +78,8 @@ interface CallPlan<T> {
   query?: Record<string, string | number | boolean | undefined>;
   body?: unknown;
   read: Reader<T>;
+  /** Headers of this call only (the simulator's X-Test-Scenario). */
+  headers?: Record<string, string>;
 }
 
 type AttemptOutcome<T> = { value: T } | { error: HotelbedsError; transient: boolean };
@@ -136,17 +138,20 @@ export class HotelbedsClient {
     return this.call('availability', { path: `${BOOKING_API}/hotels`, body: request, read: readAvailabilityRS });
   }
 
-  /** POST /hotel-api/1.0/checkrates: the current price and conditions of rate keys (required for RECHECK rates). */
-  async checkRate(request: CheckRateRQ): Promise<CheckRateRS> {
+  /**
+   * POST /hotel-api/1.0/checkrates: the current price and conditions of rate keys (required
+   * for RECHECK rates). `headers`: for the vendor simulator only (its X-Test-Scenario).
+   */
+  async checkRate(request: CheckRateRQ, headers?: Record<string, string>): Promise<CheckRateRS> {
     if (!request.rooms?.length) throw refusedBeforeSending('checkRate', 'INVALID_REQUEST', 'a CheckRate request names no rate key');
-    return this.call('checkRate', { path: `${BOOKING_API}/checkrates`, body: request, read: readCheckRateRS });
+    return this.call('checkRate', { path: `${BOOKING_API}/checkrates`, body: request, read: readCheckRateRS, headers });
   }
 
-  /** POST /hotel-api/1.0/bookings: confirms rate keys. Sent once, never retried. */
-  async book(request: BookingRQ): Promise<BookingRS> {
+  /** POST /hotel-api/1.0/bookings: confirms rate keys. Sent once, never retried. `headers` as for checkRate. */
+  async book(request: BookingRQ, headers?: Record<string, string>): Promise<BookingRS> {
     const problem = bookingRequestProblem(request);
     if (problem) throw refusedBeforeSending('booking', 'INVALID_REQUEST', problem);
-    return this.call('booking', { path: `${BOOKING_API}/bookings`, body: request, read: readBookingRS });
+    return this.call('booking', { path: `${BOOKING_API}/bookings`, body: request, read: readBookingRS, headers });
   }
 
   /** GET /hotel-api/1.0/bookings/{reference}. */
@@ -283,7 +288,7 @@ export class HotelbedsClient {
         }
         let outcome: AttemptOutcome<T>;
         try {
-          outcome = await this.attempt(operation, method, url, body, deadline.signal, plan.read, breaker);
+          outcome = await this.attempt(operation, method, url, body, deadline.signal, plan.read, breaker, plan.headers);
         } catch (unexpected) {
           // Not the vendor's doing (a bug here): free a half-open probe slot rather than hold it forever.
           breaker.released();
@@ -310,6 +315,7 @@ export class HotelbedsClient {
     signal: AbortSignal,
     read: Reader<T>,
     breaker: CircuitBreaker,
+    callHeaders: Record<string, string> = {},
   ): Promise<AttemptOutcome<T>> {
     const changesState = !OPERATIONS[operation].safeToRepeat;
     if (signal.aborted) {
@@ -319,7 +325,7 @@ export class HotelbedsClient {
     }
     let answer: ReceivedAnswer;
     try {
-      answer = await exchange({ method, url, headers: this.headers(body), body, signal, maxBodyBytes: this.maxResponseBytes }, this.agents);
+      answer = await exchange({ method, url, headers: { ...this.headers(body), ...callHeaders }, body, signal, maxBodyBytes: this.maxResponseBytes }, this.agents);
     } catch (failure) {
       if (!(failure instanceof TransportFailure)) throw failure;
       breaker.failed();

@@ -16,5 +16,8 @@ export { HotelbedsSupplier, PLATFORM_HOTEL_CODES, bookingIdOfClientReference, cl
 export type { HotelCodeBook } from './supplier/hotelbeds-supplier';
 export type { HotelbedsSupplierOptions } from './supplier/hotelbeds-supplier';
 export { VendorsEnv, WithSimulatedVendorCredentials, simulatedVendorCredentials } from './supplier/vendors.env';
+export type { SimulatorDesk } from './supplier/vendors.env';
 export { HOTELBEDS_VENDOR_CODE, remoteSuppliers } from './supplier/remote-suppliers';
 export { AMENITY_FACILITY_CODES, HOTELBEDS_IMAGE_BASE_URL, catalogHotelOf, comparableHotelName, contentCoordinates, starsOfCategory } from './content/content-mapping';
+export { decodeSandboxRateKey, encodeSandboxRateKey } from './sandbox/sandbox-rate-key';
+export type { SandboxRateTerms } from './sandbox/sandbox-rate-key';

@@ -14,9 +14,13 @@ export const SCENARIO_HEADER = 'x-test-scenario';
 export const SIMULATOR_SCENARIOS = ['supplier_pending', 'supplier_error', 'price_changed', 'sold_out'] as const satisfies readonly TestScenario[];
 export type SimulatorScenario = (typeof SIMULATOR_SCENARIOS)[number];
 
+/** The sandbox desk's prefix (`/sandbox/hotel-api/1.0/…`) and its code in the bookings table. */
+export const SANDBOX_DESK = 'sandbox';
+
 /** What the wire hooks learnt of a request to a vendor before its handler runs. */
 export interface VendorRequestContext {
-  vendor: VendorCode;
+  /** A simulated vendor, or the sandbox desk. */
+  vendor: VendorCode | 'sandbox';
   /** The client's name of the operation (undefined for a path the vendor does not serve). */
   operation: HotelbedsOperation | undefined;
   scenario: SimulatorScenario | undefined;
@@ -60,7 +64,7 @@ function contextOf(context: ExecutionContext): VendorRequestContext {
 }
 
 /** The vendor a request is for (its path prefix, checked with its credentials). */
-export const VendorOf = createParamDecorator((_: unknown, context: ExecutionContext): VendorCode => contextOf(context).vendor);
+export const VendorOf = createParamDecorator((_: unknown, context: ExecutionContext): VendorCode => contextOf(context).vendor as VendorCode);
 
 /** The sandbox scenario the request plays, if any. */
 export const ScenarioOf = createParamDecorator((_: unknown, context: ExecutionContext): SimulatorScenario | undefined => contextOf(context).scenario);

@@ -7,7 +7,7 @@ import type { FaultBoard } from '../faults/fault-knobs';
 import { VENDOR_CODES, type VendorCode } from '../inventory/simulated-inventory';
 import { type CredentialsByVendor, apiKeyValid, signatureValid } from '../vendors/vendor-credentials';
 import { GatewayAnswer, NOT_AUTHORIZED, VendorError, auditData, errorBody, invalidRequest } from './vendor-errors';
-import { SCENARIO_HEADER, SIMULATOR_SCENARIOS, SimulatorScenario, operationOf, vendorPath } from './vendor-request';
+import { SANDBOX_DESK, SCENARIO_HEADER, SIMULATOR_SCENARIOS, SimulatorScenario, operationOf, vendorPath } from './vendor-request';
 
 export interface VendorWireOptions {
   credentials: CredentialsByVendor;
@@ -57,17 +57,21 @@ export function installVendorWire(fastify: FastifyInstance, options: VendorWireO
     const url = new URL(request.url, 'http://simulator');
     const route = vendorPath(url.pathname);
     if (!route) return;
-    if (!(VENDOR_CODES as readonly string[]).includes(route.vendor)) return sendGatewayAnswer(reply, { status: 404, text: 'Not Found' });
-    const vendor = route.vendor as VendorCode;
+    const desk = route.vendor === SANDBOX_DESK;
+    if (!desk && !(VENDOR_CODES as readonly string[]).includes(route.vendor)) return sendGatewayAnswer(reply, { status: 404, text: 'Not Found' });
+    const vendor = route.vendor as VendorCode | typeof SANDBOX_DESK;
     const now = clock.now();
     const apiKey = headerText(request.headers['api-key']);
     if (!apiKeyValid(credentials[vendor], apiKey) || !signatureValid(credentials[vendor], headerText(request.headers['x-signature']), now, options.signatureSkewSeconds)) {
       return sendGatewayAnswer(reply, NOT_AUTHORIZED);
     }
     const operation = operationOf(request.method, route.rest, url.searchParams);
+    // The sandbox desk books and rechecks; it has no availability and no content.
+    if (desk && (operation === undefined || operation === 'availability' || operation === 'contentHotels')) return sendGatewayAnswer(reply, { status: 404, text: 'Not Found' });
     const scenarioText = headerText(request.headers[SCENARIO_HEADER]);
     const scenario = scenarioText === undefined ? undefined : (SIMULATOR_SCENARIOS as readonly string[]).includes(scenarioText) ? (scenarioText as SimulatorScenario) : null;
-    const plan = faults.plan(vendor, operation);
+    // Faults are the vendors': the desk answers test traffic as it is.
+    const plan = vendor === SANDBOX_DESK ? { delayMs: 0 } : faults.plan(vendor, operation);
     request.vendorContext = { vendor, operation, scenario: scenario ?? undefined, startedAt: now, answerFault: plan.answer };
     if (scenario === null) {
       return sendVendorError(request, reply, invalidRequest(`${SCENARIO_HEADER}: one of ${SIMULATOR_SCENARIOS.join(', ')} (the simulator's own extension)`), now);

@@ -6,7 +6,8 @@ export interface VendorCredentials {
   secret: string;
 }
 
-export type CredentialsByVendor = Record<VendorCode, VendorCredentials>;
+/** Each simulated vendor's, and the sandbox desk's. */
+export type CredentialsByVendor = Record<VendorCode | 'sandbox', VendorCredentials>;
 
 /**
  * Whether `signature` is the vendor's X-Signature (SHA-256 hex of key + secret + Unix

@@ -1,5 +1,5 @@
 import { LRUCache } from 'lru-cache';
-import { CircuitState, HotelRate, SupplierBooking, toMilli } from '@hotel/contracts';
+import { CircuitState, HotelRate, SupplierBooking, milliToDecimal, toMilli } from '@hotel/contracts';
 import {
   AnsweredBookings,
   AvailabilityRequest,
@@ -15,11 +15,13 @@ import {
   VendorOccupancy,
   isImportedHotelId,
   offerKeyString,
+  roomCodeOf,
 } from '@hotel/inventory';
 import { DomainError } from '@hotel/platform';
 import { HotelbedsClient, MAX_HOTELS_PER_AVAILABILITY } from '../client';
 import { HotelbedsError } from '../errors';
 import type { Booking, BookingStatus, ContentHotelsRS, Pax } from '../wire';
+import { decodeSandboxRateKey, encodeSandboxRateKey } from '../sandbox/sandbox-rate-key';
 import { availabilityRequest, offersOfHotel, recheckedOffer } from './offer-mapping';
 
 export interface HotelbedsSupplierOptions {
@@ -38,7 +40,22 @@ export interface HotelbedsSupplierOptions {
   hotelCodes?: HotelCodeBook;
   /** The platform imports this vendor's hotel content (its codes are its own, matched by the import). */
   importsContent?: boolean;
+  /**
+   * The vendor simulator's sandbox desk: a sandbox prebook is its CheckRate and a sandbox
+   * booking its booking, whatever this vendor is. Without it (no simulator configured) the
+   * adapter answers sandbox bookings itself.
+   */
+  sandboxDesk?: SandboxDeskOptions;
 }
+
+export interface SandboxDeskOptions {
+  client: HotelbedsClient;
+  /** The desk's secret: it signs the rate keys written for the desk. */
+  secret: string;
+}
+
+/** The desk's booking references (its office 900): a sandbox booking answered by the adapter has another. */
+const DESK_REFERENCE = /^900-\d+$/;
 
 /** The vendor's code of each platform hotel it carries, from the catalog the content import keeps. */
 export interface HotelCodeBook {
@@ -76,6 +93,7 @@ export class HotelbedsSupplier implements SupplierPort {
   readonly name: string;
   readonly remote = true;
   readonly importsContent: boolean;
+  private readonly desk?: SandboxDeskOptions;
   private readonly client: HotelbedsClient;
   private readonly answered: AnsweredBookings;
   private readonly now: () => number;
@@ -91,6 +109,7 @@ export class HotelbedsSupplier implements SupplierPort {
     this.now = options.clock ?? Date.now;
     this.hotelCodes = options.hotelCodes ?? PLATFORM_HOTEL_CODES;
     this.importsContent = options.importsContent ?? false;
+    this.desk = options.sandboxDesk;
   }
 
   async availability(hotels: readonly Hotel[], stay: Stay, request: AvailabilityRequest, knownCodes?: ReadonlyMap<number, number>): Promise<SupplierOffer[][]> {
@@ -121,10 +140,11 @@ export class HotelbedsSupplier implements SupplierPort {
 
   /** The price now: what CheckRate answered for the keys the recheck gave (asked again if that is gone). */
   async price(hotel: Hotel, offer: OfferKey, stay: Stay, context: PricingContext & { sandbox?: boolean }): Promise<Omit<HotelRate, 'id'>> {
-    if (context.sandbox) return (await this.offered(hotel, offer, stay))?.rate ?? unavailable();
+    if (context.sandbox && !this.desk) return (await this.offered(hotel, offer, stay))?.rate ?? unavailable();
     const memo = this.checked.get(memoKey(offer));
     if (memo) return memo.rate;
-    return (await this.checkRate(hotel, offer, stay))?.rate ?? unavailable();
+    const checked = context.sandbox ? await this.deskCheck(hotel, offer, stay) : await this.checkRate(hotel, offer, stay);
+    return checked?.rate ?? unavailable();
   }
 
   async seenPrice(_hotel: Hotel, offer: OfferKey): Promise<{ milli: number; currency: string }> {
@@ -134,23 +154,28 @@ export class HotelbedsSupplier implements SupplierPort {
 
   /** CheckRate (a sandbox prebook: availability again): the offer with the keys to book with, or null when the vendor no longer has it. */
   async recheck(hotel: Hotel, offer: OfferKey, stay: Stay, _soldOut: ReadonlySet<string>, sandbox = false): Promise<OfferKey | null> {
-    if (sandbox) return (await this.offered(hotel, offer, stay))?.key ?? null;
+    if (sandbox) return ((this.desk ? await this.deskCheck(hotel, offer, stay) : await this.offered(hotel, offer, stay)) ?? null)?.key ?? null;
     return (await this.checkRate(hotel, offer, stay))?.key ?? null;
   }
 
   async book(order: SupplierBookingOrder): Promise<SupplierBooking> {
-    if (order.sandbox) return this.answered.book(order);
+    if (order.sandbox && !this.desk) return this.answered.book(order);
     const vendorRate = order.vendorRate;
     if (!vendorRate || vendorRate.keys.length !== vendorRate.occupancies.length) {
       throw new DomainError('SUPPLIER_ERROR', `the booking with ${this.name} has no rate of the vendor to book; prebook again`);
     }
     const holder = order.holder ?? { name: 'Guest', surname: 'Guest' };
     try {
-      const { booking } = await this.client.book({
-        holder,
-        clientReference: clientReferenceOf(order.bookingId),
-        rooms: vendorRate.keys.map((rateKey, group) => ({ rateKey, paxes: paxesOf(vendorRate.occupancies[group], holder) })),
-      });
+      // Test traffic goes to the desk, which plays the sandbox scenario asked for.
+      const [client, headers] = order.sandbox ? [this.desk!.client, order.testScenario ? { 'X-Test-Scenario': order.testScenario } : undefined] : [this.client, undefined];
+      const { booking } = await client.book(
+        {
+          holder,
+          clientReference: clientReferenceOf(order.bookingId),
+          rooms: vendorRate.keys.map((rateKey, group) => ({ rateKey, paxes: paxesOf(vendorRate.occupancies[group], holder) })),
+        },
+        headers,
+      );
       return answerOf(booking);
     } catch (error) {
       throw refusalOf(error, this.name);
@@ -159,28 +184,30 @@ export class HotelbedsSupplier implements SupplierPort {
 
   /** The live booking the vendor holds under this order's client reference, made in the last days. */
   async find(order: SupplierBookingOrder): Promise<SupplierBooking | null> {
-    if (order.sandbox) return null;
+    if (order.sandbox && !this.desk) return null;
     const today = this.now();
-    const found = await this.client.findByClientReference(clientReferenceOf(order.bookingId), { start: isoDay(today - 7 * DAY_MS), end: isoDay(today + DAY_MS) });
+    const found = await (order.sandbox ? this.desk!.client : this.client).findByClientReference(clientReferenceOf(order.bookingId), { start: isoDay(today - 7 * DAY_MS), end: isoDay(today + DAY_MS) });
     const live = found.find((booking) => booking.status !== 'CANCELLED') ?? found[0];
     return live ? answerOf(live) : null;
   }
 
   async status(booking: PlacedSupplierBooking): Promise<SupplierBooking> {
-    if (booking.sandbox) return this.answered.status(booking, this.now());
-    const answer = await this.client.bookingDetail(booking.reference);
+    const client = this.clientOf(booking);
+    if (!client) return this.answered.status(booking, this.now());
+    const answer = await client.bookingDetail(booking.reference);
     return answerOf(answer.booking);
   }
 
   async cancel(booking: PlacedSupplierBooking): Promise<SupplierBooking> {
-    if (booking.sandbox) return this.answered.cancel(booking);
+    const client = this.clientOf(booking);
+    if (!client) return this.answered.cancel(booking);
     try {
-      const answer = await this.client.cancel(booking.reference);
+      const answer = await client.cancel(booking.reference);
       return withCharge(answer.booking);
     } catch (error) {
       // Cancelled before (a repeat whose first answer was lost): the booking says so.
       if (error instanceof HotelbedsError && error.kind === 'refused') {
-        const detail = await this.client.bookingDetail(booking.reference);
+        const detail = await client.bookingDetail(booking.reference);
         if (detail.booking.status === 'CANCELLED') return withCharge(detail.booking);
       }
       throw refusalOf(error, this.name);
@@ -208,6 +235,34 @@ export class HotelbedsSupplier implements SupplierPort {
 
   close(): void {
     this.client.close();
+    // Shared by the suppliers; closing it again does nothing.
+    this.desk?.client.close();
+  }
+
+  /** Who holds a placed booking: the vendor, the sandbox desk, or nobody (a sandbox booking the adapter answered). */
+  private clientOf(booking: PlacedSupplierBooking): HotelbedsClient | undefined {
+    if (!booking.sandbox) return this.client;
+    return this.desk && DESK_REFERENCE.test(booking.reference) ? this.desk.client : undefined;
+  }
+
+  /**
+   * A sandbox prebook: the offer as rate keys for the desk (what the client saw, signed for
+   * the desk), rechecked there. Keys that are the desk's already (a second recheck) go as they are.
+   */
+  private async deskCheck(hotel: Hotel, offer: OfferKey, stay: Stay): Promise<SupplierOffer | null> {
+    const desk = this.desk!;
+    const vendorRate = requireVendorRate(offer);
+    const keys = vendorRate.keys.every((key) => decodeSandboxRateKey(key, desk.secret) !== null) ? vendorRate.keys : deskKeysOf(hotel, offer, stay, desk.secret);
+    let answer;
+    try {
+      answer = await desk.client.checkRate({ rooms: keys.map((rateKey) => ({ rateKey })) });
+    } catch (error) {
+      if (error instanceof HotelbedsError && error.kind === 'refused') return null;
+      throw unavailableError(error, 'the sandbox desk');
+    }
+    const checked = recheckedOffer(hotel, { ...offer, vendorRate: { ...vendorRate, keys } }, answer.hotel, stay, new Date(this.now()));
+    if (checked) this.checked.set(memoKey(checked.key), checked);
+    return checked;
   }
 
   /** The same offer in the vendor's availability now, or null. */
@@ -246,6 +301,37 @@ export function bookingIdOfClientReference(clientReference: string | null): numb
   const id = match ? Number(match[1]) : NaN;
   // An integer column: a larger number names no platform booking.
   return id <= 2_147_483_647 ? id : null;
+}
+
+/** The desk's rate keys of an offer: one per group of identical rooms, its price shared by rooms (exactly: the remainder to the last). */
+function deskKeysOf(hotel: Hotel, offer: OfferKey, stay: Stay, secret: string): string[] {
+  const vendorRate = offer.vendorRate!;
+  const total = toMilli(vendorRate.net);
+  const allRooms = vendorRate.occupancies.reduce((sum, group) => sum + group.rooms, 0);
+  let given = 0;
+  return vendorRate.occupancies.map((group, index) => {
+    const share = index === vendorRate.occupancies.length - 1 ? total - given : Math.floor((total * group.rooms) / allRooms);
+    given += share;
+    return encodeSandboxRateKey(
+      {
+        hotelCode: vendorRate.hotelCode ?? hotel.id,
+        hotelName: hotel.name,
+        roomCode: roomCodeOf({ roomId: offer.roomId }),
+        roomName: hotel.roomTypes.find((room) => room.roomId === offer.roomId)?.name ?? roomCodeOf({ roomId: offer.roomId }),
+        boardCode: offer.board,
+        refundable: offer.refundable,
+        checkIn: stay.check_in,
+        checkOut: stay.check_out,
+        rooms: group.rooms,
+        adults: group.guests.adults,
+        children: group.guests.children,
+        childAges: group.guests.children_ages,
+        net: milliToDecimal(share, 3),
+        currency: vendorRate.currency,
+      },
+      secret,
+    );
+  });
 }
 
 function memoKey(offer: OfferKey): string {

@@ -24,6 +24,10 @@ export function remoteSuppliers(env: VendorsEnv, options: { hotelCodes?: HotelCo
       onBreakerStateChange: (operation, state) => logger.warn({ msg: 'vendor circuit breaker', vendor: code, operation, state }),
     });
   const suppliers: SupplierPort[] = [];
+  // Every sandbox prebook and booking goes to the simulator's sandbox desk when there is a simulator.
+  const base = env.VENDOR_SIMULATOR_URL?.replace(/\/+$/, '');
+  const credentials = simulatedVendorCredentials(env);
+  const sandboxDesk = base ? { client: clientOf('sandbox', `${base}/sandbox`, credentials.sandbox.apiKey, credentials.sandbox.secret), secret: credentials.sandbox.secret } : undefined;
   if (env.HOTELBEDS_API_KEY) {
     if (!env.HOTELBEDS_SECRET) throw new Error('HOTELBEDS_SECRET (or HOTELBEDS_SECRET_FILE) must be set with HOTELBEDS_API_KEY');
     suppliers.push(
@@ -34,16 +38,15 @@ export function remoteSuppliers(env: VendorsEnv, options: { hotelCodes?: HotelCo
         sandboxPendingSeconds: env.SUPPLIER_PENDING_S,
         hotelCodes: options.hotelCodes,
         importsContent: options.hotelCodes !== undefined,
+        sandboxDesk,
       }),
     );
   }
-  if (env.VENDOR_SIMULATOR_URL) {
-    const credentials = simulatedVendorCredentials(env);
-    const base = env.VENDOR_SIMULATOR_URL.replace(/\/+$/, '');
+  if (base) {
     for (const code of VENDOR_CODES) {
       const { apiKey, secret } = credentials[code];
       suppliers.push(
-        new HotelbedsSupplier({ code, name: VENDORS[code].name, client: clientOf(code, `${base}/${code}`, apiKey, secret), sandboxPendingSeconds: env.SUPPLIER_PENDING_S }),
+        new HotelbedsSupplier({ code, name: VENDORS[code].name, client: clientOf(code, `${base}/${code}`, apiKey, secret), sandboxPendingSeconds: env.SUPPLIER_PENDING_S, sandboxDesk }),
       );
     }
   }

@@ -58,6 +58,21 @@ export function WithSimulatedVendorCredentials<Base extends Constructor>(base: B
     @secret
     VENDOR_COBALT_SECRET = `${DEVELOPMENT_SECRET_PREFIX}cobalt-secret`;
 
+    /** The simulator's sandbox desk (every sandbox prebook and booking, whichever vendor's): its Api-key and secret (which also signs its rate keys). */
+    @IsOptional()
+    @IsString()
+    @MinLength(8)
+    @MaxLength(200)
+    @secret
+    VENDOR_SANDBOX_API_KEY = `${DEVELOPMENT_SECRET_PREFIX}sandbox-api-key`;
+
+    @IsOptional()
+    @IsString()
+    @MinLength(8)
+    @MaxLength(200)
+    @secret
+    VENDOR_SANDBOX_SECRET = `${DEVELOPMENT_SECRET_PREFIX}sandbox-secret`;
+
     /** A booking in the sandbox scenario supplier_pending is confirmed by its vendor this long after it was made. */
     @IsOptional()
     @Type(() => Number)
@@ -71,12 +86,16 @@ export function WithSimulatedVendorCredentials<Base extends Constructor>(base: B
 
 export type SimulatedVendorCredentialsEnv = InstanceType<ReturnType<typeof WithSimulatedVendorCredentials<Constructor>>>;
 
-/** Each simulated vendor's Api-key and secret. */
-export function simulatedVendorCredentials(env: SimulatedVendorCredentialsEnv): Record<'atlas' | 'borealis' | 'cobalt', { apiKey: string; secret: string }> {
+/** The simulator's counters: its three vendors, and the sandbox desk. */
+export type SimulatorDesk = 'atlas' | 'borealis' | 'cobalt' | 'sandbox';
+
+/** Each simulated vendor's Api-key and secret, and the sandbox desk's. */
+export function simulatedVendorCredentials(env: SimulatedVendorCredentialsEnv): Record<SimulatorDesk, { apiKey: string; secret: string }> {
   return {
     atlas: { apiKey: env.VENDOR_ATLAS_API_KEY, secret: env.VENDOR_ATLAS_SECRET },
     borealis: { apiKey: env.VENDOR_BOREALIS_API_KEY, secret: env.VENDOR_BOREALIS_SECRET },
     cobalt: { apiKey: env.VENDOR_COBALT_API_KEY, secret: env.VENDOR_COBALT_SECRET },
+    sandbox: { apiKey: env.VENDOR_SANDBOX_API_KEY, secret: env.VENDOR_SANDBOX_SECRET },
   };
 }
 
