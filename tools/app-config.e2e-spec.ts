@@ -42,6 +42,7 @@ describe('configuration at start', () => {
       ['rates', ['RATE_ID_SECRET', 'NATS_NKEY_SEED']],
       ['users', ['NATS_NKEY_SEED']],
       ['gateway', ['NATS_NKEY_SEED']],
+      ['webhooks', ['WEBHOOK_SECRET_KEY', 'NATS_NKEY_SEED']],
     ])('%s refuses to start on development secrets', (app, missing) => {
       const result = run(app, production);
       expect(result.status).toBe(1);
@@ -54,5 +55,34 @@ describe('configuration at start', () => {
       expect(result.stderr).toContain('VOUCHER_SECRET: must be set to a secret of your own');
       expect(result.stderr).not.toContain('NATS_NKEY_SEED');
     });
+
+    it.each([
+      ['booking', 'VOUCHER_SECRET', 'aaaaaaaaaaaaaaaa', 'shorter than 32 bytes'],
+      ['booking', 'VOUCHER_SECRET', 'a'.repeat(48), 'an obvious pattern'],
+      ['search', 'RATE_ID_SECRET', '0123456789'.repeat(4), 'an obvious pattern'],
+      ['webhooks', 'WEBHOOK_SECRET_KEY', 'abc'.repeat(16), 'an obvious pattern'],
+    ])('%s refuses a weak %s (%s)', (app, name, value, why) => {
+      const result = run(app, { ...production, [name]: value, NATS_NKEY_SEED_FILE: '/run/secrets/app.nk' });
+      expect(result.status).toBe(1);
+      expect(result.stderr).toContain(`${name}: too weak for NODE_ENV=production: ${why}`);
+    });
+
+    it('webhooks refuses WEBHOOK_ALLOW_PRIVATE_TARGETS=1 (local testing only)', () => {
+      const result = run('webhooks', { ...production, WEBHOOK_SECRET_KEY: 'Zq3v9LkX0pR7sT2mW8nB4cY6dF1gH5jK-_aE', NATS_NKEY_SEED_FILE: '/run/secrets/webhooks.nk', WEBHOOK_ALLOW_PRIVATE_TARGETS: '1' });
+      expect(result.status).toBe(1);
+      expect(result.stderr).toContain('WEBHOOK_ALLOW_PRIVATE_TARGETS=1 is for local testing only: refused with NODE_ENV=production');
+      expect(result.stderr).not.toContain('WEBHOOK_SECRET_KEY');
+    });
+  });
+
+  it('an app started on a development secret outside production warns, naming it', () => {
+    // Nothing answers there: the warning comes first, then the app is stopped.
+    const result = spawnSync(process.execPath, [join(ROOT, 'dist/apps/booking/src/main.js')], {
+      env: { PATH: process.env.PATH ?? '', DATABASE_URL: 'postgres://u@127.0.0.1:1/db', NATS_URL: 'nats://127.0.0.1:1', LOG_LEVEL: 'warn' },
+      encoding: 'utf8',
+      timeout: 5000,
+    });
+    const warning = `${result.stdout}${result.stderr}`.split('\n').find((line) => line.includes('running with development secrets'));
+    expect(JSON.parse(warning!)).toMatchObject({ level: 'warn', secrets: ['VOUCHER_SECRET'] });
   });
 });

@@ -16,6 +16,7 @@ const { startOtlpSink } = require('./bench/otlp-sink');
 const { metricsRecordingCost } = require('./bench/metrics-cost');
 const { ROOT, log, ensureDependencies, build, freePort, findOnPath, portAnswers } = require('./lib/workspace');
 const { vendorRoundTripCost } = require('./bench/vendor-round-trip');
+const { readSimulatorCredentials } = require('./lib/vendor-simulator');
 
 const USAGE = `usage: npm run bench [-- --duration S] [--connections N] [--warmup S] [--cooldown S] [--settle S] [--flow-workers N] [--only TEXT] [--tracing]
 
@@ -692,7 +693,8 @@ async function main() {
   process.stdout.write(
     `metrics: recording costs ${recording.perObservationNs.toFixed(0)} ns per observation, ${(recording.perRequestNs / 1000).toFixed(2)} µs for a request of one NATS hop (its HTTP series, and the hop sent and handled)\n`,
   );
-  const roundTrip = platform.simulatorUrl ? await vendorRoundTripCost(platform.simulatorUrl) : null;
+  // With the credentials npm start made for the simulated vendors (DATA_DIR/secrets).
+  const roundTrip = platform.simulatorUrl ? await vendorRoundTripCost(platform.simulatorUrl, readSimulatorCredentials(path.join(dataDir, 'secrets'), 'atlas')) : null;
   if (roundTrip) {
     const { availability, checkRate, city } = roundTrip;
     process.stdout.write(

@@ -3,7 +3,17 @@ import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync } fr
 import { connect } from 'nats';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { GUEST, call, day, freePort } from '@hotel/testing';
+import { Client } from 'pg';
+import { PlatformEnv, ServiceEnv, developmentSecrets, loadEnv, secretNames, secretWeakness } from '@hotel/platform';
+import { GUEST, call, day, freePort, staySequence } from '@hotel/testing';
+import { BookingEnv } from '../apps/booking/src/booking.env';
+import { GatewayEnv } from '../apps/gateway/src/gateway.env';
+import { RatesEnv } from '../apps/rates/src/rates.env';
+import { SearchEnv } from '../apps/search/src/search.env';
+import { UsersEnv } from '../apps/users/src/users.env';
+import { SimulatorEnv } from '../apps/vendor-simulator/src/simulator.env';
+import { SecretBox } from '../apps/webhooks/src/endpoints/secret-box';
+import { WebhooksEnv } from '../apps/webhooks/src/webhooks.env';
 
 const ROOT = resolve(__dirname, '..');
 // Plain JavaScript helpers of the workspace's commands.
@@ -11,6 +21,25 @@ const ROOT = resolve(__dirname, '..');
 const { startNatsServer } = require('./lib/nats');
 
 const sleep = (ms: number) => new Promise((resolveSleep) => setTimeout(resolveSleep, ms));
+
+/** Each process npm start runs, with the environment class its main loads. */
+const APP_ENVS: Record<string, new () => PlatformEnv | SimulatorEnv> = {
+  gateway: GatewayEnv,
+  users: UsersEnv,
+  accounting: ServiceEnv,
+  promo: ServiceEnv,
+  search: SearchEnv,
+  rates: RatesEnv,
+  booking: BookingEnv,
+  webhooks: WebhooksEnv,
+  'vendor-simulator': SimulatorEnv,
+};
+
+/** The environment a running process was started with, as the kernel keeps it. */
+function environOf(pid: number): Record<string, string> {
+  const entries = readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').filter(Boolean);
+  return Object.fromEntries(entries.map((entry) => [entry.slice(0, entry.indexOf('=')), entry.slice(entry.indexOf('=') + 1)]));
+}
 
 async function eventually<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, timeoutMs: number): Promise<T> {
   const deadline = Date.now() + timeoutMs;
@@ -24,10 +53,10 @@ async function eventually<T>(what: string, probe: () => Promise<T | undefined> |
 
 /**
  * `npm start` as a user runs it, on the embedded PostgreSQL (EMBEDDED_PG=1) and its
- * own NATS broker with an identity per app: ready, the admin command's key
- * authenticates, Ctrl-C stops cleanly, a second start finds the same data, and a
- * service that dies is restarted. NATS_PORT points at a broker without
- * authentication, which npm start must not reuse.
+ * own NATS broker with an identity per app: ready, every app on secrets made for it
+ * (none at a development value), the admin command's key authenticates, Ctrl-C stops
+ * cleanly, a second start finds the same data, and a service that dies is restarted.
+ * NATS_PORT points at a broker without authentication, which npm start must not reuse.
  */
 describe('npm start (embedded PostgreSQL)', () => {
   let anonymous: { url: string; port: number; kill(signal?: string): Promise<void> };
@@ -42,7 +71,10 @@ describe('npm start (embedded PostgreSQL)', () => {
     anonymous = await startNatsServer({ port: await freePort(), storeDir: join(dataDir, 'anonymous-nats') });
     port = await freePort();
   });
+  /** Every npm start of this file: one a failed test left running is stopped (Ctrl-C) before the data goes. */
+  const started: ChildProcess[] = [];
   afterAll(async () => {
+    for (const child of started) if (child.exitCode === null && child.signalCode === null) await stop(child);
     await anonymous?.kill();
     rmSync(dataDir, { recursive: true, force: true });
   });
@@ -50,9 +82,22 @@ describe('npm start (embedded PostgreSQL)', () => {
   function start(): { child: ChildProcess; ready: Promise<string>; output: () => string } {
     const child = spawn(process.execPath, [join(ROOT, 'tools/start.js')], {
       cwd: ROOT,
-      env: { ...process.env, START_SKIP_BUILD: '1', EMBEDDED_PG: '1', EMBEDDED_PG_PORT: '0', NATS_URL: '', NATS_PORT: String(anonymous.port), PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
+      env: {
+        ...process.env,
+        START_SKIP_BUILD: '1',
+        EMBEDDED_PG: '1',
+        EMBEDDED_PG_PORT: '0',
+        NATS_URL: '',
+        NATS_PORT: String(anonymous.port),
+        PORT: String(port),
+        DATA_DIR: dataDir,
+        LOG_LEVEL: 'warn',
+        // The target policy npm start runs with unless told otherwise.
+        WEBHOOK_ALLOW_PRIVATE_TARGETS: '',
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
+    started.push(child);
     let output = '';
     const ready = new Promise<string>((resolveReady, reject) => {
       const onData = (chunk: Buffer) => {
@@ -110,10 +155,47 @@ describe('npm start (embedded PostgreSQL)', () => {
     expect(statSync(join(dataDir, 'logs', 'gateway.log')).mode & 0o777).toBe(0o600);
     const voucherSecret = readFileSync(join(dataDir, 'secrets/voucher-secret'), 'utf8');
 
+    // No process runs with a development secret: each app's environment, read from the kernel
+    // and loaded by its own environment class as its main loads it, holds only secrets made for
+    // this installation, each strong enough for production.
+    for (const [app, EnvClass] of Object.entries(APP_ENVS)) {
+      const pid = pidOf(app);
+      expect({ app, running: pid !== undefined }).toEqual({ app, running: true });
+      const env = loadEnv(EnvClass, environOf(pid!));
+      expect({ app, development: developmentSecrets(env) }).toEqual({ app, development: [] });
+      for (const name of secretNames(env)) {
+        const value = (env as unknown as Record<string, string | undefined>)[name];
+        if (value !== undefined) expect({ app, name, weakness: secretWeakness(value) }).toEqual({ app, name, weakness: null });
+      }
+    }
+    // And none warned that it does (every app warns at start of a development secret).
+    expect(first.output()).not.toMatch(/development secrets/);
+    // The webhooks service seals the endpoints' signing secrets with the key init-secrets made:
+    // the development key (public, in the source) opens nothing.
+    const webhooksEnv = environOf(pidOf('webhooks')!);
+    expect(webhooksEnv.WEBHOOK_SECRET_KEY_FILE).toBe(join(dataDir, 'secrets/webhook-secret-key'));
+
     const keys = createClient('Smoke Travel');
     const me = await call(base(), 'GET', '/me', { headers: { authorization: `Bearer ${keys.api_key}` } });
     expect(me.status).toBe(200);
     expect((await call(base(), 'GET', '/health/ready')).status).toBe(200);
+
+    // Search and rates reach the simulated vendors with the credentials made for them (the simulator's own): the vendors answer.
+    const rates = await call(base(), 'POST', '/v2/rates', { headers: { authorization: `Bearer ${keys.api_key}` }, json: { place_id: 'gn:2988507', ...staySequence(40)(), limit: 50 } });
+    expect(rates.status).toBe(200);
+    expect(rates.body.rates.length).toBeGreaterThan(0);
+
+    const endpoint = await call(base(), 'POST', '/api/webhook', { headers: { authorization: keys.backend_token }, json: { url: 'https://hooks.example.com/smoke' } });
+    expect(endpoint.status).toBe(201);
+    const database = new Client({ connectionString: webhooksEnv.DATABASE_URL });
+    await database.connect();
+    const { rows } = await database.query('SELECT secret FROM webhooks.endpoints WHERE id = $1', [endpoint.body.data.id]).finally(() => database.end());
+    const key = readFileSync(join(dataDir, 'secrets/webhook-secret-key'), 'utf8').trim();
+    expect(new SecretBox(key).open(rows[0].secret)).toBe(endpoint.body.data.secret);
+    expect(() => new SecretBox(new WebhooksEnv().WEBHOOK_SECRET_KEY).open(rows[0].secret)).toThrow();
+    // The default target policy is production's, under npm start too: no loopback receivers.
+    const loopback = await call(base(), 'POST', '/api/webhook', { headers: { authorization: keys.backend_token }, json: { url: `https://127.0.0.1:${port}/hook` } });
+    expect(loopback.status).toBe(400);
 
     // A sandbox key's prebook and booking go to the simulator's sandbox desk, whichever vendor's rate it was.
     const sandbox = { authorization: `Bearer ${keys.sandbox_api_key}` };

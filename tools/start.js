@@ -10,7 +10,7 @@ const path = require('node:path');
 const { ROOT, log, ensureDependencies, build, portAnswers, freePort } = require('./lib/workspace');
 const { Supervisor, SERVICES } = require('./lib/supervisor');
 const { waitUntil200 } = require('./lib/https');
-const { startVendorSimulator } = require('./lib/vendor-simulator');
+const { startVendorSimulator, simulatorCredentialsEnv } = require('./lib/vendor-simulator');
 
 const DATA_DIR = path.resolve(ROOT, process.env.DATA_DIR || '.data');
 const PORT = Number(process.env.PORT || 8443);
@@ -94,8 +94,10 @@ async function main() {
   // The vendors are outside the platform: the search and rates services reach them over HTTP.
   // START_VENDORS=in-process keeps the test suite's in-process vendors instead (to measure the platform alone).
   const inProcess = process.env.START_VENDORS === 'in-process';
-  const simulatorUrl = inProcess ? null : await startVendorSimulator(supervisor, { databaseUrl: postgres.url, latency: SIMULATOR_LATENCY_MS, stopped: () => stopping });
-  const vendors = simulatorUrl ? { VENDOR_SIMULATOR_URL: simulatorUrl } : {};
+  // Every secret an app reads is one made for this installation (nats.appEnv: the files init-secrets made), the simulated vendors' credentials too.
+  const credentials = inProcess ? {} : simulatorCredentialsEnv(nats.secretsDir);
+  const simulatorUrl = inProcess ? null : await startVendorSimulator(supervisor, { databaseUrl: postgres.url, latency: SIMULATOR_LATENCY_MS, credentials, stopped: () => stopping });
+  const vendors = simulatorUrl ? { VENDOR_SIMULATOR_URL: simulatorUrl, ...credentials } : {};
   for (const service of SERVICES) {
     supervisor.start(service, {
       ...nats.appEnv(service),

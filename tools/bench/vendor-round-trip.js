@@ -22,12 +22,12 @@ async function timed(calls, call) {
   return { cpuMs: (used.user + used.system) / 1000 / calls, p50Ms: walls[Math.floor(calls / 2)] };
 }
 
-/** `simulatorUrl`: the simulator `npm start` runs (its atlas answers with the development credentials). */
-async function vendorRoundTripCost(simulatorUrl) {
+/** `simulatorUrl`: the simulator `npm start` runs; `credentials`: atlas's there ({ apiKey, secret }). */
+async function vendorRoundTripCost(simulatorUrl, credentials) {
   require('reflect-metadata');
   const { HotelbedsClient, HotelbedsSupplier } = require(path.join(ROOT, 'dist/libs/hotelbeds/src/index.js'));
   const { findPlace, hotelsForPlace, priceEpoch } = require(path.join(ROOT, 'dist/libs/inventory/src/index.js'));
-  const client = new HotelbedsClient({ baseUrl: `${simulatorUrl}/atlas`, apiKey: 'development-atlas-api-key', secret: 'development-atlas-secret' });
+  const client = new HotelbedsClient({ baseUrl: `${simulatorUrl}/atlas`, apiKey: credentials.apiKey, secret: credentials.secret });
   try {
     const supplier = new HotelbedsSupplier({ code: 'atlas', name: 'Atlas Beds', client, sandboxPendingSeconds: 60 });
     const hotels = hotelsForPlace(findPlace('gn:2988507').placeId, 300);

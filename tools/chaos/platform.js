@@ -12,7 +12,7 @@ const { startPlatformBroker, appSecretsEnv } = require('../lib/nats');
 const { startEmbedded, withDatabase } = require('../lib/postgres');
 const { Supervisor, SERVICES } = require('../lib/supervisor');
 const { waitUntil200 } = require('../lib/https');
-const { startVendorSimulator } = require('../lib/vendor-simulator');
+const { startVendorSimulator, simulatorCredentialsEnv } = require('../lib/vendor-simulator');
 
 const APPS = [...SERVICES, 'gateway'];
 
@@ -98,10 +98,11 @@ async function startPlatform({ workDir, config, cleanups, log, keepDatabase = fa
   cleanups.push(() => supervisor.stopAll(3000));
   // The vendors, outside the platform: on the database directly (a cut of the platform's connections is not theirs).
   // On a free port: npm start (or a test starting it) may hold the simulator's default one.
-  const simulatorUrl = await startVendorSimulator(supervisor, { databaseUrl, latency: 'atlas=0,borealis=0,cobalt=0', port: await freePort() });
+  const credentials = simulatorCredentialsEnv(secretsDir);
+  const simulatorUrl = await startVendorSimulator(supervisor, { databaseUrl, latency: 'atlas=0,borealis=0,cobalt=0', credentials, port: await freePort() });
   log(`vendors: the vendor simulator at ${simulatorUrl}`);
   for (const service of SERVICES) {
-    supervisor.start(service, { ...appSecretsEnv(secretsDir, service), ...((service === 'search' || service === 'rates') && { VENDOR_SIMULATOR_URL: simulatorUrl }) });
+    supervisor.start(service, { ...appSecretsEnv(secretsDir, service), ...((service === 'search' || service === 'rates') && { VENDOR_SIMULATOR_URL: simulatorUrl, ...credentials }) });
   }
   // Metrics on a free port: another run (npm start, a test) may hold the default.
   supervisor.start('gateway', { ...appSecretsEnv(secretsDir, 'gateway'), PORT: String(gatewayPort), HOST: '127.0.0.1', DATA_DIR: workDir, METRICS_PORT: '0' });

@@ -76,14 +76,29 @@ function initSecrets(secretsDir, port, storeDir) {
   return JSON.parse(result.stdout).created;
 }
 
-/** What an app needs to reach the bus as itself and to sign what it signs: its files under secretsDir. */
+/**
+ * The secrets init-secrets creates under secretsDir besides the NKEY seeds (its
+ * SECRET_FILES), by the apps that use them: each app is given its own and no other's.
+ */
+const APP_SECRET_FILES = {
+  booking: { VOUCHER_SECRET: 'voucher-secret' },
+  search: { RATE_ID_SECRET: 'rate-id-secret' },
+  rates: { RATE_ID_SECRET: 'rate-id-secret' },
+  webhooks: { WEBHOOK_SECRET_KEY: 'webhook-secret-key' },
+};
+
+/**
+ * What an app needs to reach the bus as itself and to sign and seal what it does: its
+ * files under secretsDir, as <NAME>_FILE. The variables themselves are emptied (empty is
+ * unset), so that one left in the caller's environment cannot stand in for the file.
+ */
 function appSecretsEnv(secretsDir, app) {
-  return {
-    NATS_NKEY_SEED: '',
-    NATS_NKEY_SEED_FILE: path.join(secretsDir, 'nats', `${app}.nk`),
-    VOUCHER_SECRET_FILE: path.join(secretsDir, 'voucher-secret'),
-    RATE_ID_SECRET_FILE: path.join(secretsDir, 'rate-id-secret'),
-  };
+  const env = { NATS_NKEY_SEED: '', NATS_NKEY_SEED_FILE: path.join(secretsDir, 'nats', `${app}.nk`) };
+  for (const [name, file] of Object.entries(APP_SECRET_FILES[app] ?? {})) {
+    env[name] = '';
+    env[`${name}_FILE`] = path.join(secretsDir, file);
+  }
+  return env;
 }
 
 /**
@@ -138,7 +153,7 @@ async function resolveNats(dataDir) {
     const created = initSecrets(secretsDir, 4222, storeDir);
     if (created.length) log(`created secrets in ${secretsDir}: ${created.join(', ')}`);
     keepUrl(process.env.NATS_URL);
-    return { url: process.env.NATS_URL, kind: 'NATS_URL', appEnv, stop: async () => undefined };
+    return { url: process.env.NATS_URL, kind: 'NATS_URL', appEnv, secretsDir, stop: async () => undefined };
   }
   stopStaleBroker(pidFile);
   const wanted = Number(process.env.NATS_PORT || 4222);
@@ -154,8 +169,9 @@ async function resolveNats(dataDir) {
     url: server.url,
     kind: `nats-server with an NKEY identity per app (secrets in ${secretsDir})`,
     appEnv,
+    secretsDir,
     stop: () => server.kill('SIGTERM'),
   };
 }
 
-module.exports = { resolveNats, startNatsServer, startPlatformBroker, appSecretsEnv };
+module.exports = { resolveNats, startNatsServer, startPlatformBroker, appSecretsEnv, APP_SECRET_FILES };

@@ -2,8 +2,8 @@ import { mkdtempSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BUS_IDENTITIES } from '@hotel/contracts';
-import { publicKeyOf } from '@hotel/platform';
-import { brokerAuthorizationFile, brokerConfigFile, initSecrets, seedFile } from './init-secrets';
+import { publicKeyOf, secretWeakness } from '@hotel/platform';
+import { SECRET_FILES, brokerAuthorizationFile, brokerConfigFile, initSecrets, seedFile } from './init-secrets';
 
 describe('init-secrets', () => {
   it('creates every secret once, owner-only, and a broker configuration that knows every identity', () => {
@@ -13,6 +13,10 @@ describe('init-secrets', () => {
     const files = [...readdirSync(join(dir, 'nats')).map((file) => join(dir, 'nats', file)), join(dir, 'voucher-secret'), join(dir, 'rate-id-secret'), join(dir, 'webhook-secret-key')];
     for (const file of files) expect(statSync(file).mode & 0o777).toBe(0o600);
     expect(statSync(dir).mode & 0o777).toBe(0o700);
+    // Each signing secret is strong enough for NODE_ENV=production, as loadEnv reads it (trimmed).
+    for (const [name, file] of Object.entries(SECRET_FILES)) {
+      expect([name, secretWeakness(readFileSync(join(dir, file), 'utf8').trim())]).toEqual([name, null]);
+    }
 
     const config = readFileSync(brokerConfigFile(dir), 'utf8');
     expect(config).toContain('listen: "127.0.0.1:4333"');

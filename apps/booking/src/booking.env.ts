@@ -88,7 +88,7 @@ export class BookingEnv extends ServiceEnv {
   @ValidateIf((env: BookingEnv) => env.PAYMENT_PROCESSOR === 'stripe' || env.STRIPE_SECRET_KEY !== undefined)
   @IsDefined({ message: 'STRIPE_SECRET_KEY (or STRIPE_SECRET_KEY_FILE) is required with PAYMENT_PROCESSOR=stripe' })
   @Matches(/^(sk|rk)_(live|test)_[0-9A-Za-z]+$/, { message: 'STRIPE_SECRET_KEY must be a Stripe secret key (sk_live_…, sk_test_…) or restricted key (rk_…)' })
-  @Secret({ optional: true })
+  @Secret({ optional: true, vendorCredential: true })
   STRIPE_SECRET_KEY?: string;
 
   @IsOptional()

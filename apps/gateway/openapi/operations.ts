@@ -363,7 +363,7 @@ export const OPERATIONS: Record<string, OperationSpec> = {
     tag: 'Webhooks',
     summary: 'Add a webhook endpoint',
     description:
-      'Events default to every booking event. The answer holds the signing `secret` (`whsec_` + base64), shown only here and by rotate-secret. At most 10 endpoints per client (409 beyond). With NODE_ENV=production only `https` URLs of public addresses are taken.',
+      'Events default to every booking event. The answer holds the signing `secret` (`whsec_` + base64), shown only here and by rotate-secret. At most 10 endpoints per client (409 beyond). Only `https` URLs of public addresses are taken (not loopback, private, link-local or metadata addresses), checked again at every connection.',
     replies: { 201: { type: 'WebhookEndpointWithSecret', form: 'envelope', description: 'The endpoint and its signing secret.' } },
     errors: ['CONFLICT'],
   },
@@ -425,6 +425,7 @@ export const OPERATIONS: Record<string, OperationSpec> = {
     operationId: 'listWebhookDeliveries',
     tag: 'Webhooks',
     summary: 'An endpoint\'s delivery log, newest first',
+    description: 'Each delivery\'s status and the timing of its last attempt; never what the receiver answered.',
     replies: { 200: { type: 'WebhookDeliveryView', form: 'page', description: 'One page of deliveries and the total.' } },
     errors: ['NOT_FOUND'],
   },

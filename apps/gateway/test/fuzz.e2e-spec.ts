@@ -497,8 +497,12 @@ describe('fuzzing every route', () => {
 
   beforeAll(async () => {
     // Vendors answer at once, nothing times out or is rate limited: every answer is about the input.
+    // The valid webhook endpoints point at loopback (nothing listens there), which only local testing takes.
     let acme: ClientKeys, auth: { authorization: string };
-    ({ system, acme, auth } = await TestSystem.startWithClient({ RPC_TIMEOUT_MS: '20000', RATE_LIMIT_RPS: '1000000', RATE_LIMIT_BURST: '1000000', LOG_LEVEL: 'fatal' }, { creditLimit: '1000000' }));
+    ({ system, acme, auth } = await TestSystem.startWithClient(
+      { RPC_TIMEOUT_MS: '20000', RATE_LIMIT_RPS: '1000000', RATE_LIMIT_BURST: '1000000', LOG_LEVEL: 'fatal', WEBHOOK_ALLOW_PRIVATE_TARGETS: '1' },
+      { creditLimit: '1000000' },
+    ));
     const other = await system.createClient('Other Travel');
     const backend = { authorization: acme.backend_token };
     expect((await system.admin('create-promo', '--code', 'FUZZ10', '--percent', '10')).code).toBe(0);

@@ -10,7 +10,8 @@ const freshStay = staySequence(170);
 /**
  * Signed webhooks end to end: a real local receiver, the booking service's events
  * through JetStream to the webhooks service, which persists and posts them, retries
- * on its (short, here) schedule, and survives being killed.
+ * on its (short, here) schedule, and survives being killed. The receiver is on
+ * loopback, which only WEBHOOK_ALLOW_PRIVATE_TARGETS=1 (local testing) lets through.
  */
 describe('webhooks', () => {
   let system: TestSystem, acme: ClientKeys, auth: { authorization: string }, backend: { authorization: string };
@@ -25,6 +26,7 @@ describe('webhooks', () => {
       WEBHOOK_CONCURRENCY: '6',
       WEBHOOK_TIMEOUT_MS: '4000',
       EVENTS_RELAY_INTERVAL_MS: '200',
+      WEBHOOK_ALLOW_PRIVATE_TARGETS: '1',
     }));
     backend = { authorization: acme.backend_token };
     receiver = await WebhookReceiver.start();
@@ -181,10 +183,17 @@ describe('webhooks', () => {
         attempts: 1,
         lastStatusCode: 200,
         lastError: null,
+        lastAttemptAt: expect.any(String),
+        lastDurationMs: expect.any(Number),
         nextAttemptAt: null,
         deliveredAt: expect.any(String),
         createdAt: expect.any(String),
       });
+      // The attempt began before the 2xx was recorded, and took no longer than from then.
+      const [latest] = log.body.data;
+      expect(Date.parse(latest.lastAttemptAt)).toBeLessThanOrEqual(Date.parse(latest.deliveredAt));
+      expect(latest.lastDurationMs).toBeGreaterThanOrEqual(0);
+      expect(latest.lastDurationMs).toBeLessThan(4000);
       const paged = await system.request('GET', `/api/webhook/${id}/deliveries?limit=1&page=2&status=delivered`, { headers: backend });
       expect(paged.body).toMatchObject({ total: 3, data: [{ eventType: 'booking.confirmed' }] });
       expect((await system.request('GET', `/api/webhook/${id}/deliveries?status=failed`, { headers: backend })).body.total).toBe(0);
@@ -206,7 +215,7 @@ describe('webhooks', () => {
       const { id, secret } = await endpoint('/flaky');
       receiver.answerNext('/flaky', 500, 500);
       const test = await system.request('POST', `/api/webhook/${id}/test`, { headers: backend });
-      expect(test.body.data).toMatchObject({ eventType: 'webhook.test', status: 'pending', attempts: 0, bookingId: null });
+      expect(test.body.data).toMatchObject({ eventType: 'webhook.test', status: 'pending', attempts: 0, bookingId: null, lastAttemptAt: null, lastDurationMs: null });
       const [delivered] = await receiver.waitFor('/flaky', 1);
       const tries = receiver.at('/flaky');
       expect(tries.map((request) => request.answered)).toEqual([500, 500, 200]);
@@ -223,12 +232,17 @@ describe('webhooks', () => {
       await system.request('DELETE', `/api/webhook/${id}`, { headers: backend });
     });
 
-    it('a delivery out of attempts is failed, with the last error; a retry sends it again now', async () => {
+    it('a delivery out of attempts is failed, with the last status and its timing but nothing of the receiver\'s answer; a retry sends it again now', async () => {
       const { id } = await endpoint('/down');
       receiver.answerNext('/down', 503, 503, 503, 503);
       const test = (await system.request('POST', `/api/webhook/${id}/test`, { headers: backend })).body.data;
       const failed = await waitForDelivery(id, test.id, (delivery) => delivery.status === 'failed');
-      expect(failed).toMatchObject({ attempts: 4, lastStatusCode: 503, lastError: 'HTTP 503: receiver says no', nextAttemptAt: null, deliveredAt: null });
+      expect(failed).toMatchObject({ attempts: 4, lastStatusCode: 503, lastError: 'HTTP 503', lastAttemptAt: expect.any(String), lastDurationMs: expect.any(Number), nextAttemptAt: null, deliveredAt: null });
+      // The receiver answered each try with a body ("receiver says no"): the log keeps none of it.
+      const log = await system.request('GET', `/api/webhook/${id}/deliveries`, { headers: backend });
+      expect(JSON.stringify(log.body)).not.toContain('receiver says no');
+      const [stored] = await sql(`SELECT last_error FROM webhooks.deliveries WHERE id = $1`, [test.id]);
+      expect(stored.last_error).toBe('HTTP 503');
       const retry = await system.request('POST', `/api/webhook/deliveries/${test.id}/retry`, { headers: backend });
       expect(retry.status).toBe(202);
       expect(retry.body.data).toMatchObject({ id: test.id, status: 'pending' });
@@ -391,6 +405,48 @@ describe('webhooks', () => {
       await receiver.waitFor('/booking-crash', 2, { accept: (request) => request.json?.data?.id === booking.id });
       expect(bookingEvents('/booking-crash', booking.id).map((request) => request.json.type)).toEqual(['booking.created', 'booking.confirmed']);
       await system.request('DELETE', `/api/webhook/${id}`, { headers: backend });
+    });
+  });
+
+  describe('targets', () => {
+    it('without WEBHOOK_ALLOW_PRIVATE_TARGETS the production policy holds: https to public addresses only, at registration and at every attempt', async () => {
+      const registered = await endpoint('/registered-while-allowed');
+      await system.stopService('webhooks');
+      await system.startReplica('webhooks', { WEBHOOK_ALLOW_PRIVATE_TARGETS: '' });
+      try {
+        const create = (url: string) => system.request('POST', '/api/webhook', { headers: backend, json: { url } });
+        for (const url of [
+          'https://127.0.0.1/hook',
+          'https://localhost/hook',
+          'https://10.0.0.7/hook',
+          'https://172.16.5.4/hook',
+          'https://192.168.1.20/hook',
+          'https://169.254.169.254/latest/meta-data',
+          'https://[::1]/hook',
+          'https://[fe80::1]/hook',
+          'https://[fd00:ec2::254]/latest',
+        ]) {
+          const refused = await create(url);
+          expect([url, refused.status, refused.body.message]).toEqual([url, 400, expect.stringMatching(/url must point to a public address/)]);
+        }
+        const plain = await create(`${receiver.url}/plain`);
+        expect([plain.status, plain.body.message]).toEqual([400, expect.stringMatching(/url must be an https URL/)]);
+        const changed = await system.request('PUT', `/api/webhook/${registered.id}`, { headers: backend, json: { url: 'https://10.1.2.3/hook' } });
+        expect(changed.status).toBe(400);
+        const publicTarget = await create('https://hooks.example.com/hook');
+        expect(publicTarget.status).toBe(201);
+        await system.request('DELETE', `/api/webhook/${publicTarget.body.data.id}`, { headers: backend });
+
+        // An endpoint registered while private targets were allowed gets nothing once they are not.
+        const test = (await system.request('POST', `/api/webhook/${registered.id}/test`, { headers: backend })).body.data;
+        const tried = await waitForDelivery(registered.id, test.id, (delivery) => delivery.attempts >= 1);
+        expect(tried).toMatchObject({ lastStatusCode: null, lastError: 'url must be an https URL', lastDurationMs: null, lastAttemptAt: expect.any(String) });
+        expect(receiver.at('/registered-while-allowed')).toEqual([]);
+      } finally {
+        await system.request('DELETE', `/api/webhook/${registered.id}`, { headers: backend });
+        await system.stopService('webhooks');
+        await system.startReplica('webhooks');
+      }
     });
   });
 

@@ -13,13 +13,14 @@ import { WebhookEndpointsController } from './endpoints/webhook-endpoints.contro
 import { WebhookEndpointsRepository } from './endpoints/webhook-endpoints.repository';
 import { WebhookEndpointsService } from './endpoints/webhook-endpoints.service';
 import { CreateWebhooks1764600000000 } from './migrations/1764600000000-create-webhooks';
+import { DeliveryLogWithoutBodies1765500000000 } from './migrations/1765500000000-delivery-log-without-bodies';
 import { WebhooksEnv } from './webhooks.env';
 import { WebhooksFailPoints } from './webhooks-fail-points';
 
 @Module({})
 export class WebhooksAppModule {
   static register(env: WebhooksEnv): DynamicModule {
-    const policy = TargetPolicy.forEnvironment(env.NODE_ENV);
+    const policy = TargetPolicy.of(env);
     return {
       module: WebhooksAppModule,
       imports: [
@@ -28,7 +29,7 @@ export class WebhooksAppModule {
           env,
           healthSubject: SUBJECTS.WEBHOOKS_HEALTH_CHECK,
           entities: [WebhookEndpointEntity, WebhookDeliveryEntity],
-          migrations: [CreateWebhooks1764600000000],
+          migrations: [CreateWebhooks1764600000000, DeliveryLogWithoutBodies1765500000000],
         }),
       ],
       controllers: [WebhookEndpointsController],

@@ -1,5 +1,5 @@
 import { Type } from 'class-transformer';
-import { IsInt, IsOptional, IsString, Matches, Max, Min, MinLength } from 'class-validator';
+import { IsIn, IsInt, IsOptional, IsString, Matches, Max, Min, MinLength, ValidationArguments, registerDecorator } from 'class-validator';
 import { DEVELOPMENT_SECRET_PREFIX, Secret, ServiceEnv } from '@hotel/platform';
 
 /**
@@ -8,6 +8,20 @@ import { DEVELOPMENT_SECRET_PREFIX, Secret, ServiceEnv } from '@hotel/platform';
  * 20 h, 20 h); each delay gets ±10 % jitter.
  */
 export const DEFAULT_RETRY_SCHEDULE_S = '5,300,1800,7200,18000,36000,50400,72000,72000';
+
+/** A switch for local testing: `1` is refused with NODE_ENV=production. */
+function OffInProduction() {
+  return (target: object, propertyName: string) =>
+    registerDecorator({
+      name: 'offInProduction',
+      target: target.constructor,
+      propertyName,
+      options: { message: `${propertyName}=1 is for local testing only: refused with NODE_ENV=production` },
+      validator: {
+        validate: (value: unknown, args: ValidationArguments) => value !== '1' || (args.object as { NODE_ENV?: string }).NODE_ENV !== 'production',
+      },
+    });
+}
 
 export class WebhooksEnv extends ServiceEnv {
   /** Comma-separated delays in seconds between attempts; after the last one a delivery is `failed`. */
@@ -80,4 +94,14 @@ export class WebhooksEnv extends ServiceEnv {
   @MinLength(16)
   @Secret()
   WEBHOOK_SECRET_KEY = `${DEVELOPMENT_SECRET_PREFIX}webhook-secret-key-change-me`;
+
+  /**
+   * `1`: webhooks may also go to loopback, private and link-local addresses, and over
+   * plain http, so that a receiver on the same machine works in local testing. Off
+   * (`0`), the policy is production's everywhere: https to public addresses only.
+   */
+  @IsOptional()
+  @IsIn(['0', '1'])
+  @OffInProduction()
+  WEBHOOK_ALLOW_PRIVATE_TARGETS: '0' | '1' = '0';
 }

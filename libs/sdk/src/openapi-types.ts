@@ -633,7 +633,7 @@ export interface paths {
         put?: never;
         /**
          * Add a webhook endpoint
-         * @description Events default to every booking event. The answer holds the signing `secret` (`whsec_` + base64), shown only here and by rotate-secret. At most 10 endpoints per client (409 beyond). With NODE_ENV=production only `https` URLs of public addresses are taken.
+         * @description Events default to every booking event. The answer holds the signing `secret` (`whsec_` + base64), shown only here and by rotate-secret. At most 10 endpoints per client (409 beyond). Only `https` URLs of public addresses are taken (not loopback, private, link-local or metadata addresses), checked again at every connection.
          */
         post: operations["createWebhookEndpoint"];
         delete?: never;
@@ -734,7 +734,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** An endpoint's delivery log, newest first */
+        /**
+         * An endpoint's delivery log, newest first
+         * @description Each delivery's status and the timing of its last attempt; never what the receiver answered.
+         */
         get: operations["listWebhookDeliveries"];
         put?: never;
         post?: never;
@@ -1892,8 +1895,14 @@ export interface components {
             bookingId: number | null;
             status: components["schemas"]["WebhookDeliveryStatus"];
             attempts: number;
+            /** @description The receiver's status at the last attempt; null when it did not answer. */
             lastStatusCode: number | null;
+            /** @description Why the last attempt failed (`HTTP 503`, `no answer within 10000 ms`, a connection error); never what the receiver's answer said. */
             lastError: string | null;
+            /** @description When the last attempt began; null before the first. */
+            lastAttemptAt: string | null;
+            /** @description How long the last attempt took (ms), from its start to the answer's status and headers, or to the failure; null when nothing was sent. */
+            lastDurationMs: number | null;
             /** @description When the next attempt is due while pending; null otherwise. */
             nextAttemptAt: string | null;
             deliveredAt: string | null;
@@ -11145,6 +11154,8 @@ export interface operations {
                      *         "attempts": 1,
                      *         "lastStatusCode": 200,
                      *         "lastError": null,
+                     *         "lastAttemptAt": "2026-11-25T06:31:02.090Z",
+                     *         "lastDurationMs": 30,
                      *         "nextAttemptAt": "2026-11-25T06:50:00.000Z",
                      *         "deliveredAt": "2026-11-25T06:31:02.120Z",
                      *         "createdAt": "2026-11-25T06:31:02.050Z"
@@ -12160,6 +12171,8 @@ export interface operations {
                      *         "attempts": 0,
                      *         "lastStatusCode": null,
                      *         "lastError": null,
+                     *         "lastAttemptAt": null,
+                     *         "lastDurationMs": null,
                      *         "nextAttemptAt": "2026-11-25T06:32:00.000Z",
                      *         "deliveredAt": null,
                      *         "createdAt": "2026-11-25T06:32:00.000Z"
@@ -12383,6 +12396,8 @@ export interface operations {
                      *           "attempts": 1,
                      *           "lastStatusCode": 200,
                      *           "lastError": null,
+                     *           "lastAttemptAt": "2026-11-25T06:31:02.090Z",
+                     *           "lastDurationMs": 30,
                      *           "nextAttemptAt": null,
                      *           "deliveredAt": "2026-11-25T06:31:02.120Z",
                      *           "createdAt": "2026-11-25T06:31:02.050Z"

@@ -119,7 +119,7 @@ describe('FxRatesRefresh (service tier: a local HTTP server as the ECB)', () => 
   it('fetches from the ECB by default in production only; development and tests reach no address they were not given', () => {
     const make = (env: Record<string, string>) =>
       new FxRatesRefresh(fx, harness.get(JobLeasesRepository), loadEnv(RatesEnv, { DATABASE_URL: 'postgres://x/y', ...env }), 'test', { run: () => undefined } as never);
-    const production = { NODE_ENV: 'production', RATE_ID_SECRET: 'a-real-secret-of-the-operator', NATS_NKEY_SEED: `SU${'A'.repeat(56)}` };
+    const production = { NODE_ENV: 'production', RATE_ID_SECRET: 'a-real-rate-id-secret-of-the-operator', NATS_NKEY_SEED: `SU${'A'.repeat(56)}` };
     expect(make({}).url).toBeUndefined();
     expect(make({ NODE_ENV: 'development' }).url).toBeUndefined();
     expect(make(production).url).toBe(ECB_DAILY_URL);

@@ -2,21 +2,27 @@ import { LookupAddress, lookup as dnsLookup } from 'node:dns';
 import { BlockList, isIP } from 'node:net';
 
 /**
- * Where webhooks may go. In production (NODE_ENV=production): `https` only, and
- * only to public addresses, so that a partner cannot aim the platform at its own
- * network (loopback, private and link-local ranges, the cloud metadata address,
- * ...): a server-side request forgery guard. Elsewhere (`npm start`, tests) `http`
- * and loopback are allowed, so a receiver on the same machine works.
+ * Where webhooks may go: `https` only, and only to public addresses, so that a
+ * partner cannot aim the platform at its own network (loopback, private and
+ * link-local ranges, the cloud metadata address, ...): a server-side request forgery
+ * guard. The same in every environment, so that a development or staging deployment
+ * cannot be used to scan its network either. Only local testing
+ * (WEBHOOK_ALLOW_PRIVATE_TARGETS=1, refused with NODE_ENV=production) lets `http` and
+ * non-public addresses through, for a receiver on the same machine.
  */
 export class TargetPolicy {
+  /** What every deployment enforces. */
+  static readonly PUBLIC_HTTPS = new TargetPolicy(true, true);
+  /** WEBHOOK_ALLOW_PRIVATE_TARGETS=1: local testing only. */
+  static readonly LOCAL_TESTING = new TargetPolicy(false, false);
+
   constructor(
     readonly httpsOnly: boolean,
     readonly publicAddressesOnly: boolean,
   ) {}
 
-  static forEnvironment(nodeEnv: string | undefined): TargetPolicy {
-    const production = nodeEnv === 'production';
-    return new TargetPolicy(production, production);
+  static of(env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: '0' | '1' }): TargetPolicy {
+    return env.WEBHOOK_ALLOW_PRIVATE_TARGETS === '1' ? TargetPolicy.LOCAL_TESTING : TargetPolicy.PUBLIC_HTTPS;
   }
 }
 
@@ -106,8 +112,8 @@ type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | Lo
 export function guardedLookup(policy: TargetPolicy) {
   return (hostname: string, options: { all?: boolean; family?: number }, callback: LookupCallback): void => {
     dnsLookup(hostname, { ...options, all: true }, (error, addresses) => {
-      // In production one answer for "no such name" and "not public": the delivery log must not
-      // tell a client which internal names exist.
+      // One answer for "no such name" and "not public": the delivery log must not tell a
+      // client which internal names exist.
       if (error && policy.publicAddressesOnly) return callback(Object.assign(new Error(`${hostname} does not resolve to a public address`), { code: 'ENOTPUBLIC' }), []);
       if (error) return callback(error, []);
       const list = addresses as LookupAddress[];

@@ -32,6 +32,8 @@ export interface ClaimedDelivery {
 export interface AttemptRecord {
   statusCode: number | null;
   error: string | null;
+  /** How long the attempt took (ms); null when nothing was sent. */
+  durationMs: number | null;
   delivered: boolean;
   /** How long until the next attempt (ms, from the database's clock, as due deliveries are found); null when none is left (the delivery has failed). */
   retryInMs: number | null;
@@ -50,6 +52,8 @@ export function toDeliveryView(entity: WebhookDeliveryEntity): WebhookDeliveryVi
     attempts: entity.attempts,
     lastStatusCode: entity.lastStatusCode,
     lastError: entity.lastError,
+    lastAttemptAt: entity.lastAttemptAt?.toISOString() ?? null,
+    lastDurationMs: entity.lastDurationMs,
     nextAttemptAt: entity.status === 'pending' ? (entity.nextAttemptAt?.toISOString() ?? null) : null,
     deliveredAt: entity.deliveredAt?.toISOString() ?? null,
     createdAt: entity.createdAt.toISOString(),
@@ -201,6 +205,9 @@ export class WebhookDeliveriesRepository {
           status,
           lastStatusCode: record.statusCode,
           lastError: record.error,
+          // When it began: its duration before now (the database's clock, as every time of the log).
+          lastAttemptAt: () => (record.durationMs === null ? 'now()' : `now() - make_interval(secs => ${Number(record.durationMs) / 1000})`),
+          lastDurationMs: record.durationMs,
           nextAttemptAt: status === 'pending' ? () => `now() + make_interval(secs => ${Number(record.retryInMs) / 1000})` : null,
           deliveredAt: record.delivered ? () => 'now()' : undefined,
           leasedUntil: null,

@@ -43,8 +43,16 @@ export class WebhookDeliveryEntity {
   @Column({ name: 'last_status_code', type: 'integer', nullable: true })
   lastStatusCode: number | null;
 
+  /** Why the last attempt failed, in the platform's words (`HTTP 503`, a connection error): never the receiver's answer. */
   @Column({ name: 'last_error', type: 'text', nullable: true })
   lastError: string | null;
+
+  @Column({ name: 'last_attempt_at', type: 'timestamptz', nullable: true })
+  lastAttemptAt: Date | null;
+
+  /** How long the last attempt took, from its start to the answer's head (or the failure). */
+  @Column({ name: 'last_duration_ms', type: 'integer', nullable: true })
+  lastDurationMs: number | null;
 
   @Column({ name: 'next_attempt_at', type: 'timestamptz', nullable: true })
   nextAttemptAt: Date | null;

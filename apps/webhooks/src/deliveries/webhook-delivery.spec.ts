@@ -6,10 +6,13 @@ import { RetrySchedule } from './retry-schedule';
 import { newSigningSecret, signatureHeader } from './signature';
 import { TargetPolicy, guardedLookup, isPublicAddress, targetProblem } from './target-policy';
 import { WebhookPoster } from './webhook-post';
-import { DEFAULT_RETRY_SCHEDULE_S } from '../webhooks.env';
+import { loadEnv } from '@hotel/platform';
+import { DEFAULT_RETRY_SCHEDULE_S, WebhooksEnv } from '../webhooks.env';
 
-const PRODUCTION = TargetPolicy.forEnvironment('production');
-const DEVELOPMENT = TargetPolicy.forEnvironment(undefined);
+const DATABASE = { DATABASE_URL: 'postgres://u@h/db' };
+/** The policy of every deployment: no variable set, in development as in production. */
+const DEFAULT = TargetPolicy.of(loadEnv(WebhooksEnv, DATABASE));
+const LOCAL_TESTING = TargetPolicy.of(loadEnv(WebhooksEnv, { ...DATABASE, WEBHOOK_ALLOW_PRIVATE_TARGETS: '1' }));
 
 describe('webhook signatures', () => {
   it('verify with the standardwebhooks package, and with either secret while two sign', () => {
@@ -85,16 +88,39 @@ describe('target policy (SSRF guard)', () => {
     expect(isPublicAddress(address)).toBe(expected);
   });
 
-  it('production takes only https URLs of public hosts; development takes http and loopback', () => {
-    expect(targetProblem('https://hooks.example.com/x', PRODUCTION)).toBeNull();
-    expect(targetProblem('http://hooks.example.com/x', PRODUCTION)).toBe('url must be an https URL');
-    for (const url of ['https://127.0.0.1/x', 'https://[::1]/x', 'https://169.254.169.254/latest', 'https://localhost/x', 'https://2130706433/x', 'https://10.0.0.1:8443/x']) {
-      expect([url, targetProblem(url, PRODUCTION)]).toEqual([url, 'url must point to a public address']);
+  it('takes only https URLs of public hosts, in development as in production; only local testing takes http and loopback', () => {
+    expect(TargetPolicy.of(loadEnv(WebhooksEnv, { ...DATABASE, NODE_ENV: 'development' }))).toBe(TargetPolicy.PUBLIC_HTTPS);
+    expect(DEFAULT).toBe(TargetPolicy.PUBLIC_HTTPS);
+    expect(targetProblem('https://hooks.example.com/x', DEFAULT)).toBeNull();
+    expect(targetProblem('http://hooks.example.com/x', DEFAULT)).toBe('url must be an https URL');
+    for (const url of [
+      'https://127.0.0.1/x',
+      'https://[::1]/x',
+      'https://169.254.169.254/latest',
+      'https://[fd00:ec2::254]/latest',
+      'https://localhost/x',
+      'https://hooks.localhost/x',
+      'https://2130706433/x',
+      'https://10.0.0.1:8443/x',
+      'https://172.20.1.1/x',
+      'https://192.168.1.10/x',
+      'https://[fe80::1]/x',
+    ]) {
+      expect([url, targetProblem(url, DEFAULT)]).toEqual([url, 'url must point to a public address']);
     }
-    expect(targetProblem('http://127.0.0.1:4000/hook', DEVELOPMENT)).toBeNull();
-    expect(targetProblem('ftp://example.com/', DEVELOPMENT)).toBe('url must be an http or https URL');
-    expect(targetProblem('https://user:pw@example.com/', PRODUCTION)).toBe('url must not contain a user name or password');
-    expect(targetProblem('nonsense', PRODUCTION)).toBe('url must be an absolute http or https URL');
+    expect(targetProblem('http://127.0.0.1:4000/hook', LOCAL_TESTING)).toBeNull();
+    expect(targetProblem('https://192.168.1.10/hook', LOCAL_TESTING)).toBeNull();
+    expect(targetProblem('ftp://example.com/', LOCAL_TESTING)).toBe('url must be an http or https URL');
+    expect(targetProblem('https://user:pw@example.com/', DEFAULT)).toBe('url must not contain a user name or password');
+    expect(targetProblem('nonsense', DEFAULT)).toBe('url must be an absolute http or https URL');
+  });
+
+  it('WEBHOOK_ALLOW_PRIVATE_TARGETS takes 0 or 1, and 1 is refused with NODE_ENV=production', () => {
+    expect(loadEnv(WebhooksEnv, DATABASE).WEBHOOK_ALLOW_PRIVATE_TARGETS).toBe('0');
+    expect(() => loadEnv(WebhooksEnv, { ...DATABASE, WEBHOOK_ALLOW_PRIVATE_TARGETS: 'yes' })).toThrow(/WEBHOOK_ALLOW_PRIVATE_TARGETS/);
+    const production = { ...DATABASE, NODE_ENV: 'production', NATS_NKEY_SEED: `SU${'A'.repeat(56)}`, WEBHOOK_SECRET_KEY: 'Zq3v9LkX0pR7sT2mW8nB4cY6dF1gH5jK-_aE' };
+    expect(loadEnv(WebhooksEnv, { ...production, WEBHOOK_ALLOW_PRIVATE_TARGETS: '0' }).WEBHOOK_ALLOW_PRIVATE_TARGETS).toBe('0');
+    expect(() => loadEnv(WebhooksEnv, { ...production, WEBHOOK_ALLOW_PRIVATE_TARGETS: '1' })).toThrow(/WEBHOOK_ALLOW_PRIVATE_TARGETS=1 is for local testing only: refused with NODE_ENV=production/);
   });
 
   describe('at delivery', () => {
@@ -113,24 +139,44 @@ describe('target policy (SSRF guard)', () => {
     });
     afterAll(() => new Promise((resolve) => server.close(resolve)));
 
-    it('a name that resolves to a loopback address is refused by the lookup the connection uses, in production', async () => {
+    it('a name that resolves to a loopback address is refused by the lookup the connection uses', async () => {
       // As if a name registered while public now resolved to loopback (DNS rebinding): the lookup refuses it.
       const lookup = (policy: TargetPolicy) =>
         new Promise<{ error: NodeJS.ErrnoException | null; address: unknown }>((resolve) => guardedLookup(policy)('localhost', {}, (error, address) => resolve({ error, address })));
-      expect((await lookup(PRODUCTION)).error).toMatchObject({ code: 'ENOTPUBLIC', message: 'localhost does not resolve to a public address' });
-      expect(await lookup(DEVELOPMENT)).toEqual({ error: null, address: expect.stringMatching(/^(127\.0\.0\.1|::1)$/) });
+      expect((await lookup(DEFAULT)).error).toMatchObject({ code: 'ENOTPUBLIC', message: 'localhost does not resolve to a public address' });
+      expect(await lookup(LOCAL_TESTING)).toEqual({ error: null, address: expect.stringMatching(/^(127\.0\.0\.1|::1)$/) });
       const poster = new WebhookPoster(new TargetPolicy(false, true), 2000);
-      expect(await poster.post(`http://127.0.0.1:${port}/hook`, '{}', {})).toEqual({ statusCode: null, error: 'url must point to a public address' });
+      expect(await poster.post(`http://127.0.0.1:${port}/hook`, '{}', {})).toEqual({ statusCode: null, error: 'url must point to a public address', durationMs: null });
       poster.close();
       expect(hits).toBe(0);
     });
 
-    it('in development the same target is posted to; a redirect is a failed attempt, not followed', async () => {
-      const poster = new WebhookPoster(DEVELOPMENT, 2000);
-      expect(await poster.post(`http://localhost:${port}/hook`, '{}', {})).toEqual({ statusCode: 200, error: null });
-      expect(await poster.post(`http://127.0.0.1:${port}/redirect`, '{}', {})).toEqual({ statusCode: 302, error: 'HTTP 302' });
+    it('in local testing the same target is posted to; a redirect is a failed attempt, not followed', async () => {
+      const poster = new WebhookPoster(LOCAL_TESTING, 2000);
+      expect(await poster.post(`http://localhost:${port}/hook`, '{}', {})).toEqual({ statusCode: 200, error: null, durationMs: expect.any(Number) });
+      expect(await poster.post(`http://127.0.0.1:${port}/redirect`, '{}', {})).toEqual({ statusCode: 302, error: 'HTTP 302', durationMs: expect.any(Number) });
       poster.close();
       expect(hits).toBe(2);
+    });
+
+    it('keeps nothing of an answer that is not 2xx but its status, and times the attempt', async () => {
+      const body = 'internal admin console: version 1.2.3, user root, token abc';
+      const slow = createServer((request, response) => {
+        request.resume();
+        setTimeout(() => response.writeHead(500, { 'content-type': 'text/plain' }).end(body), 120);
+      });
+      await new Promise<void>((resolve) => slow.listen(0, '127.0.0.1', resolve));
+      const poster = new WebhookPoster(LOCAL_TESTING, 2000);
+      try {
+        const outcome = await poster.post(`http://127.0.0.1:${(slow.address() as AddressInfo).port}/hook`, '{}', {});
+        expect(outcome).toEqual({ statusCode: 500, error: 'HTTP 500', durationMs: expect.any(Number) });
+        expect(outcome.durationMs).toBeGreaterThanOrEqual(100);
+        expect(JSON.stringify(outcome)).not.toContain('admin');
+      } finally {
+        poster.close();
+        slow.closeAllConnections();
+        slow.close();
+      }
     });
   });
 
@@ -149,7 +195,7 @@ describe('target policy (SSRF guard)', () => {
       await new Promise<void>((resolve) => trickle.listen(0, '127.0.0.1', resolve));
       const url = `http://127.0.0.1:${(trickle.address() as AddressInfo).port}/`;
       // A timeout a loaded machine's first 8 answers' heads arrive well within (300 ms did not, once).
-      const poster = new WebhookPoster(DEVELOPMENT, 1500);
+      const poster = new WebhookPoster(LOCAL_TESTING, 1500);
       try {
         // More attempts than the agent's connections per target (8): the last ones wait for a connection.
         const outcomes = await Promise.all(Array.from({ length: 10 }, () => poster.post(url, '{}', {})));
@@ -159,7 +205,7 @@ describe('target policy (SSRF guard)', () => {
         for (let tries = 0; open.size > 0 && tries < 100; tries++) await new Promise((resolve) => setTimeout(resolve, 50));
         expect(open.size).toBe(0);
         // And the target is reachable again.
-        expect(await poster.post(url, '{}', {})).toEqual({ statusCode: 200, error: null });
+        expect(await poster.post(url, '{}', {})).toEqual({ statusCode: 200, error: null, durationMs: expect.any(Number) });
       } finally {
         poster.close();
         trickle.closeAllConnections();

@@ -131,7 +131,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnModuleDestro
           'webhook-timestamp': String(timestamp),
           'webhook-signature': signatureHeader(secrets, delivery.eventId, timestamp, delivery.payload),
         })
-      : { statusCode: null, error: 'the signing secret could not be read (is WEBHOOK_SECRET_KEY the same on every replica?)' };
+      : { statusCode: null, error: 'the signing secret could not be read (is WEBHOOK_SECRET_KEY the same on every replica?)', durationMs: null };
     this.failPoints.pass('after-attempt');
     const delivered = outcome.statusCode !== null && outcome.statusCode >= 200 && outcome.statusCode < 300;
     this.attempts.inc({ outcome: delivered ? 'delivered' : 'failed' });

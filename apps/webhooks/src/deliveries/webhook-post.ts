@@ -2,20 +2,25 @@ import { request as httpRequest, Agent as HttpAgent, IncomingMessage } from 'nod
 import { request as httpsRequest, Agent as HttpsAgent } from 'node:https';
 import { TargetPolicy, guardedLookup, targetProblem } from './target-policy';
 
-/** How an attempt went: a status code when the receiver answered; an error when it did not (or was refused). */
+/**
+ * How an attempt went: a status code when the receiver answered; an error when it did
+ * not (or was refused); how long it took. Never what the receiver's answer said: the
+ * delivery log shows status and timing only, so that webhooks cannot be used to read
+ * what a server answers.
+ */
 export interface PostOutcome {
   statusCode: number | null;
   error: string | null;
+  /** From the start of the attempt to the answer's head, or to the failure; null when nothing was sent (a target the policy refuses). */
+  durationMs: number | null;
 }
 
-/** The part of a receiver's answer kept for the delivery log when it is not 2xx. */
-const ERROR_BODY_BYTES = 200;
-/** A 2xx answer's body is read (to keep the connection) up to this size, then the connection is dropped. */
+/** An answer's body is read (to keep the connection) up to this size, then the connection is dropped. */
 const MAX_DRAINED_BYTES = 64 * 1024;
 
 /**
  * Sends webhooks: one POST per attempt, through connections kept alive per target,
- * resolved through the guarded lookup (no private targets in production), redirects
+ * resolved through the guarded lookup (public addresses only, but for local testing), redirects
  * not followed (a 3xx is a failed attempt), at most `timeoutMs` from start to the
  * end of the answer's head.
  */
@@ -36,16 +41,17 @@ export class WebhookPoster {
 
   post(url: string, body: string, headers: Record<string, string>): Promise<PostOutcome> {
     const problem = targetProblem(url, this.policy);
-    if (problem) return Promise.resolve({ statusCode: null, error: problem });
+    if (problem) return Promise.resolve({ statusCode: null, error: problem, durationMs: null });
     const target = new URL(url);
     const secure = target.protocol === 'https:';
+    const started = performance.now();
     return new Promise((resolve) => {
       let settled = false;
-      const finish = (outcome: PostOutcome) => {
+      const finish = (outcome: Omit<PostOutcome, 'durationMs'>) => {
         if (settled) return;
         settled = true;
         clearTimeout(timer);
-        resolve(outcome);
+        resolve({ ...outcome, durationMs: Math.round(performance.now() - started) });
       };
       const request = (secure ? httpsRequest : httpRequest)(
         target,
@@ -57,21 +63,9 @@ export class WebhookPoster {
         },
         (response) => {
           const statusCode = response.statusCode ?? 0;
-          if (statusCode >= 200 && statusCode < 300) {
-            finish({ statusCode, error: null });
-            // The body is read to keep the connection, but only so much and so long: a receiver
-            // that trickles it or never ends it loses the connection, not a slot of ours.
-            let drained = 0;
-            const deadline = setTimeout(() => response.destroy(), this.timeoutMs);
-            response.on('data', (chunk: Buffer) => {
-              drained += chunk.length;
-              if (drained > MAX_DRAINED_BYTES) response.destroy();
-            });
-            response.on('close', () => clearTimeout(deadline));
-            response.on('error', () => undefined);
-            return;
-          }
-          void readSome(response, ERROR_BODY_BYTES).then((text) => finish({ statusCode, error: `HTTP ${statusCode}${text ? `: ${text}` : ''}` }));
+          // The status is the outcome, whatever the body says: it is never kept.
+          finish({ statusCode, error: statusCode >= 200 && statusCode < 300 ? null : `HTTP ${statusCode}` });
+          drain(response, this.timeoutMs);
         },
       );
       // Settles here, not through the request's 'error' event: a request still queued for a
@@ -91,27 +85,18 @@ export class WebhookPoster {
   }
 }
 
-/** The first bytes of an answer as one line of printable text (for the delivery log). */
-function readSome(response: IncomingMessage, bytes: number): Promise<string> {
-  return new Promise((resolve) => {
-    const chunks: Buffer[] = [];
-    let length = 0;
-    const done = () => {
-      response.destroy();
-      resolve(
-        Buffer.concat(chunks)
-          .subarray(0, bytes)
-          .toString('utf8')
-          .replace(/[^\x20-\x7e]+/g, ' ')
-          .trim(),
-      );
-    };
-    response.on('data', (chunk: Buffer) => {
-      chunks.push(chunk);
-      length += chunk.length;
-      if (length >= bytes) done();
-    });
-    response.on('end', done);
-    response.on('error', done);
+/**
+ * Reads an answer's body and throws it away, to keep the connection, but only so much
+ * and so long: a receiver that trickles it or never ends it loses the connection, not
+ * an attempt slot of ours.
+ */
+function drain(response: IncomingMessage, timeoutMs: number): void {
+  let drained = 0;
+  const deadline = setTimeout(() => response.destroy(), timeoutMs);
+  response.on('data', (chunk: Buffer) => {
+    drained += chunk.length;
+    if (drained > MAX_DRAINED_BYTES) response.destroy();
   });
+  response.on('close', () => clearTimeout(deadline));
+  response.on('error', () => undefined);
 }

@@ -109,8 +109,14 @@ export interface WebhookDeliveryView {
   bookingId: number | null;
   status: WebhookDeliveryStatus;
   attempts: number;
+  /** The receiver's status at the last attempt; null when it did not answer. */
   lastStatusCode: number | null;
+  /** Why the last attempt failed (`HTTP 503`, `no answer within 10000 ms`, a connection error); never what the receiver's answer said. */
   lastError: string | null;
+  /** When the last attempt began; null before the first. */
+  lastAttemptAt: string | null;
+  /** How long the last attempt took (ms), from its start to the answer's status and headers, or to the failure; null when nothing was sent. */
+  lastDurationMs: number | null;
   /** When the next attempt is due while pending; null otherwise. */
   nextAttemptAt: string | null;
   deliveredAt: string | null;

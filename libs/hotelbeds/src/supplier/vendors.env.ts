@@ -9,12 +9,13 @@ type Constructor<T = object> = new (...args: any[]) => T;
 /**
  * The three simulated vendors' credentials and how long they keep a sandbox booking pending,
  * read alike by the vendor simulator (which checks
- * them, and as secrets refuses their development values with NODE_ENV=production) and by the
- * platform (which signs with them when VENDOR_SIMULATOR_URL points it there; a simulator is
- * no production vendor, so there they are not secrets production insists on).
+ * them, and as secrets refuses their development values and obvious patterns with
+ * NODE_ENV=production) and by the platform (which signs with them when VENDOR_SIMULATOR_URL
+ * points it there; a simulator is no production vendor, so there they are not secrets
+ * production insists on). Both sides read them from `<NAME>_FILE` too, as `npm start` gives them.
  */
 export function WithSimulatedVendorCredentials<Base extends Constructor>(base: Base, options: { secrets: boolean }) {
-  const secret: PropertyDecorator = options.secrets ? Secret() : () => undefined;
+  const secret: PropertyDecorator = Secret({ vendorCredential: true, checkedInProduction: options.secrets });
   class SimulatedVendorCredentials extends base {
     @IsOptional()
     @IsString()
@@ -133,14 +134,14 @@ export class VendorsEnv extends WithSimulatedVendorCredentials(RateIdEnv, { secr
   @IsString()
   @MinLength(1)
   @MaxLength(200)
-  @Secret({ optional: true })
+  @Secret({ optional: true, vendorCredential: true })
   HOTELBEDS_API_KEY?: string;
 
   @IsOptional()
   @IsString()
   @MinLength(1)
   @MaxLength(200)
-  @Secret({ optional: true })
+  @Secret({ optional: true, vendorCredential: true })
   HOTELBEDS_SECRET?: string;
 
   @IsOptional()

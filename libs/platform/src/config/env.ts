@@ -10,33 +10,146 @@ export class ConfigError extends Error {
 
 const SECRETS = Symbol('secrets');
 const OPTIONAL_SECRETS = Symbol('optional secrets');
+const VENDOR_CREDENTIALS = Symbol('vendor credentials');
+const UNCHECKED_SECRETS = Symbol('secrets production does not check');
 /** What development defaults of secrets start with: refused in production. */
 export const DEVELOPMENT_SECRET_PREFIX = 'development-';
+/** The fewest bytes production takes for a secret of the platform's own (32 random bytes: 43 characters of base64url). */
+export const MIN_SECRET_BYTES = 32;
+/**
+ * The fewest bits a secret of the platform's own must carry by its characters' spread
+ * (length × the entropy of its characters' frequencies): 32 random hex digits carry
+ * about 117, 32 random decimal digits about 100, 32 characters of four kinds 64.
+ */
+const MIN_SECRET_BITS = 80;
+
+export interface SecretOptions {
+  /** The secret of a feature that is off without it (a card processor's key): production refuses only a development value, not its absence. */
+  optional?: boolean;
+  /**
+   * A credential a vendor issues (Hotelbeds', the simulated vendors', Stripe's): its length
+   * is the vendor's to choose, so production refuses its development value and obvious
+   * patterns, not a short one.
+   */
+  vendorCredential?: boolean;
+  /** false: read like a secret (`<NAME>_FILE`, reported by `developmentSecrets`), but production does not insist on it (a test tool's credentials). */
+  checkedInProduction?: boolean;
+}
+
+type SecretHolder = { [SECRETS]?: string[]; [OPTIONAL_SECRETS]?: string[]; [VENDOR_CREDENTIALS]?: string[]; [UNCHECKED_SECRETS]?: string[] };
 
 /**
  * Marks a variable as a secret: with NODE_ENV=production the process refuses to
- * start while it is unset or still a development value. A secret can also come
- * from a file (a mounted Docker or Kubernetes secret): `<NAME>_FILE=/path`.
- * `optional`: the secret of a feature that is off without it (a card processor's
- * key); production refuses only a development value, not its absence.
+ * start while it is unset, still a development value or too weak to be a secret
+ * (`secretWeakness`). A secret can also come from a file (a mounted Docker or
+ * Kubernetes secret): `<NAME>_FILE=/path`.
  */
-export function Secret(options: { optional?: boolean } = {}): PropertyDecorator {
+export function Secret(options: SecretOptions = {}): PropertyDecorator {
   return (target, property) => {
-    const holder = target as { [SECRETS]?: string[]; [OPTIONAL_SECRETS]?: string[] };
-    holder[SECRETS] = [...(holder[SECRETS] ?? []), String(property)];
-    if (options.optional) holder[OPTIONAL_SECRETS] = [...(holder[OPTIONAL_SECRETS] ?? []), String(property)];
+    const holder = target as SecretHolder;
+    const add = (list: typeof SECRETS | typeof OPTIONAL_SECRETS | typeof VENDOR_CREDENTIALS | typeof UNCHECKED_SECRETS) => {
+      holder[list] = [...(holder[list] ?? []), String(property)];
+    };
+    add(SECRETS);
+    if (options.optional) add(OPTIONAL_SECRETS);
+    if (options.vendorCredential) add(VENDOR_CREDENTIALS);
+    if (options.checkedInProduction === false) add(UNCHECKED_SECRETS);
   };
 }
 
-/** The problems of a production configuration: secrets missing or left at development values. */
+/** Keys next to each other on a keyboard's rows (a walk along one, `qwerty` or `asdf`, is no secret). */
+const KEYBOARD_ROWS = ['1234567890', 'qwertyuiop', 'asdfghjkl', 'zxcvbnm'];
+
+/** Whether `next` follows `previous` as a person typing a pattern would: the same character, the next or previous one (`abc`, `987`), or a key beside it. */
+function follows(previous: string, next: string): boolean {
+  if (previous === next) return true;
+  const step = (next.codePointAt(0) ?? 0) - (previous.codePointAt(0) ?? 0);
+  if ((step === 1 || step === -1) && /[0-9A-Za-z]/.test(previous) && /[0-9A-Za-z]/.test(next)) return true;
+  const [a, b] = [previous.toLowerCase(), next.toLowerCase()];
+  return KEYBOARD_ROWS.some((row) => {
+    const at = row.indexOf(a);
+    return at >= 0 && (row[at + 1] === b || row[at - 1] === b);
+  });
+}
+
+/**
+ * The share of a value's characters (after the first) that a guesser gets for free:
+ * each that carries on a run of two steps or more (`aaa`, `abc`, `432`, `qwe`) or ends
+ * three characters already seen together earlier (a repeated unit: `abcabc…`,
+ * `Secret1Secret1…`). About 0.01 for random base64, 0.04 for random hex and 0.1 for
+ * random decimal digits; 1 for `aaaa…`.
+ */
+function predictableShare(value: string): number {
+  const chars = [...value];
+  if (chars.length < 2) return 1;
+  const trigrams = new Set<string>();
+  let predictable = 0;
+  for (let index = 2; index < chars.length; index++) {
+    const run = follows(chars[index - 2], chars[index - 1]) && follows(chars[index - 1], chars[index]);
+    if (run || trigrams.has(chars.slice(index - 2, index + 1).join(''))) predictable++;
+    // Seen from here on: an occurrence overlapping this one by two (`aaaa`) is a run, counted above.
+    if (index >= 3) trigrams.add(chars.slice(index - 3, index).join(''));
+  }
+  return predictable / (chars.length - 1);
+}
+
+/** Length × the Shannon entropy of the value's character frequencies: bits, if its characters were drawn independently. */
+function estimatedBits(value: string): number {
+  const chars = [...value];
+  const counts = new Map<string, number>();
+  for (const char of chars) counts.set(char, (counts.get(char) ?? 0) + 1);
+  let perChar = 0;
+  for (const count of counts.values()) perChar -= (count / chars.length) * Math.log2(count / chars.length);
+  return perChar * chars.length;
+}
+
+/**
+ * Why a value will not do as a production secret, or null when it will: a development
+ * value; shorter than MIN_SECRET_BYTES; half or more of it predictable (one character
+ * repeated, a repeated unit, a run such as `abcd`, `0123` or `qwerty`); or too few
+ * different characters to carry MIN_SECRET_BITS. A vendor's credential is judged by
+ * the development value and the patterns only: its length is the vendor's.
+ */
+export function secretWeakness(value: string, options: { vendorCredential?: boolean } = {}): string | null {
+  if (value.startsWith(DEVELOPMENT_SECRET_PREFIX)) return `a development value (starts with ${DEVELOPMENT_SECRET_PREFIX})`;
+  if (!options.vendorCredential && Buffer.byteLength(value, 'utf8') < MIN_SECRET_BYTES) return `shorter than ${MIN_SECRET_BYTES} bytes`;
+  if (predictableShare(value) >= 0.5) return 'an obvious pattern (a character or a sequence repeated, or a run such as abcd, 1234 or qwerty)';
+  if (!options.vendorCredential && estimatedBits(value) < MIN_SECRET_BITS) return 'too few different characters';
+  return null;
+}
+
+/** The variables of an environment (a loaded one, or its class's prototype) marked @Secret. */
+export function secretNames(env: object): string[] {
+  return [...((env as SecretHolder)[SECRETS] ?? [])];
+}
+
+/** The secrets of a loaded environment still at a development value: what production refuses, and what a running system should have none of. */
+export function developmentSecrets(env: object): string[] {
+  return secretNames(env).filter((name) => {
+    const value = (env as Record<string, unknown>)[name];
+    return typeof value === 'string' && value.startsWith(DEVELOPMENT_SECRET_PREFIX);
+  });
+}
+
+/** The problems of a production configuration: secrets missing, left at development values or too weak, and an anonymous bus identity. */
 function productionProblems(env: object): string[] {
   const problems: string[] = [];
-  const optional = (env as { [OPTIONAL_SECRETS]?: string[] })[OPTIONAL_SECRETS] ?? [];
-  for (const name of (env as { [SECRETS]?: string[] })[SECRETS] ?? []) {
+  const holder = env as SecretHolder;
+  const optional = holder[OPTIONAL_SECRETS] ?? [];
+  const unchecked = holder[UNCHECKED_SECRETS] ?? [];
+  const vendorCredentials = holder[VENDOR_CREDENTIALS] ?? [];
+  for (const name of holder[SECRETS] ?? []) {
+    if (unchecked.includes(name)) continue;
     const value = (env as Record<string, unknown>)[name];
     if (value === undefined && optional.includes(name)) continue;
     if (typeof value !== 'string' || value === '' || value.startsWith(DEVELOPMENT_SECRET_PREFIX)) {
       problems.push(`${name}: must be set to a secret of your own when NODE_ENV=production`);
+      continue;
+    }
+    const weakness = secretWeakness(value, { vendorCredential: vendorCredentials.includes(name) });
+    if (weakness) {
+      const advice = vendorCredentials.includes(name) ? 'use the credential the vendor issued' : `use ${MIN_SECRET_BYTES} random bytes, as init-secrets makes them (or: openssl rand -base64 32)`;
+      problems.push(`${name}: too weak for NODE_ENV=production: ${weakness}; ${advice}`);
     }
   }
   const bus = env as Partial<PlatformEnv>;
@@ -213,7 +326,7 @@ export function loadEnv<T extends object>(
   // Empty variables count as unset, so `FOO=` falls back to the default.
   const present = Object.fromEntries(Object.entries(source).filter(([, value]) => value !== undefined && value !== ''));
   const fileProblems: string[] = [];
-  for (const name of (EnvClass.prototype as { [SECRETS]?: string[] })[SECRETS] ?? []) {
+  for (const name of (EnvClass.prototype as SecretHolder)[SECRETS] ?? []) {
     const file = present[`${name}_FILE`];
     if (present[name] !== undefined || file === undefined) continue;
     try {

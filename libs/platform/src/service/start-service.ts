@@ -4,7 +4,7 @@ import { createServer, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { NatsConnection } from 'nats';
 import { DataSource } from 'typeorm';
-import { ConfigError, ServiceEnv, loadEnv } from '../config/env';
+import { ConfigError, ServiceEnv, developmentSecrets, loadEnv } from '../config/env';
 import { isDatabaseUp } from '../database/service-data-source';
 import { JsonLogger } from '../logging/json-logger';
 import { logLongGarbageCollections } from '../logging/long-pauses';
@@ -62,10 +62,20 @@ async function listenForProbes(app: INestMicroservice, port: number, host: strin
   return server;
 }
 
-/** Loads the environment or stops the process with every bad variable named. */
+/**
+ * Loads the environment or stops the process with every bad variable named. A
+ * development secret (which production refuses) is allowed elsewhere, with a warning
+ * naming it: everyone who has read this repository knows its value.
+ */
 export function loadEnvOrExit<E extends object>(app: string, EnvClass: new () => E): E {
   try {
-    return loadEnv(EnvClass);
+    const env = loadEnv(EnvClass);
+    const development = developmentSecrets(env);
+    if (development.length > 0) {
+      const level = (env as { LOG_LEVEL?: ConstructorParameters<typeof JsonLogger>[1] }).LOG_LEVEL;
+      new JsonLogger(app, level).warn({ msg: 'running with development secrets, which anyone can read in the source: set your own (NODE_ENV=production refuses them)', secrets: development });
+    }
+    return env;
   } catch (error) {
     if (error instanceof ConfigError) {
       process.stderr.write(`${app}: ${error.message}\n`);
