@@ -199,9 +199,9 @@ describe('npm start (embedded PostgreSQL)', () => {
 
     // A sandbox key's prebook and booking go to the simulator's sandbox desk, whichever vendor's rate it was.
     const sandbox = { authorization: `Bearer ${keys.sandbox_api_key}` };
-    const rates = await call(base(), 'POST', '/v2/rates', { headers: sandbox, json: { place_id: 'gn:2988507', check_in: day(60), check_out: day(62), rooms: [{ adults: 2, children: 0, children_ages: [] }] } });
-    expect(rates.status).toBe(200);
-    const prebook = await call(base(), 'POST', '/v2/prebook', { headers: sandbox, json: { rate_id: rates.body.rates[0].id, payment_method: 'account' } });
+    const sandboxRates = await call(base(), 'POST', '/v2/rates', { headers: sandbox, json: { place_id: 'gn:2988507', check_in: day(60), check_out: day(62), rooms: [{ adults: 2, children: 0, children_ages: [] }] } });
+    expect(sandboxRates.status).toBe(200);
+    const prebook = await call(base(), 'POST', '/v2/prebook', { headers: sandbox, json: { rate_id: sandboxRates.body.rates[0].id, payment_method: 'account' } });
     expect(prebook.status).toBe(200);
     const booked = await call(base(), 'POST', '/v2/book', { headers: sandbox, json: { ...GUEST, prebook_id: prebook.body.data.prebook_id } });
     expect(booked.status).toBe(201);
