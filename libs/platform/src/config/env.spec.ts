@@ -1,13 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { IsOptional, IsString } from 'class-validator';
-import { ConfigError, PlatformEnv, RateIdEnv, Secret, ServiceEnv, developmentSecrets, loadEnv, secretWeakness } from './env';
+import { ConfigError, PlatformEnv, RateIdEnv, Secret, ServiceEnv, databasePoolSize, developmentSecrets, loadEnv, secretWeakness } from './env';
 
 describe('loadEnv', () => {
   it('applies defaults and converts numbers', () => {
     const env = loadEnv(ServiceEnv, { DATABASE_URL: 'postgres://u@h/db', RPC_TIMEOUT_MS: '2500' });
     expect(env.NATS_URL).toBe('nats://127.0.0.1:4222');
     expect(env.RPC_TIMEOUT_MS).toBe(2500);
-    expect(env.DB_POOL_SIZE).toBe(10);
+    expect(env.DB_POOL_SIZE).toBeUndefined();
+    expect(databasePoolSize(env)).toBe(10);
   });
 
   it('names a missing required variable', () => {
