@@ -92,6 +92,8 @@ async function startPlatform({ workDir, config, cleanups, log, keepDatabase = fa
       VENDOR_LATENCY_MS: 'atlas=0,borealis=0,cobalt=0',
       DB_POOL_SIZE: '4',
       SHUTDOWN_GRACE_MS: '1000',
+      // "Ready again" is the gateway's last background readiness check: a fresh one, so a round's clock starts when the platform is.
+      READY_CHECK_INTERVAL_MS: '250',
     },
     log: (message) => log(message),
   });
