@@ -6,19 +6,11 @@ import { hotelHeader } from '../protocol/wire-hotels';
 import { roomNameOf, vendorOf } from '../rates/vendor-rates';
 import type { BookingRecord } from './bookings.repository';
 
-/** How much of a booking an answer shows: all of it (booking, detail, cancellation) or the list's summary. */
-export type BookingView = { kind: 'full'; cancellationAmount?: string } | { kind: 'summary' };
-
-/**
- * A booking as the vendor writes it. Once cancelled, `totalNet` and `pendingAmount` are
- * what cancelling cost (what is still owed) and the hotel's `cancellationAmount` says the
- * same; the hotel's own `totalNet` stays what was booked.
- */
-export function wireBooking(record: BookingRecord, hotel: Hotel, view: BookingView): Booking {
-  const { booking, rooms } = record;
+/** What every answer says of a booking before its hotel: its references, status, holder and what is owed. */
+export function wireBookingHead({ booking }: BookingRecord): Booking {
   const cancelled = booking.status === 'CANCELLED';
   const owed = cancelled ? booking.cancellationAmount! : booking.totalNet;
-  const common: Booking = {
+  return {
     reference: booking.reference,
     ...(cancelled && { cancellationReference: booking.reference }),
     clientReference: booking.clientReference,
@@ -31,6 +23,20 @@ export function wireBooking(record: BookingRecord, hotel: Hotel, view: BookingVi
     pendingAmount: owed,
     currency: booking.currency,
   };
+}
+
+/** How much of a booking an answer shows: all of it (booking, detail, cancellation) or the list's summary. */
+export type BookingView = { kind: 'full'; cancellationAmount?: string } | { kind: 'summary' };
+
+/**
+ * A booking as the vendor writes it. Once cancelled, `totalNet` and `pendingAmount` are
+ * what cancelling cost (what is still owed) and the hotel's `cancellationAmount` says the
+ * same; the hotel's own `totalNet` stays what was booked.
+ */
+export function wireBooking(record: BookingRecord, hotel: Hotel, view: BookingView): Booking {
+  const { booking, rooms } = record;
+  const cancelled = booking.status === 'CANCELLED';
+  const common = wireBookingHead(record);
   const hotelSummary: WireHotel = {
     checkOut: booking.checkOut,
     checkIn: booking.checkIn,

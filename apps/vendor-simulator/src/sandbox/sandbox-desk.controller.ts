@@ -3,7 +3,8 @@ import type { BookingListRS, BookingRS, CheckRateRS } from '@hotel/hotelbeds';
 import { BookingListQuery, BookingReadQuery, CancellationQuery } from '../bookings/find-bookings/booking-list.query';
 import { ScenarioOf, SimulatorScenario } from '../http/vendor-request';
 import { SandboxDesk } from './sandbox-desk';
-import { DeskBookingRequest, DeskCheckRateRequest } from './sandbox-desk.requests';
+import { CreateBookingRequest } from '../bookings/create-booking/create-booking.request';
+import { CheckRateRequest } from '../checkrate/check-rate.request';
 
 type Answer<T> = Promise<Omit<T, 'auditData'>> | Omit<T, 'auditData'>;
 
@@ -14,13 +15,13 @@ export class SandboxDeskController {
 
   @Post('checkrates')
   @HttpCode(200)
-  checkrates(@ScenarioOf() scenario: SimulatorScenario | undefined, @Body() request: DeskCheckRateRequest): Answer<CheckRateRS> {
+  checkrates(@ScenarioOf() scenario: SimulatorScenario | undefined, @Body() request: CheckRateRequest): Answer<CheckRateRS> {
     return this.desk.checkRate(request, scenario);
   }
 
   @Post('bookings')
   @HttpCode(200)
-  book(@ScenarioOf() scenario: SimulatorScenario | undefined, @Body() request: DeskBookingRequest): Answer<BookingRS> {
+  book(@ScenarioOf() scenario: SimulatorScenario | undefined, @Body() request: CreateBookingRequest): Answer<BookingRS> {
     return this.desk.book(request, scenario);
   }
 

@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import { milliToDecimal, toMilli } from '@hotel/contracts';
 import { decodeSandboxRateKey, type Booking, type BookingListRS, type BookingRS, type CheckRateRS, type Rate, type SandboxRateTerms } from '@hotel/hotelbeds';
 import { SIMULATOR_CLOCK, type SimulatorClock } from '../clock';
+import { wireBookingHead } from '../bookings/booking-answer';
 import { BookingRecord, BookingsRepository } from '../bookings/bookings.repository';
 import { invalidData, notFound, productError } from '../http/vendor-errors';
 import { SANDBOX_DESK, type SimulatorScenario } from '../http/vendor-request';
@@ -10,7 +11,8 @@ import { roomIdOfCode } from '../inventory/simulated-inventory';
 import { cancellationChargeMilli } from '../rates/vendor-rates';
 import type { CredentialsByVendor } from '../vendors/vendor-credentials';
 import { VENDOR_BEHAVIOUR, VENDOR_CREDENTIALS, type VendorBehaviour } from '../vendors/vendor-tokens';
-import type { DeskBookingRequest, DeskCheckRateRequest } from './sandbox-desk.requests';
+import type { CreateBookingRequest } from '../bookings/create-booking/create-booking.request';
+import type { CheckRateRequest } from '../checkrate/check-rate.request';
 
 /** The desk's office: its references are 900-…. */
 const OFFICE = '900';
@@ -35,7 +37,7 @@ export class SandboxDesk {
     @Inject(VENDOR_BEHAVIOUR) private readonly behaviour: VendorBehaviour,
   ) {}
 
-  checkRate(request: DeskCheckRateRequest, scenario: SimulatorScenario | undefined): Answer<CheckRateRS> {
+  checkRate(request: CheckRateRequest, scenario: SimulatorScenario | undefined): Answer<CheckRateRS> {
     const terms = this.termsOf(request.rooms.map((room) => room.rateKey));
     if (scenario === 'sold_out') throw productError('The rate is no longer available (sandbox scenario sold_out)');
     const now = this.clock.now();
@@ -53,7 +55,7 @@ export class SandboxDesk {
     };
   }
 
-  async book(request: DeskBookingRequest, scenario: SimulatorScenario | undefined): Promise<Answer<BookingRS>> {
+  async book(request: CreateBookingRequest, scenario: SimulatorScenario | undefined): Promise<Answer<BookingRS>> {
     const keys = request.rooms.map((room) => room.rateKey);
     const terms = this.termsOf(keys);
     if (scenario === 'supplier_error') throw productError('The booking was refused by the hotel supplier (sandbox scenario supplier_error)');
@@ -160,22 +162,10 @@ export class SandboxDesk {
 
   private wireBooking(record: BookingRecord, cancellationAmount?: string): Booking {
     const { booking, rooms } = record;
-    const cancelled = booking.status === 'CANCELLED';
-    const owed = cancelled ? booking.cancellationAmount! : booking.totalNet;
     const name = rooms[0] ? (decodeSandboxRateKey(rooms[0].rateKey, this.credentials.sandbox.secret)?.hotelName ?? '') : '';
-    const amount = cancelled ? booking.cancellationAmount! : cancellationAmount;
+    const amount = booking.status === 'CANCELLED' ? booking.cancellationAmount! : cancellationAmount;
     return {
-      reference: booking.reference,
-      ...(cancelled && { cancellationReference: booking.reference }),
-      clientReference: booking.clientReference,
-      creationDate: booking.createdAt.toISOString().slice(0, 10),
-      status: booking.status,
-      modificationPolicies: { cancellation: !cancelled, modification: false },
-      creationUser: booking.creationUser,
-      holder: { name: booking.holderName, surname: booking.holderSurname },
-      totalNet: owed,
-      pendingAmount: owed,
-      currency: booking.currency,
+      ...wireBookingHead(record),
       hotel: {
         checkIn: booking.checkIn,
         checkOut: booking.checkOut,

@@ -1,5 +1,6 @@
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsDefined, IsNumber, IsOptional, IsString, Max, MaxLength, Min, MinLength, ValidateNested } from 'class-validator';
+import { MAX_REQUEST_RATE_KEY_LENGTH } from '../../checkrate/check-rate.request';
 import { PaxPart } from '../../protocol/request-parts';
 
 export class HolderPart {
@@ -17,7 +18,7 @@ export class HolderPart {
 export class BookingRoomPart {
   @IsString()
   @MinLength(1)
-  @MaxLength(400)
+  @MaxLength(MAX_REQUEST_RATE_KEY_LENGTH)
   rateKey: string;
 
   @IsOptional()
