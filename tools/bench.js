@@ -14,6 +14,7 @@ const { openLoop } = require('./bench/open-loop');
 const { fairness, VICTIM_RATE } = require('./bench/fairness');
 const { startOtlpSink } = require('./bench/otlp-sink');
 const { metricsRecordingCost } = require('./bench/metrics-cost');
+const { sharedLimitsCost } = require('./bench/shared-limits-cost');
 const { ROOT, log, ensureDependencies, build, freePort, findOnPath, portAnswers } = require('./lib/workspace');
 const { vendorRoundTripCost } = require('./bench/vendor-round-trip');
 const { readSimulatorCredentials } = require('./lib/vendor-simulator');
@@ -102,8 +103,10 @@ async function startNats() {
   const binary = findOnPath('nats-server', ['/usr/sbin', '/usr/local/sbin']);
   if (!binary) throw new Error('nats-server is needed for the benchmark (apt-get install nats-server)');
   const port = await freePort();
-  const child = spawn(binary, ['-a', '127.0.0.1', '-p', String(port)], { stdio: 'ignore' });
-  cleanups.push(() => stopChild(child));
+  // JetStream: the gateways' shared rate limits live in a KV bucket (and the booking events in a stream).
+  const storeDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hotel-bench-nats-'));
+  const child = spawn(binary, ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', storeDir], { stdio: 'ignore' });
+  cleanups.push(() => stopChild(child).then(() => fs.rmSync(storeDir, { recursive: true, force: true })));
   for (let i = 0; i < 100 && !(await portAnswers(port)); i++) await new Promise((r) => setTimeout(r, 50));
   return `nats://127.0.0.1:${port}`;
 }
@@ -481,8 +484,10 @@ async function main() {
     SIMULATOR_LATENCY_MS: 'atlas=10,borealis=20,cobalt=40',
     // With START_VENDORS=in-process: the V1 flow books straight after searching, one vendor answering at once.
     VENDOR_LATENCY_MS: 'atlas=0,borealis=1500,cobalt=4000',
-    RATE_LIMIT_RPS: '1000000',
-    RATE_LIMIT_BURST: '1000000',
+    // Limits no scenario reaches; BENCH_RATE_LIMIT_RPS=10 BENCH_RATE_LIMIT_BURST=1000000000 instead makes
+    // every request lease one token from the shared limits (the most they can cost a request).
+    RATE_LIMIT_RPS: process.env.BENCH_RATE_LIMIT_RPS || '1000000',
+    RATE_LIMIT_BURST: process.env.BENCH_RATE_LIMIT_BURST || '1000000',
   };
   const platform = await startPlatform(platformEnv);
   const gateway = `https://127.0.0.1:${gatewayPort}`;
@@ -693,6 +698,12 @@ async function main() {
   process.stdout.write(
     `metrics: recording costs ${recording.perObservationNs.toFixed(0)} ns per observation, ${(recording.perRequestNs / 1000).toFixed(2)} µs for a request of one NATS hop (its HTTP series, and the hop sent and handled)\n`,
   );
+  // The limits the gateway replicas share (a KV bucket on a broker of its own): what they add to a request.
+  for (const cost of await sharedLimitsCost()) {
+    process.stdout.write(
+      `shared limits, ${cost.name}: ${cost.gatewayCpuUsPerRequest.toFixed(0)} µs of gateway CPU, ${cost.brokerCpuUsPerRequest?.toFixed(0) ?? 'n/a'} µs of broker CPU, ${cost.storeCallsPerRequest.toFixed(3)} store calls and ${cost.usPerRequest.toFixed(0)} µs per request\n`,
+    );
+  }
   // With the credentials npm start made for the simulated vendors (DATA_DIR/secrets).
   const roundTrip = platform.simulatorUrl ? await vendorRoundTripCost(platform.simulatorUrl, readSimulatorCredentials(path.join(dataDir, 'secrets'), 'atlas')) : null;
   if (roundTrip) {

@@ -90,7 +90,10 @@ export class GatewayEnv extends PlatformEnv {
   @Min(1)
   ADDRESS_RATE_LIMIT_BURST = 40;
 
-  /** Requests per second per credential, and the burst above it (a client's own limit, set with `set-rate-limit`, wins). */
+  /**
+   * Requests per second per credential, and the burst above it (a client's own limit, set
+   * with `set-rate-limit`, wins); every gateway replica draws on the same buckets.
+   */
   @IsOptional()
   @Type(() => Number)
   @IsInt()
@@ -122,8 +125,8 @@ export class GatewayEnv extends PlatformEnv {
 
   /**
    * Expensive requests (lists, searches, hotel rates, V2 rates, prebook, book) one
-   * client may have in flight at once; more are answered 429 with Retry-After.
-   * Each gateway replica allows its share (at least 1).
+   * client may have in flight at once, across every gateway replica; more are answered
+   * 429 with Retry-After.
    */
   @IsOptional()
   @Type(() => Number)
@@ -157,12 +160,18 @@ export class GatewayEnv extends PlatformEnv {
   @Max(10_000)
   REFUSAL_HOLD_MS = 1000;
 
-  /** How many gateway replicas share the rate limit; each enforces its share. */
+  /**
+   * Copies of the rate limits' shared bucket (`hotel_rate_limits`, JetStream KV) a clustered
+   * broker keeps: 3 on a three-node cluster, so losing a node keeps the limits (and the
+   * requests, which are refused with 503 while the limits cannot be checked). Used when
+   * the gateway creates the bucket; an existing bucket is kept as it is.
+   */
   @IsOptional()
   @Type(() => Number)
   @IsInt()
   @Min(1)
-  GATEWAY_REPLICAS = 1;
+  @Max(5)
+  RATE_LIMIT_STORE_REPLICAS = 1;
 
   /**
    * A connection must deliver a request's head (TLS handshake and headers) this soon, or it

@@ -2,12 +2,14 @@ import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { randomUUID } from 'node:crypto';
 import { createServer as createHttpServer, IncomingMessage, Server, ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import { AddressInfo, Socket } from 'node:net';
+import { hostname } from 'node:os';
 import { TLSSocket } from 'node:tls';
-import { EVENTS, ErrorCode } from '@hotel/contracts';
-import { AppMetrics, DomainError, JsonLogger, ServiceClient, acceptRequestId, busCredentials, withSpan } from '@hotel/platform';
+import { EVENTS, ErrorCode, KV_BUCKETS } from '@hotel/contracts';
+import { AppMetrics, DomainError, JsonLogger, KeyValueBucket, ServiceClient, acceptRequestId, busCredentials, withSpan } from '@hotel/platform';
 import { AuthenticatedRequest } from './auth/api-family';
 import { Authenticator } from './auth/auth.guard';
 import { AddressLimiter } from './auth/address-limiter';
@@ -166,6 +168,41 @@ function limitConnections(server: Server, env: GatewayEnv, proxies: TrustedProxi
   });
 }
 
+/**
+ * The rate limits' shared bucket: an answer within a second, or the request is refused
+ * (503); a budget not written for a day goes (it has refilled long before, unless its
+ * burst is more than a day of its rate).
+ */
+const LIMITS_TIMEOUT_MS = 1000;
+const LIMITS_MAX_AGE_MS = 24 * 3600 * 1000;
+
+/**
+ * The shared bucket's calls counted by outcome (its cost and its health), and a warning
+ * while it cannot be reached (at most one a minute: a flood of refusals is one incident).
+ */
+function observedLimits(store: KeyValueBucket, metrics: AppMetrics, logger: JsonLogger): KeyValueBucket {
+  const calls = metrics.counter('hotel_rate_limit_store_calls_total', 'Calls to the rate limits shared by the gateway replicas (NATS KV), by call and outcome', ['call', 'outcome']);
+  let warnedAt = 0;
+  const observe = async <T>(call: 'get' | 'update', run: () => Promise<T>): Promise<T> => {
+    try {
+      const result = await run();
+      calls.inc({ call, outcome: result === null && call === 'update' ? 'conflict' : 'ok' });
+      return result;
+    } catch (error) {
+      calls.inc({ call, outcome: 'unavailable' });
+      if (Date.now() - warnedAt > 60_000) {
+        warnedAt = Date.now();
+        logger.warn({ msg: 'the rate limits cannot be checked: requests that need them are answered 503 until the bucket answers', bucket: KV_BUCKETS.RATE_LIMITS, error: error instanceof Error ? error.message : String(error) });
+      }
+      throw error;
+    }
+  };
+  return {
+    get: (key) => observe('get', () => store.get(key)),
+    update: (key, value, revision) => observe('update', () => store.update(key, value, revision)),
+  };
+}
+
 /** How often the servers look for requests past their timeouts: a tenth of the head's time, at most a second. */
 function timeoutCheckMs(env: GatewayEnv): number {
   return Math.max(100, Math.min(1000, Math.floor(env.HTTP_HEADERS_TIMEOUT_MS / 10)));
@@ -208,7 +245,16 @@ export async function startGateway(env: GatewayEnv): Promise<RunningGateway> {
   installRequestSpans(fastify);
   installEnvelope(fastify);
   installSecurityHeaders(fastify);
-  const authenticator = new Authenticator(services, env);
+  const limits = services.keyValue({
+    bucket: KV_BUCKETS.RATE_LIMITS,
+    // On disk, not in memory: the NATS chart offers no memory store (max_memory_store: 0),
+    // and the limits then outlive a restart of the broker. A write costs about the same.
+    storage: 'file',
+    replicas: env.RATE_LIMIT_STORE_REPLICAS,
+    maxAgeMs: LIMITS_MAX_AGE_MS,
+    timeoutMs: LIMITS_TIMEOUT_MS,
+  });
+  const authenticator = new Authenticator(services, env, observedLimits(limits, metrics, logger), `${hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`);
   const addresses = new AddressLimiter(env.ADDRESS_RATE_LIMIT_RPS, env.ADDRESS_RATE_LIMIT_BURST, proxies);
   fastify.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
@@ -278,6 +324,7 @@ export async function startGateway(env: GatewayEnv): Promise<RunningGateway> {
       await new Promise<void>((resolve) => metricsServer.close(() => resolve()));
       await new Promise<void>((resolve) => (plainServer ? plainServer.close(() => resolve()) : resolve()));
       await app.close();
+      await authenticator.close();
       await services.close();
     },
   };

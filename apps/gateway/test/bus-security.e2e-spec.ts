@@ -1,5 +1,5 @@
 import { NatsConnection, connect } from 'nats';
-import { BOOKING_EVENT_SUBJECTS, WEBHOOKS_CONSUMER, BUS_IDENTITIES, BusIdentity, SERVICE_NAMES, STREAMS, SUBJECTS, busPermissions, inboxPrefixOf } from '@hotel/contracts';
+import { BOOKING_EVENT_SUBJECTS, KV_BUCKETS, WEBHOOKS_CONSUMER, BUS_IDENTITIES, BusIdentity, SERVICE_NAMES, STREAMS, SUBJECTS, busPermissions, inboxPrefixOf } from '@hotel/contracts';
 import { natsConnectionOptions } from '@hotel/platform';
 import { TestSystem } from './system';
 
@@ -127,6 +127,20 @@ describe('bus security', () => {
     }
     },
   );
+
+  it.each(BUS_IDENTITIES)('%s may read and write the rate limits bucket only if it is the gateway, and never purge, delete or change it', async (identity) => {
+    const { connection, refused } = await connectAs(system, identity);
+    const bucket = KV_BUCKETS.RATE_LIMITS;
+    const gatewayOnly = [`$KV.${bucket}.rate.1`, `$JS.API.STREAM.INFO.KV_${bucket}`, `$JS.API.STREAM.CREATE.KV_${bucket}`, `$JS.API.DIRECT.GET.KV_${bucket}.$KV.${bucket}.rate.1`];
+    const nobody = [`$JS.API.STREAM.UPDATE.KV_${bucket}`, `$JS.API.STREAM.PURGE.KV_${bucket}`, `$JS.API.STREAM.DELETE.KV_${bucket}`, `$JS.API.STREAM.MSG.DELETE.KV_${bucket}`, '$KV.other.key', '$JS.API.DIRECT.GET.KV_other.x'];
+    try {
+      for (const subject of [...gatewayOnly, ...nobody]) connection.publish(subject, new Uint8Array(0));
+      await settled(connection);
+      expect([...refused.publish].sort()).toEqual((identity === 'gateway' ? nobody : [...gatewayOnly, ...nobody]).sort());
+    } finally {
+      await connection.close();
+    }
+  });
 
   it('a message that is not a request packet is answered as invalid, and the service goes on', async () => {
     const { connection } = await connectAs(system, 'gateway');

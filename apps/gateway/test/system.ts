@@ -74,6 +74,8 @@ export class TestSystem implements SystemUnderTest {
   readonly replicas = new Map<ServiceName, RunningService[]>();
   private readonly busClients: ServiceClient[] = [];
   gateway!: RunningGateway;
+  /** Gateway replicas started beside the first (startGatewayReplica), on the same bus. */
+  readonly gatewayReplicas: RunningGateway[] = [];
   private dataDir!: string;
 
   private constructor(
@@ -144,6 +146,16 @@ export class TestSystem implements SystemUnderTest {
     return this.gateway;
   }
 
+  /**
+   * One more gateway replica on a port of its own, beside `gateway` (which stays the one
+   * `request` talks to): same bus, same services, same certificate; closed with the system.
+   */
+  async startGatewayReplica(extra: Env = {}): Promise<RunningGateway> {
+    const replica = await startGateway(loadEnv(GatewayEnv, { ...this.env, ...this.identityEnv('gateway'), DATA_DIR: this.dataDir, ...extra }));
+    this.gatewayReplicas.push(replica);
+    return replica;
+  }
+
   /** The variables that give an app its own identity on the bus. */
   identityEnv(identity: BusIdentity): Env {
     return { NATS_NKEY_SEED: this.nats.keys[identity].seed };
@@ -208,6 +220,7 @@ export class TestSystem implements SystemUnderTest {
   }
 
   async stopAll(): Promise<void> {
+    for (const replica of this.gatewayReplicas.splice(0)) await replica.close();
     await this.gateway?.close();
     for (const name of [...this.replicas.keys()]) await this.stopService(name);
   }

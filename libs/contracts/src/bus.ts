@@ -1,4 +1,4 @@
-import { SERVICE_NAMES, STREAMS, SUBJECTS, ServiceName } from './subjects';
+import { KV_BUCKETS, SERVICE_NAMES, STREAMS, SUBJECTS, ServiceName } from './subjects';
 import { FxRatesUpdatedEvent } from './rates/fx';
 import { CredentialsRevokedEvent } from './users/credentials';
 
@@ -173,6 +173,26 @@ function streamPermissions(identity: BusIdentity): string[] {
   });
 }
 
+/** The identity that owns each key-value bucket (subjects.ts KV_BUCKETS): the only one that reads or writes it. */
+export const KV_BUCKET_OWNERS: Record<keyof typeof KV_BUCKETS, BusIdentity> = {
+  RATE_LIMITS: 'gateway',
+};
+
+/**
+ * What an identity needs for the buckets it owns: create the bucket's stream when
+ * missing and look at it, read a key (direct get of its last value, by subject) and
+ * write one (a publish on the key's subject, acknowledged on the identity's inbox).
+ * Never UPDATE, PURGE or DELETE, nor any other stream, nor the account's `$JS.API.INFO`.
+ */
+function bucketPermissions(identity: BusIdentity): string[] {
+  return (Object.keys(KV_BUCKETS) as (keyof typeof KV_BUCKETS)[])
+    .filter((key) => KV_BUCKET_OWNERS[key] === identity)
+    .flatMap((key) => {
+      const bucket = KV_BUCKETS[key];
+      return [`$KV.${bucket}.>`, `$JS.API.STREAM.INFO.KV_${bucket}`, `$JS.API.STREAM.CREATE.KV_${bucket}`, `$JS.API.DIRECT.GET.KV_${bucket}.>`];
+    });
+}
+
 /** The subject prefix of an identity's reply inboxes: nobody else can read its replies. */
 export function inboxPrefixOf(identity: BusIdentity): string {
   return `_INBOX_${identity}`;
@@ -193,7 +213,7 @@ export function busPermissions(identity: BusIdentity): BusPermissions {
     if (EVENT_ROUTES[key].publishers.includes(identity)) publish.push(EVENTS[key]);
     if (EVENT_ROUTES[key].subscribers.includes(identity)) subscribe.push(EVENTS[key]);
   }
-  publish.push(...streamPermissions(identity));
+  publish.push(...streamPermissions(identity), ...bucketPermissions(identity));
   const service = (SERVICE_NAMES as readonly string[]).includes(identity);
   if (service) subscribe.push(`${identity as ServiceName}.>`);
   return { publish, subscribe, respond: service };

@@ -127,6 +127,16 @@ export const STREAMS = {
   BOOKING_EVENTS: { name: 'BOOKING_EVENTS', subjects: 'events.booking.>' },
 } as const;
 
+/**
+ * JetStream key-value buckets: state that several replicas of one app share. Each is
+ * the stream `KV_<name>` and its keys the subjects `$KV.<name>.<key>` (bus.ts gives
+ * the owner exactly those).
+ */
+export const KV_BUCKETS = {
+  /** The gateway replicas' shared token buckets and in-flight counts (apps/gateway/src/auth/shared-limits.ts). */
+  RATE_LIMITS: 'hotel_rate_limits',
+} as const;
+
 /** The subject of each booking event type on the BOOKING_EVENTS stream. */
 export const BOOKING_EVENT_SUBJECTS = {
   'booking.created': 'events.booking.created.v1',

@@ -10,6 +10,7 @@ export * from './rpc/rpc-error.filter';
 export * from './nats/platform-nats-server';
 export * from './nats/nats-options';
 export * from './nats/service-client';
+export * from './nats/key-value';
 export * from './database/service-data-source';
 export * from './service/service-platform.module';
 export * from './service/start-service';

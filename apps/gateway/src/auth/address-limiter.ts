@@ -11,7 +11,7 @@ import { RateLimiter } from './rate-limiter';
  * Each gateway replica keeps its own buckets.
  */
 export class AddressLimiter {
-  private readonly limiter = new RateLimiter(1);
+  private readonly limiter = new RateLimiter();
   private readonly limit: RateLimit;
 
   constructor(

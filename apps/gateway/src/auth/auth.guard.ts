@@ -2,11 +2,11 @@ import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { FastifyReply } from 'fastify';
 import { Actor, RateLimit, SUBJECTS, USER_TOKEN_PREFIX, credentialHash } from '@hotel/contracts';
-import { DomainError, FairScheduler, ServiceClient } from '@hotel/platform';
+import { DomainError, FairScheduler, KeyValueBucket, ServiceClient } from '@hotel/platform';
 import { GatewayEnv } from '../gateway.env';
 import { API_FAMILY, ApiFamily, AuthenticatedRequest, EXPENSIVE_ROUTES, PAGE_ROUTES, ROLES_BY_FAMILY, RouteAuthConfig } from './api-family';
 import { CredentialCache } from './credential-cache';
-import { Budget, InFlightLimiter, RateLimiter } from './rate-limiter';
+import { SharedInFlight, SharedRateLimiter } from './shared-limits';
 
 /**
  * Authenticates every request to a route that declares an API family, from a
@@ -14,12 +14,14 @@ import { Budget, InFlightLimiter, RateLimiter } from './rate-limiter';
  * 401, a valid credential on the wrong API is 403. Then the rate limits (the
  * credential's budget and its client's, shared by all of the client's keys and
  * users) with the RateLimit-* headers, and for expensive routes the client's
- * bound on requests in flight; past either, 429 with Retry-After.
+ * bound on requests in flight; past either, 429 with Retry-After. Both hold across
+ * every gateway replica: their state is in `limits`, the bucket all replicas share
+ * (shared-limits.ts); while it cannot be reached, 503 with Retry-After.
  */
 export class Authenticator {
   readonly cache: CredentialCache;
-  private readonly limiter: RateLimiter;
-  private readonly inFlight: InFlightLimiter;
+  private readonly limiter: SharedRateLimiter;
+  private readonly inFlight: SharedInFlight;
   /** The places for list pages in the services, taken in turn per client. */
   private readonly pages: FairScheduler;
   private readonly pageWaitMs: number;
@@ -31,15 +33,23 @@ export class Authenticator {
   constructor(
     private readonly services: ServiceClient,
     env: GatewayEnv,
+    limits: KeyValueBucket,
+    /** This replica's name in the shared in-flight counts (unique per process). */
+    replica: string,
   ) {
     this.cache = new CredentialCache(env.AUTH_CACHE_TTL_MS);
-    this.limiter = new RateLimiter(env.GATEWAY_REPLICAS);
-    this.inFlight = new InFlightLimiter(Math.max(1, Math.floor(env.CLIENT_MAX_IN_FLIGHT / env.GATEWAY_REPLICAS)));
+    this.limiter = new SharedRateLimiter(limits);
+    this.inFlight = new SharedInFlight(limits, env.CLIENT_MAX_IN_FLIGHT, replica);
     this.pages = new FairScheduler(env.PAGE_CONCURRENCY);
     this.pageWaitMs = env.RPC_TIMEOUT_MS;
     this.credentialDefault = { rps: env.RATE_LIMIT_RPS, burst: env.RATE_LIMIT_BURST };
     this.clientDefault = { rps: env.RATE_LIMIT_CLIENT_RPS ?? env.RATE_LIMIT_RPS, burst: env.RATE_LIMIT_CLIENT_BURST ?? env.RATE_LIMIT_BURST };
     this.abandonedAfterMs = env.RPC_TIMEOUT_MS + 1000;
+  }
+
+  /** Once the requests are answered: their places are given back to the shared count. */
+  close(): Promise<void> {
+    return this.inFlight.close();
   }
 
   /** The route's API family, if it has one (see BookingApi/BackendApi). */
@@ -55,7 +65,7 @@ export class Authenticator {
       // Asked by its hash: the secret itself never crosses the bus.
       this.services.send(SUBJECTS.USERS_CREDENTIAL_RESOLVE, { secretHash: credentialHash(secret), userToken: secret.startsWith(USER_TOKEN_PREFIX) }, { requestId: request.id }),
     );
-    this.limit(actor, rateLimit ?? null, reply);
+    await this.limit(actor, rateLimit ?? null, reply);
     if (!ROLES_BY_FAMILY[family].includes(actor.role)) {
       throw new DomainError(
         'FORBIDDEN',
@@ -77,12 +87,14 @@ export class Authenticator {
    * of the tighter one on every authenticated answer. A client's own limit (set-rate-limit)
    * replaces both defaults.
    */
-  private limit(actor: Actor, own: RateLimit | null, reply: FastifyReply) {
-    const budgets: Budget[] = [
-      { key: `${actor.clientId}:${actor.role}:${actor.sandbox ? 'sandbox' : 'live'}:${actor.userId ?? ''}`, limit: own ?? this.credentialDefault },
-      { key: `${actor.clientId}`, limit: own ?? this.clientDefault },
-    ];
-    const decision = this.limiter.takeAll(budgets);
+  private async limit(actor: Actor, own: RateLimit | null, reply: FastifyReply) {
+    const decision = await this.limiter.take({
+      // Names in the shared bucket (letters, digits, `.`, `_`, `-` only).
+      key: `rate.${actor.clientId}`,
+      credential: `${actor.role}.${actor.sandbox ? 'sandbox' : 'live'}.${actor.userId ?? 'none'}`,
+      clientLimit: own ?? this.clientDefault,
+      credentialLimit: own ?? this.credentialDefault,
+    });
     reply.header('ratelimit-limit', String(decision.limit));
     reply.header('ratelimit-remaining', String(decision.remaining));
     reply.header('ratelimit-reset', String(decision.resetSeconds));
@@ -99,7 +111,7 @@ export class Authenticator {
    * A list page then waits for its turn at one of the gateway's page places.
    */
   private async admit(actor: Actor, request: AuthenticatedRequest, reply: FastifyReply, page: boolean) {
-    const release = this.inFlight.tryAcquire(actor.clientId);
+    const release = await this.inFlight.tryAcquire(actor.clientId);
     if (!release) {
       throw new DomainError(
         'RATE_LIMITED',

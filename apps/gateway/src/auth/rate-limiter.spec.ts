@@ -1,10 +1,10 @@
-import { InFlightLimiter, RateLimiter } from './rate-limiter';
+import { RateLimiter } from './rate-limiter';
 
 describe('RateLimiter', () => {
   const limit = { rps: 10, burst: 20 };
 
   it('allows the burst, then refills at the rate', () => {
-    const limiter = new RateLimiter(1);
+    const limiter = new RateLimiter();
     for (let i = 0; i < 20; i++) expect(limiter.take('k', limit, 0).allowed).toBe(true);
     const refused = limiter.take('k', limit, 0);
     expect(refused).toMatchObject({ allowed: false, remaining: 0, retryAfterSeconds: 1 });
@@ -14,26 +14,19 @@ describe('RateLimiter', () => {
   });
 
   it('keeps credentials apart', () => {
-    const limiter = new RateLimiter(1);
+    const limiter = new RateLimiter();
     for (let i = 0; i < 20; i++) limiter.take('a', limit, 0);
     expect(limiter.take('a', limit, 0).allowed).toBe(false);
     expect(limiter.take('b', limit, 0).allowed).toBe(true);
   });
 
-  it('gives each of N replicas its share', () => {
-    const limiter = new RateLimiter(4);
-    let allowed = 0;
-    for (let i = 0; i < 20; i++) if (limiter.take('k', limit, 0).allowed) allowed++;
-    expect(allowed).toBe(5);
-  });
-
   it('reports the limit, what remains and when it resets', () => {
-    const decision = new RateLimiter(1).take('k', limit, 0);
+    const decision = new RateLimiter().take('k', limit, 0);
     expect(decision).toEqual({ allowed: true, limit: 20, remaining: 19, resetSeconds: 1, retryAfterSeconds: 0 });
   });
 
   it('draws on every budget or none: a credential and its client', () => {
-    const limiter = new RateLimiter(1);
+    const limiter = new RateLimiter();
     const client = { rps: 10, burst: 30 };
     const budgets = (credential: string) => [
       { key: credential, limit },
@@ -51,28 +44,11 @@ describe('RateLimiter', () => {
   });
 
   it('reports the budget that binds', () => {
-    const limiter = new RateLimiter(1);
+    const limiter = new RateLimiter();
     const decision = limiter.takeAll([
       { key: 'credential', limit: { rps: 10, burst: 20 } },
       { key: 'client', limit: { rps: 100, burst: 1000 } },
     ]);
     expect(decision).toMatchObject({ allowed: true, limit: 20, remaining: 19 });
-  });
-});
-
-describe('InFlightLimiter', () => {
-  it('admits at most max per key, and again once one is released (once)', () => {
-    const limiter = new InFlightLimiter(2);
-    const first = limiter.tryAcquire(1)!;
-    const second = limiter.tryAcquire(1)!;
-    expect(limiter.tryAcquire(1)).toBeNull();
-    expect(limiter.tryAcquire(2)).not.toBeNull();
-    first();
-    first();
-    expect(limiter.inFlight(1)).toBe(1);
-    expect(limiter.tryAcquire(1)).not.toBeNull();
-    expect(limiter.tryAcquire(1)).toBeNull();
-    second();
-    expect(limiter.inFlight(1)).toBe(1);
   });
 });

@@ -25,16 +25,13 @@ export interface Budget {
 const MAX_BUCKETS = 100_000;
 
 /**
- * Token buckets: a request draws one token from each budget it belongs to (its
- * credential's and its client's), and only if every one of them has a token.
- * Each gateway replica enforces its share of a limit (limit / replicas), so
- * replicas need none of each other's state; with requests spread evenly by the
- * load balancer the total matches the limit.
+ * Token buckets in this process: a request draws one token from each budget it
+ * belongs to, and only if every one of them has a token. The per-address limits use
+ * them (each replica its own); a client's limits are shared by every replica
+ * (shared-limits.ts).
  */
 export class RateLimiter {
   private readonly buckets = new Map<string, Bucket>();
-
-  constructor(private readonly replicas: number) {}
 
   take(key: string, limit: RateLimit, now = Date.now()): RateDecision {
     return this.takeAll([{ key, limit }], now);
@@ -74,8 +71,7 @@ export class RateLimiter {
   }
 
   private refilled(key: string, limit: RateLimit, now: number): Bucket {
-    const rps = limit.rps / this.replicas;
-    const burst = Math.max(1, limit.burst / this.replicas);
+    const { rps, burst } = limit;
     let bucket = this.buckets.get(key);
     if (!bucket) {
       if (this.buckets.size >= MAX_BUCKETS) this.evictFull(now);
@@ -96,33 +92,5 @@ export class RateLimiter {
       if (bucket.tokens + ((now - bucket.updatedAt) / 1000) * bucket.rps >= bucket.burst) this.buckets.delete(key);
     }
     if (this.buckets.size >= MAX_BUCKETS) this.buckets.clear();
-  }
-}
-
-/**
- * At most `max` requests in flight per key (a client): a request is admitted
- * with a release function to call once its answer is sent, or refused.
- */
-export class InFlightLimiter {
-  private readonly counts = new Map<string | number, number>();
-
-  constructor(readonly max: number) {}
-
-  tryAcquire(key: string | number): (() => void) | null {
-    const inFlight = this.counts.get(key) ?? 0;
-    if (inFlight >= this.max) return null;
-    this.counts.set(key, inFlight + 1);
-    let released = false;
-    return () => {
-      if (released) return;
-      released = true;
-      const left = (this.counts.get(key) ?? 1) - 1;
-      if (left > 0) this.counts.set(key, left);
-      else this.counts.delete(key);
-    };
-  }
-
-  inFlight(key: string | number): number {
-    return this.counts.get(key) ?? 0;
   }
 }

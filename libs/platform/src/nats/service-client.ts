@@ -7,6 +7,7 @@ import {
   ErrorCode as NatsErrorCode,
   JSONCodec,
   Msg,
+  MsgHdrs,
   NatsConnection,
   NatsError,
   RetentionPolicy,
@@ -23,6 +24,7 @@ import { currentRequestId } from '../logging/request-context';
 import { AppMetrics, outcomeCode } from '../metrics/app-metrics';
 import { SpanKind, endSpan, injectTraceContext, natsAttributes, startSpanFromHeaders, traced, withSpan } from '../tracing/tracing';
 import { BusCredentials, natsConnectionOptions } from './nats-options';
+import { KeyValueBucket, KeyValueConfig, NatsKeyValueBucket } from './key-value';
 
 export interface SendOptions {
   /** Overrides the default timeout for this call. */
@@ -167,7 +169,8 @@ export class ServiceClient {
     return this.measured(subject, async () => {
       const connection = this.requireConnection(subject);
       try {
-        const message = await this.request(connection, subject, this.encode(subject, request), options);
+        const timeoutMs = options.timeoutMs ?? this.defaultTimeoutMs;
+        const message = await this.request(connection, subject, this.encode(subject, request), timeoutMs, this.headers(options, timeoutMs));
         return this.unwrap(subject, codec.decode(message.data) as NestReplyPacket) as ReplyOf<S>;
       } catch (error) {
         throw this.toDomainError(error, subject);
@@ -323,6 +326,18 @@ export class ServiceClient {
     };
   }
 
+  /**
+   * A key-value bucket this identity owns (bus.ts), over this connection: unreachable
+   * (503) while the connection is down, rather than waiting for it.
+   */
+  keyValue(config: KeyValueConfig): KeyValueBucket {
+    return new NatsKeyValueBucket(config, {
+      connection: () => this.requireConnection(`$KV.${config.bucket}`),
+      // On the shared reply inbox, as every call: half the CPU of nats.js's own KV calls.
+      request: (subject, data, headers) => this.request(this.requireConnection(subject), subject, data, config.timeoutMs, headers),
+    });
+  }
+
   /** Every replica gets every event (no queue group): each keeps its own caches. */
   onEvent<E extends EventSubject>(subject: E, handler: (event: EventMap[E]) => void): void {
     if (!this.connection) throw new Error('connect() before onEvent()');
@@ -400,16 +415,15 @@ export class ServiceClient {
     }
   }
 
-  private request(connection: NatsConnection, subject: string, data: Uint8Array, options: SendOptions): Promise<Msg> {
+  private request(connection: NatsConnection, subject: string, data: Uint8Array, timeoutMs: number, headers?: MsgHdrs): Promise<Msg> {
     const token = String(++this.lastToken);
-    const timeoutMs = options.timeoutMs ?? this.defaultTimeoutMs;
     return new Promise<Msg>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.pending.delete(token);
         reject(NatsError.errorForCode(NatsErrorCode.Timeout));
       }, timeoutMs);
       this.pending.set(token, { subject, resolve, reject, timer });
-      connection.publish(subject, data, { reply: this.replyPrefix + token, headers: this.headers(options, timeoutMs) });
+      connection.publish(subject, data, { reply: this.replyPrefix + token, headers });
     });
   }
 
