@@ -63,6 +63,20 @@ function clock(start = 1_000_000) {
 /** A request of one credential of client `client`, the same limit for both buckets unless said. */
 const budget = (client: number, limit: RateLimit, credential = 'api.live.none', clientLimit = limit): ClientBudget => ({ key: `rate.${client}`, credential, clientLimit, credentialLimit: limit });
 
+
+/** One replica whose credential (client 1, 1000/s) has been busy long enough to hold a lease of at least `tokens` tokens. */
+async function busyReplica(tokens: number) {
+  const store = new MemoryBucket();
+  const time = clock();
+  const limiter = new SharedRateLimiter(store, time.now);
+  const limit = { rps: 1000, burst: 1000 };
+  for (let i = 0; i < 200; i++) {
+    time.advance(1);
+    await limiter.take(budget(1, limit));
+  }
+  while (limiter.held('rate.1', 'api.live.none') < tokens) await limiter.take(budget(1, limit));
+  return { store, time, limiter, limit };
+}
 describe('shared token bucket arithmetic', () => {
   const limit = { rps: 10, burst: 20 };
   const both = { credential: 'api.live.none', clientLimit: limit, credentialLimit: limit };
@@ -273,16 +287,8 @@ describe('SharedRateLimiter', () => {
   });
 
   it('fails safe: with the store unreachable a request is refused 503, never let through; leased tokens are still spent', async () => {
-    const store = new MemoryBucket();
-    const time = clock();
-    const limiter = new SharedRateLimiter(store, time.now);
-    const limit = { rps: 1000, burst: 1000 };
     // A busy credential: this replica holds a lease.
-    for (let i = 0; i < 200; i++) {
-      time.advance(1);
-      await limiter.take(budget(1, limit));
-    }
-    while (limiter.held('rate.1', 'api.live.none') < 2) await limiter.take(budget(1, limit));
+    const { store, limiter, limit } = await busyReplica(2);
     const held = limiter.held('rate.1', 'api.live.none');
     store.down = true;
     for (let i = 0; i < held; i++) expect((await limiter.take(budget(1, limit))).allowed).toBe(true);
@@ -309,15 +315,7 @@ describe('SharedRateLimiter', () => {
   });
 
   it('unspent leased tokens go after the lease life', async () => {
-    const store = new MemoryBucket();
-    const time = clock();
-    const limiter = new SharedRateLimiter(store, time.now);
-    const limit = { rps: 1000, burst: 1000 };
-    for (let i = 0; i < 200; i++) {
-      time.advance(1);
-      await limiter.take(budget(1, limit));
-    }
-    while (limiter.held('rate.1', 'api.live.none') < 1) await limiter.take(budget(1, limit));
+    const { time, limiter } = await busyReplica(1);
     time.advance(LEASE_TTL_MS);
     expect(limiter.held('rate.1', 'api.live.none')).toBe(0);
   });
