@@ -556,8 +556,10 @@ async function main() {
     }
   }
   const today = daysAhead(0);
-  const fair = (floodConnections) =>
-    fairness({ gateway, floodHeaders: booking, victimHeaders: { authorization: `Bearer ${fairClient?.api_key}` }, floodConnections, runAutocannon });
+  const fair = (floodConnections, flood) =>
+    fairness({ gateway, floodHeaders: booking, victimHeaders: { authorization: `Bearer ${fairClient?.api_key}` }, floodConnections, runAutocannon, flood });
+  // The V2 flood: a city's rates, 200 hotels an answer (about 400 KB), as a reseller refreshing its cache would ask.
+  const v2Flood = { path: '/v2/rates', method: 'POST', body: JSON.stringify({ ...stay, place_id: 'gn:2988507', limit: 200 }) };
 
   const scenarios = [
     { name: 'baseline: bare Fastify JSON route', url: `${baseline}/json` },
@@ -647,6 +649,7 @@ async function main() {
     { name: `${FAIRNESS}: other client's GET /book?limit=50 at ${VICTIM_RATE} req/s, alone`, runWithWarmup: fair(0) },
     { name: `${FAIRNESS}: the same while one client floods GET /book?limit=50 from 64 connections`, runWithWarmup: fair(64) },
     { name: `${FAIRNESS}: the same while one client floods GET /book?limit=50 from 256 connections`, runWithWarmup: fair(256) },
+    { name: `${FAIRNESS}: the same while one client floods POST /v2/rates (a city, 200 hotels) from 64 connections`, runWithWarmup: fair(64, v2Flood) },
   ].filter((scenario) => scenario.isReference || (matches(scenario.name) && (!options.tracing || scenario.traceable)));
 
   if (options.hold) {

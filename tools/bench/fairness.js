@@ -1,7 +1,7 @@
-// The fairness scenario of `npm run bench`: one client floods GET /book?limit=50 over
-// 100,000 bookings from many connections (within its rate limit: the benchmark sets a
-// huge one), while another client's own GET /book?limit=50 is measured open-loop at a
-// fixed rate; the same measurement without the flood is the reference. What keeps the
+// The fairness scenarios of `npm run bench`: one client floods GET /book?limit=50 over
+// 100,000 bookings, or POST /v2/rates for a city, from many connections (within its rate
+// limit: the benchmark sets a huge one), while another client's own GET /book?limit=50 is
+// measured open-loop at a fixed rate; the same measurement without the flood is the reference. What keeps the
 // flood from taking the other client's share is the gateway: a client's expensive
 // requests in flight are bounded (CLIENT_MAX_IN_FLIGHT; the ones over it answered 429,
 // held up to REFUSAL_HOLD_MS first), and list pages go into the services a few at a time
@@ -12,10 +12,11 @@ const VICTIM_RATE = 50;
 const VICTIM_CONNECTIONS = 4;
 
 /**
- * @param {{ gateway: string, floodHeaders: object, victimHeaders: object, floodConnections: number, runAutocannon: Function }} setup
+ * @param {{ gateway: string, floodHeaders: object, victimHeaders: object, floodConnections: number, runAutocannon: Function, flood?: { path: string, method?: string, body?: string } }} setup
+ *   `flood`: the flooding client's request (default: GET /book?limit=50)
  * @returns {(durationS: number, warmupS: number) => Promise<object>} one measurement: the other client's latency, and what the flood got
  */
-function fairness({ gateway, floodHeaders, victimHeaders, floodConnections, runAutocannon }) {
+function fairness({ gateway, floodHeaders, victimHeaders, floodConnections, runAutocannon, flood: floodRequest = { path: '/book?limit=50' } }) {
   return async (durationS, warmupS) => {
     const victim = openLoop({
       url: `${gateway}/book?limit=50`,
@@ -28,7 +29,16 @@ function fairness({ gateway, floodHeaders, victimHeaders, floodConnections, runA
     });
     if (!floodConnections) return { ...(await victim), flood: null };
     // The flood runs through the other client's warm-up and measurement, and a second longer.
-    const flood = runAutocannon({ url: `${gateway}/book?limit=50`, headers: floodHeaders, connections: floodConnections }, warmupS + durationS + 1);
+    const flood = runAutocannon(
+      {
+        url: `${gateway}${floodRequest.path}`,
+        method: floodRequest.method ?? 'GET',
+        body: floodRequest.body,
+        headers: floodRequest.body ? { ...floodHeaders, 'content-type': 'application/json' } : floodHeaders,
+        connections: floodConnections,
+      },
+      warmupS + durationS + 1,
+    );
     const [measured, flooded] = await Promise.all([victim, flood]);
     const refused = flooded.statusCodeStats?.['429']?.count ?? 0;
     const seconds = warmupS + durationS + 1;
