@@ -544,10 +544,11 @@ async function main() {
   const matches = (name) => !options.only || name.includes(options.only);
   // --tracing measures only the traceable scenarios (below): none of the others' setup.
   const selected = (name) => !options.tracing && matches(name);
-  const fairnessSelected = selected(`${FAIRNESS}:`);
-  let fairClient;
+  // The fairness scenarios' setup, for any of them (`--only fairness`, or the name of one).
+  const fairnessSelected = !options.tracing && (!options.only || options.only.startsWith(FAIRNESS) || FAIRNESS.includes(options.only));
+  let fairClient, firstBooking;
   if ([LIST_SCENARIO, ...LIST_PAGE_SCENARIOS].some(selected) || fairnessSelected) {
-    const firstBooking = await bookOnce(gateway, booking, prebookPath);
+    firstBooking = await bookOnce(gateway, booking, prebookPath);
     await seedBookings(databaseUrl, keys.client_id, firstBooking.id, 100_000);
     if (fairnessSelected) {
       // The fairness scenario's other client, with bookings of its own to list.
@@ -560,6 +561,20 @@ async function main() {
     fairness({ gateway, floodHeaders: booking, victimHeaders: { authorization: `Bearer ${fairClient?.api_key}` }, floodConnections, runAutocannon, flood });
   // The V2 flood: a city's rates, 200 hotels an answer (about 400 KB), as a reseller refreshing its cache would ask.
   const v2Flood = { path: '/v2/rates', method: 'POST', body: JSON.stringify({ ...stay, place_id: 'gn:2988507', limit: 200 }) };
+  // The flood without a key: every route that takes none, in turn, and a failed authentication, from one address.
+  const voucher = firstBooking?.voucher_url ? new URL(firstBooking.voucher_url, gateway) : null;
+  const anonymousFlood = {
+    anonymous: true,
+    path: '/health/ready',
+    requests: [
+      { method: 'GET', path: '/health/ready' },
+      { method: 'GET', path: '/openapi.json' },
+      { method: 'GET', path: '/docs' },
+      { method: 'GET', path: '/finance/' },
+      ...(voucher ? [{ method: 'GET', path: `${voucher.pathname}${voucher.search}` }] : []),
+      { method: 'GET', path: '/book', headers: { authorization: 'Bearer not-a-key' } },
+    ],
+  };
 
   const scenarios = [
     { name: 'baseline: bare Fastify JSON route', url: `${baseline}/json` },
@@ -650,6 +665,10 @@ async function main() {
     { name: `${FAIRNESS}: the same while one client floods GET /book?limit=50 from 64 connections`, runWithWarmup: fair(64) },
     { name: `${FAIRNESS}: the same while one client floods GET /book?limit=50 from 256 connections`, runWithWarmup: fair(256) },
     { name: `${FAIRNESS}: the same while one client floods POST /v2/rates (a city, 200 hotels) from 64 connections`, runWithWarmup: fair(64, v2Flood) },
+    {
+      name: `${FAIRNESS}: the same while one address floods the routes without a key (health, docs, console, a voucher, a bad key) from 64 connections`,
+      runWithWarmup: fair(64, anonymousFlood),
+    },
   ].filter((scenario) => scenario.isReference || (matches(scenario.name) && (!options.tracing || scenario.traceable)));
 
   if (options.hold) {

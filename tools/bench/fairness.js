@@ -4,16 +4,17 @@
 // measured open-loop at a fixed rate; the same measurement without the flood is the reference. What keeps the
 // flood from taking the other client's share is the gateway: a client's expensive
 // requests in flight are bounded (CLIENT_MAX_IN_FLIGHT; the ones over it answered 429,
-// held up to REFUSAL_HOLD_MS first), and list pages go into the services a few at a time
-// (PAGE_CONCURRENCY), per client in turn.
+// held up to REFUSAL_HOLD_MS first), and list pages and V2 rates go into the services a
+// few at a time (PAGE_CONCURRENCY, V2_RATES_CONCURRENCY), per client in turn.
 const { openLoop } = require('./open-loop');
 
 const VICTIM_RATE = 50;
 const VICTIM_CONNECTIONS = 4;
 
 /**
- * @param {{ gateway: string, floodHeaders: object, victimHeaders: object, floodConnections: number, runAutocannon: Function, flood?: { path: string, method?: string, body?: string } }} setup
- *   `flood`: the flooding client's request (default: GET /book?limit=50)
+ * @param {{ gateway: string, floodHeaders: object, victimHeaders: object, floodConnections: number, runAutocannon: Function, flood?: { path: string, method?: string, body?: string, requests?: object[], anonymous?: boolean } }} setup
+ *   `flood`: the flooding client's request (default: GET /book?limit=50); `requests`, autocannon's
+ *   requests to take in turn instead; `anonymous`, sent without the flooding client's credential
  * @returns {(durationS: number, warmupS: number) => Promise<object>} one measurement: the other client's latency, and what the flood got
  */
 function fairness({ gateway, floodHeaders, victimHeaders, floodConnections, runAutocannon, flood: floodRequest = { path: '/book?limit=50' } }) {
@@ -34,7 +35,8 @@ function fairness({ gateway, floodHeaders, victimHeaders, floodConnections, runA
         url: `${gateway}${floodRequest.path}`,
         method: floodRequest.method ?? 'GET',
         body: floodRequest.body,
-        headers: floodRequest.body ? { ...floodHeaders, 'content-type': 'application/json' } : floodHeaders,
+        headers: { ...(floodRequest.anonymous ? {} : floodHeaders), ...(floodRequest.body && { 'content-type': 'application/json' }) },
+        ...(floodRequest.requests && { requests: floodRequest.requests }),
         connections: floodConnections,
       },
       warmupS + durationS + 1,

@@ -137,9 +137,10 @@ export class GatewayEnv extends PlatformEnv {
 
   /**
    * List pages (GET /book, GET /api/booking…, GET /api/accounting…) one gateway replica
-   * lets into the services at once, all clients together: about the cores that serve
-   * them. The ones over it wait and are let in per client in turn, so a client flooding
-   * pages holds up another client's page by about one page, not by all of its own.
+   * lets into the services at once, all clients together: about the cores that assemble
+   * them. The ones over it wait and are let in per client in turn (with V2 rates below:
+   * a client's turn counts both), so a client flooding pages or V2 rates holds up another
+   * client's page by about one page, not by all of its own.
    */
   @IsOptional()
   @Type(() => Number)
@@ -147,6 +148,18 @@ export class GatewayEnv extends PlatformEnv {
   @Min(1)
   @Max(10_000)
   PAGE_CONCURRENCY = 2;
+
+  /**
+   * V2 rates requests one gateway replica lets into the services at once, all clients
+   * together; the others wait and go in per client in turn, as pages do. More than pages:
+   * a V2 request may wait on vendors as long as it works.
+   */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(10_000)
+  V2_RATES_CONCURRENCY = 16;
 
   /**
    * How long a 429 is held before it is sent (at most its Retry-After): a client that

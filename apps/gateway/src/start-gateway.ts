@@ -8,7 +8,7 @@ import { createServer as createHttpsServer } from 'node:https';
 import { AddressInfo, Socket } from 'node:net';
 import { hostname } from 'node:os';
 import { TLSSocket } from 'node:tls';
-import { EVENTS, ErrorCode, KV_BUCKETS } from '@hotel/contracts';
+import { EVENTS, ErrorCode, KV_BUCKETS, SUBJECTS } from '@hotel/contracts';
 import { AppMetrics, DomainError, JsonLogger, KeyValueBucket, ServiceClient, acceptRequestId, busCredentials, withSpan } from '@hotel/platform';
 import { AuthenticatedRequest } from './auth/api-family';
 import { Authenticator } from './auth/auth.guard';
@@ -203,6 +203,20 @@ function observedLimits(store: KeyValueBucket, metrics: AppMetrics, logger: Json
   };
 }
 
+/**
+ * The calls whose answers are large (V2 rates, list pages, search results, ledger pages),
+ * each over a NATS connection of its own: on the one shared connection every other answer
+ * (another client's page, a rate-limit lease, a credential) would wait behind them.
+ */
+const LARGE_ANSWER_SUBJECTS = [
+  SUBJECTS.SEARCH_V2_RATES_SEARCH,
+  SUBJECTS.SEARCH_SESSION_POLL,
+  SUBJECTS.BOOKING_BOOKING_LIST,
+  SUBJECTS.BOOKING_BACKEND_BOOKING_LIST,
+  SUBJECTS.ACCOUNTING_ENTRY_LIST,
+  SUBJECTS.ACCOUNTING_EXPORT_PAGE,
+] as const;
+
 /** How often the servers look for requests past their timeouts: a tenth of the head's time, at most a second. */
 function timeoutCheckMs(env: GatewayEnv): number {
   return Math.max(100, Math.min(1000, Math.floor(env.HTTP_HEADERS_TIMEOUT_MS / 10)));
@@ -212,7 +226,7 @@ export async function startGateway(env: GatewayEnv): Promise<RunningGateway> {
   const proxies = TrustedProxies.parse(env.TRUSTED_PROXIES);
   const tls = await loadTlsMaterial({ certFile: env.TLS_CERT, keyFile: env.TLS_KEY, dataDir: env.DATA_DIR });
   const metrics = new AppMetrics('gateway');
-  const services = new ServiceClient(busCredentials(env, 'gateway'), env.RPC_TIMEOUT_MS).recordTo(metrics);
+  const services = new ServiceClient(busCredentials(env, 'gateway'), env.RPC_TIMEOUT_MS).recordTo(metrics).withLanes(LARGE_ANSWER_SUBJECTS);
   let plainServer: Server | undefined;
   const connectionsRefused = metrics.counter('hotel_http_connections_refused_total', 'Connections closed at once, by listener: their address already held MAX_CONNECTIONS_PER_ADDRESS', ['listener']);
   const adapter = new FastifyAdapter({

@@ -166,24 +166,25 @@ describe('page places', () => {
       await new Promise((resolve) => setTimeout(resolve, 30));
       answers.push(page(other));
       expect((await Promise.all(answers)).map((answer) => answer.status)).toEqual([404, 404, 404, 404, 404]);
+      // The flood had its turn: the other client's page goes before the flood's next ones.
       // First come first served would have been F F F F O.
-      expect(clients).toEqual([F, F, O, F, F]);
+      expect(clients).toEqual([F, O, F, F, F]);
 
       // A page whose service does not answer holds the place until the gateway gives up
       // on it (RPC_TIMEOUT_MS); a page that waits for the place that long gives up, unsent.
       // Here the flood's second page takes the place after its first (its turn comes
-      // first), and the other client's page, waiting since just after, gives up.
+      // first), and its third, waiting since just after, gives up.
       hang = true;
       const held = [page(flooding)];
       for (let i = 0; i < 200 && clients.length < 6; i++) await new Promise((resolve) => setTimeout(resolve, 5));
       held.push(page(flooding));
       await new Promise((resolve) => setTimeout(resolve, 30));
-      const waiting = await page(other);
+      const waiting = await page(flooding);
       expect(waiting.status).toBe(503);
       expect(waiting.headers['retry-after']).toBe('1');
       expect(waiting.body).toMatchObject({ success: false, code: 'SERVICE_UNAVAILABLE', message: expect.stringMatching(/no place/) });
       expect((await Promise.all(held)).map((answer) => answer.status)).toEqual([503, 503]);
-      expect(clients).toEqual([F, F, O, F, F, F, F]);
+      expect(clients).toEqual([F, O, F, F, F, F, F]);
     } finally {
       await replica.close();
     }

@@ -54,17 +54,27 @@ export const ROLES_BY_FAMILY: Record<ApiFamily, readonly ActorRole[]> = {
   backend: ['backend', 'user', 'finance'],
 };
 
+/** The kinds of expensive work that take turns at the gateway, each with its own places (GatewayEnv). */
+export type TurnWork = 'pages' | 'rates';
+
 /**
- * The expensive routes (below) whose work is CPU, pages assembled and sent, not waiting
- * on suppliers: their requests also take turns per client for the gateway's
- * PAGE_CONCURRENCY places.
+ * The expensive routes (below) whose work is mostly CPU in the services and the gateway
+ * (pages assembled, rates converted, large answers sent), by their kind of work and
+ * cost: a replica lets only PAGE_CONCURRENCY list pages and V2_RATES_CONCURRENCY V2 rates
+ * requests into the services at once, all clients together, and the waiting ones in per
+ * client in turn, a client's turn counting what it had of both kinds (FairScheduler).
+ * The cost is what a request pushes its client's turn by: about its CPU, relative to a
+ * page of 50 bookings (a V2 rates answer converts and sends a few hundred rates).
  */
-export const PAGE_ROUTES: ReadonlySet<string> = new Set([
-  'GET /book',
-  'GET /api/booking',
-  'GET /api/booking/user/:userId',
-  'GET /api/accounting',
-  'GET /api/accounting/statement',
+export const TURN_ROUTES: ReadonlyMap<string, { work: TurnWork; cost: number }> = new Map([
+  ['GET /book', { work: 'pages', cost: 1 }],
+  ['GET /api/booking', { work: 'pages', cost: 1 }],
+  ['GET /api/booking/user/:userId', { work: 'pages', cost: 1 }],
+  ['GET /api/accounting', { work: 'pages', cost: 1 }],
+  ['GET /api/accounting/statement', { work: 'pages', cost: 1 }],
+  ['GET /api/accounting/balance/daily', { work: 'pages', cost: 1 }],
+  ['GET /api/accounting/reconciliation', { work: 'pages', cost: 1 }],
+  ['POST /v2/rates', { work: 'rates', cost: 2 }],
 ]);
 
 /**
@@ -73,17 +83,14 @@ export const PAGE_ROUTES: ReadonlySet<string> = new Set([
  * As Fastify names them (`METHOD url`); HEAD counts as GET.
  */
 export const EXPENSIVE_ROUTES: ReadonlySet<string> = new Set([
-  ...PAGE_ROUTES,
+  ...TURN_ROUTES.keys(),
   'POST /search',
   'GET /search/:session_id',
   'GET /hotel/:hotel_id/:session_id',
-  'POST /v2/rates',
   'GET /prebook/:hotel_id/:session_id/:rate_id/:payment_method',
   'POST /v2/prebook',
   'POST /book/:hotel_id/:session_id/:rate_id/:payment_method',
   'POST /v2/book',
-  'GET /api/accounting/balance/daily',
-  'GET /api/accounting/reconciliation',
 ]);
 
 export type AuthenticatedRequest = FastifyRequest & {

@@ -4,7 +4,7 @@ import { FastifyReply } from 'fastify';
 import { Actor, RateLimit, SUBJECTS, USER_TOKEN_PREFIX, credentialHash } from '@hotel/contracts';
 import { DomainError, FairScheduler, KeyValueBucket, ServiceClient } from '@hotel/platform';
 import { GatewayEnv } from '../gateway.env';
-import { API_FAMILY, ApiFamily, AuthenticatedRequest, EXPENSIVE_ROUTES, PAGE_ROUTES, ROLES_BY_FAMILY, RouteAuthConfig } from './api-family';
+import { API_FAMILY, ApiFamily, AuthenticatedRequest, EXPENSIVE_ROUTES, ROLES_BY_FAMILY, TURN_ROUTES, TurnWork, RouteAuthConfig } from './api-family';
 import { CredentialCache } from './credential-cache';
 import { SharedInFlight, SharedRateLimiter } from './shared-limits';
 
@@ -22,9 +22,9 @@ export class Authenticator {
   readonly cache: CredentialCache;
   private readonly limiter: SharedRateLimiter;
   private readonly inFlight: SharedInFlight;
-  /** The places for list pages in the services, taken in turn per client. */
-  private readonly pages: FairScheduler;
-  private readonly pageWaitMs: number;
+  /** The places for expensive work in the services (TURN_ROUTES), taken in turn per client. */
+  private readonly turns: FairScheduler;
+  private readonly turnWaitMs: number;
   private readonly credentialDefault: RateLimit;
   private readonly clientDefault: RateLimit;
   /** When a request whose client went away stops counting: its services have answered or been given up on by then. */
@@ -40,8 +40,8 @@ export class Authenticator {
     this.cache = new CredentialCache(env.AUTH_CACHE_TTL_MS);
     this.limiter = new SharedRateLimiter(limits);
     this.inFlight = new SharedInFlight(limits, env.CLIENT_MAX_IN_FLIGHT, replica);
-    this.pages = new FairScheduler(env.PAGE_CONCURRENCY);
-    this.pageWaitMs = env.RPC_TIMEOUT_MS;
+    this.turns = new FairScheduler({ pages: env.PAGE_CONCURRENCY, rates: env.V2_RATES_CONCURRENCY } satisfies Record<TurnWork, number>);
+    this.turnWaitMs = env.RPC_TIMEOUT_MS;
     this.credentialDefault = { rps: env.RATE_LIMIT_RPS, burst: env.RATE_LIMIT_BURST };
     this.clientDefault = { rps: env.RATE_LIMIT_CLIENT_RPS ?? env.RATE_LIMIT_RPS, burst: env.RATE_LIMIT_CLIENT_BURST ?? env.RATE_LIMIT_BURST };
     this.abandonedAfterMs = env.RPC_TIMEOUT_MS + 1000;
@@ -75,7 +75,7 @@ export class Authenticator {
       );
     }
     const route = `${request.method === 'HEAD' ? 'GET' : request.method} ${request.routeOptions.url}`;
-    if (EXPENSIVE_ROUTES.has(route)) await this.admit(actor, request, reply, PAGE_ROUTES.has(route));
+    if (EXPENSIVE_ROUTES.has(route)) await this.admit(actor, request, reply, TURN_ROUTES.get(route));
     request.actor = actor;
     request.pricing = pricing;
     request.credentialId = credentialId ?? null;
@@ -108,9 +108,9 @@ export class Authenticator {
    * (`releaseInFlight`, called when the answer is sent): a client that goes away keeps
    * the place while the services still work for it, at most until they would have been
    * given up on, so opening and dropping connections does not get round the bound.
-   * A list page then waits for its turn at one of the gateway's page places.
+   * A request of a route that takes turns (TURN_ROUTES) then waits for its client's turn.
    */
-  private async admit(actor: Actor, request: AuthenticatedRequest, reply: FastifyReply, page: boolean) {
+  private async admit(actor: Actor, request: AuthenticatedRequest, reply: FastifyReply, turn: { work: TurnWork; cost: number } | undefined) {
     const release = await this.inFlight.tryAcquire(actor.clientId);
     if (!release) {
       throw new DomainError(
@@ -121,22 +121,22 @@ export class Authenticator {
       );
     }
     let released = false;
-    let releasePage = () => {};
+    let releaseTurn = () => {};
     request.releaseInFlight = () => {
       released = true;
-      releasePage();
+      releaseTurn();
       release();
     };
     reply.raw.once('close', () => {
-      if (!released) setTimeout(() => (releasePage(), release()), this.abandonedAfterMs).unref();
+      if (!released) setTimeout(() => (releaseTurn(), release()), this.abandonedAfterMs).unref();
     });
-    if (!page) return;
-    // A page that cannot have a place within the time its service would get is answered 503.
-    releasePage = await this.pages.acquire(String(actor.clientId), this.pageWaitMs);
-    // Gone while it waited: nobody to answer, so the place goes to the next page.
+    if (!turn) return;
+    // A request that cannot have its place within the time its service would get is answered 503.
+    releaseTurn = await this.turns.acquire(String(actor.clientId), { ...turn, maxWaitMs: this.turnWaitMs });
+    // Gone while it waited: nobody to answer, so the place goes to the next request.
     if (reply.raw.destroyed) {
       request.releaseInFlight();
-      throw new DomainError('SERVICE_UNAVAILABLE', 'the client went away while its page waited', undefined, 1);
+      throw new DomainError('SERVICE_UNAVAILABLE', 'the client went away while its request waited for its turn', undefined, 1);
     }
   }
 }

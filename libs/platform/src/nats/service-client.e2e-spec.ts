@@ -70,3 +70,49 @@ describe('ServiceClient.sendForEach', () => {
     }
   });
 });
+
+/**
+ * Lanes: calls on a subject with large answers go over a connection of their own, so
+ * the other calls' answers do not queue behind theirs in one TCP stream.
+ */
+describe('ServiceClient.withLanes', () => {
+  let nats: TestNats;
+  let client: ServiceClient;
+
+  beforeAll(async () => {
+    nats = await startTestNats();
+    client = new ServiceClient(nats.bus('gateway'), 2000).withLanes([SUBJECTS.SEARCH_V2_RATES_SEARCH, SUBJECTS.SEARCH_SESSION_POLL]);
+    await client.connect();
+  });
+  afterAll(async () => {
+    await client?.close();
+    await nats?.stop();
+  });
+
+  it("answers calls on a lane's subject and on the others, the lane's through a reply inbox (and connection) of its own", async () => {
+    const replyTo: Record<string, string> = {};
+    const search = await connect(natsConnectionOptions(nats.bus('search')));
+    for (const subject of [SUBJECTS.SEARCH_V2_RATES_SEARCH, SUBJECTS.SEARCH_SESSION_POLL, SUBJECTS.SEARCH_PLACE_FIND]) {
+      search.subscribe(subject, {
+        callback: (_error, message) => {
+          replyTo[subject] = message.reply!;
+          message.respond(new TextEncoder().encode(JSON.stringify({ id: 'x', response: { subject }, isDisposed: true })));
+        },
+      });
+    }
+    await search.flush();
+    try {
+      const seen: unknown[] = [];
+      await client.sendForEach(SUBJECTS.SEARCH_V2_RATES_SEARCH, { actor: { clientId: 1 }, search: {} } as never, (reply) => seen.push(reply));
+      expect(seen).toEqual([{ subject: SUBJECTS.SEARCH_V2_RATES_SEARCH }]);
+      expect(await client.send(SUBJECTS.SEARCH_SESSION_POLL, { sessionId: 'x' } as never)).toEqual({ subject: SUBJECTS.SEARCH_SESSION_POLL });
+      expect(await client.send(SUBJECTS.SEARCH_PLACE_FIND, { text_query: 'par' } as never)).toEqual({ subject: SUBJECTS.SEARCH_PLACE_FIND });
+      // Replies come to `_INBOX_<identity>.<inbox id>.…`: the main connection's shared inbox,
+      // the poll lane's own, and the V2 call's (subscribed on its lane's connection).
+      const connectionOf = (subject: string) => replyTo[subject].split('.')[1];
+      expect(new Set([SUBJECTS.SEARCH_V2_RATES_SEARCH, SUBJECTS.SEARCH_SESSION_POLL, SUBJECTS.SEARCH_PLACE_FIND].map(connectionOf)).size).toBe(3);
+    } finally {
+      await search.close();
+    }
+  });
+});

@@ -97,6 +97,14 @@ function isNoResponders(message: Msg): boolean {
   return message.data.length === 0 && message.headers?.code === 503;
 }
 
+/** A connection of its own for one subject's calls (ServiceClient.withLanes). */
+interface Lane {
+  connection: NatsConnection;
+  connected: boolean;
+  /** Its calls' reply subjects start with this (a subscription of its own). */
+  replyPrefix: string;
+}
+
 interface PendingCall {
   subject: string;
   resolve(message: Msg): void;
@@ -114,6 +122,12 @@ interface PendingCall {
  * a stack) for every answered request. Every call has a timeout and carries the
  * request id in the NATS headers, and with tracing on each call is a client span whose
  * trace context (W3C traceparent) travels in them too.
+ *
+ * Lanes (`withLanes`): calls on a subject whose answers are large go over a connection of
+ * their own. On one connection every answer arrives through one TCP stream, in order, so
+ * a small answer (another client's list page, a rate-limit lease) would wait behind every
+ * large one sent before it: measured, another client's page went from 11 ms to 1.8 s while
+ * one client flooded V2 rates, and back to 11 ms with the V2 answers on a lane.
  */
 export class ServiceClient {
   private readonly logger = new Logger('ServiceClient');
@@ -125,6 +139,9 @@ export class ServiceClient {
   private lastToken = 0;
   private readonly reconnectHandlers: (() => void)[] = [];
   private metrics?: AppMetrics;
+  /** Subjects whose calls have a connection of their own (see above), and those connections once connected. */
+  private laneSubjects: readonly string[] = [];
+  private readonly lanes = new Map<string, Lane>();
 
   constructor(
     private readonly bus: BusCredentials,
@@ -140,6 +157,15 @@ export class ServiceClient {
     return this;
   }
 
+  /**
+   * Calls on these subjects go over a connection each, opened by connect(): for the ones
+   * whose answers are large. Before connect().
+   */
+  withLanes(subjects: readonly (keyof ContractMap)[]): this {
+    this.laneSubjects = subjects;
+    return this;
+  }
+
   async connect(): Promise<void> {
     if (this.connection) return;
     this.connection = await connect({ ...natsConnectionOptions(this.bus), name: `${this.bus.identity}-client`, waitOnFirstConnect: this.waitForBroker });
@@ -147,6 +173,21 @@ export class ServiceClient {
     this.connection.subscribe(`${this.replyPrefix}*`, { callback: (_error, message) => this.settle(message) });
     this.connected = true;
     void this.watch(this.connection);
+    for (const subject of this.laneSubjects) {
+      const connection = await connect({ ...natsConnectionOptions(this.bus), name: `${this.bus.identity}-lane-${subject}`, waitOnFirstConnect: this.waitForBroker });
+      const lane: Lane = { connection, connected: true, replyPrefix: `${createInbox(inboxPrefixOf(this.bus.identity))}.` };
+      connection.subscribe(`${lane.replyPrefix}*`, { callback: (_error, message) => this.settle(message) });
+      this.lanes.set(subject, lane);
+      void (async () => {
+        for await (const status of connection.status()) {
+          if (status.type === 'disconnect') {
+            lane.connected = false;
+            this.failPending(subject);
+          }
+          if (status.type === 'reconnect') lane.connected = true;
+        }
+      })();
+    }
   }
 
   isConnected(): boolean {
@@ -157,6 +198,9 @@ export class ServiceClient {
     const connection = this.connection;
     this.connection = undefined;
     this.connected = false;
+    const lanes = [...this.lanes.values()];
+    this.lanes.clear();
+    await Promise.all(lanes.map(({ connection: lane }) => (lane.isClosed() ? undefined : lane.drain())));
     if (connection && !connection.isClosed()) await connection.drain();
     for (const [token, call] of this.pending) {
       this.pending.delete(token);
@@ -167,10 +211,11 @@ export class ServiceClient {
 
   async send<S extends keyof ContractMap>(subject: S, request: RequestOf<S>, options: SendOptions = {}): Promise<ReplyOf<S>> {
     return this.measured(subject, async () => {
-      const connection = this.requireConnection(subject);
+      const lane = this.laneOf(subject);
+      const connection = lane?.connection ?? this.requireConnection(subject);
       try {
         const timeoutMs = options.timeoutMs ?? this.defaultTimeoutMs;
-        const message = await this.request(connection, subject, this.encode(subject, request), timeoutMs, this.headers(options, timeoutMs));
+        const message = await this.request(connection, subject, this.encode(subject, request), timeoutMs, this.headers(options, timeoutMs), lane?.replyPrefix);
         return this.unwrap(subject, codec.decode(message.data) as NestReplyPacket) as ReplyOf<S>;
       } catch (error) {
         throw this.toDomainError(error, subject);
@@ -379,7 +424,7 @@ export class ServiceClient {
   }
 
   private async receiveEach<S extends keyof ContractMap>(subject: S, request: RequestOf<S>, onReply: (reply: ReplyOf<S>) => void, options: SendOptions): Promise<void> {
-    const connection = this.requireConnection(subject);
+    const connection = this.laneOf(subject)?.connection ?? this.requireConnection(subject);
     const timeoutMs = options.timeoutMs ?? this.defaultTimeoutMs;
     const inbox = createInbox(inboxPrefixOf(this.bus.identity));
     // nats.js times out the wait for the first message only: a stalled answer ends the
@@ -415,7 +460,7 @@ export class ServiceClient {
     }
   }
 
-  private request(connection: NatsConnection, subject: string, data: Uint8Array, timeoutMs: number, headers?: MsgHdrs): Promise<Msg> {
+  private request(connection: NatsConnection, subject: string, data: Uint8Array, timeoutMs: number, headers?: MsgHdrs, replyPrefix = this.replyPrefix): Promise<Msg> {
     const token = String(++this.lastToken);
     return new Promise<Msg>((resolve, reject) => {
       const timer = setTimeout(() => {
@@ -423,18 +468,29 @@ export class ServiceClient {
         reject(NatsError.errorForCode(NatsErrorCode.Timeout));
       }, timeoutMs);
       this.pending.set(token, { subject, resolve, reject, timer });
-      connection.publish(subject, data, { reply: this.replyPrefix + token, headers });
+      connection.publish(subject, data, { reply: replyPrefix + token, headers });
     });
   }
 
   private settle(message: Msg) {
-    const token = message.subject.slice(this.replyPrefix.length);
+    // The token ends the reply subject, whichever connection's prefix it starts with.
+    const token = message.subject.slice(message.subject.lastIndexOf('.') + 1);
     const call = this.pending.get(token);
     if (!call) return; // answered after its timeout
     this.pending.delete(token);
     clearTimeout(call.timer);
     if (isNoResponders(message)) call.reject(NatsError.errorForCode(NatsErrorCode.NoResponders));
     else call.resolve(message);
+  }
+
+  /** The subject's lane, if it has one; unreachable (503) while that connection is down. */
+  private laneOf(subject: string): Lane | undefined {
+    const lane = this.lanes.get(subject);
+    if (!lane) return undefined;
+    if (!lane.connected || lane.connection.isClosed()) {
+      throw new DomainError('SERVICE_UNAVAILABLE', `cannot reach the ${subject.split('.')[0]} service: not connected to NATS`, undefined, 1);
+    }
+    return lane;
   }
 
   private requireConnection(subject: string): NatsConnection {
@@ -515,8 +571,10 @@ export class ServiceClient {
    * The broker went away: no reply to a call in flight can arrive on this
    * connection, so its caller learns it now (503) rather than at its timeout.
    */
-  private failPending() {
+  private failPending(laneSubject?: string) {
     for (const [token, call] of this.pending) {
+      // The main connection's calls, or one lane's.
+      if (laneSubject === undefined ? this.lanes.has(call.subject) : call.subject !== laneSubject) continue;
       this.pending.delete(token);
       clearTimeout(call.timer);
       call.reject(NatsError.errorForCode(NatsErrorCode.Disconnect));

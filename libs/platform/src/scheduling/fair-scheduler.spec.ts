@@ -43,9 +43,53 @@ describe('FairScheduler', () => {
       gate.release();
     }
     await Promise.all([...floodResults, otherResult, thirdResult]);
-    // The flood's key came to wait first, so its turn comes first; then each other key's,
-    // then the flood's again. First come first served would have run f1 f2 f3 f4 o1 t1.
-    expect(started).toEqual(['f1', 'f2', 'o1', 't1', 'f3', 'f4']);
+    // The flood has had its turn (f1): each other key's comes before its next.
+    // First come first served would have run f1 f2 f3 f4 o1 t1.
+    expect(started).toEqual(['f1', 'o1', 't1', 'f2', 'f3', 'f4']);
+  });
+
+  it('gives a key whose tasks cost 2 half the turns of one whose tasks cost 1', async () => {
+    const scheduler = new FairScheduler(1);
+    const started: string[] = [];
+    const first = gatedTask(started, 'first');
+    const firstResult = scheduler.run('first', first.task, { cost: 2 });
+    const heavy = Array.from({ length: 4 }, (_, i) => gatedTask(started, `h${i}`));
+    const light = Array.from({ length: 8 }, (_, i) => gatedTask(started, `l${i}`));
+    const results = [...heavy.map(({ task }) => scheduler.run('heavy', task, { cost: 2 })), ...light.map(({ task }) => scheduler.run('light', task))];
+    expect(scheduler.load).toEqual({ running: 1, waiting: 12 });
+    // Each waiting task ends as soon as it begins: they go one after another in their turns.
+    for (const gate of [...heavy, ...light]) gate.release();
+    first.release();
+    await Promise.all([firstResult, ...results]);
+    // While both wait, two light tasks for each heavy one.
+    expect(started).toEqual(['first', 'h0', 'l0', 'l1', 'h1', 'l2', 'l3', 'h2', 'l4', 'l5', 'h3', 'l6', 'l7']);
+    expect(scheduler.load).toEqual({ running: 0, waiting: 0 });
+  });
+
+  it("counts a key's turns across kinds of work, each kind with its own places: one kind full never holds up another", async () => {
+    const scheduler = new FairScheduler({ pages: 1, rates: 2 });
+    const started: string[] = [];
+    // The flood has two rates requests running and one waiting, and a page running and one waiting.
+    const rates = ['r1', 'r2', 'r3'].map((name) => gatedTask(started, name));
+    const rateResults = rates.map(({ task }) => scheduler.run('flood', task, { work: 'rates' }));
+    const pages = ['p1', 'p2'].map((name) => gatedTask(started, name));
+    const pageResults = pages.map(({ task }) => scheduler.run('flood', task, { work: 'pages' }));
+    await turn();
+    expect(started).toEqual(['r1', 'r2', 'p1']);
+    // Another client's page waits for the one page place only, and goes before the flood's
+    // second page, which came first: the flood has had its turns, of rates and of pages.
+    const other = gatedTask(started, 'o1');
+    const otherResult = scheduler.run('other', other.task, { work: 'pages' });
+    pages[0].release();
+    await turn();
+    expect(started).toEqual(['r1', 'r2', 'p1', 'o1']);
+    other.release();
+    await turn();
+    expect(started).toEqual(['r1', 'r2', 'p1', 'o1', 'p2']);
+    for (const gate of [...rates, ...pages]) gate.release();
+    await Promise.all([...rateResults, ...pageResults, otherResult]);
+    expect(started).toEqual(['r1', 'r2', 'p1', 'o1', 'p2', 'r3']);
+    await expect(scheduler.acquire('x', { work: 'exports' })).rejects.toThrow(/no places for exports/);
   });
 
   it('frees the slot when a task fails', async () => {
@@ -61,7 +105,7 @@ describe('FairScheduler', () => {
     const first = gatedTask(started, 'first');
     const firstResult = scheduler.run('a', first.task);
     const late = requestContext.run({ requestId: 'late', deadline: Date.now() + 5 }, () => scheduler.run('b', async () => 'never'));
-    const impatient = scheduler.run('b', async () => 'never', 5);
+    const impatient = scheduler.run('b', async () => 'never', { maxWaitMs: 5 });
     const next = scheduler.run('c', async () => 'next');
     const busy = { code: 'SERVICE_UNAVAILABLE', retryAfterSeconds: 1 } satisfies Partial<DomainError>;
     // Given up while the first task still holds the one slot.
@@ -86,8 +130,9 @@ describe('FairScheduler', () => {
     expect(scheduler.load).toEqual({ running: 0, waiting: 0 });
   });
 
-  it('refuses a concurrency that is not a positive integer', () => {
+  it('refuses a number of places that is not a positive integer', () => {
     expect(() => new FairScheduler(0)).toThrow(RangeError);
     expect(() => new FairScheduler(1.5)).toThrow(RangeError);
+    expect(() => new FairScheduler({ pages: 2, rates: 0 })).toThrow(RangeError);
   });
 });
