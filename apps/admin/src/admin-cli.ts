@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { basename } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { validateSync } from 'class-validator';
 import {
@@ -24,6 +24,7 @@ import {
 
 import { BusCredentials, DomainError, ServiceClient } from '@hotel/platform';
 import { initSecrets } from './init-secrets';
+import { traceRequest } from './trace-logs';
 
 export const USAGE = `usage: npm run --silent admin -- <command> [options]
 
@@ -87,6 +88,11 @@ commands:
       NATS broker's configuration (nats/nats.conf, listening on --nats-listen, default 127.0.0.1:4222)
       and its authorization block alone (nats/auth.conf, for the NATS Helm chart: deploy/README.md);
       prints {"dir","created"} (never a secret). Needs no running system.
+  trace REQUEST_ID [--logs DIR]
+      prints every log line any app wrote about one request (its X-Request-Id), in time order:
+      {"request_id","lines": [...]}, each line with the log file it came from. Reads the JSON logs
+      npm start writes (--logs, default DATA_DIR/logs, DATA_DIR default .data). Exits 1 when no line
+      has that id. Needs no running system
 
 Every command prints exactly one JSON object on stdout. Secrets are shown once.
 \`<command> --help\` prints that command's lines.
@@ -107,7 +113,7 @@ class Incomplete {
 
 function parse(argv: string[]) {
   const [command, ...rest] = argv;
-  const { values } = parseArgs({
+  const { values, positionals } = parseArgs({
     args: rest,
     options: {
       name: { type: 'string' },
@@ -136,11 +142,13 @@ function parse(argv: string[]) {
       to: { type: 'string' },
       help: { type: 'boolean' },
       full: { type: 'boolean' },
+      logs: { type: 'string' },
     },
     strict: true,
-    allowPositionals: false,
+    // Only trace takes one (the request id).
+    allowPositionals: command === 'trace',
   });
-  return { command, values };
+  return { command, values, positionals };
 }
 
 function idOption(value: string | undefined, flag: string): number {
@@ -418,6 +426,22 @@ export async function runAdmin(argv: string[], bus: BusCredentials, io: AdminIo)
   if (parsed.values.help) {
     io.out(commandUsage(parsed.command));
     return 0;
+  }
+  if (parsed.command === 'trace') {
+    const requestId = parsed.positionals[0];
+    if (!requestId) {
+      io.err(`trace needs a request id\n\n${commandUsage('trace')}`);
+      return 2;
+    }
+    const logDir = parsed.values.logs ?? join(resolve(process.env.DATA_DIR || '.data'), 'logs');
+    try {
+      const lines = traceRequest(logDir, requestId);
+      io.out(JSON.stringify({ request_id: requestId, lines }));
+      return lines.length > 0 ? 0 : 1;
+    } catch (error) {
+      io.err(`cannot read the logs in ${logDir} (${(error as NodeJS.ErrnoException).code ?? error}); --logs names the directory`);
+      return 1;
+    }
   }
   if (parsed.command === 'init-secrets') {
     const { dir, 'nats-listen': natsListen = '127.0.0.1:4222', 'jetstream-dir': jetstreamDir } = parsed.values;

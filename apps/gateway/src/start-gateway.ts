@@ -18,7 +18,7 @@ import { routedUrl } from './finance-console/finance-console.controller';
 import { GatewayEnv } from './gateway.env';
 import { installEnvelope } from './http/envelope';
 import { installRequestSpans, requestSpan } from './http/request-spans';
-import { errorEnvelope, sendError } from './http/http-error.filter';
+import { answeredError, errorEnvelope, sendError } from './http/http-error.filter';
 import { BODY_LIMIT_BYTES, bodyTooLarge, checkUrlInput, drainBounded, readJsonBody } from './http/request-input';
 import { SECURITY_HEADERS, installSecurityHeaders, secureReply } from './http/security-headers';
 import { TrustedProxies } from './http/trusted-proxies';
@@ -308,6 +308,8 @@ export async function startGateway(env: GatewayEnv): Promise<RunningGateway> {
         path: request.url.split('?')[0],
         status: reply.statusCode,
         ms: Math.round(reply.elapsedTime * 100) / 100,
+        // An error answer says which, so a failed request can be explained from this line alone.
+        ...answeredError(reply),
       }));
     }
     done();

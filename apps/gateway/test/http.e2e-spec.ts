@@ -110,6 +110,20 @@ describe('gateway HTTP behaviour', () => {
       expect(accessLine).toMatchObject({ method: 'POST', path: '/api/user', status: 201 });
     });
 
+    it("logs an error answer's code and message on its access line, so a failed request is explained by its id", async () => {
+      const requestId = `test-failed-${Date.now()}`;
+      const invalid = await system.request('POST', '/api/user', { headers: { ...auth, 'x-request-id': requestId }, json: { ...NEW_USER, email: 'not an email' } });
+      expect(invalid.status).toBe(400);
+      const accessLine = logs.lines.find((line) => line.service === 'gateway' && line.msg === 'request' && line.requestId === requestId);
+      expect(accessLine).toMatchObject({ path: '/api/user', status: 400, code: 'VALIDATION_FAILED', message: invalid.body.message });
+      const unknownKey = await system.request('GET', '/api/user/1', { headers: { authorization: 'not-a-token', 'x-request-id': `${requestId}-401` } });
+      expect(unknownKey.status).toBe(401);
+      expect(logs.lines.find((line) => line.msg === 'request' && line.requestId === `${requestId}-401`)).toMatchObject({ status: 401, code: 'UNAUTHORIZED' });
+      // A success carries neither.
+      const ok = logs.lines.find((line) => line.msg === 'request' && line.status === 200);
+      expect(ok).not.toHaveProperty('code');
+    });
+
     it('generates a request id when none (or a malformed one) is sent, also on errors', async () => {
       const plain = await system.request('GET', '/health');
       expect(plain.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);

@@ -24,6 +24,25 @@ describe('log privacy', () => {
     logs?.stop();
   });
 
+  it('the booking service logs each booking made and each change of its status, under the request id that did it', async () => {
+    const byBooking = (id: number) => logs.lines.filter((line) => line.service === 'booking' && line.bookingId === id);
+    const booked = await bookV1(system, auth, freshStay());
+    const created = byBooking(booked.id).find((line) => line.msg === 'booking created')!;
+    expect(created).toMatchObject({ level: 'info', clientId: acme.client_id, paymentMethod: 'account', sandbox: false });
+    expect(logs.lines.find((line) => line.service === 'gateway' && line.msg === 'request' && line.requestId === created.requestId)).toMatchObject({ method: 'POST', status: 201 });
+    expect(byBooking(booked.id).find((line) => line.msg === 'booking confirmed')).toMatchObject({ requestId: created.requestId, step: 'done' });
+    const cancelId = `cancel-${booked.id}`;
+    expect((await system.request('POST', `/book/cancel/${booked.id}`, { headers: { ...auth, 'x-request-id': cancelId } })).status).toBe(200);
+    expect(byBooking(booked.id).filter((line) => line.requestId === cancelId).map((line) => line.msg)).toEqual(['booking cancellation started', 'booking cancelled']);
+    // A declined card: the gateway's line says why, and so does the booking's.
+    const card = await prebookV1(system, auth, freshStay(), { method: 'credit_card' });
+    const declined = await system.request('POST', card.path, { headers: { ...auth, 'x-request-id': 'declined-card' }, json: { ...GUEST, ...CARD, payment_token: 'tok_declined' } });
+    expect(declined.status).toBe(400);
+    const lines = logs.lines.filter((line) => line.requestId === 'declined-card');
+    expect(lines.find((line) => line.service === 'gateway' && line.msg === 'request')).toMatchObject({ status: 400, code: declined.body.code, message: declined.body.message });
+    expect(lines.find((line) => line.service === 'booking' && line.msg === 'booking failed')).toMatchObject({ failureCode: declined.body.code });
+  });
+
   it('no key, token, card token, e-mail or phone number appears in any log line', async () => {
     const backend = { authorization: acme.backend_token };
     const { token } = await userToken(system, acme.backend_token, { firstName: 'Grace', lastName: 'Hopper', email: PERSON.email, phone: PERSON.phone, clientAccountLimit: 100 });

@@ -1,4 +1,4 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { Brackets, DataSource, EntityManager, QueryFailedError, SelectQueryBuilder } from 'typeorm';
 import { BookingListQuery } from '@hotel/contracts';
@@ -105,6 +105,9 @@ const unfinished = (alias = '') => `${alias}step NOT IN (${FINAL_STEPS.map((step
 export class BookingsRepository {
   /** `now() + <lease>`: how long one worker owns a booking's saga before another may take it over (a number from the config). */
   private readonly leaseEnd: () => string;
+
+  /** One line (info) per booking created and per change of its status: what an operator reads to explain a request. */
+  private readonly logger = new Logger('Bookings');
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
@@ -220,6 +223,7 @@ export class BookingsRepository {
         return created;
       });
       this.events.committed();
+      this.logger.log({ msg: 'booking created', bookingId: row.id, clientId: row.clientId, userId: row.userId, sandbox: row.sandbox, paymentMethod: row.paymentMethod });
       return row;
     } catch (error) {
       const constraint = error instanceof QueryFailedError ? (error.driverError as { constraint?: string }).constraint : undefined;
@@ -275,7 +279,10 @@ export class BookingsRepository {
       if (next) await this.events.record(manager, next.booking, next.eventSequence);
       return next?.booking ?? null;
     });
-    if (moved) this.events.committed();
+    if (moved) {
+      this.events.committed();
+      this.logger.log({ msg: `booking ${moved.status}`, bookingId: moved.id, step: moved.step, ...(moved.failureCode && { failureCode: moved.failureCode, failureReason: moved.failureReason }) });
+    }
     return moved;
   }
 
@@ -413,7 +420,9 @@ export class BookingsRepository {
   async startCancellation(booking: BookingEntity, penalty: string): Promise<BookingEntity | null> {
     // Step done is only ever recorded with status confirmed: the step guard is the whole condition.
     if (booking.step !== 'done' || booking.status !== 'confirmed') return null;
-    return (await this.move(this.dataSource.manager, booking, 'cancelling', { cancellationPenalty: penalty }))?.booking ?? null;
+    const started = (await this.move(this.dataSource.manager, booking, 'cancelling', { cancellationPenalty: penalty }))?.booking ?? null;
+    if (started) this.logger.log({ msg: 'booking cancellation started', bookingId: started.id, cancellationPenalty: penalty });
+    return started;
   }
 
   /** Takes over one unfinished saga whose lease ran out (its worker died); null when it is leased or finished. */

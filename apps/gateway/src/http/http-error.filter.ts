@@ -93,9 +93,18 @@ export function errorEnvelope(error: DomainError): ErrorEnvelope {
   return body;
 }
 
+/** The error each answer that was one carried, for the access log (by the raw response: one per request). */
+const answeredErrors = new WeakMap<object, { code: ErrorCode; message: string }>();
+
+/** The error code and message an answer carried, if it was an error answer (sendError). */
+export function answeredError(reply: FastifyReply): { code: ErrorCode; message: string } | undefined {
+  return answeredErrors.get(reply.raw);
+}
+
 /** Answers with the error envelope: status from the code, `Retry-After` when given, never cached. */
 export function sendError(reply: FastifyReply, error: DomainError): void {
   const body = errorEnvelope(error);
+  answeredErrors.set(reply.raw, { code: error.code, message: error.message });
   if (error.retryAfterSeconds !== undefined) reply.header('retry-after', String(error.retryAfterSeconds));
   // A route that answers PDF or raw JSON may have set its own content type and caching already.
   reply.header('content-type', 'application/json; charset=utf-8').header('cache-control', 'no-store');
