@@ -144,6 +144,9 @@ describe('npm start (embedded PostgreSQL)', () => {
     const output = await first.ready;
     expect(output).toContain('PostgreSQL    embedded');
     expect(output).toContain(`https://localhost:${port}/`);
+    // The banner names every address a newcomer needs: docs, the finance console, metrics.
+    for (const page of ['/docs', '/openapi.json', '/finance/']) expect(output).toContain(`https://localhost:${port}${page}`);
+    expect(output).toMatch(/gateway http:\/\/127\.0\.0\.1:\d+\/metrics/);
 
     // Its own broker, not the anonymous one on NATS_PORT; the URL kept for the admin command.
     expect(output).toContain(`127.0.0.1:${anonymous.port} is taken`);
@@ -183,6 +186,7 @@ describe('npm start (embedded PostgreSQL)', () => {
     const me = await call(base(), 'GET', '/me', { headers: { authorization: `Bearer ${keys.api_key}` } });
     expect(me.status).toBe(200);
     expect((await call(base(), 'GET', '/health/ready')).status).toBe(200);
+    for (const page of ['/docs', '/openapi.json', '/finance/']) expect({ page, status: (await call(base(), 'GET', page)).status }).toEqual({ page, status: 200 });
 
     // Search and rates reach the simulated vendors with the credentials made for them (the simulator's own): the vendors answer.
     const rates = await call(base(), 'POST', '/v2/rates', { headers: { authorization: `Bearer ${keys.api_key}` }, json: { place_id: 'gn:2988507', ...staySequence(40)(), limit: 50 } });

@@ -121,6 +121,8 @@ Hotel booking platform is ready.
   Booking API   ${base}/
   Backend API   ${base}/api
   Health        ${base}/health/ready
+  API docs      ${base}/docs (OpenAPI: ${base}/openapi.json)
+  Finance       ${base}/finance/ (the finance console: a finance token from create-finance-token)
   PostgreSQL    ${postgres.kind}
   NATS          ${nats.url} (${nats.kind})
   Vendors       ${simulatorUrl ? `${simulatorUrl}/{atlas,borealis,cobalt} (the vendor simulator, Hotelbeds protocol)` : 'in process (START_VENDORS=in-process)'}

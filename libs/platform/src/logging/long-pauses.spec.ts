@@ -1,10 +1,17 @@
 import { JsonLogger } from './json-logger';
-import { logLongGarbageCollections } from './long-pauses';
+import { logLongGarbageCollections, pauseLogLevel } from './long-pauses';
 
 describe('logLongGarbageCollections', () => {
+  it('warns of a pause from 100 ms (trouble), logs one from 20 ms at debug, and no shorter one', () => {
+    expect([5, 19.9, 20, 99, 100, 450].map(pauseLogLevel)).toEqual([null, null, 'debug', 'debug', 'warn', 'warn']);
+  });
+
   it('logs a garbage collection that stopped the process for 20 ms or more', async () => {
-    const logger = new JsonLogger('test', 'warn');
-    const warn = jest.spyOn(logger, 'warn').mockImplementation(() => undefined);
+    const logger = new JsonLogger('test', 'debug');
+    const logged = jest.fn();
+    jest.spyOn(logger, 'warn').mockImplementation(logged);
+    jest.spyOn(logger, 'debug').mockImplementation(logged);
+    const warn = logged;
     const observer = logLongGarbageCollections(logger);
     try {
       // A heap of many small live objects makes a full collection slow enough to report.
