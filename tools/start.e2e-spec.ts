@@ -217,7 +217,10 @@ describe('npm start (embedded PostgreSQL)', () => {
     // The desk's reference first (the platform's own after it).
     expect(booked.body.data.booking_reference[0]).toMatch(/^900-\d+$/);
 
+    const beforeStop = first.output().length;
     expect(await stop(first.child)).toBe(0);
+    // A clean stop logs no trouble: no error or warning from any app.
+    expect(first.output().slice(beforeStop)).not.toMatch(/"level":"(error|warn|fatal)"/);
     // A clean stop leaves no pid files behind.
     expect(pidOf('users')).toBeUndefined();
 

@@ -20,6 +20,20 @@ describe('JsonLogger', () => {
     expect(lines[1]).toEqual({ time: expect.any(String), level: 'debug', service: 'booking', instance: INSTANCE_ID, msg: 'outside' });
   });
 
+  it("logs Nest's NATS disconnect report as a warning, and not as trouble once the app is closing", () => {
+    const logger = new JsonLogger('users', 'info');
+    const report = 'NatsError: type: "disconnect", data: "127.0.0.1:4222".';
+    logger.error(report, 'Server');
+    // Any logger of the process marks it: Nest's and the one that received the signal may differ.
+    new JsonLogger('users').closing();
+    logger.error(report, 'Server');
+    logger.error('NatsError: type: "error", data: "permissions violation".', 'Server');
+    expect(lines.map(({ level, msg }) => ({ level, msg }))).toEqual([
+      { level: 'warn', msg: report },
+      { level: 'error', msg: 'NatsError: type: "error", data: "permissions violation".' },
+    ]);
+  });
+
   it('merges an object message into the line, its fields over the request context', () => {
     const logger = new JsonLogger('gateway');
     requestContext.run({ requestId: 'req-1', service: 'search', instance: 'host:2:x' }, () => logger.warn({ msg: 'request', requestId: 'req-2', status: 200 }, 'http'));

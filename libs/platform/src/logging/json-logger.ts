@@ -22,6 +22,12 @@ export function requestFields(service: string): Record<string, unknown> {
   return tracingEnabled() ? Object.assign(fields, traceFields()) : fields;
 }
 
+/** How Nest's NATS server logs a lost connection to the broker. */
+const NEST_NATS_DISCONNECT = /^NatsError: type: "disconnect"/;
+
+/** Set once the process closes (JsonLogger.closing): the broker connection it closes is no news then. */
+let processClosing = false;
+
 let sink: LogSink | null = null;
 let stdout: DestinationStream | undefined;
 
@@ -70,7 +76,15 @@ export class JsonLogger implements LoggerService {
     this.write('info', message, rest);
   }
   error(message: unknown, ...rest: unknown[]) {
+    // Nest's NATS server reports each change of its connection as an error. A disconnect
+    // is followed by reconnection (a warning), or is the app's own close (no news).
+    if (typeof message === 'string' && NEST_NATS_DISCONNECT.test(message)) return this.write(processClosing ? 'debug' : 'warn', message, rest);
     this.write('error', message, rest);
+  }
+
+  /** The process is closing (a signal): what its own close causes is not logged as trouble, by any of its loggers. */
+  closing(): void {
+    processClosing = true;
   }
   warn(message: unknown, ...rest: unknown[]) {
     this.write('warn', message, rest);

@@ -96,6 +96,7 @@ export function closeOnSignal(logger: JsonLogger, close: () => Promise<void>): v
     if (stopping) return;
     stopping = true;
     logger.log({ msg: `${signal} received, closing` });
+    logger.closing();
     close()
       .then(shutdownTracing)
       .then(
