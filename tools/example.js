@@ -4,9 +4,11 @@
 // search (polled), hotel rates (polled), prebook, book, voucher, precancel, cancel, list.
 // Exits 1 when a step fails (with the error's code, status and request id).
 //
-// The platform: HOTEL_API_URL, else https://localhost:$PORT (8443), as `npm start` serves it.
+// The platform: HOTEL_API_URL, else the address the running `npm start` wrote
+// (DATA_DIR/gateway.url), else https://localhost:$PORT (8443).
 // The key: HOTEL_API_KEY (a sandbox key, hb_test_…), else a new client made with the admin
-// command against the running system (DATA_DIR, as `npm start` was given, default .data).
+// command against the running system (DATA_DIR, as `npm start` was given, default .data),
+// deleted again when a step fails (a run that succeeds leaves it, with its cancelled booking).
 // The certificate: a local gateway's development certificate (DATA_DIR/tls/dev-cert.pem) is
 // trusted by running this script again with NODE_EXTRA_CA_CERTS naming it (Node's fetch
 // reads extra CAs only at start); for another gateway, set NODE_EXTRA_CA_CERTS yourself.
@@ -17,7 +19,9 @@ const { spawnSync } = require('node:child_process');
 const { ROOT, log, run } = require('./lib/workspace');
 
 const DATA_DIR = path.resolve(ROOT, process.env.DATA_DIR || '.data');
-const BASE_URL = process.env.HOTEL_API_URL || `https://localhost:${process.env.PORT || 8443}`;
+const GATEWAY_URL_FILE = path.join(DATA_DIR, 'gateway.url');
+const BASE_URL =
+  process.env.HOTEL_API_URL || (fs.existsSync(GATEWAY_URL_FILE) ? fs.readFileSync(GATEWAY_URL_FILE, 'utf8').trim() : `https://localhost:${process.env.PORT || 8443}`);
 const DEV_CERT = path.join(DATA_DIR, 'tls', 'dev-cert.pem');
 
 /**
@@ -50,7 +54,17 @@ function sandboxKey() {
     throw new Error(`could not create a client with the admin command (is \`npm start\` running with this DATA_DIR?): ${admin.stderr.trim()}`);
   }
   const client = JSON.parse(admin.stdout);
+  madeClientId = client.client_id;
   return { key: client.sandbox_api_key, origin: `new client ${client.client_id} "${name}" (admin create-client)` };
+}
+
+/** The client this run made, if any: deleted again when a step fails. */
+let madeClientId = null;
+
+function deleteMadeClient() {
+  if (madeClientId === null) return;
+  const admin = spawnSync(process.execPath, [path.join(ROOT, 'tools/admin.js'), 'delete-client', '--client-id', String(madeClientId)], { cwd: ROOT, env: { ...process.env, DATA_DIR }, encoding: 'utf8' });
+  process.stderr.write(admin.status === 0 ? `deleted the client this run made (${madeClientId})\n` : `could not delete the client this run made (${madeClientId}): ${admin.stderr.trim()}\n`);
 }
 
 const day = (offset) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
@@ -137,5 +151,6 @@ async function main() {
 main().catch((error) => {
   const details = error.requestId ? ` [${error.name} ${error.status ?? ''} ${error.code}, request id ${error.requestId}]` : '';
   process.stderr.write(`\nFAILED at ${current}: ${error.message}${details}\n`);
+  deleteMadeClient();
   process.exit(1);
 });

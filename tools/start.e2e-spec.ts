@@ -134,6 +134,21 @@ describe('npm start (embedded PostgreSQL)', () => {
   }
 
   const base = () => `https://127.0.0.1:${port}`;
+
+  /** `npm run example` against the running npm start (its DATA_DIR; `env` over it): exit code and output. */
+  function runExample(env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+    return new Promise((resolveRun) => {
+      const child = spawn(process.execPath, [join(ROOT, 'tools/example.js')], {
+        cwd: ROOT,
+        env: { ...process.env, DATA_DIR: dataDir, PORT: '', HOTEL_API_URL: '', HOTEL_API_KEY: '', NATS_URL: '', NATS_NKEY_SEED: '', NATS_NKEY_SEED_FILE: '', ...env },
+      });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (chunk) => (stdout += chunk));
+      child.stderr.on('data', (chunk) => (stderr += chunk));
+      child.once('exit', (code) => resolveRun({ code, stdout, stderr }));
+    });
+  }
   const pidOf = (app: string) => {
     const file = join(dataDir, 'run', `${app}.pid`);
     return existsSync(file) ? Number(readFileSync(file, 'utf8').trim()) : undefined;
@@ -216,6 +231,20 @@ describe('npm start (embedded PostgreSQL)', () => {
     expect(booked.body.data.status).toBe('confirmed');
     // The desk's reference first (the platform's own after it).
     expect(booked.body.data.booking_reference[0]).toMatch(/^900-\d+$/);
+
+    // npm run example finds this gateway (on a port of its own here) and books a sandbox stay with the SDK …
+    const example = await runExample();
+    expect({ code: example.code, stderr: example.stderr }).toMatchObject({ code: 0 });
+    expect(example.stdout).toContain(`at https://localhost:${port} with the SDK`);
+    expect(example.stdout).toContain('Done: a sandbox stay booked');
+    // … and one that fails deletes the client it made.
+    const failing = await runExample({ HOTEL_API_URL: 'https://127.0.0.1:1' });
+    expect(failing.code).toBe(1);
+    const made = /deleted the client this run made \((\d+)\)/.exec(failing.stderr);
+    expect({ stderr: failing.stderr, deleted: made !== null }).toMatchObject({ deleted: true });
+    const listed = spawnSync(process.execPath, [join(ROOT, 'tools/admin.js'), 'list-clients'], { cwd: ROOT, env: { ...process.env, NATS_URL: '', NATS_NKEY_SEED: '', NATS_NKEY_SEED_FILE: '', DATA_DIR: dataDir }, encoding: 'utf8' });
+    const leftover = (JSON.parse(listed.stdout).clients as { client_id: number; deleted_at: string | null }[]).find((client) => client.client_id === Number(made![1]));
+    expect(leftover?.deleted_at).toEqual(expect.any(String));
 
     const beforeStop = first.output().length;
     expect(await stop(first.child)).toBe(0);

@@ -113,6 +113,8 @@ async function main() {
     log(`the system did not become ready within ${READY_TIMEOUT_MS / 1000} s; logs are in ${logDir}`);
     return shutdown(1);
   }
+  // `npm run example` finds the gateway here, whatever PORT this start was given.
+  fs.writeFileSync(path.join(DATA_DIR, 'gateway.url'), `${base}\n`);
   // The admin command finds the broker (DATA_DIR/nats.url) and its identity (DATA_DIR/secrets) itself.
   const dataHint = process.env.DATA_DIR ? `DATA_DIR=${DATA_DIR} ` : '';
   process.stdout.write(`
