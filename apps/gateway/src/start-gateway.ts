@@ -18,6 +18,7 @@ import { routedUrl } from './finance-console/finance-console.controller';
 import { GatewayEnv } from './gateway.env';
 import { installEnvelope } from './http/envelope';
 import { installRequestSpans, requestSpan } from './http/request-spans';
+import { ReadinessMonitor } from './health/readiness-monitor';
 import { answeredError, errorEnvelope, sendError } from './http/http-error.filter';
 import { BODY_LIMIT_BYTES, bodyTooLarge, checkUrlInput, drainBounded, readJsonBody } from './http/request-input';
 import { SECURITY_HEADERS, installSecurityHeaders, secureReply } from './http/security-headers';
@@ -229,8 +230,12 @@ export async function startGateway(env: GatewayEnv): Promise<RunningGateway> {
   const services = new ServiceClient(busCredentials(env, 'gateway'), env.RPC_TIMEOUT_MS).recordTo(metrics).withLanes(LARGE_ANSWER_SUBJECTS);
   let plainServer: Server | undefined;
   const connectionsRefused = metrics.counter('hotel_http_connections_refused_total', 'Connections closed at once, by listener: their address already held MAX_CONNECTIONS_PER_ADDRESS', ['listener']);
+  /** Set when close() begins: a request that still arrives (on a kept-alive connection) is refused with the error envelope. */
+  let closing = false;
   const adapter = new FastifyAdapter({
     bodyLimit: BODY_LIMIT_BYTES,
+    // Fastify's own 503 while closing has neither the error code nor Retry-After: the hook below answers instead.
+    return503OnClosing: false,
     requestIdHeader: false,
     genReqId: (request: IncomingMessage) => acceptRequestId(request.headers['x-request-id']),
     frameworkErrors: answerFrameworkError,
@@ -272,6 +277,10 @@ export async function startGateway(env: GatewayEnv): Promise<RunningGateway> {
   const addresses = new AddressLimiter(env.ADDRESS_RATE_LIMIT_RPS, env.ADDRESS_RATE_LIMIT_BURST, proxies);
   fastify.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
+    if (closing) {
+      reply.header('connection', 'close');
+      throw new DomainError('SERVICE_UNAVAILABLE', 'this gateway is shutting down; retry (another replica answers)', undefined, 1);
+    }
     try {
       await checkRequestHead(request, reply, authenticator, proxies, addresses);
     } catch (error) {
@@ -337,6 +346,10 @@ export async function startGateway(env: GatewayEnv): Promise<RunningGateway> {
     metricsUrl,
     certificate: tls.cert,
     close: async () => {
+      // Readiness goes first (a load balancer stops sending here; in Kubernetes the preStop
+      // pause gives it the time), then new requests are refused and the ones in flight finish.
+      app.get(ReadinessMonitor).drain();
+      closing = true;
       await new Promise<void>((resolve) => metricsServer.close(() => resolve()));
       await new Promise<void>((resolve) => (plainServer ? plainServer.close(() => resolve()) : resolve()));
       await app.close();

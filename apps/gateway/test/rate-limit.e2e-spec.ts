@@ -1,8 +1,9 @@
-import { request } from 'node:https';
+import { Agent, request } from 'node:https';
 import { connect } from 'nats';
 import { SUBJECTS } from '@hotel/contracts';
 import { natsConnectionOptions } from '@hotel/platform';
 import { bearer } from '@hotel/testing';
+import { ReadinessMonitor } from '../src/health/readiness-monitor';
 import { TestSystem } from './system';
 
 /**
@@ -187,6 +188,60 @@ describe('page places', () => {
       expect(clients).toEqual([F, O, F, F, F, F, F]);
     } finally {
       await replica.close();
+    }
+  });
+});
+
+/** A gateway replica that closes: readiness goes first, what is in flight is answered, what still arrives is refused with the envelope. */
+describe('closing', () => {
+  let system: TestSystem;
+
+  beforeAll(async () => {
+    system = await TestSystem.start({}, ['users']);
+  });
+  afterAll(async () => {
+    await system?.close();
+  });
+
+  it('answers the request in flight, and a request that still arrives 503 with its code and Retry-After', async () => {
+    // A stand-in accounting service that answers a list 500 ms after it is asked.
+    const accounting = await connect(natsConnectionOptions(system.nats.bus('accounting')));
+    accounting.subscribe(SUBJECTS.ACCOUNTING_ENTRY_LIST, {
+      queue: 'accounting',
+      callback: (_error, message) => {
+        const packet = message.json<{ id: string }>();
+        setTimeout(() => message.respond(JSON.stringify({ id: packet.id, err: { code: 'NOT_FOUND', message: 'no entries here' }, isDisposed: true })), 500);
+      },
+    });
+    try {
+      const client = await system.createClient('Closing Travel');
+      const replica = await system.startGatewayReplica();
+      system.gatewayReplicas.splice(system.gatewayReplicas.indexOf(replica), 1);
+      // One kept-alive connection: the second request goes on it once the first is answered.
+      const agent = new Agent({ keepAlive: true, maxSockets: 1, rejectUnauthorized: false });
+      const list = () =>
+        new Promise<{ status: number; headers: Record<string, unknown>; body: any }>((resolve, reject) => {
+          request(new URL('/api/accounting', replica.url), { agent, headers: { authorization: client.backend_token } }, (response) => {
+            let text = '';
+            response.on('data', (chunk) => (text += chunk));
+            response.on('end', () => resolve({ status: response.statusCode!, headers: response.headers, body: JSON.parse(text) }));
+          })
+            .on('error', reject)
+            .end();
+        });
+      const inFlight = list();
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      const closed = replica.close();
+      const late = list();
+      expect(() => replica.app.get(ReadinessMonitor).readiness()).toThrow(/shutting down/);
+      expect((await inFlight).body).toMatchObject({ code: 'NOT_FOUND' });
+      const refused = await late;
+      expect(refused).toMatchObject({ status: 503, headers: { 'retry-after': '1', connection: 'close' }, body: { success: false, code: 'SERVICE_UNAVAILABLE' } });
+      expect(refused.body.message).toMatch(/shutting down/);
+      await closed;
+      agent.destroy();
+    } finally {
+      await accounting.close();
     }
   });
 });

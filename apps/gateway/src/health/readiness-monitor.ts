@@ -17,6 +17,8 @@ export class ReadinessMonitor implements OnApplicationBootstrap, OnModuleDestroy
   private latest?: { entries: [ServiceName, ServiceStatus][]; at: number };
   private round?: Promise<void>;
   private timer?: NodeJS.Timeout;
+  /** Set when the gateway begins to close: not ready from then on, whatever the services say. */
+  private draining = false;
 
   constructor(
     @Inject(SERVICE_CLIENT) private readonly services: ServiceClient,
@@ -35,8 +37,14 @@ export class ReadinessMonitor implements OnApplicationBootstrap, OnModuleDestroy
     await this.round;
   }
 
+  /** The gateway closes: readiness answers 503 from now on, so that no new request is sent here. */
+  drain(): void {
+    this.draining = true;
+  }
+
   /** The readiness of the last round; a DomainError SERVICE_UNAVAILABLE (503, Retry-After) naming what is down. */
   readiness(): ReadinessView {
+    if (this.draining) throw new DomainError('SERVICE_UNAVAILABLE', 'not ready: this gateway is shutting down', undefined, 5);
     const latest = this.latest;
     const problems: string[] = [];
     if (!this.services.isConnected()) problems.push('nats');
