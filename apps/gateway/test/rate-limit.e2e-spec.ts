@@ -205,10 +205,12 @@ describe('closing', () => {
 
   it('answers the request in flight, and a request that still arrives 503 with its code and Retry-After', async () => {
     // A stand-in accounting service that answers a list 500 ms after it is asked.
+    let asked = 0;
     const accounting = await connect(natsConnectionOptions(system.nats.bus('accounting')));
     accounting.subscribe(SUBJECTS.ACCOUNTING_ENTRY_LIST, {
       queue: 'accounting',
       callback: (_error, message) => {
+        asked++;
         const packet = message.json<{ id: string }>();
         setTimeout(() => message.respond(JSON.stringify({ id: packet.id, err: { code: 'NOT_FOUND', message: 'no entries here' }, isDisposed: true })), 500);
       },
@@ -230,7 +232,8 @@ describe('closing', () => {
             .end();
         });
       const inFlight = list();
-      await new Promise((resolve) => setTimeout(resolve, 200));
+      // In flight: it reached the service.
+      for (let i = 0; i < 400 && asked === 0; i++) await new Promise((resolve) => setTimeout(resolve, 5));
       const closed = replica.close();
       const late = list();
       expect(() => replica.app.get(ReadinessMonitor).readiness()).toThrow(/shutting down/);
