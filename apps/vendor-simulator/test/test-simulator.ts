@@ -42,6 +42,8 @@ export async function startTestSimulator(options: { latency?: string; platformVa
       database,
       platformEnv: { VENDOR_SIMULATOR_URL: simulator.url },
       async close() {
+        // Whoever called it has stopped: a request still open is dropped rather than waited for.
+        simulator.app.getHttpServer().closeAllConnections();
         await simulator.close();
         await database.drop();
       },
