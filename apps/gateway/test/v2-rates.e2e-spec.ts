@@ -10,8 +10,9 @@ describe('V2 rates', () => {
 
   beforeAll(async () => {
     // A country's 2,000 hotels priced on a cold cache take seconds on a loaded 2-core machine:
-    // more than the tests' usual 3 s call timeout, which is not what these tests are about.
-    ({ system, auth } = await TestSystem.startWithClient({ RPC_TIMEOUT_MS: '10000' }));
+    // more than the tests' usual 3 s call timeout, which is not what these tests are about. The
+    // vendors (the simulator, in this process) price them too, so they get as long to answer.
+    ({ system, auth } = await TestSystem.startWithClient({ RPC_TIMEOUT_MS: '10000', V2_DEADLINE_MS: '8000' }));
     const all = await v2({ place_id: 'gn:2988507' });
     parisHotelIds = [...new Set<number>(all.body.rates.map((rate: any) => rate.hotel_id))];
   });
