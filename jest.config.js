@@ -23,6 +23,8 @@ const shared = {
   transform: { '^.+\\.ts$': ['@swc/jest', swc] },
   moduleNameMapper: {
     '^@hotel/(contracts|platform|testing|inventory|sdk|hotelbeds)$': '<rootDir>/libs/$1/src/index.ts',
+    // An in-process stand-in for a vendor, for tests only: no app's code imports it.
+    '^@hotel/inventory/simulated$': '<rootDir>/libs/inventory/src/simulated-supplier.ts',
   },
   setupFiles: ['reflect-metadata'],
 };

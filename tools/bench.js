@@ -140,7 +140,7 @@ function startPlatform(env) {
     const onData = (chunk) => {
       output += chunk;
       if (output.includes('Hotel booking platform is ready.')) {
-        // The vendor simulator it runs, as its banner names it (none with START_VENDORS=in-process).
+        // The vendor simulator it runs, as its banner names it.
         child.simulatorUrl = /Vendors\s+(http:\/\/\S+?)\/\{/.exec(output)?.[1] ?? null;
         resolve(child);
       }
@@ -482,8 +482,6 @@ async function main() {
     LOG_LEVEL: 'warn',
     // The simulated vendors answer as fast as a vendor's cache would: what is measured is the platform.
     SIMULATOR_LATENCY_MS: 'atlas=10,borealis=20,cobalt=40',
-    // With START_VENDORS=in-process: the V1 flow books straight after searching, one vendor answering at once.
-    VENDOR_LATENCY_MS: 'atlas=0,borealis=1500,cobalt=4000',
     // Limits no scenario reaches; BENCH_RATE_LIMIT_RPS=10 BENCH_RATE_LIMIT_BURST=1000000000 instead makes
     // every request lease one token from the shared limits (the most they can cost a request).
     RATE_LIMIT_RPS: process.env.BENCH_RATE_LIMIT_RPS || '1000000',

@@ -92,12 +92,10 @@ async function main() {
   const publicBase = { PUBLIC_BASE_URL: process.env.PUBLIC_BASE_URL || base };
   const metricsPorts = await metricsPortsByApp();
   // The vendors are outside the platform: the search and rates services reach them over HTTP.
-  // START_VENDORS=in-process keeps the test suite's in-process vendors instead (to measure the platform alone).
-  const inProcess = process.env.START_VENDORS === 'in-process';
   // Every secret an app reads is one made for this installation (nats.appEnv: the files init-secrets made), the simulated vendors' credentials too.
-  const credentials = inProcess ? {} : simulatorCredentialsEnv(nats.secretsDir);
-  const simulatorUrl = inProcess ? null : await startVendorSimulator(supervisor, { databaseUrl: postgres.url, latency: SIMULATOR_LATENCY_MS, credentials, stopped: () => stopping });
-  const vendors = simulatorUrl ? { VENDOR_SIMULATOR_URL: simulatorUrl, ...credentials } : {};
+  const credentials = simulatorCredentialsEnv(nats.secretsDir);
+  const simulatorUrl = await startVendorSimulator(supervisor, { databaseUrl: postgres.url, latency: SIMULATOR_LATENCY_MS, credentials, stopped: () => stopping });
+  const vendors = { VENDOR_SIMULATOR_URL: simulatorUrl, ...credentials };
   for (const service of SERVICES) {
     supervisor.start(service, {
       ...nats.appEnv(service),
@@ -127,7 +125,7 @@ Hotel booking platform is ready.
   Finance       ${base}/finance/ (the finance console: a finance token from create-finance-token)
   PostgreSQL    ${postgres.kind}
   NATS          ${nats.url} (${nats.kind})
-  Vendors       ${simulatorUrl ? `${simulatorUrl}/{atlas,borealis,cobalt} (the vendor simulator, Hotelbeds protocol)` : 'in process (START_VENDORS=in-process)'}
+  Vendors       ${simulatorUrl}/{atlas,borealis,cobalt} (the vendor simulator, Hotelbeds protocol)
   Secrets       ${path.join(DATA_DIR, 'secrets')} (owner-only files, created once)
   Logs          ${logDir}/<app>.log (JSON lines)
   Metrics       ${Object.entries(metricsPorts).map(([app, port]) => `${app} http://127.0.0.1:${port}/metrics`).join('\n                ')}

@@ -1,5 +1,5 @@
-import { CARD, GUEST, TWO_ADULTS, bearer, bookV1, day, prebookV1, prebookV2, queryTestDatabase, staySequence } from '@hotel/testing';
-import { ClientKeys, TestSystem } from './system';
+import { CARD, GUEST, TWO_ADULTS, bearer, bookV1, completedSearch, day, prebookV1, prebookV2, queryTestDatabase, staySequence } from '@hotel/testing';
+import { ClientKeys, TestSystem, VENDOR_REFERENCE } from './system';
 
 const STAY = { check_in: day(30), check_out: day(33), rooms: TWO_ADULTS };
 /** Each booking its own dates, so tests never compete for one night's allotment. */
@@ -25,7 +25,7 @@ describe('book', () => {
     expect(booking).toMatchObject({
       id: expect.any(Number),
       status: 'confirmed',
-      booking_reference: [expect.stringMatching(/^[A-Z]{3}-\d+-[0-9A-F]{6}$/), `HB-${booking.id}`],
+      booking_reference: [expect.stringMatching(VENDOR_REFERENCE), `HB-${booking.id}`],
       hotel_id: hotelId,
       nights: 3,
       first_name: 'Ada',
@@ -77,10 +77,10 @@ describe('book', () => {
   });
 
   it('requires a prebook, the same room count and card fields for credit_card', async () => {
-    const search = await system.request('POST', '/search', { headers: auth, json: { place_id: 'gn:2988507', ...STAY } });
-    const hotelId = search.body.data.results[0].hotel.id;
-    const rateId = search.body.data.results[0].hotel.lowest_rate.id;
-    const noPrebook = await system.request('POST', `/book/${hotelId}/${search.body.data.session_id}/${rateId}/account`, { headers: auth, json: GUEST });
+    const search = await completedSearch(system, auth, { place_id: 'gn:2988507', ...STAY });
+    const hotelId = search.results[0].hotel.id;
+    const rateId = search.results[0].hotel.lowest_rate.id;
+    const noPrebook = await system.request('POST', `/book/${hotelId}/${search.sessionId}/${rateId}/account`, { headers: auth, json: GUEST });
     expect(noPrebook.status).toBe(400);
     expect(noPrebook.body).toMatchObject({ code: 'PREBOOK_REQUIRED', message: 'prebook required' });
 

@@ -21,8 +21,8 @@ describe('cancellation saga', () => {
 
   const sql = <T = any>(text: string, params: unknown[] = []) => queryTestDatabase<T>(system.database.url, text, params);
 
-  async function confirmedBooking(method: PaymentMethod) {
-    const booking = await bookV1(system, auth, freshStay(), { method });
+  async function confirmedBooking(method: PaymentMethod, options: { refundable?: boolean } = {}) {
+    const booking = await bookV1(system, auth, freshStay(), { method, refundable: options.refundable });
     expect(booking.status).toBe('confirmed');
     return booking;
   }
@@ -71,7 +71,8 @@ describe('cancellation saga', () => {
   });
 
   it('an interrupted cancellation is finished by recovery, with the penalty fixed when it started', async () => {
-    const booking = await confirmedBooking('account');
+    // Refundable, months ahead: the vendor charges nothing for cancelling either.
+    const booking = await confirmedBooking('account', { refundable: true });
     const setPenaltyPeriods = (periods: unknown[]) =>
       sql(`UPDATE booking.bookings SET rate = jsonb_set(rate, '{cancellation_policy_data}', $2::jsonb) WHERE id = $1`, [booking.id, JSON.stringify(periods)]);
     await setPenaltyPeriods([]); // free cancellation: all of the price comes back

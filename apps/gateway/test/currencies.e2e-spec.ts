@@ -1,5 +1,6 @@
 import { FxRateSet, fitsCurrency, toMilli, toMilliBig } from '@hotel/contracts';
-import { conversionAt, convertRate, decodeV2RateId, hotelById, priceOffer } from '@hotel/inventory';
+import { VendorsEnv, remoteSuppliers } from '@hotel/hotelbeds';
+import { OfferKey, PricingContext, Stay, SupplierOffer, conversionAt, convertRate, decodeV2RateId, hotelById } from '@hotel/inventory';
 import { RateIdEnv, loadEnv } from '@hotel/platform';
 import { CARD, GUEST, TEST_FX_RATES, bearer, day, hotelRates, settledBooking, staySequence } from '@hotel/testing';
 import { ClientKeys, TestSystem } from './system';
@@ -34,6 +35,21 @@ describe('prices and money in each client currency', () => {
   afterAll(() => system?.close());
 
   const auth = (currency: string) => bearer(clients[currency].api_key);
+  const offerName = (key: OfferKey) => [key.vendor, key.hotelId, key.roomId, key.board, key.refundable, key.memberRate].join('|');
+  /** Every offer the vendors (at the test's vendor simulator) make for the hotels, priced in their currencies, by offer. */
+  async function vendorOffers(hotelIds: number[], stay: Stay, context: PricingContext): Promise<Map<string, SupplierOffer['rate']>> {
+    const vendors = remoteSuppliers(loadEnv(VendorsEnv, system.env));
+    try {
+      const hotels = hotelIds.map((id) => hotelById(id)!);
+      const offers = new Map<string, SupplierOffer['rate']>();
+      for (const vendor of vendors) {
+        for (const offer of (await vendor.availability(hotels, stay, { soldOut: new Set(), includeMemberRates: true, context })).flat()) offers.set(offerName(offer.key), offer.rate);
+      }
+      return offers;
+    } finally {
+      for (const vendor of vendors) vendor.close?.();
+    }
+  }
   const backend = (currency: string) => ({ authorization: clients[currency].backend_token });
 
   it('GET /me names the client currency and its minor unit', async () => {
@@ -50,17 +66,31 @@ describe('prices and money in each client currency', () => {
 
   it('V2 rates: every price is the vendor price converted at the rates in force, in the client currency and its minor unit', async () => {
     const stay = freshStay();
+    const asking = new Date().toISOString();
     const answers = await Promise.all(
       ['USD', 'EUR', 'JPY', 'KWD'].map(async (currency) => [currency, (await system.request('POST', '/v2/rates', { headers: auth(currency), json: { place_id: PARIS, ...stay, limit: 20 } })).body] as const),
     );
     const vendorCurrencies = new Set<string>();
     for (const [currency, answer] of answers) {
       expect(answer.rates.length).toBeGreaterThan(10);
-      for (const rate of answer.rates) {
-        const payload = decodeV2RateId(rate.id, secret, 3600)!;
-        const vendorRate = priceOffer(hotelById(payload.key.hotelId)!, payload.key, payload.stay, { epoch: payload.epoch, issuedAt: payload.issuedAt });
+      const payloads = answer.rates.map((rate: { id: string }) => decodeV2RateId(rate.id, secret, 3600)!);
+      const asked = await vendorOffers(
+        [...new Set<number>(payloads.map((payload: any) => payload.key.hotelId))],
+        payloads[0].stay,
+        { epoch: payloads[0].epoch, issuedAt: payloads[0].issuedAt },
+      );
+      for (const [index, rate] of answer.rates.entries()) {
+        // The price the vendor itself answers for the offer, asked apart from the platform's search.
+        const vendorRate = asked.get(offerName(payloads[index].key))!;
+        expect(vendorRate).toBeDefined();
         vendorCurrencies.add(vendorRate.price_currency);
         const expected = convertRate(vendorRate, conversionAt(SET, vendorRate.price_currency, { currency, fxMarginPercent: '0' }));
+        // A non-refundable rate's penalty runs from when the vendor answered: the search's answer, not this test's.
+        if (rate.cancellation_policy === 'NonRefundable') {
+          expect(rate.cancellation_policy_datetime >= asking && rate.cancellation_policy_datetime <= expected.cancellation_policy_datetime!).toBe(true);
+          expected.cancellation_policy_datetime = rate.cancellation_policy_datetime;
+          expected.cancellation_policy_data = expected.cancellation_policy_data.map((period) => ({ ...period, from_datetime: rate.cancellation_policy_datetime }));
+        }
         expect({ id: rate.id, ...expected }).toEqual(rate);
         expect(rate.price_currency).toBe(currency);
         expect(fitsCurrency(milli(rate.price_chargeable), currency)).toBe(true);
@@ -182,9 +212,13 @@ describe('prices and money in each client currency', () => {
     const after = await rates();
     expect((await system.request('GET', '/me', { headers: auth('EUR') })).body.data.fx_margin_percent).toBe('2.5');
     let converted = 0;
-    for (const rate of after) {
-      const payload = decodeV2RateId(rate.id, secret, 3600)!;
-      const vendorRate = priceOffer(hotelById(payload.key.hotelId)!, payload.key, payload.stay, { epoch: payload.epoch, issuedAt: payload.issuedAt });
+    const payloads = after.map((rate: { id: string }) => decodeV2RateId(rate.id, secret, 3600)!);
+    const asked = await vendorOffers([...new Set<number>(payloads.map((payload: any) => payload.key.hotelId))], payloads[0].stay, {
+      epoch: payloads[0].epoch,
+      issuedAt: payloads[0].issuedAt,
+    });
+    for (const [index, rate] of after.entries()) {
+      const vendorRate = asked.get(offerName(payloads[index].key))!;
       const previous = before.find((candidate: { id: string }) => candidate.id === rate.id);
       if (vendorRate.price_currency === 'EUR') {
         if (previous) expect(rate.price_chargeable).toBe(previous.price_chargeable);

@@ -259,8 +259,13 @@ describe('transport and headers', () => {
   it('/health/ready tells readiness per service, never a host or a process id', async () => {
     const ready = await system.request('GET', '/health/ready');
     expect(ready.status).toBe(200);
+    // The services that call the vendors show each one's circuit breakers, every one closed.
+    const closedCircuits = expect.objectContaining({ availability: 'closed', checkRate: 'closed', booking: 'closed' });
+    const vendors = { vendors: { atlas: closedCircuits, borealis: closedCircuits, cobalt: closedCircuits } };
     expect(ready.body.data.services).toEqual(
-      Object.fromEntries(['users', 'search', 'rates', 'booking', 'promo', 'accounting', 'webhooks'].map((name) => [name, { status: 'up', database: 'up' }])),
+      Object.fromEntries(
+        ['users', 'search', 'rates', 'booking', 'promo', 'accounting', 'webhooks'].map((name) => [name, { status: 'up', database: 'up', ...(['search', 'rates'].includes(name) && vendors) }]),
+      ),
     );
     expect(ready.text).not.toContain(hostname());
     expect(ready.text).not.toContain(String(process.pid));

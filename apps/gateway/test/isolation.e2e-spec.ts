@@ -49,7 +49,9 @@ describe('isolation of sandbox, live and users', () => {
   });
 
   it('a sandbox booking takes no real allotment', async () => {
-    const sold = async () => (await sql<{ n: number }>(`SELECT coalesce(sum(rooms_sold), 0)::int AS n FROM rates.allotments`))[0].n;
+    // Every vendor's allotment, as the vendors keep it (at the vendor simulator).
+    const sold = async () =>
+      (await queryTestDatabase<{ n: number }>(system.vendorDatabase!.url, `SELECT coalesce(sum(rooms_sold), 0)::int AS n FROM vendor_simulator.allotments`))[0].n;
     const before = await sold();
     const booking = await book(sandbox);
     expect(booking.status).toBe('confirmed');

@@ -1,4 +1,3 @@
-import { Client } from 'pg';
 import { GUEST, TcpProxy, prebookV1, startTcpProxy, staySequence, testServerUrl } from '@hotel/testing';
 import { TestSystem } from './system';
 
@@ -57,11 +56,8 @@ describe('outages', () => {
 
   it('a request in flight when NATS dies gets 503 at once, and the platform serves again once NATS is back', async () => {
     const { path } = await prebookV1(system, auth, freshStay());
-    // The supplier hangs (a lock on the allotments), so the booking is in flight when NATS goes.
-    const blocker = new Client({ connectionString: system.database.url });
-    await blocker.connect();
-    await blocker.query('BEGIN');
-    await blocker.query('LOCK TABLE rates.allotments IN EXCLUSIVE MODE');
+    // The supplier hangs (the vendor answers a booking after 4 s), so the booking is in flight when NATS goes.
+    const release = await system.slowVendorBookings(4000);
     try {
       const started = Date.now();
       const inFlight = system.request('POST', path, { headers: auth, json: { ...GUEST, idempotency_key: 'through-nats-restart' } });
@@ -75,8 +71,7 @@ describe('outages', () => {
       expectUnavailable(await system.request('GET', '/book', { headers: auth }));
       await restart;
     } finally {
-      await blocker.query('COMMIT');
-      await blocker.end();
+      await release();
     }
     let ready = await system.request('GET', '/health/ready');
     for (let i = 0; i < 100 && ready.status !== 200; i++) {

@@ -106,9 +106,10 @@ describe('prebook', () => {
     expect(unknown.body).toMatchObject({ code: 'RATE_NOT_AVAILABLE', message: 'rate not available' });
 
     const rate = rates[0];
+    // Every vendor's allotment of the room on the first night used up, at the vendors (the simulator numbers hotels by the platform's ids).
     await queryTestDatabase(
-      system.database.url,
-      `INSERT INTO rates.allotments (vendor, hotel_id, room_id, night, capacity, rooms_sold) SELECT v, $1, $2, $3, 2, 2 FROM unnest(ARRAY['atlas','borealis','cobalt']) v`,
+      system.vendorDatabase!.url,
+      `INSERT INTO vendor_simulator.allotments (vendor, hotel_code, room_id, night, capacity, rooms_sold) SELECT v, $1, $2, $3, 2, 2 FROM unnest(ARRAY['atlas','borealis','cobalt']) v`,
       [hotelId, rate.rooms[0].room_data.room_id, STAY.check_in],
     );
     const soldOut = await system.request('GET', `/prebook/${hotelId}/${sessionId}/${rate.id}/account`, { headers: auth });
@@ -126,16 +127,20 @@ describe('prebook', () => {
   });
 
   it('reports a changed price with the previous one', async () => {
-    const { sessionId, hotelId, rates } = await hotelRates(system, auth, STAY);
-    // Move the session back by price steps until the vendor's price differs.
-    let changed: any;
-    for (let steps = 1; steps <= 150 && !changed; steps++) {
-      await queryTestDatabase(system.database.url, 'UPDATE search.sessions SET price_epoch = price_epoch - 1 WHERE id = $1', [sessionId]);
-      const response = await system.request('GET', `/prebook/${hotelId}/${sessionId}/${rates[0].id}/account`, { headers: auth });
-      if (response.body.data?.price_changed) changed = response.body.data;
-    }
-    expect(changed).toBeDefined();
-    expect(changed.previous_price_chargeable).not.toBe(changed.rate.price_chargeable);
+    // A V2 rate carries the price the vendor answered; the client saw it when the vendor's
+    // price was a tenth lower (a rate id signed as search would have issued it then).
+    const secret = loadEnv(RateIdEnv, system.env).RATE_ID_SECRET;
+    const rate = await v2Rate(system, auth, freshStay());
+    const genuine = decodeV2RateId(rate.id, secret, 1800)!;
+    const vendorRate = genuine.key.vendorRate!;
+    const seen = encodeV2RateId({ ...genuine, key: { ...genuine.key, vendorRate: { ...vendorRate, net: (Number(vendorRate.net) * 0.9).toFixed(3) } } }, secret);
+    const response = await system.request('POST', '/v2/prebook', { headers: auth, json: { rate_id: seen, payment_method: 'account' } });
+    expect(response.status).toBe(200);
+    const changed = response.body.data;
+    expect(changed.price_changed).toBe(true);
+    // The price now is the vendor's (its CheckRate), what was shown the previous one.
+    expect(changed.rate.price_chargeable).toBe(rate.price_chargeable);
+    expect(changed.previous_price_chargeable).toBeLessThan(changed.rate.price_chargeable);
   });
 
   it.each([

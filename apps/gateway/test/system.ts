@@ -18,6 +18,7 @@ import { UsersAppModule } from '../../users/src/users-app.module';
 import { UsersEnv } from '../../users/src/users.env';
 import { WebhooksAppModule } from '../../webhooks/src/webhooks-app.module';
 import { WebhooksEnv } from '../../webhooks/src/webhooks.env';
+import { TestSimulator, startTestSimulator } from '../../vendor-simulator/test/test-simulator';
 import { GatewayEnv } from '../src/gateway.env';
 import { RunningGateway, startGateway } from '../src/start-gateway';
 import { OpenApiContract } from './openapi-contract';
@@ -57,6 +58,18 @@ export interface ClientKeys {
 /** Vendors that answer at once, so a search's first answer holds every vendor's rates. */
 export const INSTANT_VENDORS: Env = { VENDOR_LATENCY_MS: 'atlas=0,borealis=0,cobalt=0' };
 
+/** A vendor's booking reference as the vendor simulator gives it: `<office>-<number>` (101-1000001; the sandbox desk's office is 900). */
+export const VENDOR_REFERENCE = /^\d{3}-\d+$/;
+
+/** The services that call the vendors (at the vendor simulator, VENDOR_SIMULATOR_URL). */
+const VENDOR_CALLERS: readonly ServiceName[] = ['search', 'rates'];
+
+/**
+ * Each simulated vendor's answer time at the simulator when a test names none: quick,
+ * and in a fixed order (the bulk cache latencies the search service once simulated).
+ */
+const DEFAULT_VENDOR_LATENCY_MS = 'atlas=10,borealis=20,cobalt=40';
+
 export interface SystemWithClient {
   system: TestSystem;
   /** Acme Travel's keys. */
@@ -77,6 +90,8 @@ export class TestSystem implements SystemUnderTest {
   /** Gateway replicas started beside the first (startGatewayReplica), on the same bus. */
   readonly gatewayReplicas: RunningGateway[] = [];
   private dataDir!: string;
+  /** The vendor simulator the search and rates services call (none when a test names its own VENDOR_SIMULATOR_URL). */
+  vendors?: TestSimulator;
 
   private constructor(
     readonly nats: TestNats,
@@ -116,9 +131,28 @@ export class TestSystem implements SystemUnderTest {
     };
     const system = new TestSystem(nats, database, env);
     system.dataDir = mkdtempSync(join(tmpdir(), 'hotel-test-gateway-'));
-    for (const name of services) await system.startReplica(name);
-    await system.startGateway();
+    try {
+      for (const name of services) await system.startReplica(name);
+      await system.startGateway();
+    } catch (error) {
+      await system.close();
+      throw error;
+    }
     return system;
+  }
+
+  /**
+   * The vendor simulator, started when a vendor caller first starts: the vendors answer
+   * in the test's VENDOR_LATENCY_MS (or V2_VENDOR_LATENCY_MS), with the credentials and
+   * SUPPLIER_PENDING_S the services read; its URL goes into `env`.
+   */
+  private async startVendors(): Promise<void> {
+    if (this.vendors || this.env.VENDOR_SIMULATOR_URL) return;
+    this.vendors = await startTestSimulator({
+      latency: this.env.VENDOR_LATENCY_MS ?? this.env.V2_VENDOR_LATENCY_MS ?? DEFAULT_VENDOR_LATENCY_MS,
+      platformVariables: this.env,
+    });
+    Object.assign(this.env, this.vendors.platformEnv);
   }
 
   /**
@@ -141,6 +175,11 @@ export class TestSystem implements SystemUnderTest {
     return this.gateway.url;
   }
 
+  /** The vendor simulator's database, where the vendors keep their allotments and bookings. */
+  get vendorDatabase(): TestDatabase | undefined {
+    return this.vendors?.database;
+  }
+
   async startGateway(extra: Env = {}): Promise<RunningGateway> {
     this.gateway = await startGateway(loadEnv(GatewayEnv, { ...this.env, ...this.identityEnv('gateway'), DATA_DIR: this.dataDir, ...extra }));
     return this.gateway;
@@ -154,6 +193,24 @@ export class TestSystem implements SystemUnderTest {
     const replica = await startGateway(loadEnv(GatewayEnv, { ...this.env, ...this.identityEnv('gateway'), DATA_DIR: this.dataDir, ...extra }));
     this.gatewayReplicas.push(replica);
     return replica;
+  }
+
+  /**
+   * Every vendor answers its booking calls only after `ms` (the simulator's latency fault
+   * knob), as a slow vendor does; the answer takes the knob back for later calls (a call
+   * already waiting still takes its time, then books).
+   */
+  async slowVendorBookings(ms: number): Promise<() => Promise<void>> {
+    const setFaults = async (knobs: object) => {
+      const response = await fetch(`${this.vendors!.simulator.url}/_simulator/faults`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ atlas: knobs, borealis: knobs, cobalt: knobs }),
+      });
+      if (response.status !== 200) throw new Error(`the simulator refused the faults: ${response.status} ${await response.text()}`);
+    };
+    await setFaults({ latencyMs: ms, operations: ['booking'] });
+    return () => setFaults({});
   }
 
   /** The variables that give an app its own identity on the bus. */
@@ -171,6 +228,7 @@ export class TestSystem implements SystemUnderTest {
 
   /** Starts one more replica of a service (in its queue group). */
   async startReplica(name: ServiceName, extra: Env = {}): Promise<RunningService> {
+    if (VENDOR_CALLERS.includes(name)) await this.startVendors();
     const { module, env } = SERVICE_FACTORIES[name]({ ...this.env, ...this.identityEnv(name), ...extra });
     const running = await startService(name, module, env);
     this.replicas.set(name, [...(this.replicas.get(name) ?? []), running]);
@@ -228,6 +286,7 @@ export class TestSystem implements SystemUnderTest {
   async close(): Promise<void> {
     for (const client of this.busClients) await client.close();
     await this.stopAll();
+    await this.vendors?.close();
     await this.database.drop();
     await this.nats.stop();
     rmSync(this.dataDir, { recursive: true, force: true });

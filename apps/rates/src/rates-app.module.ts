@@ -62,7 +62,7 @@ export class RatesAppModule {
         }),
       ],
       controllers: [InventoryController, PrebooksController, SupplierController, FxRatesController, VendorReconciliationController],
-      providers: [...supplierProviders({ simulated: { pendingSeconds: env.SUPPLIER_PENDING_S }, suppliers: options.suppliers, remote: remoteSuppliers(env) }), AllotmentsRepository, PrebooksRepository, PrebooksService, CatalogHotels, SupplierBookingsRepository, SupplierService, FxRatesRepository, FxRatesService, FxRatesRefresh, JobLeasesRepository, VendorReconciliationsRepository, VendorReconciliationService, DailyVendorReconciliation,
+      providers: [...supplierProviders({ suppliers: options.suppliers, remote: remoteSuppliers(env) }), AllotmentsRepository, PrebooksRepository, PrebooksService, CatalogHotels, SupplierBookingsRepository, SupplierService, FxRatesRepository, FxRatesService, FxRatesRefresh, JobLeasesRepository, VendorReconciliationsRepository, VendorReconciliationService, DailyVendorReconciliation,
         // Prebook converts with the sets the FxRatesService keeps in memory: asked every time, nothing kept twice.
         { provide: FX_RATE_SOURCE, useFactory: (rates: FxRatesService): FxRateSource => ({ load: () => rates.sets(), ttlMs: 0 }), inject: [FxRatesService] },
         FxRates,

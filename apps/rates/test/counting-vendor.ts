@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { SupplierBooking } from '@hotel/contracts';
-import { Hotel, OfferKey, PlacedSupplierBooking, SimulatedSupplier, Stay, SupplierBookingOrder, SupplierPort, VENDORS } from '@hotel/inventory';
+import { Hotel, OfferKey, PlacedSupplierBooking, Stay, SupplierBookingOrder, SupplierPort, VENDORS } from '@hotel/inventory';
+import { SimulatedSupplier } from '@hotel/inventory/simulated';
 
 /**
  * A vendor of a test's own for the code atlas, as a remote one behaves: it keeps the

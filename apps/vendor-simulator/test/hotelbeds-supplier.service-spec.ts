@@ -1,6 +1,7 @@
 import { HotelbedsSupplier, clientReferenceOf } from '@hotel/hotelbeds';
 import { DomainError } from '@hotel/platform';
-import { SimulatedSupplier, VENDORS, hotelById, priceEpoch, type Hotel, type SupplierBookingOrder } from '@hotel/inventory';
+import { SimulatedSupplier } from '@hotel/inventory/simulated';
+import { VENDORS, hotelById, priceEpoch, type Hotel, type SupplierBookingOrder } from '@hotel/inventory';
 import { SimulatorHarness, carriedCodes, startSimulatorHarness } from './simulator-harness';
 
 /**

@@ -7,7 +7,6 @@ export * from './vendors';
 export * from './pricing';
 export * from './rate-ids';
 export * from './supplier-port';
-export * from './simulated-supplier';
 export * from './suppliers';
 export * from './fx';
 export * from './convert-rate';

@@ -97,8 +97,8 @@ export interface SupplierPort {
   /**
    * A vendor reached over the network: it keeps its own allotment (the platform takes
    * nothing from its allotment table) and answers when it answers, so callers give it a
-   * deadline. A built-in simulated vendor answers at once from the catalog: the platform
-   * keeps its allotment and the search service simulates its latency.
+   * deadline. A vendor that is not (a test's own, in process) answers at once: the
+   * platform keeps its allotment and the search service simulates its latency.
    */
   readonly remote: boolean;
   /**

@@ -1,4 +1,4 @@
-import { Module } from '@nestjs/common';
+import { Injectable, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { hotelsForCity } from './catalog';
 import { gazetteer } from './gazetteer';
@@ -52,17 +52,33 @@ describe('supplier port', () => {
     expect(await supplier.cancel(placed)).toEqual({ reference: pending.reference, status: 'cancelled' });
   });
 
-  it('is provided by Nest: one supplier per vendor', async () => {
-    @Module({ providers: supplierProviders() })
+  it('is provided by Nest: one supplier per vendor, a given one in place of the remote one of its code', async () => {
+    @Injectable()
+    class OwnAtlas extends SimulatedSupplier {
+      constructor() {
+        super({ ...VENDORS.atlas, name: 'Own Atlas' });
+      }
+    }
+    const remote: SupplierPort[] = VENDOR_CODES.map((code) => new SimulatedSupplier(VENDORS[code]));
+    @Module({ providers: supplierProviders({ suppliers: [OwnAtlas], remote }) })
     class AppModule {}
     const app = await NestFactory.createApplicationContext(AppModule, { logger: false });
     try {
       const suppliers = app.get(Suppliers);
-      for (const code of VENDOR_CODES) expect(suppliers.of(code)).toMatchObject({ code, name: VENDORS[code].name });
+      expect(suppliers.of('atlas')).toBeInstanceOf(OwnAtlas);
+      for (const code of VENDOR_CODES.filter((code) => code !== 'atlas')) expect(suppliers.of(code)).toBe(remote.find((port) => port.code === code));
       expect(suppliers.find('nobody')).toBeUndefined();
     } finally {
       await app.close();
     }
+  });
+
+  it('does not start without a supplier for every vendor: none runs in the platform, VENDOR_SIMULATOR_URL reaches them', async () => {
+    @Module({ providers: supplierProviders() })
+    class AppModule {}
+    await expect(NestFactory.createApplicationContext(AppModule, { logger: false, abortOnError: false })).rejects.toThrow(
+      /no supplier is registered for vendor atlas, borealis, cobalt: .*VENDOR_SIMULATOR_URL/,
+    );
   });
 
   it('refuses a vendor without a supplier, or with two', () => {

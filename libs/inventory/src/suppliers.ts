@@ -1,9 +1,8 @@
 import { Inject, Injectable, InjectionToken, OnModuleDestroy, Optional, Provider, Type } from '@nestjs/common';
 import { CircuitState, VendorCircuits } from '@hotel/contracts';
 import { APP_METRICS, AppMetrics, HealthDetails } from '@hotel/platform';
-import { SimulatedSupplier, SimulatedSupplierOptions } from './simulated-supplier';
 import { REMOTE_SUPPLIERS, SUPPLIER_PORTS, SupplierPort } from './supplier-port';
-import { VENDORS, VENDOR_CODES } from './vendors';
+import { VENDOR_CODES } from './vendors';
 
 /**
  * The suppliers the platform trades with, by vendor code, as registered with Nest
@@ -21,7 +20,11 @@ export class Suppliers implements OnModuleDestroy {
       this.byCode.set(port.code, port);
     }
     const missing = VENDOR_CODES.filter((code) => !this.byCode.has(code));
-    if (missing.length > 0) throw new Error(`no supplier is registered for vendor ${missing.join(', ')}`);
+    if (missing.length > 0) {
+      throw new Error(
+        `no supplier is registered for vendor ${missing.join(', ')}: the platform's vendors are reached over HTTP, so set VENDOR_SIMULATOR_URL to the vendor simulator (npm start runs one)`,
+      );
+    }
     this.codes = [...this.byCode.keys()];
   }
 
@@ -53,21 +56,21 @@ export class Suppliers implements OnModuleDestroy {
 }
 
 export interface SupplierProvidersOptions {
-  /** Suppliers as Nest classes (a test registers its own), each replacing the simulated vendor of its code. */
+  /** Suppliers as Nest classes (a test registers its own), each replacing the remote supplier of its code. */
   suppliers?: Type<SupplierPort>[];
   /**
-   * Remote suppliers built from the app's configuration (`@hotel/hotelbeds`'s remoteSuppliers),
-   * likewise; or how to build them from the app's providers (the search service's catalog).
+   * Remote suppliers built from the app's configuration (`@hotel/hotelbeds`'s remoteSuppliers:
+   * the vendor simulator's vendors with VENDOR_SIMULATOR_URL); or how to build them from the
+   * app's providers (the search service's catalog).
    */
   remote?: SupplierPort[] | { useFactory: (...dependencies: never[]) => SupplierPort[]; inject: InjectionToken[] };
-  /** How the simulated vendors behave (the rates service sets SUPPLIER_PENDING_S). */
-  simulated?: SimulatedSupplierOptions;
 }
 
 /**
- * The Nest providers behind `Suppliers`: the given and remote suppliers first, then the
- * simulated vendors whose codes none of them has taken. The search and rates services
- * register these in their modules.
+ * The Nest providers behind `Suppliers`: the given suppliers, and the remote ones whose
+ * codes none of them has taken. Every vendor of VENDOR_CODES must be among them: no vendor
+ * runs inside the platform (`Suppliers` refuses to start without one). The search and
+ * rates services register these in their modules.
  */
 export function supplierProviders(options: SupplierProvidersOptions = {}): Provider[] {
   const suppliers = options.suppliers ?? [];
@@ -78,13 +81,10 @@ export function supplierProviders(options: SupplierProvidersOptions = {}): Provi
       : { provide: REMOTE_SUPPLIERS, useFactory: options.remote.useFactory, inject: options.remote.inject },
     {
       provide: SUPPLIER_PORTS,
-      useFactory: (remote: SupplierPort[], ...given: SupplierPort[]): SupplierPort[] => {
-        const real = [...given, ...remote];
-        return [
-          ...real,
-          ...VENDOR_CODES.filter((code) => !real.some((port) => port.code === code)).map((code) => new SimulatedSupplier(VENDORS[code], options.simulated)),
-        ];
-      },
+      useFactory: (remote: SupplierPort[], ...given: SupplierPort[]): SupplierPort[] => [
+        ...given,
+        ...remote.filter((port) => !given.some((taken) => taken.code === port.code)),
+      ],
       inject: [REMOTE_SUPPLIERS, ...suppliers],
     },
     Suppliers,

@@ -9,6 +9,8 @@ import { queryTestDatabase } from './test-database';
 export interface SystemUnderTest {
   request<T = any>(method: string, path: string, options?: TestRequest): Promise<TestResponse<T>>;
   readonly database: { readonly url: string };
+  /** The vendor simulator's database (its allotments and bookings), where the services call one. */
+  readonly vendorDatabase?: { readonly url: string };
 }
 
 type Headers = Record<string, string>;
@@ -45,9 +47,25 @@ export function staySequence(firstOffset: number, nights = 2): () => Stay {
 export type PaymentMethod = 'account' | 'credit_card';
 
 /**
- * Starts a V1 search and reads one of its hotels' rates (system tests run the vendors
- * with no latency, so the first answer has results).
+ * A V1 search's results once every vendor answered: started, then polled as a client
+ * does (the vendors are called over HTTP, so even vendors with no latency answer after
+ * the first answer).
  */
+export async function completedSearch(system: SystemUnderTest, headers: Headers, search: Record<string, unknown>, timeoutMs = 15_000): Promise<{ sessionId: string; results: any[] }> {
+  const started = await system.request('POST', '/search', { headers, json: search });
+  if (started.status !== 200) throw new Error(`POST /search answered ${started.status}: ${JSON.stringify(started.body)}`);
+  const sessionId: string = started.body.data.session_id;
+  let data = started.body.data;
+  const deadline = Date.now() + timeoutMs;
+  while (!data.search_completed) {
+    if (Date.now() > deadline) throw new Error(`search ${sessionId} did not complete within ${timeoutMs} ms`);
+    await sleep(50);
+    data = (await system.request('GET', `/search/${sessionId}`, { headers })).body.data;
+  }
+  return { sessionId, results: data.results };
+}
+
+/** Runs a V1 search to completion (completedSearch) and reads one of its hotels' rates. */
 export async function hotelRates(
   system: SystemUnderTest,
   headers: Headers,
@@ -55,9 +73,7 @@ export async function hotelRates(
   hotelIndex = 0,
   placeId = 'gn:2988507',
 ): Promise<{ sessionId: string; hotelId: number; rates: any[] }> {
-  const search = await system.request('POST', '/search', { headers, json: { place_id: placeId, ...stay } });
-  const sessionId = search.body.data.session_id;
-  const results = search.body.data.results;
+  const { sessionId, results } = await completedSearch(system, headers, { place_id: placeId, ...stay });
   const hotelId = results[hotelIndex % results.length].hotel.id;
   const rates = (await system.request('GET', `/hotel/${hotelId}/${sessionId}`, { headers })).body.data.rates;
   return { sessionId, hotelId, rates };
@@ -69,6 +85,8 @@ export interface PrebookOptions {
   hotelIndex?: number;
   /** Appended to the prebook path: `?promo_code=...`. */
   query?: string;
+  /** The hotel's first refundable rate rather than its first rate. */
+  refundable?: boolean;
 }
 
 export interface Prebooked {
@@ -82,7 +100,8 @@ export interface Prebooked {
 export async function prebookV1(system: SystemUnderTest, headers: Headers, stay: Stay, options: PrebookOptions = {}): Promise<Prebooked> {
   const method = options.method ?? 'account';
   const { sessionId, hotelId, rates } = await hotelRates(system, headers, stay, options.hotelIndex ?? 0);
-  const rate = rates[0];
+  const rate = options.refundable ? rates.find((candidate) => candidate.cancellation_policy === 'Refundable') : rates[0];
+  if (!rate) throw new Error(`hotel ${hotelId} has no ${options.refundable ? 'refundable ' : ''}rate`);
   const prebook = await system.request('GET', `/prebook/${hotelId}/${sessionId}/${rate.id}/${method}${options.query ?? ''}`, { headers });
   if (prebook.status !== 200) throw new Error(`prebook answered ${prebook.status}: ${JSON.stringify(prebook.body)}`);
   return { path: `/book/${hotelId}/${sessionId}/${rate.id}/${method}`, prebook: prebook.body.data, hotelId };
@@ -133,14 +152,30 @@ export async function settledBooking(system: SystemUnderTest, id: number, timeou
   }
 }
 
-/** The rooms a booking's supplier booking holds in the allotments, summed over its nights. */
+/**
+ * The rooms a booking's supplier booking holds in the allotments, summed over its nights:
+ * the vendor's own (at the vendor simulator, which numbers its hotels by the platform's
+ * ids) where the services call one, else the platform's.
+ */
 export async function roomsSold(system: SystemUnderTest, bookingId: number): Promise<number> {
-  const [row] = await queryTestDatabase<{ sold: number }>(
+  const [booked] = await queryTestDatabase<{ vendor: string; hotel_id: number; room_id: number; check_in: string; check_out: string }>(
     system.database.url,
-    `SELECT coalesce(sum(a.rooms_sold), 0)::int AS sold FROM rates.allotments a JOIN rates.supplier_bookings s
-       ON a.vendor = s.vendor AND a.hotel_id = s.hotel_id AND a.room_id = s.room_id AND a.night >= s.check_in AND a.night < s.check_out
-      WHERE s.booking_id = $1`,
+    `SELECT vendor, hotel_id, room_id, check_in::text AS check_in, check_out::text AS check_out FROM rates.supplier_bookings WHERE booking_id = $1`,
     [bookingId],
   );
+  if (!booked) return 0;
+  const [row] = system.vendorDatabase
+    ? await queryTestDatabase<{ sold: number }>(
+        system.vendorDatabase.url,
+        `SELECT coalesce(sum(rooms_sold), 0)::int AS sold FROM vendor_simulator.allotments
+          WHERE vendor = $1 AND hotel_code = $2 AND room_id = $3 AND night >= $4 AND night < $5`,
+        [booked.vendor, booked.hotel_id, booked.room_id, booked.check_in, booked.check_out],
+      )
+    : await queryTestDatabase<{ sold: number }>(
+        system.database.url,
+        `SELECT coalesce(sum(rooms_sold), 0)::int AS sold FROM rates.allotments
+          WHERE vendor = $1 AND hotel_id = $2 AND room_id = $3 AND night >= $4 AND night < $5`,
+        [booked.vendor, booked.hotel_id, booked.room_id, booked.check_in, booked.check_out],
+      );
   return row.sold;
 }

@@ -3,8 +3,8 @@ import { Server, createServer } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { EVENTS } from '@hotel/contracts';
 import { ConfigError, SERVICE_INSTANCE, loadEnv } from '@hotel/platform';
-import { ServiceHarness, ecbDailyXml, startServiceHarness } from '@hotel/testing';
-import { RATES_ENTITIES, RATES_MIGRATIONS, RatesAppModule } from '../rates-app.module';
+import { ServiceHarness, ecbDailyXml } from '@hotel/testing';
+import { startRatesHarness } from '../../test/rates-fixtures';
 import { RatesEnv } from '../rates.env';
 import { ECB_DAILY_URL, FX_FETCH_MAX_BYTES, FX_REFRESH_JOB, FxRatesRefresh } from './fx-rates-refresh';
 import { JobLeasesRepository } from '../jobs/job-leases.repository';
@@ -41,14 +41,7 @@ describe('FxRatesRefresh (service tier: a local HTTP server as the ECB)', () => 
         logged[level].push(String((message as { msg?: string }).msg ?? message));
       });
     }
-    harness = await startServiceHarness({
-      name: 'rates',
-      envClass: RatesEnv,
-      providers: (env) => RatesAppModule.register(env).providers ?? [],
-      entities: RATES_ENTITIES,
-      migrations: RATES_MIGRATIONS,
-      env: { FX_RATES_URL: url, FX_FETCH_TIMEOUT_MS: '500', FX_REFRESH_INTERVAL_MIN: '60' },
-    });
+    harness = await startRatesHarness({ env: { FX_RATES_URL: url, FX_FETCH_TIMEOUT_MS: '500', FX_REFRESH_INTERVAL_MIN: '60' } });
     refresh = harness.get(FxRatesRefresh);
     fx = harness.get(FxRatesService);
   });

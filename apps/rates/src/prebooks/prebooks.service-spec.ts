@@ -2,23 +2,21 @@ import { Actor, RoomRequest, SUBJECTS, milliToDecimal, toMilli } from '@hotel/co
 import {
   OfferKey,
   Stay,
-  VENDORS,
+  Suppliers,
   VENDOR_CODES,
   conversionAt,
   encodeV2RateId,
   hotelById,
   hotelsForPlace,
-  listOffers,
   priceEpoch,
   priceEpochStart,
   priceOffer,
   stayNights,
 } from '@hotel/inventory';
 import { DomainError } from '@hotel/platform';
-import { ServiceHarness, TEST_FX_RATES, ecbDailyXml } from '@hotel/testing';
+import { TEST_FX_RATES, ecbDailyXml, queryTestDatabase } from '@hotel/testing';
 import { FxRatesService } from '../fx/fx-rates.service';
 import { startRatesHarness } from '../../test/rates-fixtures';
-import { RatesEnv } from '../rates.env';
 import { PrebooksService } from './prebooks.service';
 
 // Service tier: PrebooksService with the rates app's providers (its real repositories
@@ -30,22 +28,26 @@ const DAY_MS = 86_400_000;
 const live = (clientId: number): Actor => ({ clientId, userId: null, role: 'api', sandbox: false });
 const USD = { currency: 'USD', fxMarginPercent: '0' };
 
-/** A stay 40 days ahead and an offer a vendor makes for it (not a member rate): what a V2 search would have answered. */
-function findOffer(): { key: OfferKey; stay: Stay } {
+/**
+ * A stay 40 days ahead and an offer a vendor (at the vendor simulator) makes for it, not a
+ * member rate: what a V2 search would have answered.
+ */
+async function findOffer(suppliers: Suppliers): Promise<{ key: OfferKey; stay: Stay }> {
   const day = (offset: number) => new Date(Date.now() + offset * DAY_MS).toISOString().slice(0, 10);
   const rooms: RoomRequest[] = [{ adults: 2, children: 0, children_ages: [] }];
   const stay: Stay = { check_in: day(40), check_out: day(42), rooms };
-  for (const hotel of hotelsForPlace(PARIS) ?? []) {
-    for (const code of VENDOR_CODES) {
-      const key = listOffers(hotel, VENDORS[code], stay, { soldOut: new Set(), includeMemberRates: false }).find((offer) => !offer.memberRate);
-      if (key) return { key, stay };
-    }
+  const hotels = (hotelsForPlace(PARIS) ?? []).slice(0, 20);
+  const request = { soldOut: new Set<string>(), includeMemberRates: false, context: { epoch: priceEpoch(), issuedAt: new Date() } };
+  for (const code of VENDOR_CODES) {
+    const offers = (await suppliers.of(code).availability(hotels, stay, request)).flat();
+    const found = offers.find((offer) => !offer.key.memberRate);
+    if (found) return { key: found.key, stay };
   }
   throw new Error('no offer in Paris for the stay');
 }
 
 describe('PrebooksService (service tier: real PostgreSQL, fake accounting, users and promo)', () => {
-  let harness: ServiceHarness<RatesEnv>;
+  let harness: Awaited<ReturnType<typeof startRatesHarness>>;
   let prebooks: PrebooksService;
   let offer: { key: OfferKey; stay: Stay };
   /** A fresh V2 rate id for the offer, as search issues it (at the start of the price step). */
@@ -61,7 +63,7 @@ describe('PrebooksService (service tier: real PostgreSQL, fake accounting, users
   beforeAll(async () => {
     harness = await startRatesHarness();
     prebooks = harness.get(PrebooksService);
-    offer = findOffer();
+    offer = await findOffer(harness.get(Suppliers));
     rateId = () => {
       const epoch = priceEpoch();
       return encodeV2RateId({ ...offer, epoch, issuedAt: new Date(priceEpochStart(epoch)) }, harness.env.RATE_ID_SECRET);
@@ -83,7 +85,9 @@ describe('PrebooksService (service tier: real PostgreSQL, fake accounting, users
     expect(fundsChecks()).toEqual([{ clientId: 1, amount: price, currency: 'USD' }]);
 
     const stored = await prebooks.findForBooking({ actor: live(1), prebookId: data.prebook_id });
-    expect(stored).toMatchObject({ prebookId: data.prebook_id, paymentMethod: 'account', priceChargeable: price, promoCode: null, offer: offer.key });
+    // The offer is stored as the vendor confirmed it at prebook (CheckRate): its bookable rate key, the same price.
+    const bookable = { ...offer.key, vendorRate: { ...offer.key.vendorRate, keys: [expect.any(String)], recheck: false } };
+    expect(stored).toMatchObject({ prebookId: data.prebook_id, paymentMethod: 'account', priceChargeable: price, promoCode: null, offer: bookable });
     expect(stored.response.rate.price_chargeable).toBe(data.rate.price_chargeable);
     // Another client, or the same client's sandbox, cannot book on it.
     await expect(prebooks.findForBooking({ actor: live(2), prebookId: data.prebook_id })).rejects.toMatchObject({ code: 'PREBOOK_REQUIRED' });
@@ -152,7 +156,9 @@ describe('PrebooksService (service tier: real PostgreSQL, fake accounting, users
   it('a room type sold out on one night of the stay cannot be prebooked', async () => {
     sufficient(true);
     const night = stayNights(offer.stay)[1];
-    await harness.dataSource.query(`INSERT INTO rates.allotments (vendor, hotel_id, room_id, night, capacity, rooms_sold) VALUES ($1, $2, $3, $4, 2, 2)`, [
+    // The vendor's allotment is the vendor's own (the simulator numbers its hotels by the platform's ids).
+    const vendorSql = (text: string, params: unknown[]) => queryTestDatabase(harness.vendors!.database.url, text, params);
+    await vendorSql(`INSERT INTO vendor_simulator.allotments (vendor, hotel_code, room_id, night, capacity, rooms_sold) VALUES ($1, $2, $3, $4, 2, 2)`, [
       offer.key.vendor,
       offer.key.hotelId,
       offer.key.roomId,
@@ -162,7 +168,7 @@ describe('PrebooksService (service tier: real PostgreSQL, fake accounting, users
       await expect(prebooks.create({ actor: live(7), pricing: USD, rateId: rateId(), paymentMethod: 'account' })).rejects.toMatchObject({ code: 'RATE_NOT_AVAILABLE' });
       expect(await storedFor(7)).toEqual([]);
     } finally {
-      await harness.dataSource.query(`DELETE FROM rates.allotments WHERE hotel_id = $1`, [offer.key.hotelId]);
+      await vendorSql(`DELETE FROM vendor_simulator.allotments WHERE hotel_code = $1`, [offer.key.hotelId]);
     }
   });
 

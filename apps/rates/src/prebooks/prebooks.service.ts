@@ -76,15 +76,17 @@ export class PrebooksService {
     const hotel = await this.catalog.hotel(offer.key.hotelId);
     if (!hotel) throw RATE_NOT_AVAILABLE();
     if (request.testScenario === 'sold_out' && actor.sandbox) throw RATE_NOT_AVAILABLE();
+    // What the client saw: a remote vendor's offer carries the price it answered then.
+    const seenKey = offer.key;
     const { vendor, key } = await this.recheckAvailability(hotel, offer, actor.sandbox);
-    // Booked as the vendor now holds it (a remote vendor's recheck may have given new rate keys).
+    // Booked as the vendor now holds it (a remote vendor's recheck may have given new rate keys, and a new price).
     offer.key = key;
 
     const now = new Date();
     const [fx, vendorPrice, vendorSeen] = await Promise.all([
       this.fx.cache.current(offer.fxDate),
       vendor.price(hotel, offer.key, offer.stay, { epoch: priceEpoch(now.getTime()), issuedAt: now, sandbox: actor.sandbox }),
-      vendor.seenPrice(hotel, offer.key, offer.stay, { epoch: offer.seenEpoch, issuedAt: offer.seenAt }),
+      vendor.seenPrice(hotel, seenKey, offer.stay, { epoch: offer.seenEpoch, issuedAt: offer.seenAt }),
     ]);
     // The conversion is fixed here, at the rates in force now; what the client saw was
     // converted at the rates in force when it was shown, with its pricing then.

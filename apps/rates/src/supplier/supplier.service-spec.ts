@@ -7,7 +7,9 @@ import { RatesEnv } from '../rates.env';
 import { SupplierService } from './supplier.service';
 
 // Service tier: SupplierService with the rates app's providers on a fresh PostgreSQL
-// database: the rooms of a stay are taken by one statement for all its nights.
+// database: the rooms of a stay are taken by one statement for all its nights. The
+// platform's own allotment is kept for a vendor that keeps none (not remote): atlas is the
+// test's own such vendor (CountingVendor), the others are at the vendor simulator.
 
 const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
 const HOTEL = 298850701;
@@ -32,7 +34,7 @@ describe('SupplierService (service tier: real PostgreSQL)', () => {
     (await harness.dataSource.query(`SELECT night::text AS night, rooms_sold FROM rates.allotments WHERE hotel_id = $1 ORDER BY night`, [HOTEL])) as { night: string; rooms_sold: number }[];
 
   beforeAll(async () => {
-    harness = await startRatesHarness();
+    harness = await startRatesHarness({ suppliers: [CountingVendor] });
     supplier = harness.get(SupplierService);
   });
   afterAll(async () => {

@@ -127,7 +127,8 @@ function IsVendorUrl(options: { loopbackHttp: boolean }) {
  * - `HOTELBEDS_API_KEY` (with `HOTELBEDS_SECRET`) turns on the vendor `hotelbeds` at
  *   `HOTELBEDS_BASE_URL` (the vendor's test environment by default).
  * - `VENDOR_SIMULATOR_URL` reaches the built-in vendors (atlas, borealis, cobalt) over HTTP
- *   at the vendor simulator instead of in process, each under `/<vendor>` with its credentials.
+ *   at the vendor simulator, each under `/<vendor>` with its credentials: without it the
+ *   services do not start (no vendor runs in process).
  */
 export class VendorsEnv extends WithSimulatedVendorCredentials(RateIdEnv, { secrets: false }) {
   @IsOptional()
