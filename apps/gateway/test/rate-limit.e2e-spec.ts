@@ -1,10 +1,7 @@
 import { Agent, request } from 'node:https';
-import { connect } from 'nats';
-import { SUBJECTS } from '@hotel/contracts';
-import { natsConnectionOptions } from '@hotel/platform';
 import { bearer } from '@hotel/testing';
 import { ReadinessMonitor } from '../src/health/readiness-monitor';
-import { TestSystem } from './system';
+import { TestSystem, answerNoEntries } from './system';
 
 /**
  * Rate limits (docs/rate-limits.md): a token bucket per credential and one per client (all its keys and
@@ -87,8 +84,7 @@ describe('rate limiting', () => {
   it("bounds a client's expensive requests in flight (2 here), not other clients' and not cheap ones", async () => {
     // An accounting replica that takes list requests and never answers: they stay in flight until RPC_TIMEOUT_MS.
     let received = 0;
-    const hung = await connect(natsConnectionOptions(system.nats.bus('accounting')));
-    hung.subscribe(SUBJECTS.ACCOUNTING_ENTRY_LIST, { queue: 'accounting', callback: () => received++ });
+    const hung = await system.standInLedger(() => received++);
     try {
       const flooding = { authorization: (await system.createClient('Flooding Travel')).backend_token };
       const other = { authorization: (await system.createClient('Patient Travel')).backend_token };
@@ -144,16 +140,11 @@ describe('page places', () => {
     const clients: number[] = [];
     let hang = false;
     let busyUntil = 0;
-    const replica = await connect(natsConnectionOptions(system.nats.bus('accounting')));
-    replica.subscribe(SUBJECTS.ACCOUNTING_ENTRY_LIST, {
-      queue: 'accounting',
-      callback: (_error, message) => {
-        const packet = message.json<{ id: string; data: { actor: { clientId: number } } }>();
-        clients.push(packet.data.actor.clientId);
-        if (hang) return;
-        busyUntil = Math.max(busyUntil, Date.now()) + 100;
-        setTimeout(() => message.respond(JSON.stringify({ id: packet.id, err: { code: 'NOT_FOUND', message: 'no entries here' }, isDisposed: true })), busyUntil - Date.now());
-      },
+    const replica = await system.standInLedger((message, clientId) => {
+      clients.push(clientId);
+      if (hang) return;
+      busyUntil = Math.max(busyUntil, Date.now()) + 100;
+      setTimeout(() => answerNoEntries(message), busyUntil - Date.now());
     });
     try {
       const flooding = await system.createClient('Flooding Pages');
@@ -206,14 +197,9 @@ describe('closing', () => {
   it('answers the request in flight, and a request that still arrives 503 with its code and Retry-After', async () => {
     // A stand-in accounting service that answers a list 500 ms after it is asked.
     let asked = 0;
-    const accounting = await connect(natsConnectionOptions(system.nats.bus('accounting')));
-    accounting.subscribe(SUBJECTS.ACCOUNTING_ENTRY_LIST, {
-      queue: 'accounting',
-      callback: (_error, message) => {
-        asked++;
-        const packet = message.json<{ id: string }>();
-        setTimeout(() => message.respond(JSON.stringify({ id: packet.id, err: { code: 'NOT_FOUND', message: 'no entries here' }, isDisposed: true })), 500);
-      },
+    const accounting = await system.standInLedger((message) => {
+      asked++;
+      setTimeout(() => answerNoEntries(message), 500);
     });
     try {
       const client = await system.createClient('Closing Travel');

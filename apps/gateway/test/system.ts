@@ -2,8 +2,9 @@ import { DynamicModule } from '@nestjs/common';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BusIdentity, ServiceName, SERVICE_NAMES } from '@hotel/contracts';
-import { RunningService, ServiceClient, ServiceEnv, loadEnv, startService } from '@hotel/platform';
+import { Msg, NatsConnection, connect } from 'nats';
+import { BusIdentity, SUBJECTS, ServiceName, SERVICE_NAMES } from '@hotel/contracts';
+import { RunningService, ServiceClient, ServiceEnv, loadEnv, natsConnectionOptions, startService } from '@hotel/platform';
 import { SystemUnderTest, TEST_FX_RATES, TestDatabase, TestNats, TestRequest, TestResponse, bearer, call, createTestDatabase, ecbDailyXml, startTestNats } from '@hotel/testing';
 import { AccountingAppModule } from '../../accounting/src/accounting-app.module';
 import { runAdmin } from '../../admin/src/admin-cli';
@@ -218,6 +219,21 @@ export class TestSystem implements SystemUnderTest {
     return { NATS_NKEY_SEED: this.nats.keys[identity].seed };
   }
 
+  /**
+   * A stand-in accounting replica taking ledger list requests in the service's queue group
+   * (the only taker when the test runs no accounting service): `onList` is told the asking
+   * client and decides whether and when to answer (answerNoEntries). The caller closes it.
+   */
+  async standInLedger(onList: (message: Msg, clientId: number) => void): Promise<NatsConnection> {
+    const replica = await connect(natsConnectionOptions(this.nats.bus('accounting')));
+    replica.subscribe(SUBJECTS.ACCOUNTING_ENTRY_LIST, {
+      queue: 'accounting',
+      callback: (_error, message) => onList(message, message.json<{ data: { actor: { clientId: number } } }>().data.actor.clientId),
+    });
+    await replica.flush();
+    return replica;
+  }
+
   /** A bus client speaking as `identity` (closed with the system): for tests that call a service directly. */
   async busClient(identity: BusIdentity): Promise<ServiceClient> {
     const client = new ServiceClient(this.nats.bus(identity), 10_000);
@@ -291,4 +307,9 @@ export class TestSystem implements SystemUnderTest {
     await this.nats.stop();
     rmSync(this.dataDir, { recursive: true, force: true });
   }
+}
+
+/** A stand-in ledger's answer to a list request: "no entries" (404). */
+export function answerNoEntries(message: Msg): void {
+  message.respond(JSON.stringify({ id: message.json<{ id: string }>().id, err: { code: 'NOT_FOUND', message: 'no entries here' }, isDisposed: true }));
 }
