@@ -1,7 +1,7 @@
 import { connect } from 'nats';
 import { SUBJECTS } from '@hotel/contracts';
 import { natsConnectionOptions } from '@hotel/platform';
-import { PaymentMethod, bookV1, queryTestDatabase, roomsSold, settledBooking, staySequence } from '@hotel/testing';
+import { PaymentMethod, bookV1, queryTestDatabase, repeatWhileUnavailable, roomsSold, settledBooking, staySequence } from '@hotel/testing';
 import { TestSystem } from './system';
 
 const freshStay = staySequence(90);
@@ -37,15 +37,7 @@ describe('cancellation saga', () => {
     await listener.flush();
     // On a loaded machine a waiting cancel may be answered 503 with Retry-After (the saga
     // outlived its answer's deadline): the documented answer, which a client repeats.
-    const cancel = async () => {
-      for (let attempt = 0; ; attempt++) {
-        const response = await system.request('POST', `/book/cancel/${booking.id}`, { headers: auth });
-        if (response.status !== 503 || attempt === 5) return response;
-        expect(response.body.code).toBe('SERVICE_UNAVAILABLE');
-        expect(Number(response.headers['retry-after'])).toBeGreaterThan(0);
-        await new Promise((resolve) => setTimeout(resolve, 1000 * Number(response.headers['retry-after'])));
-      }
-    };
+    const cancel = () => repeatWhileUnavailable(() => system.request('POST', `/book/cancel/${booking.id}`, { headers: auth }));
     const responses = await Promise.all(Array.from({ length: 20 }, cancel));
     await listener.flush();
     await listener.close();

@@ -179,3 +179,18 @@ export async function roomsSold(system: SystemUnderTest, bookingId: number): Pro
       );
   return row.sold;
 }
+
+/**
+ * Sends a request again, as a client does, while it is answered 503 SERVICE_UNAVAILABLE
+ * with Retry-After (a saga that outlived the answer's deadline on a loaded machine), at
+ * most `attempts` times in all; the last answer. A 503 without the code or Retry-After
+ * is returned as it is, for the test to fail on.
+ */
+export async function repeatWhileUnavailable(send: () => Promise<TestResponse>, attempts = 6): Promise<TestResponse> {
+  for (let attempt = 1; ; attempt++) {
+    const response = await send();
+    const retryAfter = Number(response.headers['retry-after']);
+    if (response.status !== 503 || response.body?.code !== 'SERVICE_UNAVAILABLE' || !(retryAfter > 0) || attempt === attempts) return response;
+    await new Promise((resolve) => setTimeout(resolve, 1000 * retryAfter));
+  }
+}
