@@ -10,9 +10,9 @@ const { validate } = require('./lib/manifests') as { validate(object: unknown): 
 
 const ROOT = resolve(__dirname, '..');
 /**
- * Every app that runs as a Deployment: each directory under apps/ but the admin command
- * line and the vendor simulator (development and tests; production trades with real
- * vendors), and webhooks, written alongside (listed here so this holds before and after it lands).
+ * Every platform app that runs as a Deployment on the bus: each directory under apps/ but
+ * the admin command line and the vendor simulator (no NATS identity, tested on its own
+ * below), and webhooks, written alongside (listed here so this holds before and after it lands).
  */
 const APPS = [...new Set([...readdirSync(join(ROOT, 'apps')).filter((app) => app !== 'admin' && app !== 'vendor-simulator'), 'webhooks'])].sort();
 const SERVICES = APPS.filter((app) => app !== 'gateway');
@@ -42,7 +42,7 @@ describe('deployment files', () => {
   it('docker-compose.yml runs PostgreSQL, NATS with JetStream and every app from the built image, each with its own NATS identity', () => {
     const text = readFileSync(join(ROOT, 'docker-compose.yml'), 'utf8');
     const compose = parse(text, { merge: true });
-    expect(Object.keys(compose.services).sort()).toEqual([...APPS, 'grafana', 'nats', 'postgres', 'prometheus', 'secrets'].sort());
+    expect(Object.keys(compose.services).sort()).toEqual([...APPS, 'grafana', 'nats', 'postgres', 'prometheus', 'secrets', 'vendor-simulator'].sort());
     // The broker runs the generated configuration: authenticated identities, JetStream on.
     expect(compose.services.nats.command).toEqual(['-c', '/secrets/nats/nats.conf']);
     expect(compose.services.secrets.command).toEqual(expect.arrayContaining(['init-secrets', '--jetstream-dir']));
@@ -53,7 +53,18 @@ describe('deployment files', () => {
       expect(compose.services[app].environment.NATS_NKEY_SEED_FILE).toBe(`/secrets/nats/${app}.nk`);
     }
     // No secret value is written into the file.
-    expect(text).not.toMatch(/(VOUCHER_SECRET|RATE_ID_SECRET|WEBHOOK_SECRET_KEY):/);
+    expect(text).not.toMatch(/(VOUCHER_SECRET|RATE_ID_SECRET|WEBHOOK_SECRET_KEY|_API_KEY|_SECRET):/);
+    // The platform's vendors: the simulator, its credentials the same files on both sides, written by `secrets`.
+    const simulator = compose.services['vendor-simulator'];
+    expect(simulator.command).toEqual(['node', 'dist/apps/vendor-simulator/src/main.js']);
+    expect(existsSync(join(ROOT, simulator.command[1]))).toBe(true);
+    const credentials = Object.entries(simulator.environment).filter(([name]) => /^VENDOR_\w+_FILE$/.test(name));
+    expect(credentials).toHaveLength(8);
+    for (const caller of ['search', 'rates']) {
+      expect(compose.services[caller].environment).toMatchObject({ ...Object.fromEntries(credentials), VENDOR_SIMULATOR_URL: `http://vendor-simulator:${simulator.environment.PORT}` });
+      expect(compose.services[caller].depends_on['vendor-simulator']).toBeDefined();
+    }
+    for (const [, file] of credentials) expect(file).toMatch(/^\/secrets\/vendor-simulator\/(atlas|borealis|cobalt|sandbox)-(api-key|secret)$/);
   });
 
   it('docker-compose.yml has an observability profile: Prometheus scrapes every app, Grafana shows the dashboard', () => {
@@ -163,6 +174,61 @@ describe('deployment files', () => {
     }
   });
 
+  it('the vendor simulator runs hardened beside the services: search and rates alone reach it, with the credentials it reads; the prod overlay sells real vendors only', () => {
+    const deployment = find('Deployment', 'vendor-simulator');
+    const pod = deployment.spec.template.spec;
+    const container = pod.containers[0];
+    expect(container.command).toEqual(['node', 'dist/apps/vendor-simulator/src/main.js']);
+    expect(deployment.spec.replicas).toBeGreaterThanOrEqual(2);
+    expect(container.livenessProbe.httpGet).toEqual({ path: '/health', port: 'http' });
+    expect(container.readinessProbe.httpGet).toEqual({ path: '/health/ready', port: 'http' });
+    expect(container.env).toEqual(expect.arrayContaining([{ name: 'DATABASE_URL', valueFrom: { secretKeyRef: { name: 'hotel-db-app', key: 'uri' } } }]));
+    expect(container.securityContext).toEqual({ allowPrivilegeEscalation: false, readOnlyRootFilesystem: true, capabilities: { drop: ['ALL'] } });
+    expect(container.env.some((variable: { name: string }) => variable.name === 'NATS_NKEY_SEED_FILE')).toBe(false);
+    expect(find('PodDisruptionBudget', 'vendor-simulator').spec.maxUnavailable).toBe(1);
+    const port = container.ports.find((candidate: any) => candidate.name === 'http').containerPort;
+    expect(container.env).toEqual(expect.arrayContaining([{ name: 'PORT', value: String(port) }]));
+    const service = find('Service', 'vendor-simulator');
+    expect(service.spec.ports).toEqual([{ name: 'http', port, targetPort: 'http' }]);
+
+    // The credentials: the same files on both sides, from one referenced Secret.
+    const credentialsOf = (env: any[]) => env.filter((variable) => /^VENDOR_(ATLAS|BOREALIS|COBALT|SANDBOX)_(API_KEY|SECRET)_FILE$/.test(variable.name));
+    const credentials = credentialsOf(container.env);
+    expect(credentials).toHaveLength(8);
+    const secretOf = (spec: any, mountPath: string) => {
+      const mount = spec.containers[0].volumeMounts.find((candidate: any) => mountPath.startsWith(`${candidate.mountPath}/`));
+      return spec.volumes.find((volume: any) => volume.name === mount.name).secret.secretName;
+    };
+    for (const { value } of credentials) expect(secretOf(pod, value)).toBe('hotel-vendor-simulator');
+    const config = find('ConfigMap', 'hotel-config').data;
+    expect(config.VENDOR_SIMULATOR_URL).toBe(`http://${service.metadata.name}:${port}`);
+    for (const caller of ['search', 'rates']) {
+      const callerPod = find('Deployment', caller).spec.template.spec;
+      expect(credentialsOf(callerPod.containers[0].env)).toEqual(credentials);
+      for (const { value } of credentials) expect(secretOf(callerPod, value)).toBe('hotel-vendor-simulator');
+      // Its egress to the simulator's pods on that port.
+      const toSimulator = policiesOf(caller)
+        .flatMap((policy) => policy.spec.egress ?? [])
+        .filter((rule: any) => rule.to.some((peer: any) => peer.podSelector?.matchLabels?.['app.kubernetes.io/name'] === 'vendor-simulator'));
+      expect(toSimulator.flatMap((rule: any) => rule.ports)).toEqual([{ protocol: 'TCP', port }]);
+      // In production the real vendor's key and secret, as files from a referenced Secret.
+      const hotelbeds = callerPod.containers[0].env.filter((variable: any) => /^HOTELBEDS_(API_KEY|SECRET)_FILE$/.test(variable.name));
+      expect(hotelbeds).toHaveLength(2);
+      for (const { value } of hotelbeds) expect(secretOf(callerPod, value)).toBe('hotel-vendor-hotelbeds');
+    }
+    // Only search and rates may call it; it reaches PostgreSQL.
+    const own = policiesOf('vendor-simulator');
+    const from = own.flatMap((policy) => policy.spec.ingress ?? []).filter((rule: any) => rule.ports.some((candidate: any) => candidate.port === port));
+    expect(from.flatMap((rule: any) => rule.from.map((peer: any) => peer.podSelector.matchLabels['app.kubernetes.io/name'])).sort()).toEqual(['rates', 'search']);
+    expect(own.flatMap((policy) => policy.spec.egress ?? []).flatMap((rule: any) => rule.ports.map((candidate: any) => candidate.port))).toEqual(expect.arrayContaining([5432]));
+
+    // Live clients see real vendors only in production; development keeps the simulated ones.
+    expect(config.SIMULATED_VENDORS).toBe('');
+    const dev = rendered.dev;
+    expect(dev.find((object) => object.kind === 'ConfigMap' && object.metadata.name === 'hotel-config').data.SIMULATED_VENDORS).toBe('atlas,borealis,cobalt');
+    expect(dev.find((object) => object.kind === 'Deployment' && object.metadata.name === 'search').spec.template.spec.containers[0].env.some((variable: any) => variable.name.startsWith('HOTELBEDS_'))).toBe(false);
+  });
+
   it('PostgreSQL is a three-instance CloudNativePG cluster backed up to object storage; NATS a three-node JetStream cluster from its chart', () => {
     const cluster = find('Cluster', 'hotel-db');
     expect(cluster.spec.instances).toBe(3);
@@ -196,8 +262,12 @@ describe('deployment files', () => {
         expect(container.env?.some((variable: { name: string }) => variable.name === 'DB_POOL_SIZE') ?? false).toBe(false);
         return budget;
       });
+      // The vendor simulator's pools, a fixed number of replicas.
+      const simulator = objects.find((object) => object.kind === 'Deployment' && object.metadata.name === 'vendor-simulator');
+      const simulatorPool = Number(simulator.spec.template.spec.containers[0].env.find((variable: { name: string }) => variable.name === 'DB_POOL_SIZE').value);
+      expect(simulator.spec.replicas * simulatorPool).toBeLessThanOrEqual(10);
       // Room for CloudNativePG's own connections, migrations and an operator's psql.
-      expect(budgets.reduce((sum, budget) => sum + budget, 0) + 20).toBeLessThanOrEqual(maxConnections);
+      expect(budgets.reduce((sum, budget) => sum + budget, 0) + simulator.spec.replicas * simulatorPool + 20).toBeLessThanOrEqual(maxConnections);
       expect(config.DB_POOL_SIZE).toBeUndefined();
     }
   });

@@ -10,15 +10,11 @@ const ROOT = resolve(__dirname, '..');
 const CALLERS = ['apps/search/src', 'apps/rates/src'];
 const TEST_FILE = /\.(spec|service-spec|e2e-spec)\.ts$/;
 
-/** Vendor code the callers must not reach: the simulator, and the in-process stand-ins for a vendor. */
-const VENDOR_CODE = [/^apps\/vendor-simulator\//, /^libs\/inventory\/src\/simulated-supplier\.ts$/, /^libs\/inventory\/src\/answered-bookings\.ts$/];
+/** Vendor code the callers must not reach: the simulator (its vendors, their pricing and allotments, and the tests' in-process vendor). */
+const VENDOR_CODE = /^apps\/vendor-simulator\//;
 
-/**
- * Reached today, to go next: `HotelbedsSupplier` answers a sandbox booking itself when no
- * sandbox desk is configured (a production with a real vendor only). When that path goes,
- * this entry goes too (the second test fails until it does).
- */
-const STILL_REACHED = ['libs/inventory/src/answered-bookings.ts'];
+/** Names of the simulated vendors' rules: a workspace library that defines one carries vendor logic. */
+const VENDOR_RULES = /\bexport (function|const) (listOffers|priceOffer|allotmentCapacity|vendorCarries|soldOutKey|parseVendorLatencies)\b/;
 
 /** The `@hotel/...` aliases of tsconfig.base.json, as files. */
 function aliases(): Map<string, string> {
@@ -71,16 +67,18 @@ function chainTo(file: string, reached: Map<string, string | null>): string {
 }
 
 describe('the search and rates services import no vendor code', () => {
-  const reached = reachedFromCallers();
-  const vendorCode = [...reached.keys()].filter((file) => VENDOR_CODE.some((pattern) => pattern.test(file)));
-
   it('reaches neither the vendor simulator nor an in-process vendor from a non-test file', () => {
+    const reached = reachedFromCallers();
     expect(reached.size).toBeGreaterThan(CALLERS.length);
-    const unexpected = vendorCode.filter((file) => !STILL_REACHED.includes(file)).map((file) => chainTo(file, reached));
-    expect(unexpected).toEqual([]);
+    const vendorCode = [...reached.keys()].filter((file) => VENDOR_CODE.test(file)).map((file) => chainTo(file, reached));
+    expect(vendorCode).toEqual([]);
   });
 
-  it('still reaches what is left to move out, and only that (remove an entry once its import is gone)', () => {
-    expect(vendorCode.sort()).toEqual([...STILL_REACHED].sort());
+  it("keeps the simulated vendors' rules out of every library the platform's services share", () => {
+    const defining = sourceFiles('libs').filter((file) => VENDOR_RULES.test(readFileSync(join(ROOT, file), 'utf8')));
+    expect(sourceFiles('libs').length).toBeGreaterThan(50);
+    expect(defining).toEqual([]);
+    // The rules are the simulator's.
+    expect(readFileSync(join(ROOT, 'apps/vendor-simulator/src/inventory/pricing.ts'), 'utf8')).toMatch(VENDOR_RULES);
   });
 });

@@ -1,6 +1,6 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { BUS_IDENTITIES, BusIdentity } from '@hotel/contracts';
 import { brokerAuthorization, brokerConfig, newBusKeys, publicKeyOf } from '@hotel/platform';
 
@@ -18,6 +18,14 @@ export const SECRET_FILES = {
   WEBHOOK_SECRET_KEY: 'webhook-secret-key',
 } as const;
 
+/**
+ * The vendor simulator's credentials, one pair per counter (its three vendors and the
+ * sandbox desk): the simulator and the services that call it (search, rates) read the same
+ * files, VENDOR_<COUNTER>_API_KEY_FILE and VENDOR_<COUNTER>_SECRET_FILE.
+ */
+export const VENDOR_COUNTERS = ['atlas', 'borealis', 'cobalt', 'sandbox'] as const;
+export const vendorCredentialFile = (dir: string, counter: (typeof VENDOR_COUNTERS)[number], kind: 'api-key' | 'secret') => join(dir, 'vendor-simulator', `${counter}-${kind}`);
+
 export const seedFile = (dir: string, identity: BusIdentity) => join(dir, 'nats', `${identity}.nk`);
 export const brokerConfigFile = (dir: string) => join(dir, 'nats', 'nats.conf');
 /** The authorization block alone, for a broker configured by the NATS Helm chart (deploy/nats). */
@@ -30,7 +38,8 @@ function writeOwnerOnly(file: string, content: string) {
 
 /**
  * Creates, where missing, every secret the platform needs, one owner-only file
- * each: an NKEY seed per bus identity, the signing secrets; and (always, as it
+ * each: an NKEY seed per bus identity, the signing secrets, the vendor simulator's
+ * credentials; and (always, as it
  * holds only public keys and follows the permissions of this version) the broker's
  * configuration, whole and as its authorization block alone. Existing secrets are kept, so running it again changes nothing
  * that apps already use. Returns what it created.
@@ -38,6 +47,7 @@ function writeOwnerOnly(file: string, content: string) {
 export function initSecrets(dir: string, options: InitSecretsOptions): string[] {
   const created: string[] = [];
   mkdirSync(join(dir, 'nats'), { recursive: true, mode: 0o700 });
+  mkdirSync(join(dir, 'vendor-simulator'), { recursive: true, mode: 0o700 });
   chmodSync(dir, 0o700);
   const fresh = newBusKeys();
   const publicKeys = {} as Record<BusIdentity, string>;
@@ -49,11 +59,11 @@ export function initSecrets(dir: string, options: InitSecretsOptions): string[] 
     }
     publicKeys[identity] = publicKeyOf(readFileSync(file, 'utf8').trim());
   }
-  for (const name of Object.values(SECRET_FILES)) {
-    const file = join(dir, name);
+  const vendorCredentials = VENDOR_COUNTERS.flatMap((counter) => (['api-key', 'secret'] as const).map((kind) => vendorCredentialFile(dir, counter, kind)));
+  for (const file of [...Object.values(SECRET_FILES).map((name) => join(dir, name)), ...vendorCredentials]) {
     if (existsSync(file)) continue;
     writeOwnerOnly(file, `${randomBytes(32).toString('base64url')}\n`);
-    created.push(name);
+    created.push(relative(dir, file));
   }
   const [host, port] = splitListen(options.natsListen);
   writeOwnerOnly(brokerConfigFile(dir), brokerConfig({ host, port, storeDir: options.jetstreamDir, publicKeys }));

@@ -1,7 +1,9 @@
 import { RoomRequest, milliToDecimal, toMilli } from '@hotel/contracts';
-import { VENDORS, VENDOR_CODES, hotelsForPlace, listOffers, priceEpoch, priceOffer, toHotelDetails } from '@hotel/inventory';
+import { VENDOR_CODES, hotelsForPlace, priceEpoch, toHotelDetails } from '@hotel/inventory';
 import { randomUUID } from 'node:crypto';
 import { ServiceHarness, startServiceHarness } from '@hotel/testing';
+// eslint-disable-next-line @nx/enforce-module-boundaries -- a real offer, priced as the vendor simulator prices it
+import { VENDORS, listOffers, priceOffer } from '../../vendor-simulator/src/inventory/simulated-inventory';
 import { BOOKING_ENTITIES, BOOKING_MIGRATIONS, BookingAppModule } from '../src/booking-app.module';
 import { BookingEnv } from '../src/booking.env';
 import { NewBooking } from '../src/bookings/bookings.repository';

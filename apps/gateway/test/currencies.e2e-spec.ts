@@ -43,7 +43,7 @@ describe('prices and money in each client currency', () => {
       const hotels = hotelIds.map((id) => hotelById(id)!);
       const offers = new Map<string, SupplierOffer['rate']>();
       for (const vendor of vendors) {
-        for (const offer of (await vendor.availability(hotels, stay, { soldOut: new Set(), includeMemberRates: true, context })).flat()) offers.set(offerName(offer.key), offer.rate);
+        for (const offer of (await vendor.availability(hotels, stay, { includeMemberRates: true, context })).flat()) offers.set(offerName(offer.key), offer.rate);
       }
       return offers;
     } finally {

@@ -1,7 +1,8 @@
 import { GUEST, TestDatabase, bearer, createTestDatabase, queryTestDatabase, staySequence } from '@hotel/testing';
-import { IMPORTED_HOTEL_ID_BASE, VENDORS, decodeV2RateId, findPlace } from '@hotel/inventory';
+import { IMPORTED_HOTEL_ID_BASE, decodeV2RateId, findPlace } from '@hotel/inventory';
 import { vendorHotelCodes } from '../../vendor-simulator/src/content/content-hotels';
 import { hotelIdOfCode } from '../../vendor-simulator/src/inventory/vendor-codes';
+import { VENDORS } from '../../vendor-simulator/src/inventory/vendors';
 import type { RunningSimulator } from '../../vendor-simulator/src/start-simulator';
 import { sample } from './metrics-text';
 import { ClientKeys, TestSystem } from './system';

@@ -144,13 +144,13 @@ export class TestSystem implements SystemUnderTest {
 
   /**
    * The vendor simulator, started when a vendor caller first starts: the vendors answer
-   * in the test's VENDOR_LATENCY_MS (or V2_VENDOR_LATENCY_MS), with the credentials and
+   * in the test's VENDOR_LATENCY_MS (the simulator's variable), with the credentials and
    * SUPPLIER_PENDING_S the services read; its URL goes into `env`.
    */
   private async startVendors(): Promise<void> {
     if (this.vendors || this.env.VENDOR_SIMULATOR_URL) return;
     this.vendors = await startTestSimulator({
-      latency: this.env.VENDOR_LATENCY_MS ?? this.env.V2_VENDOR_LATENCY_MS ?? DEFAULT_VENDOR_LATENCY_MS,
+      latency: this.env.VENDOR_LATENCY_MS ?? DEFAULT_VENDOR_LATENCY_MS,
       platformVariables: this.env,
     });
     Object.assign(this.env, this.vendors.platformEnv);

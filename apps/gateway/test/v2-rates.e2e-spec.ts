@@ -236,7 +236,7 @@ describe('V2 rates', () => {
   });
 
   it('reports search_completed: false when a vendor misses the deadline', async () => {
-    const slow = await TestSystem.start({ V2_VENDOR_LATENCY_MS: 'atlas=5,borealis=5,cobalt=5000', V2_DEADLINE_MS: '300' }, ['users', 'search', 'rates']);
+    const slow = await TestSystem.start({ VENDOR_LATENCY_MS: 'atlas=5,borealis=5,cobalt=5000', V2_DEADLINE_MS: '300' }, ['users', 'search', 'rates']);
     try {
       const key = (await slow.createClient('Slow')).api_key;
       const started = Date.now();

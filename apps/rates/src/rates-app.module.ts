@@ -10,8 +10,6 @@ import { FxRatesController } from './fx/fx-rates.controller';
 import { FxRatesRefresh } from './fx/fx-rates-refresh';
 import { FxRatesRepository } from './fx/fx-rates.repository';
 import { FxRatesService } from './fx/fx-rates.service';
-import { AllotmentEntity } from './inventory/allotment.entity';
-import { AllotmentsRepository } from './inventory/allotments.repository';
 import { InventoryController } from './inventory/inventory.controller';
 import { CreateAllotments1763920000000 } from './migrations/1763920000000-create-allotments';
 import { CreatePrebooks1763950000000 } from './migrations/1763950000000-create-prebooks';
@@ -40,8 +38,13 @@ import { VendorReconciliationEntity } from './reconciliation/vendor-reconciliati
 import { VendorReconciliationService } from './reconciliation/vendor-reconciliation.service';
 import { VendorReconciliationsRepository } from './reconciliation/vendor-reconciliations.repository';
 
-/** The entities of the rates schema, one per table. */
-export const RATES_ENTITIES = [AllotmentEntity, PrebookEntity, SupplierBookingEntity, FxRateSetEntity, FxRateEntity, VendorReconciliationEntity, JobLeaseEntity];
+/**
+ * The entities of the rates schema, one per table but rates.allotments: the platform's own
+ * allotment of the vendors it once ran in process, read and written by no release since the
+ * vendors keep their own. A later release drops it (CreateAllotments made it), once no
+ * replica of the release before (which reads it) runs.
+ */
+export const RATES_ENTITIES = [PrebookEntity, SupplierBookingEntity, FxRateSetEntity, FxRateEntity, VendorReconciliationEntity, JobLeaseEntity];
 
 /** The rates schema's migrations, in order. */
 export const RATES_MIGRATIONS = [CreateAllotments1763920000000, CreatePrebooks1763950000000, CreateSupplierBookings1763960000000, SandboxSupplierBookings1764200000000, AmountsInAnyCurrency1764700000000, CreateFxRates1764710000000, ReserveCallRecord1764900000000, VendorCancellationCharge1765200000000, VendorReconciliations1765300000000, FxRefreshOnJobLeases1765600000000];
@@ -62,7 +65,7 @@ export class RatesAppModule {
         }),
       ],
       controllers: [InventoryController, PrebooksController, SupplierController, FxRatesController, VendorReconciliationController],
-      providers: [...supplierProviders({ suppliers: options.suppliers, remote: remoteSuppliers(env) }), AllotmentsRepository, PrebooksRepository, PrebooksService, CatalogHotels, SupplierBookingsRepository, SupplierService, FxRatesRepository, FxRatesService, FxRatesRefresh, JobLeasesRepository, VendorReconciliationsRepository, VendorReconciliationService, DailyVendorReconciliation,
+      providers: [...supplierProviders({ suppliers: options.suppliers, remote: remoteSuppliers(env) }), PrebooksRepository, PrebooksService, CatalogHotels, SupplierBookingsRepository, SupplierService, FxRatesRepository, FxRatesService, FxRatesRefresh, JobLeasesRepository, VendorReconciliationsRepository, VendorReconciliationService, DailyVendorReconciliation,
         // Prebook converts with the sets the FxRatesService keeps in memory: asked every time, nothing kept twice.
         { provide: FX_RATE_SOURCE, useFactory: (rates: FxRatesService): FxRateSource => ({ load: () => rates.sets(), ttlMs: 0 }), inject: [FxRatesService] },
         FxRates,

@@ -1,7 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { SupplierBooking } from '@hotel/contracts';
-import { Hotel, OfferKey, PlacedSupplierBooking, Stay, SupplierBookingOrder, SupplierPort, VENDORS } from '@hotel/inventory';
-import { SimulatedSupplier } from '@hotel/inventory/simulated';
+import { Hotel, OfferKey, PlacedSupplierBooking, Stay, SupplierBookingOrder, SupplierPort } from '@hotel/inventory';
+// eslint-disable-next-line @nx/enforce-module-boundaries -- offers and prices as the vendor simulator's atlas makes them
+import { VENDORS } from '../../vendor-simulator/src/inventory/vendors';
+// eslint-disable-next-line @nx/enforce-module-boundaries -- as above
+import { InProcessVendor } from '../../vendor-simulator/test/in-process-vendor';
 
 /**
  * A vendor of a test's own for the code atlas, as a remote one behaves: it keeps the
@@ -13,10 +16,9 @@ import { SimulatedSupplier } from '@hotel/inventory/simulated';
 export class CountingVendor implements SupplierPort {
   readonly code = 'atlas';
   readonly name = 'Atlas Beds over the network';
-  readonly remote = false;
   readonly calls: string[] = [];
   readonly made = new Map<number, SupplierBooking>();
-  private readonly search = new SimulatedSupplier(VENDORS.atlas);
+  private readonly search = new InProcessVendor(VENDORS.atlas);
 
   /** Runs while the vendor handles a book or cancel call (a test looks at the database meanwhile). */
   whileWorking: (() => Promise<void>) | null = null;
@@ -38,8 +40,8 @@ export class CountingVendor implements SupplierPort {
     return this.search.seenPrice(...args);
   }
 
-  recheck(hotel: Hotel, offer: OfferKey, stay: Stay, soldOut: ReadonlySet<string>) {
-    return this.search.recheck(hotel, offer, stay, soldOut);
+  recheck(hotel: Hotel, offer: OfferKey, stay: Stay) {
+    return this.search.recheck(hotel, offer, stay);
   }
 
   async book(order: SupplierBookingOrder): Promise<SupplierBooking> {

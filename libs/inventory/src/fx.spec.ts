@@ -1,10 +1,5 @@
-import { FxRateSet, fitsCurrency, fxRatesAgeDays, toMilli } from '@hotel/contracts';
-import { gazetteer } from './gazetteer';
-import { hotelsForCity } from './catalog';
-import { convertRate } from './convert-rate';
+import { FxRateSet, fxRatesAgeDays, toMilli } from '@hotel/contracts';
 import { FxConversion, FxRatesCache, FxTable, conversionAt } from './fx';
-import { listOffers, priceEpoch, priceOffer } from './pricing';
-import { VENDORS } from './vendors';
 
 /** The ECB's reference rates of 26 May 2020 (a few of them), plus a KWD rate for three decimals. */
 const ECB: FxRateSet = {
@@ -82,59 +77,6 @@ describe('exchange rates', () => {
     expect(fxRatesAgeDays('2026-11-20', Date.parse('2026-11-23T09:00:00Z'))).toBe(3);
     // Easter 2027 is 28 March: Good Friday 26 March, Easter Monday 29 March.
     expect(fxRatesAgeDays('2027-03-25', Date.parse('2027-03-30T09:00:00Z'))).toBe(3);
-  });
-});
-
-describe('a vendor rate in the client currency', () => {
-  const hotels = hotelsForCity(gazetteer().cityById.get(2988507)!).slice(0, 30);
-  const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
-  const stay = { check_in: day(30), check_out: day(34), rooms: [{ adults: 2, children: 1, children_ages: [7] }, { adults: 1, children: 0, children_ages: [] }] };
-  const context = { epoch: priceEpoch(), issuedAt: new Date() };
-  const rates = hotels.flatMap((hotel) =>
-    Object.values(VENDORS).flatMap((vendor) => listOffers(hotel, vendor, stay, { soldOut: new Set(), includeMemberRates: true }).map((key) => priceOffer(hotel, key, stay, context))),
-  );
-
-  it('comes from vendors pricing in their own currencies', () => {
-    expect(new Set(rates.map((rate) => rate.price_currency))).toEqual(new Set(['EUR', 'GBP', 'USD']));
-  });
-
-  it.each(['JPY', 'USD', 'KWD', 'EUR', 'IDR'])('adds up exactly in %s, at the rate recorded', (currency) => {
-    const milli = (value: number) => toMilli(value);
-    const sum = (values: number[]) => values.reduce((total, value) => total + milli(value), 0);
-    for (const vendorRate of rates) {
-      const conversion = conversionAt(ECB, vendorRate.price_currency, pricing(currency, '1.25'));
-      const rate = convertRate(vendorRate, conversion);
-      expect(rate.price_currency).toBe(currency);
-      expect(milli(rate.price_chargeable)).toBe(conversion.convert(milli(vendorRate.price_chargeable)));
-      expect(sum(rate.price_per_night)).toBe(milli(rate.price_chargeable));
-      expect(sum(rate.price_per_room)).toBe(milli(rate.price_chargeable));
-      expect(sum(rate.price_per_night_per_room.flat())).toBe(milli(rate.price_chargeable));
-      expect(sum(rate.rooms.map((room) => room.price_chargeable))).toBe(milli(rate.price_chargeable));
-      expect(milli(rate.price_before_fees) + milli(rate.price_fees)).toBe(milli(rate.price_chargeable));
-      expect(milli(rate.price_inclusive)).toBe(milli(rate.price_chargeable) + milli(rate.price_due_at_hotel));
-      for (const period of rate.cancellation_policy_data) expect(period.price_cancellation_penalty).toBeLessThanOrEqual(rate.price_chargeable);
-      if (vendorRate.cancellation_policy === 'NonRefundable') expect(rate.cancellation_policy_data[0].price_cancellation_penalty).toBe(rate.price_chargeable);
-      const amounts = [
-        rate.price_chargeable,
-        rate.price_fees,
-        rate.price_retail,
-        rate.price_commission,
-        rate.price_per_night_avg,
-        ...rate.price_per_night,
-        ...rate.rooms.flatMap((room) => [room.price_fees, room.price_due_at_hotel, room.deposit_per_accomodation_per_night, room.price_per_night_avg, ...room.fees.map((fee) => fee.price)]),
-        ...rate.cancellation_policy_data.map((period) => period.price_cancellation_penalty),
-      ];
-      for (const amount of amounts) expect(fitsCurrency(milli(amount), currency)).toBe(true);
-      // Every *currency field names the client's currency.
-      const currencies = new Set<string>();
-      JSON.stringify(rate, (key, value) => (key.endsWith('currency') && currencies.add(value), value));
-      expect([...currencies]).toEqual([currency]);
-    }
-  });
-
-  it('is the vendor rate itself in the vendor currency, margin or not', () => {
-    const vendorRate = rates[0];
-    expect(convertRate(vendorRate, conversionAt(ECB, vendorRate.price_currency, pricing(vendorRate.price_currency, '2')))).toBe(vendorRate);
   });
 });
 

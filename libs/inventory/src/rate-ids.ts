@@ -2,7 +2,7 @@ import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { Board, RoomRequest, StayRequest, VendorRateWire } from '@hotel/contracts';
-import { OfferKey, Stay, VendorRate, offerKeyString } from './pricing';
+import { OfferKey, Stay, VendorRate, offerKeyString } from './offers';
 
 /**
  * A V1 rate id: a UUID derived from the session and the offer, so every poll and

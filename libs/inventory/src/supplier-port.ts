@@ -1,15 +1,11 @@
 import { CircuitState, HotelRate, SupplierBooking, SupplierTestScenario } from '@hotel/contracts';
 import { Hotel } from './catalog';
-import { OfferKey, PricingContext, Stay, VendorRate } from './pricing';
-
-export interface OfferOptions {
-  /** Room types whose allotment is used up (`vendor:hotel:room`). */
-  soldOut: ReadonlySet<string>;
-  includeMemberRates: boolean;
-}
+import { OfferKey, PricingContext, Stay, VendorRate } from './offers';
 
 /** What an availability request asks for: which offers, and the price step to price them in. */
-export interface AvailabilityRequest extends OfferOptions {
+export interface AvailabilityRequest {
+  /** Loyalty-programme member rates too. */
+  includeMemberRates: boolean;
   context: PricingContext;
 }
 
@@ -79,9 +75,9 @@ export interface VendorBookingSummary {
  * What the platform asks of a supplier: for searching and prebooking, its priced
  * offers for many hotels at once (search availability, hotel rates, V2 rates), one
  * offer's price and a recheck before booking; for booking, to book, to say where a
- * booking stands and to cancel it. Every method is asynchronous, so a supplier may
- * answer over the network. The rates service keeps the platform's own record of
- * supplier bookings and allotments around the booking calls.
+ * booking stands and to cancel it. Every vendor is reached over the network and keeps
+ * its own allotment: what it offers and rechecks is what it has. The rates service
+ * keeps the platform's own record of supplier bookings around the booking calls.
  *
  * A vendor's refusal is a DomainError (`@hotel/platform`): SUPPLIER_ERROR, or
  * RATE_NOT_AVAILABLE for a room gone; the booking then fails. Any other error is
@@ -95,34 +91,26 @@ export interface SupplierPort {
   readonly code: string;
   readonly name: string;
   /**
-   * A vendor reached over the network: it keeps its own allotment (the platform takes
-   * nothing from its allotment table) and answers when it answers, so callers give it a
-   * deadline. A vendor that is not (a test's own, in process) answers at once: the
-   * platform keeps its allotment and the search service simulates its latency.
-   */
-  readonly remote: boolean;
-  /**
    * Bulk availability: the offers for every hotel, priced. One call covers a whole
    * search; the answer is aligned with `hotels` (element i is hotels[i]'s offers, in
    * the supplier's order; empty when it has none).
    */
   availability(hotels: readonly Hotel[], stay: Stay, request: AvailabilityRequest): Promise<SupplierOffer[][]>;
   /**
-   * One offer's price now (a remote vendor's from its recheck). A sandbox prebook says so:
-   * a remote vendor is then only searched, never asked to hold a rate.
+   * One offer's price now (from the vendor's recheck). A sandbox prebook says so: the
+   * vendor itself is then never asked to hold a rate.
    */
   price(hotel: Hotel, offer: OfferKey, stay: Stay, context: PricingContext & { sandbox?: boolean }): Promise<Omit<HotelRate, 'id'>>;
   /**
    * What the offer cost when the client saw it, in the vendor's currency (thousandths):
-   * a remote vendor's offer carries the price it answered; a simulated one prices the
-   * offer again in the price step the client saw.
+   * the price the vendor answered, which the offer carries.
    */
   seenPrice(hotel: Hotel, offer: OfferKey, stay: Stay, context: PricingContext): Promise<{ milli: number; currency: string }>;
   /**
    * Is the offer still available (closed nights, allotment)? The offer as the vendor now
-   * holds it (a remote vendor's recheck may give new rate keys to book with), or null.
+   * holds it (its recheck may give new rate keys to book with), or null.
    */
-  recheck(hotel: Hotel, offer: OfferKey, stay: Stay, soldOut: ReadonlySet<string>, sandbox?: boolean): Promise<OfferKey | null>;
+  recheck(hotel: Hotel, offer: OfferKey, stay: Stay, sandbox?: boolean): Promise<OfferKey | null>;
   /** Books the room: confirmed, or pending (accepted, to be confirmed later: ask `status`). */
   book(order: SupplierBookingOrder): Promise<SupplierBooking>;
   /**
@@ -138,10 +126,10 @@ export interface SupplierPort {
   /**
    * Every booking the vendor made from `start` to `end` (YYYY-MM-DD, by its creation day,
    * both included), whatever its status, all pages: what reconciliation compares the
-   * platform's records with. Only remote vendors keep bookings to list.
+   * platform's records with.
    */
   bookingsMade?(start: string, end: string): Promise<VendorBookingSummary[]>;
-  /** A remote vendor's circuit breakers, by operation (for health detail and metrics). */
+  /** The vendor's circuit breakers, by operation (for health detail and metrics). */
   circuits?(): Record<string, CircuitState>;
   /** Lets go of connections (at shutdown). */
   close?(): void;

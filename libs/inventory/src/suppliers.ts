@@ -2,16 +2,15 @@ import { Inject, Injectable, InjectionToken, OnModuleDestroy, Optional, Provider
 import { CircuitState, VendorCircuits } from '@hotel/contracts';
 import { APP_METRICS, AppMetrics, HealthDetails } from '@hotel/platform';
 import { REMOTE_SUPPLIERS, SUPPLIER_PORTS, SupplierPort } from './supplier-port';
-import { VENDOR_CODES } from './vendors';
 
 /**
  * The suppliers the platform trades with, by vendor code, as registered with Nest
- * (SUPPLIER_PORTS). Every vendor the platform searches has one, checked at startup.
+ * (SUPPLIER_PORTS): at least one, checked at startup.
  */
 @Injectable()
 export class Suppliers implements OnModuleDestroy {
   private readonly byCode = new Map<string, SupplierPort>();
-  /** Every vendor's code, the built-in ones first. */
+  /** Every vendor's code, in the order registered. */
   readonly codes: readonly string[];
 
   constructor(@Inject(SUPPLIER_PORTS) ports: readonly SupplierPort[]) {
@@ -19,10 +18,9 @@ export class Suppliers implements OnModuleDestroy {
       if (this.byCode.has(port.code)) throw new Error(`two suppliers are registered for vendor ${port.code}`);
       this.byCode.set(port.code, port);
     }
-    const missing = VENDOR_CODES.filter((code) => !this.byCode.has(code));
-    if (missing.length > 0) {
+    if (this.byCode.size === 0) {
       throw new Error(
-        `no supplier is registered for vendor ${missing.join(', ')}: the platform's vendors are reached over HTTP, so set VENDOR_SIMULATOR_URL to the vendor simulator (npm start runs one)`,
+        'no vendor is configured: vendors are reached over HTTP, so set VENDOR_SIMULATOR_URL to the vendor simulator (npm start runs one; SIMULATED_VENDORS says which of its vendors) or HOTELBEDS_API_KEY',
       );
     }
     this.codes = [...this.byCode.keys()];
@@ -68,9 +66,8 @@ export interface SupplierProvidersOptions {
 
 /**
  * The Nest providers behind `Suppliers`: the given suppliers, and the remote ones whose
- * codes none of them has taken. Every vendor of VENDOR_CODES must be among them: no vendor
- * runs inside the platform (`Suppliers` refuses to start without one). The search and
- * rates services register these in their modules.
+ * codes none of them has taken. No vendor runs inside the platform: `Suppliers` refuses
+ * to start with none. The search and rates services register these in their modules.
  */
 export function supplierProviders(options: SupplierProvidersOptions = {}): Provider[] {
   const suppliers = options.suppliers ?? [];

@@ -1,14 +1,17 @@
 import { Controller } from '@nestjs/common';
-import { MessagePattern, Payload } from '@nestjs/microservices';
-import { SUBJECTS, SoldOutReply, SoldOutRequest } from '@hotel/contracts';
-import { AllotmentsRepository } from './allotments.repository';
+import { MessagePattern } from '@nestjs/microservices';
+import { SUBJECTS, SoldOutReply } from '@hotel/contracts';
 
+/**
+ * The platform keeps no allotment any more: each vendor keeps its own, and what it offers
+ * is what it has. This answer (nothing sold out) is for search replicas of the release
+ * before, which still ask it, during a rolling upgrade; remove it, and its subject, in
+ * the next release.
+ */
 @Controller()
 export class InventoryController {
-  constructor(private readonly allotments: AllotmentsRepository) {}
-
   @MessagePattern(SUBJECTS.RATES_INVENTORY_SOLD_OUT)
-  async soldOut(@Payload() request: SoldOutRequest): Promise<SoldOutReply> {
-    return { soldOut: await this.allotments.soldOut(request.hotelIds, request.checkIn, request.checkOut, request.rooms) };
+  soldOut(): SoldOutReply {
+    return { soldOut: [] };
   }
 }

@@ -10,13 +10,13 @@ import {
   hotelsForPlace,
   priceEpoch,
   priceEpochStart,
-  priceOffer,
-  stayNights,
 } from '@hotel/inventory';
 import { DomainError } from '@hotel/platform';
 import { TEST_FX_RATES, ecbDailyXml, queryTestDatabase } from '@hotel/testing';
 import { FxRatesService } from '../fx/fx-rates.service';
 import { startRatesHarness } from '../../test/rates-fixtures';
+// eslint-disable-next-line @nx/enforce-module-boundaries -- the vendor simulator's own pricing: what the vendor answered, to compare with
+import { priceOffer } from '../../../vendor-simulator/src/inventory/pricing';
 import { PrebooksService } from './prebooks.service';
 
 // Service tier: PrebooksService with the rates app's providers (its real repositories
@@ -37,7 +37,7 @@ async function findOffer(suppliers: Suppliers): Promise<{ key: OfferKey; stay: S
   const rooms: RoomRequest[] = [{ adults: 2, children: 0, children_ages: [] }];
   const stay: Stay = { check_in: day(40), check_out: day(42), rooms };
   const hotels = (hotelsForPlace(PARIS) ?? []).slice(0, 20);
-  const request = { soldOut: new Set<string>(), includeMemberRates: false, context: { epoch: priceEpoch(), issuedAt: new Date() } };
+  const request = { includeMemberRates: false, context: { epoch: priceEpoch(), issuedAt: new Date() } };
   for (const code of VENDOR_CODES) {
     const offers = (await suppliers.of(code).availability(hotels, stay, request)).flat();
     const found = offers.find((offer) => !offer.key.memberRate);
@@ -155,7 +155,7 @@ describe('PrebooksService (service tier: real PostgreSQL, fake accounting, users
 
   it('a room type sold out on one night of the stay cannot be prebooked', async () => {
     sufficient(true);
-    const night = stayNights(offer.stay)[1];
+    const night = new Date(Date.parse(offer.stay.check_in) + DAY_MS).toISOString().slice(0, 10);
     // The vendor's allotment is the vendor's own (the simulator numbers its hotels by the platform's ids).
     const vendorSql = (text: string, params: unknown[]) => queryTestDatabase(harness.vendors!.database.url, text, params);
     await vendorSql(`INSERT INTO vendor_simulator.allotments (vendor, hotel_code, room_id, night, capacity, rooms_sold) VALUES ($1, $2, $3, $4, 2, 2)`, [

@@ -28,12 +28,10 @@ import {
   Suppliers,
   decodeV2RateId,
   priceEpoch,
-  soldOutKey,
   toHotelDetails,
   convertRate,
 } from '@hotel/inventory';
 import { DomainError, SERVICE_CLIENT, SERVICE_ENV, ServiceClient } from '@hotel/platform';
-import { AllotmentsRepository } from '../inventory/allotments.repository';
 import { RatesEnv } from '../rates.env';
 import { PrebooksRepository } from './prebooks.repository';
 import { CatalogHotels } from './catalog-hotels';
@@ -62,7 +60,6 @@ interface Offer {
 export class PrebooksService {
   constructor(
     private readonly prebooks: PrebooksRepository,
-    private readonly allotments: AllotmentsRepository,
     private readonly suppliers: Suppliers,
     private readonly fx: FxRates,
     @Inject(SERVICE_CLIENT) private readonly services: ServiceClient,
@@ -210,14 +207,11 @@ export class PrebooksService {
     };
   }
 
-  /** The vendor still offers it: not closed on those nights, and the room type's allotment has room. Answers the vendor's supplier. */
+  /** The vendor still offers it (its recheck: not closed on those nights, and rooms left in its allotment). Answers the vendor's supplier. */
   private async recheckAvailability(hotel: Hotel, offer: Offer, sandbox: boolean): Promise<{ vendor: SupplierPort; key: OfferKey }> {
     const vendor = this.suppliers.find(offer.key.vendor);
     if (!vendor) throw RATE_NOT_AVAILABLE();
-    // A remote vendor keeps its own allotment: its recheck asks it.
-    const soldOut = vendor.remote ? [] : await this.allotments.soldOut([hotel.id], offer.stay.check_in, offer.stay.check_out, offer.stay.rooms.length);
-    const soldOutKeys = new Set(soldOut.map(([code, hotelId, roomId]) => soldOutKey(code, hotelId, roomId)));
-    const key = await vendor.recheck(hotel, offer.key, offer.stay, soldOutKeys, sandbox);
+    const key = await vendor.recheck(hotel, offer.key, offer.stay, sandbox);
     if (!key) throw RATE_NOT_AVAILABLE();
     return { vendor, key };
   }

@@ -1,11 +1,13 @@
 import { VendorDifference } from '@hotel/contracts';
-import { Hotel, Stay, Suppliers, SupplierPort, VENDORS, hotelsForPlace, priceEpoch, vendorCarries } from '@hotel/inventory';
+import { Hotel, Stay, Suppliers, SupplierPort, hotelsForPlace, priceEpoch } from '@hotel/inventory';
 import { loadEnv } from '@hotel/platform';
 import { ServiceHarness, TestDatabase, createTestDatabase } from '@hotel/testing';
 // eslint-disable-next-line @nx/enforce-module-boundaries -- the vendor simulator is this test's vendor, started in the test's process over HTTP as the system tests start it
 import { SimulatorEnv } from '../../../vendor-simulator/src/simulator.env';
 // eslint-disable-next-line @nx/enforce-module-boundaries -- as above
 import { RunningSimulator, startSimulator } from '../../../vendor-simulator/src/start-simulator';
+// eslint-disable-next-line @nx/enforce-module-boundaries -- as above
+import { VENDORS, vendorCarries } from '../../../vendor-simulator/src/inventory/simulated-inventory';
 import { startRatesHarness } from '../../test/rates-fixtures';
 import { RatesEnv } from '../rates.env';
 import { DAILY_RECONCILIATION_JOB, DailyVendorReconciliation } from './daily-vendor-reconciliation';
@@ -55,9 +57,9 @@ describe('VendorReconciliationService (service tier: the vendor simulator over H
   async function bookAtAtlas(bookingId: number) {
     nextStay += 3;
     const stay: Stay = { check_in: day(nextStay), check_out: day(nextStay + 2), rooms: [{ adults: 2, children: 0, children_ages: [] }] };
-    const offers = await atlas.availability(hotels, stay, { soldOut: new Set(), includeMemberRates: false, context: { epoch: priceEpoch(Date.now()), issuedAt: new Date() } });
+    const offers = await atlas.availability(hotels, stay, { includeMemberRates: false, context: { epoch: priceEpoch(Date.now()), issuedAt: new Date() } });
     const index = offers.findIndex((hotelOffers) => hotelOffers.some((offer) => offer.key.refundable));
-    const key = (await atlas.recheck(hotels[index], offers[index].find((offer) => offer.key.refundable)!.key, stay, new Set()))!;
+    const key = (await atlas.recheck(hotels[index], offers[index].find((offer) => offer.key.refundable)!.key, stay))!;
     const booking = { bookingId, hotelId: hotels[index].id, roomId: key.roomId, checkIn: stay.check_in, checkOut: stay.check_out, rooms: 1 };
     const { reference, status } = await atlas.book({ ...booking, sandbox: false, vendorRate: key.vendorRate, holder: HOLDER });
     expect(status).toBe('confirmed');

@@ -118,7 +118,7 @@ export class VendorReconciliationService {
   }
 
   private listingVendors(): ListingVendor[] {
-    return this.suppliers.codes.map((code) => this.suppliers.of(code)).filter((vendor): vendor is ListingVendor => vendor.remote && vendor.bookingsMade !== undefined);
+    return this.suppliers.codes.map((code) => this.suppliers.of(code)).filter((vendor): vendor is ListingVendor => vendor.bookingsMade !== undefined);
   }
 }
 

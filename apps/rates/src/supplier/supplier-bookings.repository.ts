@@ -1,13 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { CancellationCharge, SupplierBookRequest, SupplierBooking } from '@hotel/contracts';
-import { rowsOf } from '@hotel/platform';
-import { AllotmentEntity } from '../inventory/allotment.entity';
+import { CancellationCharge, SupplierBooking } from '@hotel/contracts';
 import { SupplierBookingEntity } from './supplier-booking.entity';
-
-/** The room type a supplier booking is for, and how many rooms. */
-export type BookedRoom = Pick<SupplierBookRequest, 'vendor' | 'hotelId' | 'roomId' | 'rooms'>;
 
 /** A supplier booking recorded before its vendor is called (`requested`). */
 export interface RequestedSupplierBooking {
@@ -86,36 +81,6 @@ export class SupplierBookingTransaction {
     return entities[0] ? { ...entities[0], attemptUnderWay: raw[0].under_way } : null;
   }
 
-  /** Rooms already sold of the room type on one night (none when the night has no allotment row yet). */
-  async roomsSold(room: BookedRoom, night: string): Promise<number> {
-    const allotment = await this.manager
-      .getRepository(AllotmentEntity)
-      .findOne({ select: { roomsSold: true }, where: { vendor: room.vendor, hotelId: room.hotelId, roomId: room.roomId, night } });
-    return allotment?.roomsSold ?? 0;
-  }
-
-  /**
-   * Takes rooms for every night of a stay in one statement: never more than the
-   * allotment, whoever races. False when a night had no room: the caller's
-   * transaction must then be rolled back, since the other nights were taken.
-   */
-  async take(room: BookedRoom, nights: string[], capacity: number): Promise<boolean> {
-    // Raw: TypeORM's orUpdate can only overwrite a column with EXCLUDED's value, not add to the stored count under a WHERE that keeps it within capacity.
-    // The nights go in date order, as every booking's do: concurrent bookings lock the rows they share in one order.
-    const rows = rowsOf(
-      await this.manager.query(
-        `INSERT INTO rates.allotments (vendor, hotel_id, room_id, night, capacity, rooms_sold)
-         SELECT $1, $2, $3, night, $5, $6 FROM unnest($4::date[]) AS night ORDER BY night
-         ON CONFLICT (hotel_id, night, vendor, room_id)
-         DO UPDATE SET rooms_sold = rates.allotments.rooms_sold + EXCLUDED.rooms_sold
-          WHERE rates.allotments.rooms_sold + EXCLUDED.rooms_sold <= rates.allotments.capacity
-         RETURNING rooms_sold`,
-        [room.vendor, room.hotelId, room.roomId, nights, capacity, room.rooms],
-      ),
-    );
-    return rows.length === nights.length;
-  }
-
   /** Records a booking before its vendor is called; this attempt has the call in hand for `attemptSeconds`. */
   async insertRequested(booking: RequestedSupplierBooking, attemptSeconds: number): Promise<void> {
     await this.manager
@@ -140,7 +105,7 @@ export class SupplierBookingTransaction {
       .execute();
   }
 
-  /** Forgets a requested booking its vendor refused (its rooms given back by the caller). */
+  /** Forgets a requested booking its vendor refused. */
   async deleteRequested(bookingId: number): Promise<void> {
     await this.manager.getRepository(SupplierBookingEntity).createQueryBuilder().delete().where(`booking_id = :bookingId AND status = 'requested'`, { bookingId }).execute();
   }
@@ -148,19 +113,6 @@ export class SupplierBookingTransaction {
   /** A booking's record, its row held until the transaction ends; null when there is no such booking. */
   async lock(bookingId: number): Promise<SupplierBookingRecord | null> {
     return recordQuery(this.manager, bookingId).setLock('pessimistic_write').getOne();
-  }
-
-  /** Gives a booking's rooms back to the allotment, every night of its stay. */
-  async giveBack(booking: SupplierBookingRecord): Promise<void> {
-    await this.manager
-      .getRepository(AllotmentEntity)
-      .createQueryBuilder()
-      .update()
-      .set({ roomsSold: () => 'rooms_sold - :rooms' })
-      .where('vendor = :vendor AND hotel_id = :hotelId AND room_id = :roomId', { vendor: booking.vendor, hotelId: booking.hotelId, roomId: booking.roomId })
-      .andWhere('night >= :checkIn AND night < :checkOut', { checkIn: booking.checkIn, checkOut: booking.checkOut })
-      .setParameter('rooms', booking.rooms)
-      .execute();
   }
 
   /** Cancelled, with what the vendor said cancelling cost when it said. */
@@ -177,8 +129,7 @@ export class SupplierBookingTransaction {
 
 /**
  * The platform's record of its supplier bookings (`rates.supplier_bookings`: one per
- * platform booking, with the vendor's reference and last answer) and the allotment
- * rooms they take.
+ * platform booking, with the vendor's reference and last answer).
  */
 @Injectable()
 export class SupplierBookingsRepository {

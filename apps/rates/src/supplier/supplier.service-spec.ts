@@ -1,5 +1,4 @@
 import { SupplierBookRequest } from '@hotel/contracts';
-import { allotmentCapacity } from '@hotel/inventory';
 import { ServiceHarness } from '@hotel/testing';
 import { CountingVendor } from '../../test/counting-vendor';
 import { startRatesHarness } from '../../test/rates-fixtures';
@@ -7,64 +6,13 @@ import { RatesEnv } from '../rates.env';
 import { SupplierService } from './supplier.service';
 
 // Service tier: SupplierService with the rates app's providers on a fresh PostgreSQL
-// database: the rooms of a stay are taken by one statement for all its nights. The
-// platform's own allotment is kept for a vendor that keeps none (not remote): atlas is the
-// test's own such vendor (CountingVendor), the others are at the vendor simulator.
+// database, around a vendor of the test's own for atlas (CountingVendor), which counts what
+// it is asked and can lose an answer; the others are at the vendor simulator. The vendor
+// keeps its allotment (the simulator's tests race for it): the platform keeps its record.
 
 const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
 const HOTEL = 298850701;
 const ROOM = 1;
-
-describe('SupplierService (service tier: real PostgreSQL)', () => {
-  let harness: ServiceHarness<RatesEnv>;
-  let supplier: SupplierService;
-  const capacity = allotmentCapacity('atlas', HOTEL, ROOM);
-
-  const request = (bookingId: number, checkIn: number, checkOut: number): SupplierBookRequest => ({
-    bookingId,
-    vendor: 'atlas',
-    hotelId: HOTEL,
-    roomId: ROOM,
-    checkIn: day(checkIn),
-    checkOut: day(checkOut),
-    rooms: 1,
-    sandbox: false,
-  });
-  const soldPerNight = async () =>
-    (await harness.dataSource.query(`SELECT night::text AS night, rooms_sold FROM rates.allotments WHERE hotel_id = $1 ORDER BY night`, [HOTEL])) as { night: string; rooms_sold: number }[];
-
-  beforeAll(async () => {
-    harness = await startRatesHarness({ suppliers: [CountingVendor] });
-    supplier = harness.get(SupplierService);
-  });
-  afterAll(async () => {
-    await harness?.close();
-  });
-
-  it('bookings racing for a stay never take more rooms than the allotment on any night', async () => {
-    const racers = capacity + 4;
-    const outcomes = await Promise.allSettled(Array.from({ length: racers }, (_, i) => supplier.book(request(1000 + i, 50, 53))));
-    const booked = outcomes.filter((outcome) => outcome.status === 'fulfilled');
-    const refused = outcomes.filter((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected');
-    expect(booked).toHaveLength(capacity);
-    expect(refused.map((outcome) => (outcome.reason as { code: string }).code)).toEqual(Array(racers - capacity).fill('RATE_NOT_AVAILABLE'));
-    expect(await soldPerNight()).toEqual([day(50), day(51), day(52)].map((night) => ({ night, rooms_sold: capacity })));
-    const [{ records }] = await harness.dataSource.query(`SELECT count(*)::int AS records FROM rates.supplier_bookings WHERE hotel_id = $1`, [HOTEL]);
-    expect(records).toBe(capacity);
-  });
-
-  it('a stay whose last night is full takes no room on its other nights', async () => {
-    // Nights 48 and 49 are free; night 50 is full (the race above).
-    await expect(supplier.book(request(2000, 48, 51))).rejects.toMatchObject({ code: 'RATE_NOT_AVAILABLE' });
-    expect((await soldPerNight()).map((row) => row.night)).toEqual([day(50), day(51), day(52)]);
-    // The same nights without the full one are booked, in one go.
-    await expect(supplier.book(request(2001, 48, 50))).resolves.toMatchObject({ status: 'confirmed' });
-    expect((await soldPerNight()).slice(0, 2)).toEqual([
-      { night: day(48), rooms_sold: 1 },
-      { night: day(49), rooms_sold: 1 },
-    ]);
-  });
-});
 
 describe('SupplierService with a vendor over the network (service tier: real PostgreSQL)', () => {
   let harness: ServiceHarness<RatesEnv>;
@@ -72,23 +20,13 @@ describe('SupplierService with a vendor over the network (service tier: real Pos
   let vendor: CountingVendor;
   let nextStay = 100;
 
-  /** A booking of its own dates, so the tests do not meet in the allotment. */
+  /** A booking of its own dates. */
   const request = (bookingId: number, changes: Partial<SupplierBookRequest> = {}): SupplierBookRequest => {
     nextStay += 3;
     return { bookingId, vendor: 'atlas', hotelId: HOTEL, roomId: ROOM, checkIn: day(nextStay), checkOut: day(nextStay + 2), rooms: 1, sandbox: false, ...changes };
   };
   const record = async (bookingId: number) =>
     ((await harness.dataSource.query(`SELECT status, reference FROM rates.supplier_bookings WHERE booking_id = $1`, [bookingId])) as { status: string; reference: string | null }[])[0] ?? null;
-  const roomsSold = async (booking: SupplierBookRequest) =>
-    (
-      (await harness.dataSource.query(`SELECT rooms_sold FROM rates.allotments WHERE vendor = $1 AND hotel_id = $2 AND room_id = $3 AND night >= $4 AND night < $5 ORDER BY night`, [
-        booking.vendor,
-        booking.hotelId,
-        booking.roomId,
-        booking.checkIn,
-        booking.checkOut,
-      ])) as { rooms_sold: number }[]
-    ).map((row) => row.rooms_sold);
   /** What another connection sees while the vendor works: no lock of this booking is held, so no transaction is open for it. */
   // Locks held by this test database's sessions only: other test files share the PostgreSQL server.
   const heldLocks = async () =>
@@ -118,9 +56,8 @@ describe('SupplierService with a vendor over the network (service tier: real Pos
   it('reserves, then calls the vendor with no transaction open, then records its answer; a repeat answers the record', async () => {
     const booking = request(1);
     vendor.whileWorking = async () => {
-      // The reservation is committed before the call: another connection sees it, and its rooms.
+      // The reservation is committed before the call: another connection sees it.
       expect(await record(1)).toEqual({ status: 'requested', reference: null });
-      expect(await roomsSold(booking)).toEqual([1, 1]);
       expect(await heldLocks()).toBe(0);
     };
     expect(await supplier.book(booking)).toEqual({ reference: 'REMOTE-1-1', status: 'confirmed' });
@@ -139,10 +76,10 @@ describe('SupplierService with a vendor over the network (service tier: real Pos
     await new Promise((resolve) => setTimeout(resolve, 1100));
     expect(await supplier.book(booking)).toEqual({ reference: 'REMOTE-2-1', status: 'confirmed' });
     expect(vendor.calls).toEqual(['book 2', 'find 2']);
-    expect(await roomsSold(booking)).toEqual([1, 1]);
+    expect(await record(2)).toEqual({ status: 'confirmed', reference: 'REMOTE-2-1' });
   });
 
-  it('a lost answer the vendor did not make is booked once more, with the rooms it reserved', async () => {
+  it('a lost answer the vendor did not make is booked once more', async () => {
     const booking = request(3);
     // The vendor never got the order: the call failed before it arrived.
     const book = vendor.book.bind(vendor);
@@ -155,7 +92,7 @@ describe('SupplierService with a vendor over the network (service tier: real Pos
     await new Promise((resolve) => setTimeout(resolve, 1100));
     expect(await supplier.book(booking)).toMatchObject({ status: 'confirmed' });
     expect(vendor.calls).toEqual(['book 3 (lost on the way)', 'find 3', 'book 3']);
-    expect(await roomsSold(booking)).toEqual([1, 1]);
+    expect(await record(3)).toEqual({ status: 'confirmed', reference: 'REMOTE-3-1' });
   });
 
   it('an attempt that outlives its time and answers after a later one booked cancels its own, second vendor booking', async () => {
@@ -175,28 +112,26 @@ describe('SupplierService with a vendor over the network (service tier: real Pos
     expect(await first).toEqual({ reference: 'REMOTE-7-2', status: 'confirmed' });
     expect(vendor.calls).toEqual(['book 7', 'find 7', 'book 7', 'cancel 7']);
     expect(await record(7)).toEqual({ status: 'confirmed', reference: 'REMOTE-7-2' });
-    expect(await roomsSold(booking)).toEqual([1, 1]);
   });
 
-  it('a refusal gives the rooms back and keeps nothing', async () => {
+  it('a refusal keeps nothing', async () => {
     const booking = request(4);
     vendor.bookAnswer = 'rejected';
     await expect(supplier.book(booking)).rejects.toMatchObject({ code: 'SUPPLIER_ERROR' });
     vendor.bookAnswer = 'confirmed';
     expect(await record(4)).toBeNull();
-    expect(await roomsSold(booking)).toEqual([0, 0]);
     await expect(supplier.status(4)).rejects.toMatchObject({ code: 'NOT_FOUND' });
   });
 
-  it('cancels with the vendor first, with no transaction open, then gives the rooms back once however many cancellations race', async () => {
+  it('cancels with the vendor first, with no transaction open, then records it once however many cancellations race', async () => {
     const booking = request(5);
     await supplier.book(booking);
     vendor.calls.length = 0;
-    // One cancellation: while the vendor works, nothing is locked and the rooms are still taken.
+    // One cancellation: while the vendor works, nothing is locked and the booking still stands.
     vendor.whileWorking = async () => {
       vendor.whileWorking = null;
       expect(await heldLocks()).toBe(0);
-      expect(await roomsSold(booking)).toEqual([1, 1]);
+      expect(await record(5)).toEqual({ status: 'confirmed', reference: 'REMOTE-5-1' });
       // Two more cancellations arrive meanwhile.
       racing = [supplier.cancel(5), supplier.cancel(5)];
     };
@@ -204,7 +139,6 @@ describe('SupplierService with a vendor over the network (service tier: real Pos
     const first = await supplier.cancel(5);
     const answers = [first, ...(await Promise.all(racing))];
     expect(answers).toEqual(Array(3).fill({ reference: 'REMOTE-5-1', status: 'cancelled' }));
-    expect(await roomsSold(booking)).toEqual([0, 0]);
     expect(await record(5)).toEqual({ status: 'cancelled', reference: 'REMOTE-5-1' });
     // Once cancelled, cancelling again asks the vendor nothing.
     const asked = vendor.calls.length;
@@ -212,14 +146,14 @@ describe('SupplierService with a vendor over the network (service tier: real Pos
     expect(vendor.calls).toHaveLength(asked);
   });
 
-  it('asks the vendor where a pending booking stands; one it then rejects gives its rooms back', async () => {
+  it('asks the vendor where a pending booking stands; one it then rejects is recorded cancelled, and cancelling it asks the vendor nothing', async () => {
     const booking = request(6, { sandbox: false });
     vendor.bookAnswer = 'pending';
     expect(await supplier.book(booking)).toMatchObject({ status: 'pending' });
     vendor.bookAnswer = 'confirmed';
     vendor.statusAnswer = 'rejected';
     expect(await supplier.status(6)).toMatchObject({ status: 'rejected' });
-    expect(await roomsSold(booking)).toEqual([0, 0]);
+    expect(await record(6)).toMatchObject({ status: 'cancelled' });
     expect(await supplier.cancel(6)).toMatchObject({ status: 'cancelled' });
     expect(vendor.calls.filter((call) => call.startsWith('cancel'))).toEqual([]);
     vendor.statusAnswer = 'confirmed';

@@ -1,17 +1,15 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { SupplierBookRequest, SupplierBooking } from '@hotel/contracts';
-import { PlacedSupplierBooking, SupplierPort, Suppliers, allotmentCapacity, stayNights } from '@hotel/inventory';
+import { PlacedSupplierBooking, SupplierPort, Suppliers } from '@hotel/inventory';
 import { DomainError, SERVICE_ENV } from '@hotel/platform';
 import { RatesEnv } from '../rates.env';
-import { SupplierBookingRecord, SupplierBookingTransaction, SupplierBookingsRepository } from './supplier-bookings.repository';
+import { SupplierBookingRecord, SupplierBookingsRepository } from './supplier-bookings.repository';
 
 /**
  * The supplier API's book, status and cancel: the vendor is asked through its
- * SupplierPort, and the platform keeps its own record around the call. A booking
- * takes rooms from the vendor's allotment for every night, all or nothing; a
- * cancellation gives them back (a remote vendor keeps its own allotment). A sandbox booking checks that the room is there
- * but takes nothing: test traffic never costs live clients a room. Book and cancel
- * are idempotent by booking id, which is also the vendor's idempotency reference.
+ * SupplierPort, and the platform keeps its own record around the call (the vendor keeps
+ * its allotment). Book and cancel are idempotent by booking id, which is also the
+ * vendor's idempotency reference (its client reference).
  */
 @Injectable()
 export class SupplierService {
@@ -24,10 +22,10 @@ export class SupplierService {
   ) {}
 
   /**
-   * Reserve, call, record, each apart: the rooms are taken and the booking recorded
-   * `requested` in one short transaction (holding the booking id's lock), then the
-   * vendor is called with no transaction open, then its answer is recorded. A repeat
-   * answers the record. A vendor's refusal gives the rooms back and forgets the record.
+   * Reserve, call, record, each apart: the booking is recorded `requested` in one short
+   * transaction (holding the booking id's lock), then the vendor is called with no
+   * transaction open, then its answer is recorded. A repeat answers the record. A
+   * vendor's refusal forgets the record.
    * An answer that never came (a timeout, a dropped connection, a crash) leaves the
    * record `requested`: once its attempt has run out (SUPPLIER_ATTEMPT_S), a retry
    * first asks the vendor whether it made the booking (SupplierPort.find, by the
@@ -48,11 +46,6 @@ export class SupplierService {
       if (existing) {
         await booking.renewAttempt(request.bookingId, attemptSeconds);
         return { lostAnswer: true };
-      }
-      const nights = stayNights({ check_in: request.checkIn, check_out: request.checkOut });
-      // A room gone throws, rolling back whatever nights were taken. A remote vendor keeps its own allotment.
-      if (!supplier.remote && !(request.sandbox ? await this.hasRooms(booking, request, nights) : await this.take(booking, request, nights))) {
-        throw new DomainError('RATE_NOT_AVAILABLE', 'rate not available: the room sold out');
       }
       const { bookingId, hotelId, roomId, checkIn, checkOut, rooms, sandbox } = request;
       await booking.insertRequested({ bookingId, vendor, hotelId, roomId, checkIn, checkOut, rooms, sandbox }, attemptSeconds);
@@ -89,20 +82,18 @@ export class SupplierService {
     }
   }
 
-  /** Gives back the rooms of a requested booking the vendor refused, and forgets it. */
+  /** Forgets a requested booking the vendor refused. */
   private async forget(bookingId: number): Promise<void> {
     await this.bookings.inTransaction(async (transaction) => {
       const locked = await transaction.lock(bookingId);
-      if (locked?.status !== 'requested') return;
-      if (this.keptAllotment(locked)) await transaction.giveBack(locked);
-      await transaction.deleteRequested(bookingId);
+      if (locked?.status === 'requested') await transaction.deleteRequested(bookingId);
     });
   }
 
   /**
    * Where a supplier booking stands; a pending one is asked of its vendor, and recorded
    * once confirmed. One the vendor rejected (or cancelled) while pending holds nothing
-   * there any more: its rooms go back and the record says cancelled, so the saga's
+   * there any more: the record says cancelled, so the saga's
    * compensation, which cancels it, asks the vendor nothing and cannot loop on it.
    */
   async status(bookingId: number): Promise<SupplierBooking> {
@@ -115,20 +106,17 @@ export class SupplierService {
     if (answer.status === 'rejected' || answer.status === 'cancelled') {
       await this.bookings.inTransaction(async (transaction) => {
         const locked = await transaction.lock(bookingId);
-        if (locked?.status !== 'pending') return;
-        if (this.keptAllotment(locked)) await transaction.giveBack(locked);
-        await transaction.markCancelled(bookingId);
+        if (locked?.status === 'pending') await transaction.markCancelled(bookingId);
       });
     }
     return answer;
   }
 
   /**
-   * Cancels with the vendor first, with no transaction open, then gives the rooms back
-   * (a sandbox booking took none) and records what the vendor charged, in one transaction
-   * holding the booking's row. Cancelling again asks the vendor nothing and answers the
-   * charge recorded; two cancellations at once both ask it (a vendor answers a booking
-   * cancelled already as cancelled) and one gives back.
+   * Cancels with the vendor first, with no transaction open, then records what the
+   * vendor charged, in one transaction holding the booking's row. Cancelling again asks
+   * the vendor nothing and answers the charge recorded; two cancellations at once both
+   * ask it (a vendor answers a booking cancelled already as cancelled) and one records.
    */
   async cancel(bookingId: number): Promise<SupplierBooking> {
     const booking = await this.bookings.find(bookingId);
@@ -140,38 +128,16 @@ export class SupplierService {
     await this.bookings.inTransaction(async (transaction) => {
       const locked = await transaction.lock(bookingId);
       if (!locked || locked.status === 'cancelled') return;
-      if (this.keptAllotment(locked)) await transaction.giveBack(locked);
       await transaction.markCancelled(bookingId, answer.cancellationCharge);
     });
     // What the first cancellation recorded (two at once: the one that recorded it).
     return cancelledAnswer((await this.bookings.find(bookingId))!);
   }
 
-  /** Rooms the platform took from its own allotment for this booking (none for a sandbox booking, or a remote vendor's). */
-  private keptAllotment(booking: SupplierBookingRecord): boolean {
-    return !booking.sandbox && this.suppliers.find(booking.vendor)?.remote === false;
-  }
-
   private supplierOf(vendor: string): SupplierPort {
     const supplier = this.suppliers.find(vendor);
     if (!supplier) throw new DomainError('SUPPLIER_ERROR', `no supplier is registered for vendor ${vendor}`);
     return supplier;
-  }
-
-  /** Whether the rooms are there every night (a sandbox booking: looked at, not taken). */
-  private async hasRooms(booking: SupplierBookingTransaction, request: SupplierBookRequest, nights: string[]): Promise<boolean> {
-    const capacity = allotmentCapacity(request.vendor, request.hotelId, request.roomId);
-    for (const night of nights) {
-      if ((await booking.roomsSold(request, night)) + request.rooms > capacity) return false;
-    }
-    return true;
-  }
-
-  /** Takes rooms for every night: never more than the allotment. */
-  private async take(booking: SupplierBookingTransaction, request: SupplierBookRequest, nights: string[]): Promise<boolean> {
-    const capacity = allotmentCapacity(request.vendor, request.hotelId, request.roomId);
-    if (request.rooms > capacity) return false;
-    return booking.take(request, nights, capacity);
   }
 }
 

@@ -1,7 +1,6 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
-import { HotelRate, SUBJECTS } from '@hotel/contracts';
-import { AvailabilityRequest, Hotel, OfferKey, PricingContext, Stay, SupplierOffer, Suppliers, soldOutKey } from '@hotel/inventory';
-import { SERVICE_CLIENT, ServiceClient } from '@hotel/platform';
+import { Injectable, Logger } from '@nestjs/common';
+import { HotelRate } from '@hotel/contracts';
+import { AvailabilityRequest, Hotel, OfferKey, PricingContext, Stay, SupplierOffer, Suppliers } from '@hotel/inventory';
 
 export interface PricedOffer {
   hotel: Hotel;
@@ -10,32 +9,18 @@ export interface PricedOffer {
 }
 
 /**
- * Asks the vendors (the suppliers behind the SupplierPort) for offers: which room
- * types fit, leaving out what the rates service reports sold out, priced for the stay.
+ * Asks the vendors (the suppliers behind the SupplierPort) for offers for a stay, each
+ * within a deadline. Each vendor keeps its own allotment: what it offers is what it has.
  */
 @Injectable()
 export class OfferFinder {
   private readonly logger = new Logger('OfferFinder');
 
-  constructor(
-    @Inject(SERVICE_CLIENT) private readonly services: ServiceClient,
-    private readonly suppliers: Suppliers,
-  ) {}
-
-  async soldOut(hotels: Hotel[], stay: Stay): Promise<Set<string>> {
-    if (hotels.length === 0) return new Set();
-    const { soldOut } = await this.services.send(SUBJECTS.RATES_INVENTORY_SOLD_OUT, {
-      hotelIds: hotels.map((hotel) => hotel.id),
-      checkIn: stay.check_in,
-      checkOut: stay.check_out,
-      rooms: stay.rooms.length,
-    });
-    return new Set(soldOut.map(([vendor, hotelId, roomId]) => soldOutKey(vendor, hotelId, roomId)));
-  }
+  constructor(private readonly suppliers: Suppliers) {}
 
   /**
    * Every hotel's offers, hotel by hotel and, within a hotel, vendor by vendor: one
-   * availability call per vendor. A remote vendor that fails, or has not answered within
+   * availability call per vendor. A vendor that fails, or has not answered within
    * `deadlineMs`, is left out and named in `missing` (its answer, should it come later,
    * is dropped).
    */
@@ -43,7 +28,7 @@ export class OfferFinder {
     hotels: Hotel[],
     vendors: readonly string[],
     stay: Stay,
-    options: { soldOut: ReadonlySet<string>; includeMemberRates: boolean; context: PricingContext; deadlineMs: number },
+    options: { includeMemberRates: boolean; context: PricingContext; deadlineMs: number },
   ): Promise<{ offers: PricedOffer[]; missing: string[] }> {
     if (hotels.length === 0 || vendors.length === 0) return { offers: [], missing: [] };
     const answers = await Promise.all(vendors.map((code) => this.ask(code, hotels, stay, options)));
@@ -57,10 +42,9 @@ export class OfferFinder {
     return { offers, missing: vendors.filter((_, index) => answers[index] === null) };
   }
 
-  /** One vendor's availability; null when a remote one failed or missed the deadline. */
+  /** One vendor's availability; null when it failed or missed the deadline. */
   async ask(code: string, hotels: readonly Hotel[], stay: Stay, request: AvailabilityRequest & { deadlineMs: number }): Promise<SupplierOffer[][] | null> {
     const supplier = this.suppliers.of(code);
-    if (!supplier.remote) return supplier.availability(hotels, stay, request);
     let timer: NodeJS.Timeout | undefined;
     const deadline = new Promise<null>((resolve) => {
       timer = setTimeout(() => resolve(null), request.deadlineMs);

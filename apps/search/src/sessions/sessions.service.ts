@@ -3,14 +3,11 @@ import { randomUUID } from 'node:crypto';
 import { Actor, ClientPricing, HotelRate, milliToDecimal, milliToNumber, toMilli, HotelRatesData, ResolvedRate, SearchBody, SearchData, SearchResultHotel } from '@hotel/contracts';
 import {
   Hotel,
-  VendorCode,
   findPlace,
-  parseVendorLatencies,
   priceEpoch,
   toHotelDetails,
   v1RateId,
   convertRate,
-  FxConversion,
   FxRates,
   OfferKey,
   SupplierOffer,
@@ -27,14 +24,13 @@ import { LowestOffer, VendorAnswersRepository } from './vendor-answers.repositor
 export const SESSION_HOTEL_CAP = 300;
 
 /**
- * V1 search sessions. Vendors "answer" when their latency has elapsed since the
- * session (or, for one hotel's rates, since that hotel was first asked for):
- * every poll derives the results gathered so far from the stored search, so
- * whichever replica serves a poll gives the same answer.
+ * V1 search sessions. Each vendor is asked once per session, in the background, and its
+ * answer (each hotel's lowest offer) is stored: every poll derives the results gathered
+ * so far from the stored search and answers, so whichever replica serves a poll gives the
+ * same answer. A hotel's rates are asked of every vendor then and there.
  */
 @Injectable()
 export class SessionsService implements OnModuleInit, OnModuleDestroy {
-  private readonly latencies: Record<VendorCode, number>;
   private readonly logger = new Logger('SessionsService');
   private cleanup?: NodeJS.Timeout;
 
@@ -47,9 +43,7 @@ export class SessionsService implements OnModuleInit, OnModuleDestroy {
     private readonly catalog: HotelCatalog,
     @Inject(SERVICE_ENV) private readonly env: SearchEnv,
     @Inject(BACKGROUND_JOBS) private readonly background: BackgroundJobs,
-  ) {
-    this.latencies = parseVendorLatencies(env.VENDOR_LATENCY_MS);
-  }
+  ) {}
 
   /** Expired sessions already answer 404; this removes their rows now and then (any replica may). */
   onModuleInit() {
@@ -98,10 +92,9 @@ export class SessionsService implements OnModuleInit, OnModuleDestroy {
       throw DomainError.notFound(`hotel ${hotelId} in this search`);
     }
     const elapsed = await this.sessions.hotelViewElapsedMs(session.id, hotelId);
-    // A hotel's rates come back faster than a whole search.
-    const asked = this.vendorsToAsk(elapsed, 0.5);
-    const { offers, missing } = await this.pricedRates(session, [hotel], asked.vendors);
-    const completed = asked.timedOut || (asked.allSimulated && missing.length === 0);
+    const { offers, missing } = await this.pricedRates(session, [hotel], this.suppliers.codes);
+    // Complete once every vendor answered, or the search's window has passed since the hotel was first asked for.
+    const completed = missing.length === 0 || elapsed >= this.env.SEARCH_TIMEOUT_MS;
     const rates = offers.map((offer) => withV1Id(session.id, offer)).sort((a, b) => a.price_chargeable - b.price_chargeable);
     const details = toHotelDetails(hotel);
     details.lowest_rate = rates[0] ?? null;
@@ -116,7 +109,6 @@ export class SessionsService implements OnModuleInit, OnModuleDestroy {
     const stay = { check_in: session.checkIn, check_out: session.checkOut, rooms: session.rooms };
     const { offers } = hotel
       ? await this.offers.find([hotel], this.suppliers.codes, stay, {
-          soldOut: new Set(),
           includeMemberRates: true,
           context: { epoch: session.priceEpoch, issuedAt: session.createdAt },
           deadlineMs: this.env.V2_DEADLINE_MS,
@@ -148,58 +140,30 @@ export class SessionsService implements OnModuleInit, OnModuleDestroy {
     return session;
   }
 
-  /**
-   * The vendors a poll shows: the built-in ones whose simulated latency has elapsed, and
-   * every remote one, asked now (each poll waits for it at most V2_DEADLINE_MS; one that
-   * has not answered by then is missing from this poll, and the search stays incomplete
-   * until SEARCH_TIMEOUT_MS).
-   */
-  private vendorsToAsk(elapsedMs: number, latencyScale = 1): { vendors: string[]; simulated: string[]; remote: string[]; timedOut: boolean; allSimulated: boolean } {
-    const timedOut = elapsedMs >= this.env.SEARCH_TIMEOUT_MS;
-    const builtIn = this.suppliers.codes.filter((code) => !this.suppliers.of(code).remote) as VendorCode[];
-    const simulated = builtIn.filter((code) => {
-      const latency = this.latencies[code] * latencyScale;
-      return latency <= elapsedMs && latency < this.env.SEARCH_TIMEOUT_MS;
-    });
-    const remote = this.suppliers.codes.filter((code) => this.suppliers.of(code).remote);
-    return { vendors: [...simulated, ...remote], simulated, remote, timedOut, allSimulated: simulated.length === builtIn.length };
-  }
-
   private async sessionHotels(session: SearchSession) {
     return (await this.catalog.forPlace(session.placeId, SESSION_HOTEL_CAP)) ?? [];
   }
 
-  /**
-   * The offers in the vendors' currencies and the conversion into the client's, at the
-   * rates in force when the session began (every poll shows the same prices).
-   */
-  private async priced(
-    session: SearchSession,
-    hotels: Hotel[],
-    vendors: string[],
-  ): Promise<{ offers: PricedOffer[]; missing: string[]; conversion: (vendorCurrency: string) => FxConversion }> {
+  /** Every vendor's rates for the hotels, in the client's currency at the rates in force when the session began (every poll shows the same prices). */
+  private async pricedRates(session: SearchSession, hotels: Hotel[], vendors: readonly string[]): Promise<{ offers: PricedOffer[]; missing: string[] }> {
     const stay = { check_in: session.checkIn, check_out: session.checkOut, rooms: session.rooms };
-    const [soldOut, fx] = await Promise.all([vendors.length ? this.offers.soldOut(hotels, stay) : new Set<string>(), this.fx.cache.current(session.fxDate)]);
-    const { offers, missing } = await this.offers.find(hotels, vendors, stay, {
-      soldOut,
-      includeMemberRates: true,
-      context: { epoch: session.priceEpoch, issuedAt: session.createdAt },
-      deadlineMs: this.env.V2_DEADLINE_MS,
-    });
-    return { offers, missing, conversion: (vendorCurrency) => fx.priced(vendorCurrency, session.pricing, session.fxDate) };
-  }
-
-  /** Rates in the client's currency, whole. */
-  private async pricedRates(session: SearchSession, hotels: Hotel[], vendors: string[]): Promise<{ offers: PricedOffer[]; missing: string[] }> {
-    const { offers, missing, conversion } = await this.priced(session, hotels, vendors);
-    return { offers: offers.map((offer) => ({ ...offer, rate: convertRate(offer.rate, conversion(offer.rate.price_currency)) })), missing };
+    const [fx, { offers, missing }] = await Promise.all([
+      this.fx.cache.current(session.fxDate),
+      this.offers.find(hotels, vendors, stay, {
+        includeMemberRates: true,
+        context: { epoch: session.priceEpoch, issuedAt: session.createdAt },
+        deadlineMs: this.env.V2_DEADLINE_MS,
+      }),
+    ]);
+    return { offers: offers.map((offer) => ({ ...offer, rate: convertRate(offer.rate, fx.priced(offer.rate.price_currency, session.pricing, session.fxDate)) })), missing };
   }
 
   private async results(session: SearchSession): Promise<SearchData> {
-    const asked = this.vendorsToAsk(session.elapsedMs);
     const hotels = await this.sessionHotels(session);
-    const [{ offers, conversion }, remote] = await Promise.all([this.priced(session, hotels, asked.simulated), this.remoteAnswers(session, hotels, asked.remote)]);
-    const completed = asked.timedOut || (asked.allSimulated && remote.waiting === 0);
+    const [fx, answers] = await Promise.all([this.fx.cache.current(session.fxDate), this.vendorAnswersOf(session, hotels)]);
+    const conversion = (vendorCurrency: string) => fx.priced(vendorCurrency, session.pricing, session.fxDate);
+    // Complete once every vendor answered (or failed), or the search's window has passed.
+    const completed = answers.waiting === 0 || session.elapsedMs >= this.env.SEARCH_TIMEOUT_MS;
     // Only each hotel's lowest price is shown: the price for the stay is the vendor's
     // converted once (as convertRate converts it), so the rest of each rate is not converted.
     const lowest = new Map<number, { key: OfferKey; price: number; currency: string }>();
@@ -209,8 +173,7 @@ export class SessionsService implements OnModuleInit, OnModuleDestroy {
       const current = lowest.get(hotelId);
       if (!current || price < current.price) lowest.set(hotelId, { key, price, currency: fx.to });
     };
-    for (const offer of offers) consider(offer.hotel.id, offer.key, offer.rate.price_chargeable, offer.rate.price_currency);
-    for (const answer of remote.lowest) consider(answer.key.hotelId, answer.key, answer.price, answer.currency);
+    for (const answer of answers.lowest) consider(answer.key.hotelId, answer.key, answer.price, answer.currency);
     const byId = new Map(hotels.map((hotel) => [hotel.id, hotel]));
     const results: SearchResultHotel[] = [...lowest.entries()]
       .sort(([, a], [, b]) => a.price - b.price)
@@ -229,12 +192,13 @@ export class SessionsService implements OnModuleInit, OnModuleDestroy {
   }
 
   /**
-   * What the remote vendors answered the session (each hotel's lowest offer), and how many
-   * are still to answer. A vendor nobody has asked yet, or whose asker has not answered in
+   * What the vendors answered the session (each hotel's lowest offer), and how many are
+   * still to answer. A vendor nobody has asked yet, or whose asker has not answered in
    * time (a replica gone), is asked now, in the background: this poll does not wait.
    */
-  private async remoteAnswers(session: SearchSession, hotels: Hotel[], vendors: string[]): Promise<{ lowest: LowestOffer[]; waiting: number }> {
-    if (vendors.length === 0 || hotels.length === 0) return { lowest: [], waiting: 0 };
+  private async vendorAnswersOf(session: SearchSession, hotels: Hotel[]): Promise<{ lowest: LowestOffer[]; waiting: number }> {
+    const vendors = this.suppliers.codes;
+    if (hotels.length === 0) return { lowest: [], waiting: 0 };
     const answers = new Map((await this.vendorAnswers.answers(session.id)).map((answer) => [answer.vendor, answer]));
     const lowest: LowestOffer[] = [];
     let waiting = 0;
@@ -248,12 +212,12 @@ export class SessionsService implements OnModuleInit, OnModuleDestroy {
     return { lowest, waiting };
   }
 
-  /** Asks a remote vendor for the session's hotels, once across replicas (a claim), recording its answer when it comes. */
+  /** Asks a vendor for the session's hotels, once across replicas (a claim), recording its answer when it comes. */
   private async askInBackground(session: SearchSession, vendor: string, hotels: Hotel[]): Promise<void> {
     // The vendor has the search's whole window; the claim a little more, so a slow answer is still recorded by its asker.
     if (!(await this.vendorAnswers.claim(session.id, vendor, this.env.SEARCH_TIMEOUT_MS + 5000))) return;
     const stay = { check_in: session.checkIn, check_out: session.checkOut, rooms: session.rooms };
-    const request = { soldOut: new Set<string>(), includeMemberRates: true, context: { epoch: session.priceEpoch, issuedAt: session.createdAt }, deadlineMs: this.env.SEARCH_TIMEOUT_MS };
+    const request = { includeMemberRates: true, context: { epoch: session.priceEpoch, issuedAt: session.createdAt }, deadlineMs: this.env.SEARCH_TIMEOUT_MS };
     void this.background.run('vendor-answer', async () => {
       try {
         const answer = await this.offers.ask(vendor, hotels, stay, request);

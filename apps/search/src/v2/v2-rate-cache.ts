@@ -1,12 +1,11 @@
 import { LRUCache } from 'lru-cache';
 import { HotelRate } from '@hotel/contracts';
-import { FxConversion, Hotel, Stay, SupplierOffer, convertRate, encodeV2RateId, soldOutKey } from '@hotel/inventory';
+import { FxConversion, Hotel, Stay, SupplierOffer, convertRate, encodeV2RateId } from '@hotel/inventory';
 import { OfferFinder } from '../offers/offer-finder';
 
 /** One priced V2 offer, serialized once (UTF-8 JSON); the rest is what filters and sorting need. */
 export interface CachedRate {
   json: Buffer;
-  soldOutKey: string;
   roomId: number;
   memberRate: boolean;
   pricePerNightAvg: number;
@@ -27,22 +26,24 @@ export interface PricedIn {
   conversion(vendorCurrency: string): FxConversion;
 }
 
-const NOTHING_SOLD_OUT: ReadonlySet<string> = new Set();
-
 /**
- * Vendors' bulk rates per hotel and stay, priced and serialized once per price
- * step (rate ids carry the step's start, so they are the same for the whole
- * step). A process-local cache of data any replica can recompute: no replica
- * depends on another's. Sold-out room types and filters are applied per request.
+ * Vendors' rates per hotel and stay, priced and serialized once per price step (rate
+ * ids carry the step's start, so they are the same for the whole step) and kept at most
+ * `ttlMs` (V2_CACHE_TTL_S): a room a vendor has sold out since shows no longer than that
+ * (prebook rechecks with the vendor, so it is never sold). A process-local cache of data
+ * any replica can recompute: no replica depends on another's. Filters apply per request.
  */
 export class V2RateCache {
   /** Least recently used out first: a past price step's entries are never asked again and go. */
-  private readonly entries = new LRUCache<string, CachedRate[]>({ max: MAX_ENTRIES });
+  private readonly entries: LRUCache<string, CachedRate[]>;
 
   constructor(
     private readonly secret: string,
     private readonly offers: OfferFinder,
-  ) {}
+    ttlMs: number,
+  ) {
+    this.entries = new LRUCache<string, CachedRate[]>({ max: MAX_ENTRIES, ttl: ttlMs });
+  }
 
   /**
    * Each hotel's rates (element i is hotels[i]'s), cheapest first. The hotels not
@@ -68,7 +69,7 @@ export class V2RateCache {
     if (missing.length === 0) return { rates: results, missing: [] };
 
     const asked = missing.map((i) => hotels[i]);
-    const request = { soldOut: NOTHING_SOLD_OUT, includeMemberRates: true, context: { epoch, issuedAt }, deadlineMs };
+    const request = { includeMemberRates: true, context: { epoch, issuedAt }, deadlineMs };
     const answers = await Promise.all(vendors.map((code) => this.offers.ask(code, asked, stay, request)));
     // What a vendor that did not answer would have offered is unknown: nothing is cached then.
     const unanswered = vendors.filter((_, index) => answers[index] === null);
@@ -76,7 +77,7 @@ export class V2RateCache {
       const hotel = asked[m];
       const rates: CachedRate[] = [];
       for (const answer of answers) {
-        for (const offer of answer?.[m] ?? []) rates.push(this.serialize(hotel, offer, stay, epoch, issuedAt, priced));
+        for (const offer of answer?.[m] ?? []) rates.push(this.serialize(offer, stay, epoch, issuedAt, priced));
       }
       rates.sort((a, b) => a.priceChargeable - b.priceChargeable);
       if (unanswered.length === 0) this.entries.set(`${hotel.id}${suffix}`, rates);
@@ -85,11 +86,10 @@ export class V2RateCache {
     return { rates: results, missing: unanswered };
   }
 
-  private serialize(hotel: Hotel, { key, rate: vendorRate }: SupplierOffer, stay: Stay, epoch: number, issuedAt: Date, priced: PricedIn): CachedRate {
+  private serialize({ key, rate: vendorRate }: SupplierOffer, stay: Stay, epoch: number, issuedAt: Date, priced: PricedIn): CachedRate {
     const rate: HotelRate = { id: encodeV2RateId({ key, stay, epoch, issuedAt, fxDate: priced.fxDate }, this.secret), ...convertRate(vendorRate, priced.conversion(vendorRate.price_currency)) };
     return {
       json: Buffer.from(JSON.stringify(rate)),
-      soldOutKey: soldOutKey(key.vendor, hotel.id, key.roomId),
       roomId: key.roomId,
       memberRate: key.memberRate,
       pricePerNightAvg: rate.price_per_night_avg,

@@ -1,18 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { ClientPricing, Coordinates, V2_LIMITS, V2RatesBody, V2RatesChunk, commaJoinedChunks, nightsBetween } from '@hotel/contracts';
-import {
-  Hotel,
-  VendorCode,
-  Stay,
-  Suppliers,
-  distanceMeters,
-  findPlace,
-  parseVendorLatencies,
-  priceEpoch,
-  priceEpochStart,
-  FxRates,
-} from '@hotel/inventory';
+import { Hotel, Stay, Suppliers, distanceMeters, findPlace, priceEpoch, priceEpochStart, FxRates } from '@hotel/inventory';
 import { DomainError, SERVICE_ENV } from '@hotel/platform';
 import { OfferFinder } from '../offers/offer-finder';
 import { CachedRate, PricedIn, V2RateCache } from './v2-rate-cache';
@@ -28,25 +16,23 @@ interface HotelResult {
 }
 
 /**
- * `POST /v2/rates`: every rate of every matching hotel at once, no session. The
- * vendors answer from their bulk rate caches; those that miss the deadline are
+ * `POST /v2/rates`: every rate of every matching hotel at once, no session. Every
+ * vendor is asked (or answers from the rate cache); those that miss the deadline are
  * left out and the answer says `search_completed: false`.
  */
 @Injectable()
 export class V2RatesService {
-  private readonly latencies: Record<VendorCode, number>;
   private readonly cache: V2RateCache;
   private readonly logger = new Logger('V2Rates');
 
   constructor(
-    private readonly offers: OfferFinder,
+    offers: OfferFinder,
     private readonly fx: FxRates,
     private readonly suppliers: Suppliers,
     private readonly catalog: HotelCatalog,
     @Inject(SERVICE_ENV) private readonly env: SearchEnv,
   ) {
-    this.latencies = parseVendorLatencies(env.V2_VENDOR_LATENCY_MS);
-    this.cache = new V2RateCache(env.RATE_ID_SECRET, offers);
+    this.cache = new V2RateCache(env.RATE_ID_SECRET, offers, env.V2_CACHE_TTL_S * 1000);
   }
 
   /**
@@ -72,13 +58,7 @@ export class V2RatesService {
         (!filters.amenities || filters.amenities.every((amenity) => hotel.amenities.includes(amenity))),
     );
     const stay = { check_in: body.check_in, check_out: body.check_out, rooms: body.rooms };
-    // The built-in vendors "answer" after their simulated latency; remote ones are asked with the deadline.
-    const builtIn = this.suppliers.codes.filter((code) => !this.suppliers.of(code).remote) as VendorCode[];
-    const simulated = builtIn.filter((code) => this.latencies[code] <= this.env.V2_DEADLINE_MS);
-    const remote = this.suppliers.codes.filter((code) => this.suppliers.of(code).remote);
-    const waitMs = Math.max(0, ...simulated.map((code) => this.latencies[code]));
-    const [soldOut, fx] = await Promise.all([this.offers.soldOut(hotels, stay), this.fx.cache.current(), sleep(waitMs)]);
-    const vendorsAnswered = performance.now();
+    const fx = await this.fx.cache.current();
     // Rates are priced per 15-minute price step; their ids carry the step's start.
     const epoch = priceEpoch();
     const issuedAt = new Date(priceEpochStart(epoch));
@@ -89,14 +69,15 @@ export class V2RatesService {
       fxDate,
       conversion: (vendorCurrency) => fx.priced(vendorCurrency, pricing),
     };
-    const { results: unsorted, missing } = await this.byHotel(hotels, [...simulated, ...remote], stay, body, soldOut, epoch, issuedAt, priced);
+    const { results: unsorted, missing } = await this.byHotel(hotels, this.suppliers.codes, stay, body, epoch, issuedAt, priced);
+    const vendorsAnswered = performance.now();
     const results = unsorted.sort(this.order(body, center));
 
     const limit = body.limit ?? (body.hotel_ids ? body.hotel_ids.length : V2_LIMITS.defaultLimit);
     const page = body.page ?? 1;
     const allRates = results.flatMap((result) => result.rates);
     const head = {
-      search_completed: simulated.length === builtIn.length && missing.length === 0,
+      search_completed: missing.length === 0,
       search: { ...body, nationality: body.nationality ?? 'US', ...(body.coordinates ? { radius } : {}), page, limit },
       metadata: {
         total_hotels: results.length,
@@ -143,10 +124,9 @@ export class V2RatesService {
 
   private async byHotel(
     hotels: Hotel[],
-    vendors: string[],
+    vendors: readonly string[],
     stay: Stay,
     body: V2RatesBody,
-    soldOut: ReadonlySet<string>,
     epoch: number,
     issuedAt: Date,
     priced: PricedIn,
@@ -160,7 +140,6 @@ export class V2RatesService {
       const category = (roomId: number) => hotel.roomTypes.find((room) => room.roomId === roomId)?.category;
       const rates = cached[i].filter(
         (rate) =>
-          !soldOut.has(rate.soldOutKey) &&
           (withMemberRates || !rate.memberRate) &&
           (!filters.price_range || (rate.pricePerNightAvg >= filters.price_range[0] && rate.pricePerNightAvg <= filters.price_range[1])) &&
           (!filters.room_type || category(rate.roomId) === filters.room_type),

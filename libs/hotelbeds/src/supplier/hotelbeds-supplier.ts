@@ -1,7 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import { CircuitState, HotelRate, SupplierBooking, milliToDecimal, toMilli } from '@hotel/contracts';
 import {
-  AnsweredBookings,
   AvailabilityRequest,
   Hotel,
   OfferKey,
@@ -29,8 +28,6 @@ export interface HotelbedsSupplierOptions {
   code: string;
   name: string;
   client: HotelbedsClient;
-  /** A sandbox booking in the supplier_pending scenario is confirmed this long after (SUPPLIER_PENDING_S). */
-  sandboxPendingSeconds: number;
   clock?: () => number;
   /**
    * The vendor's codes of the platform's hotels (what the content import matched); without
@@ -42,10 +39,9 @@ export interface HotelbedsSupplierOptions {
   importsContent?: boolean;
   /**
    * The vendor simulator's sandbox desk: a sandbox prebook is its CheckRate and a sandbox
-   * booking its booking, whatever this vendor is. Without it (no simulator configured) the
-   * adapter answers sandbox bookings itself.
+   * booking its booking, whatever this vendor is (test traffic never reaches a real vendor).
    */
-  sandboxDesk?: SandboxDeskOptions;
+  sandboxDesk: SandboxDeskOptions;
 }
 
 export interface SandboxDeskOptions {
@@ -54,7 +50,7 @@ export interface SandboxDeskOptions {
   secret: string;
 }
 
-/** The desk's booking references (its office 900): a sandbox booking answered by the adapter has another. */
+/** The desk's booking references (its office 900). */
 const DESK_REFERENCE = /^900-\d+$/;
 
 /** The vendor's code of each platform hotel it carries, from the catalog the content import keeps. */
@@ -81,8 +77,8 @@ const CHECKED_TTL_MS = 60_000;
  * (2000 a call), CheckRate at prebook, bookings by client reference `HB<booking id>`, their
  * detail, the booking list to find one whose answer was lost, and cancellation.
  *
- * Sandbox traffic never reaches the vendor: a sandbox prebook reads availability (a search
- * may), and a sandbox booking is answered here, as the built-in vendors answer theirs.
+ * Sandbox traffic never reaches the vendor: a sandbox prebook is the sandbox desk's CheckRate
+ * (at the price the client saw) and a sandbox booking the desk's booking.
  *
  * What the vendor says is translated once: a refusal (a rate gone, a price changed) is a
  * DomainError the booking fails on; no answer, or one that cannot be read, is thrown as it
@@ -91,11 +87,9 @@ const CHECKED_TTL_MS = 60_000;
 export class HotelbedsSupplier implements SupplierPort {
   readonly code: string;
   readonly name: string;
-  readonly remote = true;
   readonly importsContent: boolean;
-  private readonly desk?: SandboxDeskOptions;
+  private readonly desk: SandboxDeskOptions;
   private readonly client: HotelbedsClient;
-  private readonly answered: AnsweredBookings;
   private readonly now: () => number;
   /** CheckRate answers by the keys they gave: a process-local memo of the last minute, never needed by another replica. */
   private readonly hotelCodes: HotelCodeBook;
@@ -105,7 +99,6 @@ export class HotelbedsSupplier implements SupplierPort {
     this.code = options.code;
     this.name = options.name;
     this.client = options.client;
-    this.answered = new AnsweredBookings(options.code, options.sandboxPendingSeconds);
     this.now = options.clock ?? Date.now;
     this.hotelCodes = options.hotelCodes ?? PLATFORM_HOTEL_CODES;
     this.importsContent = options.importsContent ?? false;
@@ -140,7 +133,6 @@ export class HotelbedsSupplier implements SupplierPort {
 
   /** The price now: what CheckRate answered for the keys the recheck gave (asked again if that is gone). */
   async price(hotel: Hotel, offer: OfferKey, stay: Stay, context: PricingContext & { sandbox?: boolean }): Promise<Omit<HotelRate, 'id'>> {
-    if (context.sandbox && !this.desk) return (await this.offered(hotel, offer, stay))?.rate ?? unavailable();
     const memo = this.checked.get(memoKey(offer));
     if (memo) return memo.rate;
     const checked = context.sandbox ? await this.deskCheck(hotel, offer, stay) : await this.checkRate(hotel, offer, stay);
@@ -152,14 +144,13 @@ export class HotelbedsSupplier implements SupplierPort {
     return { milli: toMilli(vendorRate.net), currency: vendorRate.currency };
   }
 
-  /** CheckRate (a sandbox prebook: availability again): the offer with the keys to book with, or null when the vendor no longer has it. */
-  async recheck(hotel: Hotel, offer: OfferKey, stay: Stay, _soldOut: ReadonlySet<string>, sandbox = false): Promise<OfferKey | null> {
-    if (sandbox) return ((this.desk ? await this.deskCheck(hotel, offer, stay) : await this.offered(hotel, offer, stay)) ?? null)?.key ?? null;
+  /** CheckRate (a sandbox prebook: the desk's): the offer with the keys to book with, or null when the vendor no longer has it. */
+  async recheck(hotel: Hotel, offer: OfferKey, stay: Stay, sandbox = false): Promise<OfferKey | null> {
+    if (sandbox) return (await this.deskCheck(hotel, offer, stay))?.key ?? null;
     return (await this.checkRate(hotel, offer, stay))?.key ?? null;
   }
 
   async book(order: SupplierBookingOrder): Promise<SupplierBooking> {
-    if (order.sandbox && !this.desk) return this.answered.book(order);
     const vendorRate = order.vendorRate;
     if (!vendorRate || vendorRate.keys.length !== vendorRate.occupancies.length) {
       throw new DomainError('SUPPLIER_ERROR', `the booking with ${this.name} has no rate of the vendor to book; prebook again`);
@@ -167,7 +158,7 @@ export class HotelbedsSupplier implements SupplierPort {
     const holder = order.holder ?? { name: 'Guest', surname: 'Guest' };
     try {
       // Test traffic goes to the desk, which plays the sandbox scenario asked for.
-      const [client, headers] = order.sandbox ? [this.desk!.client, order.testScenario ? { 'X-Test-Scenario': order.testScenario } : undefined] : [this.client, undefined];
+      const [client, headers] = order.sandbox ? [this.desk.client, order.testScenario ? { 'X-Test-Scenario': order.testScenario } : undefined] : [this.client, undefined];
       const { booking } = await client.book(
         {
           holder,
@@ -184,23 +175,22 @@ export class HotelbedsSupplier implements SupplierPort {
 
   /** The live booking the vendor holds under this order's client reference, made in the last days. */
   async find(order: SupplierBookingOrder): Promise<SupplierBooking | null> {
-    if (order.sandbox && !this.desk) return null;
     const today = this.now();
-    const found = await (order.sandbox ? this.desk!.client : this.client).findByClientReference(clientReferenceOf(order.bookingId), { start: isoDay(today - 7 * DAY_MS), end: isoDay(today + DAY_MS) });
+    const found = await (order.sandbox ? this.desk.client : this.client).findByClientReference(clientReferenceOf(order.bookingId), { start: isoDay(today - 7 * DAY_MS), end: isoDay(today + DAY_MS) });
     const live = found.find((booking) => booking.status !== 'CANCELLED') ?? found[0];
     return live ? answerOf(live) : null;
   }
 
   async status(booking: PlacedSupplierBooking): Promise<SupplierBooking> {
     const client = this.clientOf(booking);
-    if (!client) return this.answered.status(booking, this.now());
+    if (!client) return heldByNobody(booking);
     const answer = await client.bookingDetail(booking.reference);
     return answerOf(answer.booking);
   }
 
   async cancel(booking: PlacedSupplierBooking): Promise<SupplierBooking> {
     const client = this.clientOf(booking);
-    if (!client) return this.answered.cancel(booking);
+    if (!client) return { reference: booking.reference, status: 'cancelled' };
     try {
       const answer = await client.cancel(booking.reference);
       return withCharge(answer.booking);
@@ -239,10 +229,13 @@ export class HotelbedsSupplier implements SupplierPort {
     this.desk?.client.close();
   }
 
-  /** Who holds a placed booking: the vendor, the sandbox desk, or nobody (a sandbox booking the adapter answered). */
+  /**
+   * Who holds a placed booking: the vendor, the sandbox desk, or nobody: a sandbox booking
+   * of a release that answered test bookings itself, without a desk.
+   */
   private clientOf(booking: PlacedSupplierBooking): HotelbedsClient | undefined {
     if (!booking.sandbox) return this.client;
-    return this.desk && DESK_REFERENCE.test(booking.reference) ? this.desk.client : undefined;
+    return DESK_REFERENCE.test(booking.reference) ? this.desk.client : undefined;
   }
 
   /**
@@ -250,7 +243,7 @@ export class HotelbedsSupplier implements SupplierPort {
    * the desk), rechecked there. Keys that are the desk's already (a second recheck) go as they are.
    */
   private async deskCheck(hotel: Hotel, offer: OfferKey, stay: Stay): Promise<SupplierOffer | null> {
-    const desk = this.desk!;
+    const desk = this.desk;
     const vendorRate = requireVendorRate(offer);
     const keys = vendorRate.keys.every((key) => decodeSandboxRateKey(key, desk.secret) !== null) ? vendorRate.keys : deskKeysOf(hotel, offer, stay, desk.secret);
     let answer;
@@ -263,16 +256,6 @@ export class HotelbedsSupplier implements SupplierPort {
     const checked = recheckedOffer(hotel, { ...offer, vendorRate: { ...vendorRate, keys } }, answer.hotel, stay, new Date(this.now()));
     if (checked) this.checked.set(memoKey(checked.key), checked);
     return checked;
-  }
-
-  /** The same offer in the vendor's availability now, or null. */
-  private async offered(hotel: Hotel, offer: OfferKey, stay: Stay): Promise<SupplierOffer | null> {
-    // The rate says which of the vendor's hotels it is for: no need of the catalog's codes here.
-    const code = offer.vendorRate?.hotelCode;
-    const known = code === undefined ? undefined : new Map([[hotel.id, code]]);
-    const [offers] = await this.availability([hotel], stay, { soldOut: new Set(), includeMemberRates: true, context: { epoch: 0, issuedAt: new Date() } }, known);
-    const wanted = offerKeyString(offer);
-    return offers.find((candidate) => offerKeyString(candidate.key) === wanted) ?? null;
   }
 
   private async checkRate(hotel: Hotel, offer: OfferKey, stay: Stay): Promise<SupplierOffer | null> {
@@ -341,6 +324,11 @@ function memoKey(offer: OfferKey): string {
 function requireVendorRate(offer: OfferKey) {
   if (!offer.vendorRate) throw new DomainError('RATE_NOT_AVAILABLE', 'rate not available: search again');
   return offer.vendorRate;
+}
+
+/** A sandbox booking no vendor holds stays as recorded; a pending one is taken as confirmed (nobody will confirm it). */
+function heldByNobody(booking: PlacedSupplierBooking): SupplierBooking {
+  return { reference: booking.reference, status: booking.status === 'pending' ? 'confirmed' : booking.status };
 }
 
 function unavailable(): never {

@@ -1,5 +1,5 @@
-import { BOARDS, Board, CancellationPolicyData, HotelRate, HotelRateRoom, milliPerMinorUnit, milliToDecimal, milliToNumber, roundToCurrency, toMilli } from '@hotel/contracts';
-import { Hotel as CatalogHotel, OfferKey, Stay, SupplierOffer, VendorOccupancy, roomDataOf, roomIdOfCode, stayNights } from '@hotel/inventory';
+import { BOARDS, Board, CancellationPolicyData, HotelRate, HotelRateRoom, milliPerMinorUnit, milliToDecimal, milliToNumber, nightsBetween, roundToCurrency, toMilli } from '@hotel/contracts';
+import { Hotel as CatalogHotel, OfferKey, Stay, SupplierOffer, VendorOccupancy, roomDataOf, roomIdOfCode } from '@hotel/inventory';
 import type { AvailabilityRQ, Hotel as WireHotel, Occupancy, Rate, Room as WireRoom } from '../wire';
 
 /**
@@ -178,7 +178,7 @@ function cancellationTimeline(rates: Rate[], currency: string): CancellationPoli
 
 function priceOf(hotel: CatalogHotel, key: OfferKey, roomName: string | undefined, rates: Rate[], stay: Stay, currency: string, now: Date): Omit<HotelRate, 'id'> {
   const { occupancies, roomOf } = occupanciesOf(stay);
-  const nights = stayNights(stay).length;
+  const nights = nightsBetween(stay.check_in, stay.check_out);
   const roomType = hotel.roomTypes.find((type) => type.roomId === key.roomId)!;
   // Each occupancy's net, taxes and fees split over its rooms.
   const shares = occupancies.map((occupancy, group) => {

@@ -1,5 +1,6 @@
 import { Type } from 'class-transformer';
-import { IsInt, IsOptional, IsString, Max, MaxLength, Min, MinLength, ValidationArguments, registerDecorator } from 'class-validator';
+import { IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength, ValidationArguments, registerDecorator } from 'class-validator';
+import { VENDOR_CODES, VendorCode } from '@hotel/inventory';
 import { DEVELOPMENT_SECRET_PREFIX, RateIdEnv, Secret } from '@hotel/platform';
 
 // A mixin's base must take any arguments (TypeScript's rule for mixin classes).
@@ -100,14 +101,18 @@ export function simulatedVendorCredentials(env: SimulatedVendorCredentialsEnv): 
   };
 }
 
-/** An http(s) URL without credentials (https only with NODE_ENV=production, unless `loopbackHttp` and the host is loopback). */
-function IsVendorUrl(options: { loopbackHttp: boolean }) {
+/**
+ * An http(s) URL without credentials: https only with NODE_ENV=production for a real
+ * vendor; `plainHttp` (the platform's own vendor simulator, on its private network behind
+ * the network policies, with credentials that open nothing real) may be http anywhere.
+ */
+function IsVendorUrl(options: { plainHttp: boolean }) {
   return (target: object, propertyName: string) =>
     registerDecorator({
       name: 'isVendorUrl',
       target: target.constructor,
       propertyName,
-      options: { message: `${propertyName} must be an https:// URL without credentials (http:// outside production${options.loopbackHttp ? ', or to a loopback address' : ''})` },
+      options: { message: `${propertyName} must be an ${options.plainHttp ? 'http:// or https://' : 'https://'} URL without credentials${options.plainHttp ? '' : ' (http:// outside production)'}` },
       validator: {
         validate(value: unknown, args: ValidationArguments) {
           if (typeof value !== 'string' || value.length > 300 || !URL.canParse(value)) return false;
@@ -115,20 +120,21 @@ function IsVendorUrl(options: { loopbackHttp: boolean }) {
           if (url.username || url.password) return false;
           if (url.protocol === 'https:') return true;
           const production = (args.object as { NODE_ENV?: string }).NODE_ENV === 'production';
-          const loopback = ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname);
-          return url.protocol === 'http:' && (!production || (options.loopbackHttp && loopback));
+          return url.protocol === 'http:' && (!production || options.plainHttp);
         },
       },
     });
 }
 
 /**
- * How the search and rates services reach remote vendors.
+ * How the search and rates services reach vendors.
  * - `HOTELBEDS_API_KEY` (with `HOTELBEDS_SECRET`) turns on the vendor `hotelbeds` at
  *   `HOTELBEDS_BASE_URL` (the vendor's test environment by default).
- * - `VENDOR_SIMULATOR_URL` reaches the built-in vendors (atlas, borealis, cobalt) over HTTP
- *   at the vendor simulator, each under `/<vendor>` with its credentials: without it the
- *   services do not start (no vendor runs in process).
+ * - `VENDOR_SIMULATOR_URL` reaches the vendor simulator: its sandbox desk (every sandbox
+ *   prebook and booking) and the simulated vendors `SIMULATED_VENDORS` names (atlas,
+ *   borealis and cobalt unless said; none where live clients must see only real vendors),
+ *   each under `/<vendor>` with its credentials.
+ * Without any vendor the services do not start (no vendor runs in process).
  */
 export class VendorsEnv extends WithSimulatedVendorCredentials(RateIdEnv, { secrets: false }) {
   @IsOptional()
@@ -146,10 +152,21 @@ export class VendorsEnv extends WithSimulatedVendorCredentials(RateIdEnv, { secr
   HOTELBEDS_SECRET?: string;
 
   @IsOptional()
-  @IsVendorUrl({ loopbackHttp: false })
+  @IsVendorUrl({ plainHttp: false })
   HOTELBEDS_BASE_URL = 'https://api.test.hotelbeds.com';
 
   @IsOptional()
-  @IsVendorUrl({ loopbackHttp: true })
+  @IsVendorUrl({ plainHttp: true })
   VENDOR_SIMULATOR_URL?: string;
+
+  /** The simulator's vendors the platform trades with, comma-separated (empty: none, the simulator serving the sandbox desk alone). */
+  @IsOptional()
+  @Matches(new RegExp(`^((${VENDOR_CODES.join('|')})(,(${VENDOR_CODES.join('|')}))*)?$`), { message: `SIMULATED_VENDORS must list vendors of ${VENDOR_CODES.join(', ')}, comma-separated (or be empty)` })
+  SIMULATED_VENDORS: string = VENDOR_CODES.join(',');
+}
+
+/** The simulated vendors a configuration trades with. */
+export function simulatedVendorsOf(env: Pick<VendorsEnv, 'SIMULATED_VENDORS'>): VendorCode[] {
+  const named = new Set(env.SIMULATED_VENDORS.split(',').filter(Boolean));
+  return VENDOR_CODES.filter((code) => named.has(code));
 }

@@ -9,81 +9,17 @@ import {
   RoomRequest,
   parseDay,
 } from '@hotel/contracts';
-import { Hotel, RoomType, isImportedHotelId } from './catalog';
-import { SeededRandom, between, hash32, mix32, unit } from './hash';
+import { Hotel, OfferKey, PricingContext, RoomType, SeededRandom, Stay, between, hash32, isImportedHotelId, mix32, roomDataOf, unit } from '@hotel/inventory';
 import { VENDORS, VENDOR_CODES, Vendor, VendorCode } from './vendors';
+
+// The simulated vendors' own rules: what each offers where (coverage, closed nights, room
+// types, boards, refund terms, member rates), at what price, and how many rooms it holds a
+// night. The platform knows none of it: it reads their answers over the wire.
 
 const TAX_RATE = 0.12;
 const RETAIL_MARKUP = 1.18;
 const DAY_MS = 86_400_000;
-/** Supplier prices move in 15-minute steps; a prebook in a later step may see a new price. */
-const PRICE_EPOCH_MS = 15 * 60_000;
 const BOARD_CENTS_PER_GUEST: Record<Board, number> = { RO: 0, BB: 1200, HB: 3000, FB: 4500, AI: 7000 };
-
-export interface Stay {
-  check_in: string;
-  check_out: string;
-  rooms: RoomRequest[];
-}
-
-/** Identical rooms asked of a vendor as one occupancy: how many, and the guests in each. */
-export interface VendorOccupancy {
-  rooms: number;
-  guests: RoomRequest;
-}
-
-/**
- * A remote vendor's own handle on an offer: what it needs to recheck and book it (its rate
- * keys, one per group of identical rooms, in the stay's room order) and what it priced it
- * at when the client saw it. Opaque to the platform; only the vendor's adapter reads it.
- */
-export interface VendorRate {
-  keys: string[];
-  /** The group of identical rooms each key is for, as the vendor was asked (it books them with these guests). */
-  occupancies: VendorOccupancy[];
-  /** The vendor wants its price confirmed (CheckRate) before booking. */
-  recheck: boolean;
-  /** The price the vendor answered, a decimal in its currency. */
-  net: string;
-  currency: string;
-  /** The vendor's code of the hotel (its own numbering, not the platform's id). */
-  hotelCode?: number;
-}
-
-/** What identifies an offer at a vendor; rate ids are derived from it. */
-export interface OfferKey {
-  /** A built-in simulated vendor's code, or a remote vendor's (`hotelbeds`). */
-  vendor: string;
-  hotelId: number;
-  roomId: number;
-  board: Board;
-  refundable: boolean;
-  /** A loyalty-programme member rate (brand_loyalty_required). */
-  memberRate: boolean;
-  /** A remote vendor's handle on the offer (absent for the built-in simulated vendors). */
-  vendorRate?: VendorRate;
-}
-
-export interface PricingContext {
-  /** Price step the offer was priced in (see priceEpoch). */
-  epoch: number;
-  /** When the offer was made: non-refundable penalties run from here. */
-  issuedAt: Date;
-}
-
-export function priceEpoch(time = Date.now()): number {
-  return Math.floor(time / PRICE_EPOCH_MS);
-}
-
-export function priceEpochStart(epoch: number): number {
-  return epoch * PRICE_EPOCH_MS;
-}
-
-export const PRICE_EPOCH_SECONDS = PRICE_EPOCH_MS / 1000;
-
-export function offerKeyString(key: OfferKey): string {
-  return `${key.vendor}:${key.hotelId}:${key.roomId}:${key.board}:${key.refundable ? 'R' : 'N'}:${key.memberRate ? 'M' : '-'}`;
-}
 
 export function soldOutKey(vendor: string, hotelId: number, roomId: number): string {
   return `${vendor}:${hotelId}:${roomId}`;
@@ -118,10 +54,6 @@ function nightsOf(stay: Pick<Stay, 'check_in' | 'check_out'>): Night[] {
     nightsCache.set(cacheKey, nights);
   }
   return nights;
-}
-
-export function stayNights(stay: Pick<Stay, 'check_in' | 'check_out'>): string[] {
-  return nightsOf(stay).map((night) => night.date);
 }
 
 const VENDOR_SEEDS = Object.fromEntries(VENDOR_CODES.map((code) => [code, hash32(code, 'vendor')])) as Record<VendorCode, number>;
@@ -220,21 +152,6 @@ function eliteFor(hotel: Hotel, vendor: Vendor): HotelRateElite {
     property_credit_description: 'Credit for food and beverage, once per stay',
     breakfast_description: 'Full breakfast for up to two guests daily',
     breakfast_pax: 2,
-  };
-}
-
-/** A catalog room type as a rate's room describes it. */
-export function roomDataOf(room: RoomType): HotelRateRoom['room_data'] {
-  return {
-    images: room.images,
-    size_sqft: Math.round(room.sizeSqm * 10.7639),
-    size_sqm: room.sizeSqm,
-    max_occupancy: room.maxOccupancy,
-    max_adults: room.maxAdults,
-    max_children: room.maxChildren,
-    beds: room.beds,
-    amenities: room.amenities,
-    room_id: room.roomId,
   };
 }
 
