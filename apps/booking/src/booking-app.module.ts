@@ -21,6 +21,7 @@ import { BookingCounts1764620000000 } from './migrations/1764620000000-booking-c
 import { AmountsInAnyCurrency1764700000000 } from './migrations/1764700000000-amounts-in-any-currency';
 import { SupplierChecks1764900000000 } from './migrations/1764900000000-supplier-checks';
 import { VoucherPdfs1765500000000 } from './migrations/1765500000000-voucher-pdfs';
+import { CancellationInViews1765700000000 } from './migrations/1765700000000-cancellation-in-views';
 import { CardPaymentProcessors1764760000000 } from './migrations/1764760000000-card-payment-processors';
 import { ClientReferencesPerOwner1765000000000 } from './migrations/1765000000000-client-references-per-owner';
 import { BookingEventEntity } from './events/booking-event.entity';
@@ -49,6 +50,7 @@ export const BOOKING_MIGRATIONS = [
   SupplierChecks1764900000000,
   ClientReferencesPerOwner1765000000000,
   VoucherPdfs1765500000000,
+  CancellationInViews1765700000000,
 ];
 
 @Module({})

@@ -126,6 +126,7 @@ describe('booking list and cancellation', () => {
 
     // The vendor's allotment (at the vendor simulator) for the booking's room and nights.
     const sold = await roomsSold(system, booking.id);
+    const cancelStarted = new Date();
     const cancels = await Promise.all(Array.from({ length: 5 }, () => system.request('POST', `/book/cancel/${booking.id}`, { headers: auth })));
     for (const response of cancels) {
       expect(response.status).toBe(200);
@@ -141,7 +142,23 @@ describe('booking list and cancellation', () => {
       expect(credits).toEqual([]);
     }
     const listed = await list(`?id=${booking.id}`);
-    expect(listed.body.data[0].status).toBe('cancelled');
+    // The booking says it was cancelled: the reference every cancel answered, when, and what it cost.
+    const [cancelled] = listed.body.data;
+    expect(cancelled).toMatchObject({ status: 'cancelled', cancellation_reference: `CXL-${booking.booking_reference[0]}`, price_cancellation_penalty: expected });
+    expect(Date.parse(cancelled.cancelled_at)).toBeGreaterThanOrEqual(cancelStarted.getTime() - 1000);
+    expect(Date.parse(cancelled.cancelled_at)).toBeLessThanOrEqual(Date.now());
+    expect(cancelled.cancelled_at).toBe(new Date(cancelled.cancelled_at).toISOString());
+    // A booking not cancelled has none of it.
+    expect((await list(`?id=${made[0].id}`)).body.data[0]).toMatchObject({ status: 'confirmed', cancellation_reference: null, cancelled_at: null, price_cancellation_penalty: null });
+    // The backend API says the same, in its shape (money as the currency writes it).
+    const backendList = (await system.request('GET', '/api/booking?limit=200', { headers: { authorization: acme.backend_token } })).body.data;
+    expect(backendList.find((candidate: any) => candidate.id === booking.id)).toMatchObject({
+      status: 'cancelled',
+      cancellationReference: cancelled.cancellation_reference,
+      cancelledAt: cancelled.cancelled_at,
+      cancellationPenalty: expected.toFixed(2),
+    });
+    expect(backendList.find((candidate: any) => candidate.id === made[0].id)).toMatchObject({ cancellationReference: null, cancelledAt: null, cancellationPenalty: null });
   });
 
   it('refuses to cancel a failed booking (400)', async () => {

@@ -166,6 +166,9 @@ describe('webhooks', () => {
       expect(new Set(events.map((request) => request.headers['webhook-id'])).size).toBe(3);
       const [now] = (await system.request('GET', `/book?id=${booking.id}`, { headers: auth })).body.data;
       expect(events[2].json).toEqual({ type: 'booking.cancelled', timestamp: now.updated_at, sequence: 3, data: { ...now, voucher_url: null } });
+      // The cancelled booking says what its cancellation was; the confirmed one before it did not.
+      expect(now).toMatchObject({ status: 'cancelled', cancellation_reference: expect.stringMatching(/^CXL-/), cancelled_at: expect.any(String), price_cancellation_penalty: expect.any(Number) });
+      expect(events[1].json.data).toMatchObject({ status: 'confirmed', cancellation_reference: null, cancelled_at: null, price_cancellation_penalty: null });
       expect(events[0].json.data).toMatchObject({ id: booking.id, status: 'pending', client_reference: 'HOOK-1', is_sandbox: false });
 
       // The delivery log, newest first, and filtered.

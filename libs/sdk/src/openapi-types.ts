@@ -947,6 +947,12 @@ export interface components {
             /** @enum {string} */
             paymentMethod: "creditCard" | "account";
             userId: number | null;
+            /** @description A cancelled booking's cancellation reference; null unless cancelled. */
+            cancellationReference: string | null;
+            /** @description When it was cancelled (ISO 8601); null unless cancelled. */
+            cancelledAt: string | null;
+            /** @description What cancelling cost, in `currency` (the rest was refunded); null unless cancelled. */
+            cancellationPenalty: string | null;
             hotel: {
                 id: number;
                 name: string;
@@ -1097,6 +1103,12 @@ export interface components {
             updated_at: string;
             /** @description Why a failed booking failed (an addition). */
             failure_reason?: string | null;
+            /** @description A cancelled booking's cancellation reference, as `DELETE /book/{id}` answered it; null unless cancelled. */
+            cancellation_reference: string | null;
+            /** @description When the booking was cancelled (ISO 8601); null unless cancelled. */
+            cancelled_at: string | null;
+            /** @description What cancelling cost, in `price_currency` (the rest was refunded); null unless cancelled. */
+            price_cancellation_penalty: number | null;
         };
         /** @description A BookingView in the envelope. */
         BookingViewEnvelope: {
@@ -4475,7 +4487,10 @@ export interface operations {
                      *         "price_commission_currency": "USD",
                      *         "created_at": "2026-11-25T03:14:23.957Z",
                      *         "updated_at": "2026-11-25T03:14:24.018Z",
-                     *         "failure_reason": null
+                     *         "failure_reason": null,
+                     *         "cancellation_reference": null,
+                     *         "cancelled_at": null,
+                     *         "price_cancellation_penalty": null
                      *       },
                      *       "success": true,
                      *       "message": null
@@ -4902,7 +4917,10 @@ export interface operations {
                      *           "price_commission_currency": "USD",
                      *           "created_at": "2026-11-25T03:14:23.957Z",
                      *           "updated_at": "2026-11-25T03:14:24.018Z",
-                     *           "failure_reason": null
+                     *           "failure_reason": null,
+                     *           "cancellation_reference": null,
+                     *           "cancelled_at": null,
+                     *           "price_cancellation_penalty": null
                      *         }
                      *       ],
                      *       "total": 1,
@@ -6618,7 +6636,10 @@ export interface operations {
                      *         "price_commission_currency": "USD",
                      *         "created_at": "2026-11-25T03:14:24.291Z",
                      *         "updated_at": "2026-11-25T03:14:24.370Z",
-                     *         "failure_reason": null
+                     *         "failure_reason": null,
+                     *         "cancellation_reference": null,
+                     *         "cancelled_at": null,
+                     *         "price_cancellation_penalty": null
                      *       },
                      *       "success": true,
                      *       "message": null
@@ -10294,6 +10315,9 @@ export interface operations {
                      *           "clientCommission": "23.66",
                      *           "paymentMethod": "creditCard",
                      *           "userId": null,
+                     *           "cancellationReference": null,
+                     *           "cancelledAt": null,
+                     *           "cancellationPenalty": null,
                      *           "hotel": {
                      *             "id": 298850701,
                      *             "name": "Hotel Park Paris",
@@ -10550,6 +10574,9 @@ export interface operations {
                      *           "clientCommission": "23.66",
                      *           "paymentMethod": "creditCard",
                      *           "userId": null,
+                     *           "cancellationReference": null,
+                     *           "cancelledAt": null,
+                     *           "cancellationPenalty": null,
                      *           "hotel": {
                      *             "id": 298850701,
                      *             "name": "Hotel Park Paris",

@@ -1,5 +1,6 @@
 import { BackendBooking, BookingFx, formatAmount, toMilli } from '@hotel/contracts';
 import { BookingEntity } from './booking.entity';
+import { cancellationOf } from './booking-view';
 
 /** How a booking's price came to be in its client's currency. */
 export function bookingFxOf(row: BookingEntity): BookingFx {
@@ -25,6 +26,7 @@ export function toBackendBooking(row: BookingEntity): BackendBooking {
   ];
   if (toMilli(row.promoDiscount) > 0) lines.push({ lineText: `Promo code ${row.promoCode}`, amount: formatAmount(-toMilli(row.promoDiscount), row.priceCurrency) });
   if (rate.price_due_at_hotel > 0) lines.push({ lineText: 'Payable at the hotel', amount: money(rate.price_due_at_hotel) });
+  const cancellation = cancellationOf(row, money);
   return {
     id: row.id,
     status: row.status === 'failed' ? 'cancelled' : row.status,
@@ -51,6 +53,9 @@ export function toBackendBooking(row: BookingEntity): BackendBooking {
     clientCommission: money(rate.price_commission),
     paymentMethod: row.paymentMethod === 'credit_card' ? 'creditCard' : 'account',
     userId: row.userId,
+    cancellationReference: cancellation.cancellation_reference,
+    cancelledAt: cancellation.cancelled_at,
+    cancellationPenalty: cancellation.price_cancellation_penalty,
     hotel: {
       id: hotel.id,
       name: hotel.name,

@@ -46,5 +46,22 @@ export function toBookingView(row: BookingEntity, voucherUrl: string | null): Bo
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
     failure_reason: row.failureReason,
+    ...cancellationOf(row, (penalty) => milliToNumber(toMilli(penalty))),
+  };
+}
+
+/**
+ * What a cancelled booking says of its cancellation, each null unless it is cancelled (a
+ * cancellation under way shows nothing yet: its penalty may still follow the vendor's).
+ */
+export function cancellationOf<Penalty>(
+  row: Pick<BookingEntity, 'status' | 'cancellationReference' | 'cancelledAt' | 'cancellationPenalty'>,
+  penaltyOf: (penalty: string) => Penalty,
+): { cancellation_reference: string | null; cancelled_at: string | null; price_cancellation_penalty: Penalty | null } {
+  const cancelled = row.status === 'cancelled';
+  return {
+    cancellation_reference: cancelled ? row.cancellationReference : null,
+    cancelled_at: cancelled && row.cancelledAt ? row.cancelledAt.toISOString() : null,
+    price_cancellation_penalty: cancelled ? penaltyOf(row.cancellationPenalty ?? '0') : null,
   };
 }

@@ -187,8 +187,8 @@ export class BookingEntity {
   @Column({ name: 'cancellation_penalty', type: 'numeric', precision: 15, scale: 3, nullable: true, transformer: AMOUNT_COLUMN })
   cancellationPenalty: string | null;
 
-  @Column({ name: 'cancelled_at', type: 'timestamptz', nullable: true, select: false })
-  cancelledAt?: Date | null;
+  @Column({ name: 'cancelled_at', type: 'timestamptz', nullable: true })
+  cancelledAt: Date | null;
 
   /** Bookings made before prebooks were single-use, which may share one (excluded from that rule). */
   @Column({ name: 'legacy_prebook_reuse', type: 'boolean', select: false })

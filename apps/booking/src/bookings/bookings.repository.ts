@@ -22,7 +22,8 @@ export type BookingChanges = Partial<
     | 'failureReason'
     | 'cancellationReference'
     | 'cancellationPenalty'
-  > & { cancelledAt: Date }
+    | 'cancelledAt'
+  >
 >;
 
 /** A booking as the booking service creates it; the saga fills the rest. */
@@ -60,7 +61,7 @@ export interface StoredBooking {
 }
 
 /** Changes that alter what a booking's list representations show: a move with one of them stores the representations again. */
-const SHOWN_CHANGES: readonly (keyof BookingChanges)[] = ['status', 'bookingReference', 'failureReason'];
+const SHOWN_CHANGES: readonly (keyof BookingChanges)[] = ['status', 'bookingReference', 'failureReason', 'cancellationReference', 'cancellationPenalty', 'cancelledAt'];
 
 /**
  * Which of a client's bookings a caller reaches: an API key its own world's
@@ -207,6 +208,7 @@ export class BookingsRepository {
           failureReason: null,
           cancellationReference: null,
           cancellationPenalty: null,
+          cancelledAt: null,
           createdAt: inserted.created_at,
           updatedAt: inserted.updated_at,
         };
@@ -294,10 +296,9 @@ export class BookingsRepository {
     changes: BookingChanges,
     newEvent = false,
   ): Promise<{ booking: BookingEntity; eventSequence: number } | null> {
-    const { cancelledAt: _cancelledAt, ...loaded } = changes;
     // What the lists show changes: its representations are stored again by the same statement
     // (rendered from the caller's copy and the changes: the step guard makes that copy the row's).
-    const views: StoredViews | undefined = SHOWN_CHANGES.some((field) => changes[field] !== undefined) ? storedViewsOf({ ...booking, ...loaded }) : undefined;
+    const views: StoredViews | undefined = SHOWN_CHANGES.some((field) => changes[field] !== undefined) ? storedViewsOf({ ...booking, ...changes }) : undefined;
     const result = await manager
       .getRepository(BookingEntity)
       .createQueryBuilder()
@@ -318,7 +319,7 @@ export class BookingsRepository {
       .execute();
     const [row] = result.raw as { step: SagaStep; updated_at: Date; event_sequence: number }[];
     if (!row) return null;
-    return { booking: { ...booking, ...loaded, step: row.step, updatedAt: row.updated_at }, eventSequence: row.event_sequence };
+    return { booking: { ...booking, ...changes, step: row.step, updatedAt: row.updated_at }, eventSequence: row.event_sequence };
   }
 
   /**

@@ -35,6 +35,12 @@ export interface BackendBooking extends BookingFx {
   clientCommission: string;
   paymentMethod: 'creditCard' | 'account';
   userId: number | null;
+  /** A cancelled booking's cancellation reference; null unless cancelled. */
+  cancellationReference: string | null;
+  /** When it was cancelled (ISO 8601); null unless cancelled. */
+  cancelledAt: string | null;
+  /** What cancelling cost, in `currency` (the rest was refunded); null unless cancelled. */
+  cancellationPenalty: string | null;
   hotel: {
     id: number;
     name: string;

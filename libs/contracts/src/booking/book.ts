@@ -196,6 +196,12 @@ export interface BookingView extends BookedPrices {
   updated_at: string;
   /** Why a failed booking failed (an addition). */
   failure_reason?: string | null;
+  /** A cancelled booking's cancellation reference, as `DELETE /book/{id}` answered it; null unless cancelled. */
+  cancellation_reference: string | null;
+  /** When the booking was cancelled (ISO 8601); null unless cancelled. */
+  cancelled_at: string | null;
+  /** What cancelling cost, in `price_currency` (the rest was refunded); null unless cancelled. */
+  price_cancellation_penalty: number | null;
 }
 
 export interface CreateBookingReply {
