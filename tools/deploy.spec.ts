@@ -229,6 +229,55 @@ describe('deployment files', () => {
     expect(dev.find((object) => object.kind === 'Deployment' && object.metadata.name === 'search').spec.template.spec.containers[0].env.some((variable: any) => variable.name.startsWith('HOTELBEDS_'))).toBe(false);
   });
 
+  it('the prod overlay exposes the gateway through an Ingress with a cert-manager certificate; the gateway serves its own renewed certificate from a mounted Secret and believes only the ingress', () => {
+    // The public name: the Ingress's TLS from the Certificate cert-manager renews.
+    const [ingress] = ofKind('Ingress');
+    const publicCertificate = find('Certificate', 'hotel-api');
+    expect(ingress.spec.tls).toEqual([{ hosts: publicCertificate.spec.dnsNames, secretName: publicCertificate.spec.secretName }]);
+    expect(publicCertificate.spec.issuerRef).toEqual({ name: expect.any(String), kind: 'ClusterIssuer', group: 'cert-manager.io' });
+    expect(ingress.spec.rules.map((rule: any) => rule.host)).toEqual(publicCertificate.spec.dnsNames);
+    const backend = ingress.spec.rules[0].http.paths[0].backend.service;
+    expect(backend.name).toBe('gateway');
+    // The backend port is the gateway's plain-HTTP listener (HTTP_PORT).
+    const servicePort = find('Service', 'gateway').spec.ports.find((port: any) => port.name === backend.port.name);
+    const gateway = find('Deployment', 'gateway').spec.template.spec;
+    const container = gateway.containers[0];
+    const env = Object.fromEntries(container.env.filter((variable: any) => 'value' in variable).map((variable: any) => [variable.name, variable.value]));
+    const targetPort = container.ports.find((port: any) => port.name === servicePort.targetPort).containerPort;
+    expect(String(targetPort)).toBe(env.HTTP_PORT);
+    // Only the ingress controller reaches that port; and the gateway believes the forwarded headers of its network only.
+    const plainRules = policiesOf('gateway')
+      .flatMap((policy) => policy.spec.ingress ?? [])
+      .filter((rule: any) => rule.ports.some((port: any) => port.port === targetPort));
+    expect(plainRules.map((rule: any) => rule.from)).toEqual([[{ namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'ingress-nginx' } } }]]);
+    expect(env.TRUSTED_PROXIES).toMatch(/^\d+\.\d+\.\d+\.\d+\/\d+$/);
+    expect(rendered.dev.filter((object) => object.kind === 'Ingress')).toEqual([]);
+
+    // The gateway's own certificate: a Secret mounted whole (so renewals reach the files), from a namespace CA.
+    const mount = container.volumeMounts.find((candidate: any) => env.TLS_CERT.startsWith(`${candidate.mountPath}/`));
+    expect(env.TLS_KEY.startsWith(`${mount.mountPath}/`)).toBe(true);
+    const volume = gateway.volumes.find((candidate: any) => candidate.name === mount.name);
+    expect(volume.secret.items).toBeUndefined();
+    const own = find('Certificate', 'hotel-gateway-tls');
+    expect(volume.secret.secretName).toBe(own.spec.secretName);
+    expect(own.spec.dnsNames).toEqual(expect.arrayContaining(['gateway', 'gateway.hotel.svc']));
+    expect(own.spec.privateKey.rotationPolicy).toBe('Always');
+    const issuer = find('Issuer', own.spec.issuerRef.name);
+    const ca = ofKind('Certificate').find((certificate) => certificate.spec.secretName === issuer.spec.ca.secretName);
+    expect(ca.spec.isCA).toBe(true);
+    expect(find('Issuer', ca.spec.issuerRef.name).spec.selfSigned).toEqual({});
+    // Read again well within the renewal window.
+    expect(Number(env.TLS_RELOAD_S ?? 60)).toBeLessThan(3600);
+  });
+
+  it("deploy/README.md's YAML is valid too (the ClusterIssuer the public certificate names)", () => {
+    const readme = readFileSync(join(ROOT, 'deploy/README.md'), 'utf8');
+    const blocks = [...readme.matchAll(/```yaml\n([\s\S]*?)```/g)].map(([, block]) => block.replace(/^ {3}/gm, ''));
+    const objects = blocks.flatMap((block) => parseAllDocuments(block).map((document) => document.toJSON()));
+    expect(objects.map((object) => `${object.kind}/${object.metadata.name}`)).toContain(`ClusterIssuer/${find('Certificate', 'hotel-api').spec.issuerRef.name}`);
+    expect(objects.flatMap(validate)).toEqual([]);
+  });
+
   it('PostgreSQL is a three-instance CloudNativePG cluster backed up to object storage; NATS a three-node JetStream cluster from its chart', () => {
     const cluster = find('Cluster', 'hotel-db');
     expect(cluster.spec.instances).toBe(3);

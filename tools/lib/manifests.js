@@ -1,6 +1,6 @@
 // Validates rendered Kubernetes objects against their schemas, offline: the Kubernetes
-// API's own OpenAPI schemas (npm kubernetes-models), the Prometheus Operator's CRDs
-// (npm @kubernetes-models/prometheus-operator), and, as no package ships CloudNativePG's
+// API's own OpenAPI schemas (npm kubernetes-models), the Prometheus Operator's and
+// cert-manager's CRDs (npm @kubernetes-models/prometheus-operator, /cert-manager), and, as no package ships CloudNativePG's
 // CRDs, a schema of the CloudNativePG fields deploy/ uses (below), strict about
 // unknown fields. The first two check types, formats, enums and required fields, but
 // not unknown fields (their schemas allow them).
@@ -83,7 +83,9 @@ const cnpgValidators = Object.fromEntries(
 function modelClass(apiVersion, kind) {
   const modules = apiVersion.startsWith('monitoring.coreos.com/')
     ? [`@kubernetes-models/prometheus-operator/${apiVersion}/${kind}`]
-    : [`kubernetes-models/${apiVersion}/${kind}`];
+    : apiVersion.startsWith('cert-manager.io/')
+      ? [`@kubernetes-models/cert-manager/${apiVersion}/${kind}`]
+      : [`kubernetes-models/${apiVersion}/${kind}`];
   for (const name of modules) {
     try {
       return require(name)[kind];

@@ -60,6 +60,14 @@ export class GatewayEnv extends PlatformEnv {
   @IsString()
   TLS_KEY?: string;
 
+  /** How often TLS_CERT and TLS_KEY are read again: a renewed certificate is used from then on, without a restart. */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(86_400)
+  TLS_RELOAD_S = 60;
+
   /** Where the generated development certificate is kept. */
   @IsOptional()
   @IsString()

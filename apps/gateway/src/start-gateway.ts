@@ -23,7 +23,7 @@ import { answeredError, errorEnvelope, sendError } from './http/http-error.filte
 import { BODY_LIMIT_BYTES, bodyTooLarge, checkUrlInput, drainBounded, readJsonBody } from './http/request-input';
 import { SECURITY_HEADERS, installSecurityHeaders, secureReply } from './http/security-headers';
 import { TrustedProxies } from './http/trusted-proxies';
-import { loadTlsMaterial } from './tls/certificate';
+import { describeCertificate, loadTlsMaterial, watchTlsFiles } from './tls/certificate';
 import { TLS_POLICY } from './tls/policy';
 
 export { BODY_LIMIT_BYTES };
@@ -229,6 +229,7 @@ export async function startGateway(env: GatewayEnv): Promise<RunningGateway> {
   const metrics = new AppMetrics('gateway');
   const services = new ServiceClient(busCredentials(env, 'gateway'), env.RPC_TIMEOUT_MS).recordTo(metrics).withLanes(LARGE_ANSWER_SUBJECTS);
   let plainServer: Server | undefined;
+  let secureServer: ReturnType<typeof createHttpsServer> | undefined;
   const connectionsRefused = metrics.counter('hotel_http_connections_refused_total', 'Connections closed at once, by listener: their address already held MAX_CONNECTIONS_PER_ADDRESS', ['listener']);
   /** Set when close() begins: a request that still arrives (on a kept-alive connection) is refused with the error envelope. */
   let closing = false;
@@ -249,6 +250,7 @@ export async function startGateway(env: GatewayEnv): Promise<RunningGateway> {
         plainServer.on('clientError', answerClientError);
       }
       const server = createHttpsServer({ key: tls.key, cert: tls.cert, ...TLS_POLICY, handshakeTimeout: env.HTTP_HEADERS_TIMEOUT_MS, connectionsCheckingInterval }, handler);
+      secureServer = server;
       for (const listener of [server, plainServer]) {
         // `Expect: 100-continue` is answered by the request hook, once the head is accepted.
         listener?.on('checkContinue', handler).on('checkExpectation', answerExpectation);
@@ -339,6 +341,24 @@ export async function startGateway(env: GatewayEnv): Promise<RunningGateway> {
     response.writeHead(404).end();
   });
   const metricsUrl = `http://${hostForUrl(env.METRICS_HOST)}:${await listen(metricsServer, env.METRICS_PORT, env.METRICS_HOST)}/metrics`;
+  // A certificate of TLS_CERT/TLS_KEY (a mounted Secret) that is renewed is taken up by new connections.
+  const tlsLog = new Logger('tls');
+  let tlsReloadFailing = false;
+  const stopWatchingTls =
+    env.TLS_CERT && env.TLS_KEY
+      ? watchTlsFiles({ certFile: env.TLS_CERT, keyFile: env.TLS_KEY }, tls, env.TLS_RELOAD_S * 1000, {
+          apply: (material) => {
+            secureServer!.setSecureContext({ ...TLS_POLICY, key: material.key, cert: material.cert });
+            tlsReloadFailing = false;
+            tlsLog.log({ msg: 'TLS certificate reloaded', ...describeCertificate(material.cert) });
+          },
+          failed: (error) => {
+            // Once per failing spell: a Secret being swapped is read half-written now and then.
+            if (!tlsReloadFailing) tlsLog.warn({ msg: 'TLS certificate files changed but cannot be used yet; the current certificate is kept', error: String(error) });
+            tlsReloadFailing = true;
+          },
+        })
+      : () => undefined;
   return {
     app,
     url,
@@ -350,6 +370,7 @@ export async function startGateway(env: GatewayEnv): Promise<RunningGateway> {
       // pause gives it the time), then new requests are refused and the ones in flight finish.
       app.get(ReadinessMonitor).drain();
       closing = true;
+      stopWatchingTls();
       await new Promise<void>((resolve) => metricsServer.close(() => resolve()));
       await new Promise<void>((resolve) => (plainServer ? plainServer.close(() => resolve()) : resolve()));
       await app.close();

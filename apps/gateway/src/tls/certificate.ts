@@ -1,4 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { X509Certificate } from 'node:crypto';
+import { createSecureContext } from 'node:tls';
 import { join } from 'node:path';
 import { generate } from 'selfsigned';
 
@@ -44,4 +46,42 @@ export async function loadTlsMaterial(options: { certFile?: string; keyFile?: st
   writeFileSync(certPath, pems.cert);
   writeFileSync(keyPath, pems.private, { mode: 0o600 });
   return { cert: pems.cert, key: pems.private };
+}
+
+/** A certificate's subject and when it expires, for the log. */
+export function describeCertificate(cert: string): { subject: string; validTo: string } {
+  const x509 = new X509Certificate(cert);
+  return { subject: x509.subject.replace(/\n/g, ', '), validTo: new Date(x509.validTo).toISOString() };
+}
+
+/**
+ * Watches TLS_CERT/TLS_KEY and hands a changed pair to `apply` (a renewed certificate:
+ * Kubernetes swaps a mounted Secret's files in place, cert-manager renews before expiry),
+ * so new connections get it without a restart. A pair that does not go together (one
+ * file written, the other not yet) is left for the next look, the old one kept meanwhile.
+ * Returns the function that stops watching.
+ */
+export function watchTlsFiles(
+  files: { certFile: string; keyFile: string },
+  current: TlsMaterial,
+  intervalMs: number,
+  handlers: { apply(material: TlsMaterial): void; failed(error: unknown): void },
+): () => void {
+  let last = current;
+  const timer = setInterval(() => {
+    let next: TlsMaterial;
+    try {
+      next = { cert: readFileSync(files.certFile, 'utf8'), key: readFileSync(files.keyFile, 'utf8') };
+      if (next.cert === last.cert && next.key === last.key) return;
+      // Throws when the key is not the certificate's, or either does not parse.
+      createSecureContext(next);
+    } catch (error) {
+      handlers.failed(error);
+      return;
+    }
+    last = next;
+    handlers.apply(next);
+  }, intervalMs);
+  timer.unref();
+  return () => clearInterval(timer);
 }
