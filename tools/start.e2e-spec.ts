@@ -285,9 +285,31 @@ describe('npm start (embedded PostgreSQL)', () => {
       return admin.status === 0 ? JSON.parse(admin.stdout) : undefined;
     }, 30_000);
     expect((await call(base(), 'GET', '/me', { headers: { authorization: `Bearer ${keys.api_key}` } })).status).toBe(200);
+
+    // Its broker and its embedded PostgreSQL are kept running too: each killed, each back, and the apps with them.
+    const pidFromFile = (file: string) => Number(readFileSync(file, 'utf8').split('\n')[0].trim());
+    for (const [name, pidFile] of [
+      ['nats-server', join(dataDir, 'run', 'nats-server.pid')],
+      ['embedded PostgreSQL', join(dataDir, 'pg', 'postmaster.pid')],
+    ] as const) {
+      const gone = pidFromFile(pidFile);
+      process.kill(gone, 'SIGKILL');
+      const line = new RegExp(`${name} exited unexpectedly \\(signal SIGKILL\\); restarting in [\\d.]+ s \\(attempt 1\\)`);
+      await eventually(`the ${name} restart line`, () => (line.test(running.output()) ? true : undefined), 30_000);
+      await eventually(`${name} running again`, () => (running.output().includes(`${name} is running again`) ? true : undefined), 60_000);
+      const back = pidFromFile(pidFile);
+      expect(back).not.toBe(gone);
+      expect(() => process.kill(back, 0)).not.toThrow();
+      // A new client is made (users, its database, the bus) and its key works (the gateway, the bus again).
+      const made = await eventually(`a client made after ${name} came back`, async () => {
+        const admin = runCreateClient(`After ${name}`);
+        return admin.status === 0 ? JSON.parse(admin.stdout) : undefined;
+      }, 60_000);
+      await eventually(`/me after ${name} came back`, async () => ((await call(base(), 'GET', '/me', { headers: { authorization: `Bearer ${made.api_key}` } })).status === 200 ? true : undefined), 60_000);
+    }
     // npm start itself kept running, and Ctrl-C still stops everything.
     expect(running.child.exitCode).toBeNull();
     expect(await stop(running.child)).toBe(0);
     expect(() => process.kill(restarted, 0)).toThrow();
-  }, 240_000);
+  }, 360_000);
 });

@@ -3,12 +3,13 @@
 // and NATS, starts the vendor simulator (the three simulated vendors, over HTTP on
 // loopback), the services and the gateway, waits until the gateway is ready and says
 // how to make a first call. An app that dies is restarted with
-// backoff (tools/lib/supervisor.js); its pid is in DATA_DIR/run/<app>.pid. Ctrl-C
-// stops everything it started.
+// backoff (tools/lib/supervisor.js); its pid is in DATA_DIR/run/<app>.pid. So are the
+// broker and the embedded PostgreSQL when it started them itself. Ctrl-C stops
+// everything it started.
 const fs = require('node:fs');
 const path = require('node:path');
 const { ROOT, log, ensureDependencies, build, portAnswers, freePort } = require('./lib/workspace');
-const { Supervisor, SERVICES } = require('./lib/supervisor');
+const { Supervisor, ProcessKeeper, SERVICES } = require('./lib/supervisor');
 const { waitUntil200 } = require('./lib/https');
 const { startVendorSimulator, simulatorCredentialsEnv } = require('./lib/vendor-simulator');
 
@@ -58,6 +59,18 @@ async function metricsPortsByApp() {
   return ports;
 }
 
+/**
+ * Restarts a process this start began itself (the broker, the embedded PostgreSQL; not a
+ * server it found) when it exits unexpectedly, as the supervisor restarts the apps; the apps
+ * reconnect on their own. Stopped watching before it is stopped.
+ */
+function keepRunning(name, started) {
+  if (!started.restart) return;
+  const keeper = new ProcessKeeper(name, { restart: started.restart });
+  keeper.watch(started.process());
+  cleanups.push(() => keeper.stop());
+}
+
 async function main() {
   ensureDependencies();
   // START_SKIP_BUILD=1: the caller (the test runner, the benchmark) has just built, and other
@@ -73,9 +86,11 @@ async function main() {
   const { resolveNats } = require('./lib/nats');
   const postgres = await resolvePostgres(DATA_DIR);
   cleanups.push(postgres.stop);
+  keepRunning('embedded PostgreSQL', postgres);
   log(`PostgreSQL: ${postgres.kind}`);
   const nats = await resolveNats(DATA_DIR);
   cleanups.push(nats.stop);
+  keepRunning('nats-server', nats);
   log(`NATS: ${nats.kind} (${nats.url})`);
 
   // APP_NODE_FLAGS passes Node flags to every app, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" or
@@ -136,7 +151,8 @@ Create a client (prints its API key, sandbox key and backend token once):
 First call (-k accepts the generated development certificate):
   curl -k -H "Authorization: Bearer <api_key>" ${base}/me
 
-An app that stops is restarted (pids in ${path.join(DATA_DIR, 'run')}). Press Ctrl-C to stop.
+An app that stops is restarted, and so are the broker and the embedded PostgreSQL when npm start
+started them (pids in ${path.join(DATA_DIR, 'run')}). Press Ctrl-C to stop.
 `);
 }
 

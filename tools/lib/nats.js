@@ -27,7 +27,8 @@ function natsServerBinary() {
  * A nats-server from PATH on 127.0.0.1:<port> with JetStream stored in storeDir, or
  * run from configFile (which then says where it listens and what it stores).
  * `kill(signal)` stops it (as a crash would with SIGKILL) and `start()` starts it
- * again on the same port and store, so a caller can take the broker away and back.
+ * again on the same port and store, so a caller can take the broker away and back;
+ * `process()` is its current ChildProcess.
  */
 async function startNatsServer({ port, storeDir, configFile, pidFile }) {
   const binary = natsServerBinary();
@@ -38,6 +39,7 @@ async function startNatsServer({ port, storeDir, configFile, pidFile }) {
     url: `nats://127.0.0.1:${port}`,
     port,
     binary,
+    process: () => child,
     async start() {
       child = spawn(binary, args, { stdio: 'ignore' });
       if (pidFile) fs.writeFileSync(pidFile, `${child.pid}\n`, { mode: 0o600 });
@@ -171,6 +173,12 @@ async function resolveNats(dataDir) {
     appEnv,
     secretsDir,
     stop: () => server.kill('SIGTERM'),
+    // For a ProcessKeeper: the broker's process, and starting it again (same port, store and configuration).
+    process: server.process,
+    restart: async () => {
+      await server.start();
+      return server.process();
+    },
   };
 }
 

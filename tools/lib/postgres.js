@@ -88,7 +88,22 @@ async function startEmbedded(dataDir) {
     log(`initialising embedded PostgreSQL in ${databaseDir}...`);
     await server.initialise();
   }
-  // A stale pid file from a killed run would stop the server from starting.
+  await startServer(server, databaseDir);
+  const serverUrl = `postgres://postgres:${password}@127.0.0.1:${port}/postgres`;
+  return {
+    serverUrl,
+    stop: () => server.stop(),
+    // For a ProcessKeeper: the postmaster's process, and starting it again on the same data and port.
+    process: () => server.process,
+    restart: async () => {
+      await startServer(server, databaseDir);
+      return server.process;
+    },
+  };
+}
+
+/** Starts the embedded server; a pid file a killed postmaster left behind would stop it. */
+async function startServer(server, databaseDir) {
   const pidFile = path.join(databaseDir, 'postmaster.pid');
   if (fs.existsSync(pidFile)) {
     const pid = Number(fs.readFileSync(pidFile, 'utf8').split('\n')[0]);
@@ -101,9 +116,12 @@ async function startEmbedded(dataDir) {
     }
     if (!alive) fs.rmSync(pidFile);
   }
-  await server.start();
-  const serverUrl = `postgres://postgres:${password}@127.0.0.1:${port}/postgres`;
-  return { serverUrl, stop: () => server.stop() };
+  try {
+    await server.start();
+  } catch (error) {
+    // The package rejects with nothing when the server exits before it is ready (its reason is in onError's lines).
+    throw error instanceof Error ? error : new Error('the embedded PostgreSQL server exited before it was ready');
+  }
 }
 
 /**
@@ -125,7 +143,7 @@ async function resolvePostgres(dataDir) {
   }
   const embedded = await startEmbedded(dataDir);
   await ensureDatabase(embedded.serverUrl, DATABASE_NAME);
-  return { url: withDatabase(embedded.serverUrl, DATABASE_NAME), kind: 'embedded', stop: embedded.stop };
+  return { url: withDatabase(embedded.serverUrl, DATABASE_NAME), kind: 'embedded', stop: embedded.stop, process: embedded.process, restart: embedded.restart };
 }
 
 module.exports = { resolvePostgres, startEmbedded, withDatabase };

@@ -16,6 +16,85 @@ const { ROOT, log: defaultLog } = require('./workspace');
 const SERVICES = ['users', 'accounting', 'promo', 'search', 'rates', 'booking', 'webhooks'];
 const DEFAULT_BACKOFF = { initialMs: 500, maxMs: 10_000, resetAfterMs: 30_000 };
 
+/**
+ * The restart delays of one process: `initialMs`, doubling with every further exit up to
+ * `maxMs`, back to `initialMs` once it has stayed up `resetAfterMs`.
+ */
+class RestartBackoff {
+  constructor(backoff) {
+    this.backoff = { ...DEFAULT_BACKOFF, ...backoff };
+    this.attempt = 0;
+    this.delayMs = this.backoff.initialMs;
+  }
+
+  /** The next restart of a process that started at `startedAt`: its attempt number and delay. */
+  next(startedAt) {
+    if (Date.now() - startedAt >= this.backoff.resetAfterMs) {
+      this.attempt = 0;
+      this.delayMs = this.backoff.initialMs;
+    }
+    this.attempt += 1;
+    const delayMs = this.delayMs;
+    this.delayMs = Math.min(this.delayMs * 2, this.backoff.maxMs);
+    return { attempt: this.attempt, delayMs };
+  }
+}
+
+/** How a process ended, as the restart lines say it. */
+const howExited = (code, signal) => (signal ? `signal ${signal}` : `exit code ${code}`);
+
+/**
+ * Keeps one process running that is not an app of the platform (the broker, the embedded
+ * PostgreSQL `npm start` started itself): `watch(child)` follows its current process; an
+ * unexpected exit is reported as an app's is and `restart()` (which resolves with the new
+ * ChildProcess) is called with the apps' backoff, again after a restart that fails.
+ * `stop()` first, when the process is to stop for good.
+ */
+class ProcessKeeper {
+  /**
+   * @param {string} name as the restart lines name it
+   * @param {{ restart: () => Promise<import('node:child_process').ChildProcess>, log?: (message: string) => void, backoff?: object }} options
+   */
+  constructor(name, options) {
+    this.name = name;
+    this.restart = options.restart;
+    this.log = options.log ?? defaultLog;
+    this.backoff = new RestartBackoff(options.backoff);
+    this.stopped = false;
+    this.timer = null;
+    this.startedAt = 0;
+  }
+
+  watch(child) {
+    this.startedAt = Date.now();
+    child.once('exit', (code, signal) => this.schedule(`exited unexpectedly (${howExited(code, signal)})`));
+  }
+
+  stop() {
+    this.stopped = true;
+    clearTimeout(this.timer);
+  }
+
+  schedule(what) {
+    if (this.stopped) return;
+    const { attempt, delayMs } = this.backoff.next(this.startedAt);
+    this.log(`${this.name} ${what}; restarting in ${delayMs / 1000} s (attempt ${attempt})`);
+    this.timer = setTimeout(async () => {
+      if (this.stopped) return;
+      this.startedAt = Date.now();
+      let child;
+      try {
+        child = await this.restart();
+      } catch (error) {
+        return this.schedule(`did not start (${error?.message ?? String(error)})`);
+      }
+      if (this.stopped) return;
+      this.watch(child);
+      this.log(`${this.name} is running again (pid ${child.pid})`);
+    }, delayMs);
+  }
+}
+
 /** The console shows an app's warnings and errors (every line is in its log file). */
 function isConsoleWorthy(line) {
   try {
@@ -49,7 +128,7 @@ class Supervisor extends EventEmitter {
     this.nodeFlags = options.nodeFlags ?? [];
     this.echo = options.echo ?? false;
     this.log = options.log ?? defaultLog;
-    this.backoff = { ...DEFAULT_BACKOFF, ...options.backoff };
+    this.backoff = options.backoff;
     this.entry = options.entry ?? ((name) => path.join(ROOT, 'dist/apps', name, 'src/main.js'));
     this.apps = new Map();
     this.stopping = false;
@@ -69,7 +148,7 @@ class Supervisor extends EventEmitter {
   /** Starts an app and keeps it running until stopAll(). */
   start(name, env = {}) {
     if (this.apps.has(name)) throw new Error(`${name} is supervised already`);
-    const app = { name, env, child: null, attempt: 0, delayMs: this.backoff.initialMs, startedAt: 0, timer: null, nextDelayMs: null };
+    const app = { name, env, child: null, backoff: new RestartBackoff(this.backoff), startedAt: 0, timer: null, nextDelayMs: null };
     this.apps.set(name, app);
     this.spawn(app);
   }
@@ -163,19 +242,11 @@ class Supervisor extends EventEmitter {
     }
     this.emit('exit', { name: app.name, pid: child.pid, code, signal, expected: this.stopping });
     if (this.stopping) return;
-    if (Date.now() - app.startedAt >= this.backoff.resetAfterMs) {
-      app.attempt = 0;
-      app.delayMs = this.backoff.initialMs;
-    }
-    app.attempt += 1;
-    const delayMs = app.nextDelayMs ?? app.delayMs;
+    const next = app.backoff.next(app.startedAt);
+    const delayMs = app.nextDelayMs ?? next.delayMs;
     app.nextDelayMs = null;
-    app.delayMs = Math.min(app.delayMs * 2, this.backoff.maxMs);
-    this.log(
-      `${app.name} exited unexpectedly (${signal ? `signal ${signal}` : `exit code ${code}`}); ` +
-        `restarting in ${delayMs / 1000} s (attempt ${app.attempt}); log: ${this.logFile(app.name)}`,
-    );
-    this.emit('restart', { name: app.name, attempt: app.attempt, delayMs });
+    this.log(`${app.name} exited unexpectedly (${howExited(code, signal)}); restarting in ${delayMs / 1000} s (attempt ${next.attempt}); log: ${this.logFile(app.name)}`);
+    this.emit('restart', { name: app.name, attempt: next.attempt, delayMs });
     app.timer = setTimeout(() => {
       app.timer = null;
       if (!this.stopping) this.spawn(app);
@@ -183,4 +254,4 @@ class Supervisor extends EventEmitter {
   }
 }
 
-module.exports = { Supervisor, SERVICES, DEFAULT_BACKOFF };
+module.exports = { Supervisor, ProcessKeeper, SERVICES, DEFAULT_BACKOFF };
