@@ -1,4 +1,5 @@
 import { CARD, GUEST, TWO_ADULTS, bearer, bookV1, completedSearch, day, prebookV1, prebookV2, queryTestDatabase, staySequence } from '@hotel/testing';
+import { renderPdf } from './pdf-pages';
 import { ClientKeys, TestSystem, VENDOR_REFERENCE } from './system';
 
 const STAY = { check_in: day(30), check_out: day(33), rooms: TWO_ADULTS };
@@ -209,7 +210,7 @@ describe('vouchers', () => {
     expect((await system.request('GET', `${url.pathname}`)).status).toBe(404);
   });
 
-  it('renders a voucher once and serves it again with its ETag: If-None-Match gets 304 and no body; a cancelled booking has none', async () => {
+  it('renders a voucher once and serves it again with its ETag: If-None-Match gets 304 and no body; a cancelled booking’s is another', async () => {
     const booking = await bookV1(system, auth, STAY);
     const url = new URL(booking.voucher_url);
     const link = `${url.pathname}${url.search}`;
@@ -232,7 +233,62 @@ describe('vouchers', () => {
     expect((await system.request('GET', link, { headers: { 'if-none-match': '"other"' } })).status).toBe(200);
     expect((await system.request('GET', link, { headers: { 'if-none-match': 'garbage' } })).status).toBe(200);
 
+    // Cancelled: the same link serves another version, a voucher that says so.
     expect((await system.request('POST', `/book/cancel/${booking.id}`, { headers: auth })).status).toBe(200);
-    expect((await system.request('GET', link, { headers: { 'if-none-match': etag } })).status).toBe(404);
+    const cancelled = await system.request('GET', link, { headers: { 'if-none-match': etag } });
+    expect(cancelled.status).toBe(200);
+    expect(cancelled.headers.etag).not.toBe(etag);
+  });
+
+  it('prints what a guest needs, in the booking’s language, with the supplier’s reference as a QR code; a cancelled booking’s says it is cancelled', async () => {
+    const booking = await bookV1(system, auth, freshStay(), { body: { language: 'fr' } });
+    const url = new URL(booking.voucher_url);
+    const link = `${url.pathname}${url.search}`;
+    const pdf = await system.request('GET', link);
+    expect(pdf.status).toBe(200);
+    const voucher = await renderPdf(pdf.bytes, `voucher-${booking.id}-fr`);
+    // Drawn, not blank: text and a code over a small part of the page.
+    expect(voucher.pages).toBe(1);
+    expect(voucher.inkShare).toBeGreaterThan(0.005);
+    expect(voucher.inkShare).toBeLessThan(0.3);
+    // The QR code, read back from the image, is the supplier's reference the hotel knows the booking by.
+    expect(voucher.qr).toBe(booking.booking_reference[0]);
+    const text = voucher.text.replace(/\u00a0/g, ' ');
+    const frenchDay = (day: string) => new Intl.DateTimeFormat('fr', { dateStyle: 'full', timeZone: 'UTC' }).format(new Date(`${day}T00:00:00Z`));
+    const hotel = booking.hotel;
+    expect(hotel.phone).toMatch(/^\+33 /);
+    expect(hotel.email).toMatch(/^reservations@.+\.example$/);
+    for (const expected of [
+      "Bon d'échange hôtel",
+      'Réservé par: Acme Travel',
+      `Référence de réservation: HB-${booking.id}`,
+      `Référence fournisseur: ${booking.booking_reference[0]}`,
+      hotel.name,
+      hotel.phone,
+      hotel.email,
+      `Arrivée: ${frenchDay(booking.check_in)}`,
+      `Départ: ${frenchDay(booking.check_out)}`,
+      '2 adultes',
+      "Conditions d'annulation",
+      `${GUEST.rooms[0].lead_first_name} ${GUEST.rooms[0].lead_last_name}`,
+    ]) {
+      expect({ expected, found: text.includes(expected) }).toEqual({ expected, found: true });
+    }
+    // No raw ISO time and no "adult(s)": written for a reader.
+    expect(text).not.toMatch(/\d{4}-\d{2}-\d{2}T|\(s\)/);
+
+    const cancel = await system.request('POST', `/book/cancel/${booking.id}`, { headers: auth });
+    expect(cancel.status).toBe(200);
+    const after = await system.request('GET', link);
+    expect(after.status).toBe(200);
+    expect(after.headers['content-disposition']).toContain(`voucher-${booking.id}-cancelled.pdf`);
+    const cancelledVoucher = await renderPdf(after.bytes, `voucher-${booking.id}-fr-cancelled`);
+    const cancelledText = cancelledVoucher.text.replace(/\u00a0/g, ' ');
+    expect(cancelledText).toContain('ANNULÉE');
+    expect(cancelledText).toContain(`Référence d'annulation: ${cancel.body.data.cancellation_reference}`);
+    expect(cancelledVoucher.qr).toBe(booking.booking_reference[0]);
+    // The booking itself has no voucher link any more; the link given out says what happened.
+    const [listed] = (await system.request('GET', `/book?id=${booking.id}`, { headers: auth })).body.data;
+    expect(listed.voucher_url).toBeNull();
   });
 });

@@ -24,14 +24,15 @@ export function rawRequest(baseUrl: string, path: string, options: RawRequest = 
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
       res.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
+        const bytes = Buffer.concat(chunks);
+        const text = bytes.toString('utf8');
         let body: any = text;
         try {
           body = JSON.parse(text);
         } catch {
           // not JSON
         }
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, body, text, continued });
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, body, text, bytes, continued });
         if (options.keepOpen || (options.expectContinue && !continued)) req.destroy();
       });
     });

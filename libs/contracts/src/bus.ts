@@ -32,7 +32,7 @@ export const SUBJECT_CALLERS: Record<SubjectKey, readonly BusIdentity[]> = {
   USERS_CLIENT_SET_RATE_LIMIT: ['admin'],
   USERS_CLIENT_DELETE: ['admin'],
   USERS_CLIENT_SET_FX_MARGIN: ['admin'],
-  USERS_CLIENT_GET: ['accounting'],
+  USERS_CLIENT_GET: ['accounting', 'booking'],
   USERS_USER_CREATE: ['gateway'],
   USERS_USER_GET: ['gateway', 'rates', 'booking'],
   USERS_USER_UPDATE: ['gateway'],

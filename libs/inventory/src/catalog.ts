@@ -1,6 +1,8 @@
+import { getCountryCallingCode, isSupportedCountry } from 'libphonenumber-js';
 import { BedType, HotelDetails } from '@hotel/contracts';
 import { Place, citiesWithin, distanceMeters, findPlace, gazetteer } from './gazetteer';
 import { SeededRandom, hash32 } from './hash';
+import { foldText } from './text';
 
 export const LANGUAGES = ['en', 'fr', 'es', 'pt'] as const;
 export type Language = (typeof LANGUAGES)[number];
@@ -44,6 +46,10 @@ export interface Hotel {
   long: number;
   street: string;
   postalCode: string;
+  /** The hotel's telephone (international format), or null when its content gives none. */
+  phone: string | null;
+  /** Its reservations e-mail address, or null when its content gives none. */
+  email: string | null;
   checkInBegin: string;
   checkInEnd: string;
   checkOutBefore: string;
@@ -170,6 +176,7 @@ export function generatedHotel(city: Place, index: number): Hotel {
     long: Math.round(long * 1e6) / 1e6,
     street: `${random.between(1, 240)} ${random.pick(STREETS)}`,
     postalCode: String(random.between(10000, 99999)),
+    ...contactOf(id, name, city),
     checkInBegin: random.pick(['14:00', '15:00', '16:00']),
     checkInEnd: random.pick(['22:00', '23:59', '00:00']),
     checkOutBefore: random.pick(['10:00', '11:00', '12:00']),
@@ -178,6 +185,18 @@ export function generatedHotel(city: Place, index: number): Hotel {
     roomTypes,
     baseNightCents,
   };
+}
+
+/**
+ * A generated hotel's telephone, with its country's calling code, and e-mail at a domain of
+ * its name under `.example` (reserved: it reaches nobody). Drawn from a hash of its own, so
+ * the catalog's other draws stay as they were.
+ */
+function contactOf(id: number, name: string, city: Place): { phone: string | null; email: string } {
+  const digits = String(hash32(id, 'phone') % 1_000_000_000).padStart(9, '0');
+  const phone = isSupportedCountry(city.countryCode) ? `+${getCountryCallingCode(city.countryCode)} ${digits.slice(0, 3)} ${digits.slice(3, 6)} ${digits.slice(6)}` : null;
+  const domain = foldText(name).replace(/ /g, '-').slice(0, 50) || `hotel-${id}`;
+  return { phone, email: `reservations@${domain}.example` };
 }
 
 const cityHotels = new Map<number, Hotel[]>();
@@ -262,6 +281,9 @@ export function toHotelDetails(hotel: Hotel, language: Language = 'en'): HotelDe
       postal_code: hotel.postalCode,
       region: hotel.city.region,
     },
+    // A hotel imported before contacts were: none.
+    phone: hotel.phone ?? null,
+    email: hotel.email ?? null,
     type: hotel.type,
     exclusive: hotel.exclusive,
   };

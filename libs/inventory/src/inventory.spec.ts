@@ -83,6 +83,17 @@ describe('catalog', () => {
     expect(hotelById(paris.geonameId! * 100 + 99)).toBeUndefined();
   });
 
+  it("gives each hotel a telephone in its country's format and an e-mail that reaches nobody (.example), in its details too", () => {
+    const [hotel] = hotelsForCity(paris);
+    expect(hotel.phone).toMatch(/^\+33 \d{3} \d{3} \d{3}$/);
+    expect(hotel.email).toMatch(/^reservations@[a-z0-9-]+\.example$/);
+    expect(toHotelDetails(hotel)).toMatchObject({ phone: hotel.phone, email: hotel.email });
+    const lisbon = hotelsForCity(gazetteer().cityById.get(2267057)!)[0];
+    expect(lisbon.phone).toMatch(/^\+351 /);
+    // Drawn apart from the catalog's stream: the same hotel again, whatever was generated between.
+    expect(hotelById(hotel.id)).toEqual(hotel);
+  });
+
   it('fills every HotelDetails field, in four languages with English fallback', () => {
     const details = toHotelDetails(hotelsForCity(paris)[0], 'fr');
     for (const field of ['id', 'name', 'stars', 'rating', 'review_count', 'minimum_age', 'amenities', 'check_in_begin_time', 'check_in_end_time', 'check_out_before_time', 'description', 'images', 'coordinates', 'address', 'type', 'exclusive']) {

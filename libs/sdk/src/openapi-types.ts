@@ -1290,6 +1290,10 @@ export interface components {
             images: string[];
             coordinates: components["schemas"]["Coordinates"];
             address: components["schemas"]["HotelAddress"];
+            /** @description The hotel's telephone, international format (an addition); null when unknown. */
+            phone: string | null;
+            /** @description The hotel's reservations e-mail (an addition); null when unknown. */
+            email: string | null;
             type: string;
             exclusive: boolean;
         };
@@ -3330,6 +3334,8 @@ export interface operations {
                      *             "postal_code": "56666",
                      *             "region": "Île-de-France"
                      *           },
+                     *           "phone": "+33 142 305 118",
+                     *           "email": "reservations@hotel-park-paris.example",
                      *           "type": "hotel",
                      *           "exclusive": false
                      *         },
@@ -3768,6 +3774,8 @@ export interface operations {
                      *             "postal_code": "56666",
                      *             "region": "Île-de-France"
                      *           },
+                     *           "phone": "+33 142 305 118",
+                     *           "email": "reservations@hotel-park-paris.example",
                      *           "type": "hotel",
                      *           "exclusive": false
                      *         },
@@ -4476,6 +4484,8 @@ export interface operations {
                      *             "postal_code": "56666",
                      *             "region": "Île-de-France"
                      *           },
+                     *           "phone": "+33 142 305 118",
+                     *           "email": "reservations@hotel-park-paris.example",
                      *           "type": "hotel",
                      *           "exclusive": false
                      *         },
@@ -4892,6 +4902,8 @@ export interface operations {
                      *               "country": "France",
                      *               "postal_code": "56666"
                      *             },
+                     *             "phone": "+33 142 305 118",
+                     *             "email": "reservations@hotel-park-paris.example",
                      *             "amenities": [
                      *               "pool"
                      *             ],
@@ -6103,6 +6115,8 @@ export interface operations {
                      *             "postal_code": "56666",
                      *             "region": "Île-de-France"
                      *           },
+                     *           "phone": "+33 142 305 118",
+                     *           "email": "reservations@hotel-park-paris.example",
                      *           "type": "hotel",
                      *           "exclusive": false
                      *         },
@@ -6625,6 +6639,8 @@ export interface operations {
                      *             "postal_code": "56666",
                      *             "region": "Île-de-France"
                      *           },
+                     *           "phone": "+33 142 305 118",
+                     *           "email": "reservations@hotel-park-paris.example",
                      *           "type": "hotel",
                      *           "exclusive": false
                      *         },

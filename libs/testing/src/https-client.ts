@@ -6,6 +6,8 @@ export interface TestResponse<T = any> {
   headers: Record<string, string | string[] | undefined>;
   body: T;
   text: string;
+  /** The body's bytes as they came (a PDF, an image). */
+  bytes: Buffer;
 }
 
 export interface TestRequest {
@@ -35,14 +37,15 @@ export function call<T = any>(baseUrl: string, method: string, path: string, opt
       const chunks: Buffer[] = [];
       res.on('data', (chunk) => chunks.push(chunk));
       res.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
+        const bytes = Buffer.concat(chunks);
+        const text = bytes.toString('utf8');
         let body: any = text;
         try {
           body = text ? JSON.parse(text) : undefined;
         } catch {
           // not JSON: leave the text
         }
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, body, text });
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, body, text, bytes });
       });
     });
     req.on('error', reject);

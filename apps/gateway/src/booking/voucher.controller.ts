@@ -53,7 +53,7 @@ export class VoucherController {
       reply.status(304);
       return undefined;
     }
-    reply.header('content-type', 'application/pdf');
+    reply.header('content-type', 'application/pdf').header('content-disposition', `inline; filename="${voucher.filename}"`);
     return Buffer.from(voucher.pdfBase64, 'base64');
   }
 }

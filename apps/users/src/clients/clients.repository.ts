@@ -130,8 +130,8 @@ export class ClientsRepository {
   }
 
   async findTerms(clientId: number): Promise<ClientAccountTerms | null> {
-    const client = await this.dataSource.getRepository(ClientEntity).findOne({ select: { creditLimit: true, currency: true, createdAt: true }, where: { id: clientId } });
-    return client ? { clientId, creditLimit: client.creditLimit, currency: client.currency, createdAt: client.createdAt.toISOString() } : null;
+    const client = await this.dataSource.getRepository(ClientEntity).findOne({ select: { name: true, creditLimit: true, currency: true, createdAt: true }, where: { id: clientId } });
+    return client ? { clientId, name: client.name, creditLimit: client.creditLimit, currency: client.currency, createdAt: client.createdAt.toISOString() } : null;
   }
 
   /** Every client with how many credentials of each kind are active. */

@@ -45,6 +45,8 @@ export const CONTENT_FIELDS = [
   'address',
   'postalCode',
   'city',
+  'email',
+  'phones',
   'lastUpdate',
   'rooms',
   'images',
@@ -128,6 +130,8 @@ export function contentHotel(hotel: Hotel, vendor: Vendor, language: { language:
     address: { content: hotel.street },
     postalCode: hotel.postalCode,
     city: { content: hotel.city.name.toUpperCase() },
+    email: hotel.email ?? '',
+    phones: hotel.phone ? [{ phoneNumber: hotel.phone, phoneType: 'PHONEBOOKING' }] : [],
     lastUpdate: CATALOG_LAST_UPDATE,
     rooms: hotel.roomTypes.map((room) => {
       const parts = roomCodeParts(room);

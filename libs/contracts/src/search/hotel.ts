@@ -131,6 +131,10 @@ export interface HotelDetails {
   images: string[];
   coordinates: Coordinates;
   address: HotelAddress;
+  /** The hotel's telephone, international format (an addition); null when unknown. */
+  phone: string | null;
+  /** The hotel's reservations e-mail (an addition); null when unknown. */
+  email: string | null;
   type: string;
   exclusive: boolean;
 }

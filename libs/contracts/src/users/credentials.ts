@@ -144,6 +144,8 @@ export class ClientIdRequest {
 
 export interface ClientAccountTerms {
   clientId: number;
+  /** The client's (agency's) name; absent from a users replica of a release before it. */
+  name?: string;
   creditLimit: string;
   currency: string;
   /** When the client was created (ISO 8601): the accounting service opens an account with the policy of its day. */

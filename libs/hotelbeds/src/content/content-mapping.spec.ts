@@ -9,7 +9,7 @@ const example = JSON.parse(readFileSync(join(__dirname, '../../test/fixtures/con
 const SALOU = findPlace('gn:3110718') ?? findPlace('cc:ES')!;
 
 describe('a content hotel as a hotel of the catalog', () => {
-  it("maps the documentation's hotel: name, description, category, address, coordinates, rooms and images", () => {
+  it("maps the documentation's hotel: name, description, category, address, contacts, coordinates, rooms and images", () => {
     const [content] = readContentHotelsRS(example.response.body, '').hotels!;
     const hotel = catalogHotelOf(content, 2_000_000_001, SALOU)!;
     expect(hotel).toMatchObject({
@@ -21,6 +21,8 @@ describe('a content hotel as a hotel of the catalog', () => {
       long: 1.14,
       street: 'Carrer de Ponent, 5',
       postalCode: '43840',
+      phone: '+34977000000',
+      email: 'reservas@example.com',
       descriptions: { en: 'This hotel is located in Salou.' },
       images: ['https://photos.hotelbeds.com/giata/00/000001/000001a_hb_a_001.jpg'],
       rating: 0,
@@ -28,6 +30,14 @@ describe('a content hotel as a hotel of the catalog', () => {
       baseNightCents: 0,
     });
     expect(hotel.city).toBe(SALOU);
+    // The booking line before the hotel's own, and none at all when the content gives none.
+    const phones = [
+      { phoneNumber: '+34 977 111 111', phoneType: 'PHONEHOTEL' },
+      { phoneNumber: ' ', phoneType: 'PHONEBOOKING' },
+      { phoneNumber: '+34 977 222 222', phoneType: 'PHONEBOOKING' },
+    ];
+    expect(catalogHotelOf({ ...content, phones }, 2_000_000_001, SALOU)).toMatchObject({ phone: '+34 977 222 222' });
+    expect(catalogHotelOf({ ...content, phones: undefined, email: undefined }, 2_000_000_001, SALOU)).toMatchObject({ phone: null, email: null });
     expect(hotel.roomTypes.map((room) => [room.roomId, room.maxAdults, room.maxChildren, room.maxOccupancy])).toEqual([[2, 2, 1, 3]]);
   });
 

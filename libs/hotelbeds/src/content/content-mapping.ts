@@ -126,6 +126,7 @@ export function catalogHotelOf(content: ContentHotel, id: number, city: Place, i
     long: at.long,
     street: content.address?.content?.trim() ?? '',
     postalCode: content.postalCode?.trim() ?? '',
+    ...contactsOf(content),
     checkInBegin: '14:00',
     checkInEnd: '23:59',
     checkOutBefore: '12:00',
@@ -135,6 +136,15 @@ export function catalogHotelOf(content: ContentHotel, id: number, city: Place, i
     // Priced by the vendor, never by the platform's own price model.
     baseNightCents: 0,
   };
+}
+
+/** The number guests call (a booking line first, then the hotel's, then any) and the e-mail address, from the content. */
+function contactsOf(content: ContentHotel): { phone: string | null; email: string | null } {
+  const phones = (content.phones ?? []).filter((phone) => phone.phoneNumber?.trim());
+  const rank = (type: string | undefined) => ['PHONEBOOKING', 'PHONEHOTEL'].indexOf(type ?? '') + 1 || 3;
+  const phone = phones.sort((a, b) => rank(a.phoneType) - rank(b.phoneType))[0]?.phoneNumber?.trim() ?? null;
+  const email = content.email?.trim() || null;
+  return { phone, email };
 }
 
 /** The hotel's images (or one room's), in the vendor's visual order, as full URLs. */
