@@ -94,6 +94,35 @@ describe('booking saga recovery', () => {
     expect((await settled('CRASH-3')).status).toBe('confirmed');
   });
 
+  it('a book whose answer is lost with its booking replica answers 503 naming the recorded booking; repeating with the key answers that booking, booked once', async () => {
+    const { path } = await prebooked();
+    const release = await hangSupplier();
+    const request = { ...GUEST, client_reference: 'LOST-1', idempotency_key: 'lost-answer-1' };
+    const answer = system.request('POST', path, { headers: auth, json: request });
+    // Recorded (and under way at the hanging supplier): the replica goes, and its answer with it.
+    let recorded: { id: number } | undefined;
+    for (let waited = 0; !recorded; waited += 25) {
+      if (waited > 10_000) throw new Error('the booking was not recorded');
+      await new Promise((resolve) => setTimeout(resolve, 25));
+      recorded = await booking('LOST-1');
+    }
+    await system.stopService('booking');
+    await system.startReplica('booking');
+    const lost = await answer;
+    expect({ status: lost.status, code: lost.body.code }).toEqual({ status: 503, code: 'SERVICE_UNAVAILABLE' });
+    expect(Number(lost.headers['retry-after'])).toBeGreaterThan(0);
+    expect(lost.body.message).toContain(`booking ${recorded.id} is recorded`);
+    expect(lost.body.message).toContain('repeat this request with the same idempotency_key');
+
+    await release();
+    expect((await settled('LOST-1')).status).toBe('confirmed');
+    const repeated = await system.request('POST', path, { headers: auth, json: request });
+    expect(repeated.status).toBe(200);
+    expect(repeated.body.data).toMatchObject({ id: recorded.id, status: 'confirmed' });
+    const [{ n }] = await queryTestDatabase<{ n: number }>(system.database.url, `SELECT count(*)::int AS n FROM booking.bookings WHERE client_reference = 'LOST-1'`);
+    expect(n).toBe(1);
+  });
+
   it('leaves no hold without a booking and no debit without a confirmed booking', async () => {
     const [orphanHolds] = await queryTestDatabase<{ n: number }>(
       system.database.url,

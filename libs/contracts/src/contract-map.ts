@@ -4,6 +4,8 @@ import { BackendBookingPageChunk, ListBackendBookingsRequest } from './booking/b
 import { RenderVoucherRequest, RenderVoucherRequestV3, VoucherAnswer, VoucherPdf } from './booking/voucher';
 import {
   BookingIdRequest,
+  FindRecordedBookingRequest,
+  RecordedBooking,
   BookingPageChunk,
   CancelView,
   CreateBookingReply,
@@ -143,6 +145,7 @@ export interface ContractMap {
   [SUBJECTS.BOOKING_BOOKING_CREATE]: Contract<CreateBookingRequest, CreateBookingReply>;
   [SUBJECTS.BOOKING_BOOKING_LIST]: Contract<ListBookingsRequest, BookingPageChunk>;
   [SUBJECTS.BOOKING_BOOKING_PRECANCEL]: Contract<BookingIdRequest, PrecancelView>;
+  [SUBJECTS.BOOKING_BOOKING_FIND_RECORDED]: Contract<FindRecordedBookingRequest, RecordedBooking>;
   [SUBJECTS.BOOKING_BOOKING_CANCEL]: Contract<BookingIdRequest, CancelView>;
   [SUBJECTS.BOOKING_BACKEND_BOOKING_LIST]: Contract<ListBackendBookingsRequest, BackendBookingPageChunk>;
   [SUBJECTS.BOOKING_VOUCHER_RENDER]: Contract<RenderVoucherRequest, VoucherPdf>;

@@ -56,6 +56,8 @@ export const SUBJECTS = {
   /** Answers in several messages (BookingPageChunk): the total, then the bookings as raw JSON bytes. */
   BOOKING_BOOKING_LIST: 'booking.booking.list.v2',
   BOOKING_BOOKING_PRECANCEL: 'booking.booking.precancel.v2',
+  /** The booking a book request recorded (by its idempotency key or prebook), when its answer did not come. */
+  BOOKING_BOOKING_FIND_RECORDED: 'booking.booking.find-recorded.v1',
   BOOKING_BOOKING_CANCEL: 'booking.booking.cancel.v2',
   /** Answers in several messages (BackendBookingPageChunk), as booking.booking.list does. */
   BOOKING_BACKEND_BOOKING_LIST: 'booking.backend-booking.list.v2',

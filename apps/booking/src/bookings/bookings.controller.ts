@@ -11,6 +11,8 @@ import {
   CreateBookingRequest,
   ListBookingsRequest,
   PrecancelView,
+  FindRecordedBookingRequest,
+  RecordedBooking,
   ReconciliationBookingPage,
   ReconciliationBookingsRequest,
   RenderVoucherRequest,
@@ -54,6 +56,11 @@ export class BookingsController {
   async voucherV3(@Payload() request: RenderVoucherRequestV3): Promise<VoucherAnswer> {
     const answer = await this.vouchers.answer(request.bookingId, request.expires, request.signature, request.ifNoneMatch);
     return answer.notModified ? { etag: answer.etag, notModified: true } : { etag: answer.etag, filename: answer.filename, pdfBase64: answer.pdfBase64 };
+  }
+
+  @MessagePattern(SUBJECTS.BOOKING_BOOKING_FIND_RECORDED)
+  findRecorded(@Payload() request: FindRecordedBookingRequest): Promise<RecordedBooking> {
+    return this.bookings.findRecorded(request);
   }
 
   @MessagePattern(SUBJECTS.BOOKING_BOOKING_PRECANCEL)

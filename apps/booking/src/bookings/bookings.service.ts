@@ -14,6 +14,8 @@ import {
   BookingRoom,
   CancelView,
   PrecancelView,
+  FindRecordedBookingRequest,
+  RecordedBooking,
   milliToNumber,
   todayUtc,
   CreateBookingReply,
@@ -152,6 +154,20 @@ export class BookingsService {
       { excludeFailed: true },
     );
     return [{ total }, ...commaJoinedChunks(rows.map((row) => row.view))];
+  }
+
+  /**
+   * The booking a book request recorded, for the gateway when that request's answer did not
+   * come (a replica gone mid-request): by the request's idempotency key, else by its prebook
+   * (the live booking it backs), within what the caller may see.
+   */
+  async findRecorded(request: FindRecordedBookingRequest): Promise<RecordedBooking> {
+    if (request.idempotencyKey) {
+      return { bookingId: (await this.bookings.findByIdempotencyKey(keyOwner(request.actor), request.idempotencyKey))?.id ?? null };
+    }
+    const backed = request.prebookId ? await this.bookings.liveBookingOfPrebook(request.prebookId) : null;
+    const visible = backed === null ? null : await this.bookings.findInScope(scopeOf(request.actor), backed);
+    return { bookingId: visible?.id ?? null };
   }
 
   async precancel(actor: Actor, bookingId: number): Promise<PrecancelView> {

@@ -16,7 +16,7 @@ import { rawPage } from '../http/paginated';
 import { ServiceClient } from '@hotel/platform';
 import { BookingApi, CurrentActor } from '../auth/api-family';
 import { SERVICE_CLIENT } from '../gateway.tokens';
-import { bookingAnswer } from './booking-answer';
+import { bookingAnswer, createBooking } from './booking-answer';
 import { PrebookParams } from './prebook.controller';
 import { TestScenarioHeader } from './test-scenario';
 
@@ -44,18 +44,15 @@ export class BookController {
     @Res({ passthrough: true }) reply: FastifyReply,
     @TestScenarioHeader() scenario?: TestScenario,
   ): Promise<BookingView> {
-    const result = await this.services.send(
-      SUBJECTS.BOOKING_BOOKING_CREATE,
-      {
-        actor,
-        sessionId: params.session_id,
-        hotelId: Number(params.hotel_id),
-        rateId: params.rate_id,
-        paymentMethod: params.payment_method,
-        body,
-        ...(scenario && { testScenario: scenario }),
-      },
-    );
+    const result = await createBooking(this.services, {
+      actor,
+      sessionId: params.session_id,
+      hotelId: Number(params.hotel_id),
+      rateId: params.rate_id,
+      paymentMethod: params.payment_method,
+      body,
+      ...(scenario && { testScenario: scenario }),
+    });
     return bookingAnswer(result, reply);
   }
 

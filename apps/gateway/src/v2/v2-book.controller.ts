@@ -1,9 +1,9 @@
 import { Body, Controller, Inject, Post, Res } from '@nestjs/common';
 import { FastifyReply } from 'fastify';
-import { Actor, BookingView, SUBJECTS, TestScenario, V2BookBody } from '@hotel/contracts';
+import { Actor, BookingView, TestScenario, V2BookBody } from '@hotel/contracts';
 import { ServiceClient } from '@hotel/platform';
 import { BookingApi, CurrentActor } from '../auth/api-family';
-import { bookingAnswer } from '../booking/booking-answer';
+import { bookingAnswer, createBooking } from '../booking/booking-answer';
 import { TestScenarioHeader } from '../booking/test-scenario';
 import { SERVICE_CLIENT } from '../gateway.tokens';
 
@@ -22,10 +22,7 @@ export class V2BookController {
     @TestScenarioHeader() scenario?: TestScenario,
   ): Promise<BookingView> {
     const { prebook_id, ...body } = v2Body;
-    const result = await this.services.send(
-      SUBJECTS.BOOKING_BOOKING_CREATE,
-      { actor, prebookId: prebook_id, body, ...(scenario && { testScenario: scenario }) },
-    );
+    const result = await createBooking(this.services, { actor, prebookId: prebook_id, body, ...(scenario && { testScenario: scenario }) });
     return bookingAnswer(result, reply);
   }
 }

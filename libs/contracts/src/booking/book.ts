@@ -307,6 +307,22 @@ export class BookingIdRequest extends ActorScoped {
   bookingId: number;
 }
 
+/** booking.booking.find-recorded.v1: the caller's booking of this idempotency key, or of this prebook. */
+export class FindRecordedBookingRequest extends ActorScoped {
+  @IsOptional()
+  @Matches(/^[\x21-\x7e]{1,128}$/, { message: 'idempotencyKey must be 1 to 128 printable characters' })
+  idempotencyKey?: string;
+
+  @IsOptional()
+  @IsUUID('all')
+  prebookId?: string;
+}
+
+export interface RecordedBooking {
+  /** The booking's id; null when the request recorded none (or it failed). */
+  bookingId: number | null;
+}
+
 export interface PrecancelView {
   price_cancellation_penalty: number;
   price_currency: string;
