@@ -22,6 +22,8 @@ import { AmountsInAnyCurrency1764700000000 } from './migrations/1764700000000-am
 import { SupplierChecks1764900000000 } from './migrations/1764900000000-supplier-checks';
 import { VoucherPdfs1765500000000 } from './migrations/1765500000000-voucher-pdfs';
 import { CancellationInViews1765700000000 } from './migrations/1765700000000-cancellation-in-views';
+import { WorkerLiveness1765800000000 } from './migrations/1765800000000-worker-liveness';
+import { WorkerLiveness } from './bookings/worker-liveness';
 import { CardPaymentProcessors1764760000000 } from './migrations/1764760000000-card-payment-processors';
 import { ClientReferencesPerOwner1765000000000 } from './migrations/1765000000000-client-references-per-owner';
 import { BookingEventEntity } from './events/booking-event.entity';
@@ -51,6 +53,7 @@ export const BOOKING_MIGRATIONS = [
   ClientReferencesPerOwner1765000000000,
   VoucherPdfs1765500000000,
   CancellationInViews1765700000000,
+  WorkerLiveness1765800000000,
 ];
 
 @Module({})
@@ -76,6 +79,7 @@ export class BookingAppModule {
         Vouchers,
         FailPoints,
         BookingEventsOutbox,
+        WorkerLiveness,
         BookingEventsRelay,
         SandboxPaymentProcessor,
         PAYMENT_PROCESSORS_PROVIDER,

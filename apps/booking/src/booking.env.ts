@@ -47,6 +47,14 @@ export class BookingEnv extends ServiceEnv {
   @Max(3600)
   SAGA_LEASE_S = 15;
 
+  /** How often each replica says it is alive (booking.workers); a saga whose lease holder missed three beats is taken over at once. */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(100)
+  @Max(60_000)
+  WORKER_HEARTBEAT_MS = 1000;
+
   /** Signs voucher links; every booking replica must share it. */
   @IsOptional()
   @IsString()

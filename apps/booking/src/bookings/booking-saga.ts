@@ -116,7 +116,7 @@ export class BookingSaga implements OnModuleInit, OnModuleDestroy {
       }
       await sleep(Math.min(POLL_MS, left));
       current = (await this.bookings.find(current.id))!;
-      const claimed = !FINAL_STEPS.includes(current.step) ? await this.bookings.claim(current.id) : null;
+      const claimed = !FINAL_STEPS.includes(current.step) ? await this.bookings.claim(current.id, { cardInHand: options.card !== undefined }) : null;
       if (claimed) {
         current = claimed;
         owned = true;

@@ -55,6 +55,10 @@ export class BookingEntity {
   @Column({ name: 'lease_until', type: 'timestamptz', select: false })
   leaseUntil?: Date;
 
+  /** The worker (WorkerLiveness.instance) that holds the lease; null when nobody does (a scheduled supplier check). */
+  @Column({ name: 'lease_holder', type: 'text', nullable: true, select: false })
+  leaseHolder?: string | null;
+
   /** Times a pending vendor booking has been asked about (the next check waits by it: supplier-checks.ts). */
   @Column({ name: 'supplier_checks', type: 'integer', default: 0, select: false })
   supplierChecks?: number;

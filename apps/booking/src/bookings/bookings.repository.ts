@@ -7,6 +7,7 @@ import { BookingEnv } from '../booking.env';
 import { BookingEventsOutbox } from '../events/booking-events-outbox';
 import { BookingEntity, FINAL_STEPS, SagaStep } from './booking.entity';
 import { StoredViews, storedViewsOf } from './stored-views';
+import { WorkerLiveness, leaseHolderGone } from './worker-liveness';
 
 /** What a saga step may record beside the step itself. */
 export type BookingChanges = Partial<
@@ -33,6 +34,7 @@ export type NewBooking = Omit<
   | 'status'
   | 'step'
   | 'leaseUntil'
+  | 'leaseHolder'
   | 'idempotencyExpiresAt'
   | 'ccPaymentId'
   | 'paymentKey'
@@ -114,9 +116,15 @@ export class BookingsRepository {
     @InjectDataSource() private readonly dataSource: DataSource,
     @Inject(SERVICE_ENV) env: BookingEnv,
     private readonly events: BookingEventsOutbox,
+    private readonly liveness: WorkerLiveness,
   ) {
     const seconds = Math.trunc(env.SAGA_LEASE_S);
     this.leaseEnd = () => `now() + make_interval(secs => ${seconds})`;
+  }
+
+  /** A lease of this worker's from now: until when, and who holds it. */
+  private get lease() {
+    return { leaseUntil: this.leaseEnd, leaseHolder: this.liveness.instance };
   }
 
   /**
@@ -184,7 +192,7 @@ export class BookingsRepository {
             ...booking,
             status: 'pending',
             step: 'created',
-            leaseUntil: this.leaseEnd,
+            ...this.lease,
             idempotencyExpiresAt: booking.idempotencyKey ? () => `now() + make_interval(hours => ${hours})` : null,
             bookingReference: [],
             eventSequence: 1,
@@ -307,7 +315,7 @@ export class BookingsRepository {
         ...changes,
         step: to,
         updatedAt: () => 'now()',
-        leaseUntil: this.leaseEnd,
+        ...this.lease,
         ...(newEvent && { eventSequence: () => 'event_sequence + 1' }),
         ...views,
         // Stored again: current as of this move; not: still current if they were (nothing they show changed).
@@ -426,13 +434,19 @@ export class BookingsRepository {
     return started;
   }
 
-  /** Takes over one unfinished saga whose lease ran out (its worker died); null when it is leased or finished. */
-  async claim(id: number): Promise<BookingEntity | null> {
+  /**
+   * Takes over one unfinished saga whose lease ran out or whose lease holder is gone (its
+   * worker died); null when it is leased or finished. A card payment not yet charged
+   * (`charging`) is taken early only by a caller with the card in hand (the client's
+   * repeat): without it, taking over could only fail it.
+   */
+  async claim(id: number, options: { cardInHand: boolean }): Promise<BookingEntity | null> {
+    const early = options.cardInHand ? leaseHolderGone() : `(${leaseHolderGone()} AND ${NEEDS_NO_CARD})`;
     const taken = await this.bookings
       .createQueryBuilder()
       .update()
-      .set({ leaseUntil: this.leaseEnd })
-      .where(`id = :id AND ${unfinished()} AND lease_until < now()`, { id })
+      .set(this.lease)
+      .where(`id = :id AND ${unfinished()} AND (lease_until < now() OR ${early})`, { id })
       .returning(['id'])
       .updateEntity(false)
       .execute();
@@ -442,7 +456,7 @@ export class BookingsRepository {
 
   /** Gives a saga back after a step failed for now: the next recovery pass retries it. */
   async releaseLease(id: number): Promise<void> {
-    await this.bookings.createQueryBuilder().update().set({ leaseUntil: () => 'now()' }).where(`id = :id AND ${unfinished()}`, { id }).execute();
+    await this.bookings.createQueryBuilder().update().set({ leaseUntil: () => 'now()', leaseHolder: null }).where(`id = :id AND ${unfinished()}`, { id }).execute();
   }
   /**
    * A booking the vendor has not confirmed yet: nobody works on it until its next check,
@@ -454,7 +468,8 @@ export class BookingsRepository {
     await this.bookings
       .createQueryBuilder()
       .update()
-      .set({ leaseUntil: () => 'now() + make_interval(secs => :wait)', supplierChecks: checks + 1 })
+      // A schedule, not a holder: nobody's death makes it due sooner.
+      .set({ leaseUntil: () => 'now() + make_interval(secs => :wait)', leaseHolder: null, supplierChecks: checks + 1 })
       .setParameter('wait', wait(checks))
       .where('id = :id', { id })
       .execute();
@@ -469,11 +484,12 @@ export class BookingsRepository {
     return Number(row?.overdue ?? 0);
   }
 
-  /** Unfinished sagas whose lease ran out (their worker died): taken over with a new lease. */
+  /** Unfinished sagas whose lease ran out or whose lease holder is gone (their worker died): taken over with a new lease. */
   async claimAbandoned(limit: number): Promise<number[]> {
     const abandoned = this.select()
       .select('b.id')
-      .where(`${unfinished('b.')} AND b.leaseUntil < now()`)
+      // A card payment not yet charged waits for its lease: the client's repeat, card in hand, may take it over meanwhile.
+      .where(`${unfinished('b.')} AND (b.leaseUntil < now() OR (${leaseHolderGone('b.')} AND b.${NEEDS_NO_CARD}))`)
       .orderBy('b.id')
       .limit(limit)
       .setLock('pessimistic_write')
@@ -481,7 +497,7 @@ export class BookingsRepository {
     const result = await this.bookings
       .createQueryBuilder()
       .update()
-      .set({ leaseUntil: this.leaseEnd })
+      .set(this.lease)
       .where(`id IN (${abandoned.getQuery()})`)
       .setParameters(abandoned.getParameters())
       .returning(['id'])
@@ -490,6 +506,9 @@ export class BookingsRepository {
     return (result.raw as { id: number }[]).map((row) => row.id);
   }
 }
+
+/** SQL: the saga's next step needs no card details (only the client's request has them; they are never kept). */
+const NEEDS_NO_CARD = `step <> 'charging'`;
 
 /** What a page may say and still take its total from the kept counts: any other filter counts its total. */
 const COUNTED_BY: ReadonlySet<string> = new Set<keyof BookingListQuery>(['page', 'limit', 'sort_by', 'sort_order', 'status']);
