@@ -1,7 +1,11 @@
 import { Webhook } from 'standardwebhooks';
+import { DataSource } from 'typeorm';
 import { ReceivedWebhook, WebhookReceiver, bookV1, queryTestDatabase, sleep, staySequence, userToken } from '@hotel/testing';
 import { FailPoints } from '../../booking/src/bookings/fail-points';
+import { WebhookDeliveriesRepository } from '../../webhooks/src/deliveries/webhook-deliveries.repository';
 import { WebhookDispatcher } from '../../webhooks/src/deliveries/webhook-dispatcher';
+import { WebhookDeliveryEntity } from '../../webhooks/src/deliveries/webhook-delivery.entity';
+import { WebhookEndpointEntity } from '../../webhooks/src/endpoints/webhook-endpoint.entity';
 import { WebhooksFailPoints } from '../../webhooks/src/webhooks-fail-points';
 import { ClientKeys, TestSystem } from './system';
 
@@ -393,6 +397,61 @@ describe('webhooks', () => {
       const events = bookingEvents('/after-crash', booking.id);
       expect(events.map((request) => request.json.type)).toEqual(['booking.created', 'booking.confirmed']);
       for (const request of events) expectSigned(request, secret);
+    });
+
+    it('the webhooks service killed holding an event: a later event of the booking that overtakes it waits for it, and both come within seconds', async () => {
+      const { secret } = await endpoint('/order-after-crash');
+      const failPoints = system.replicas.get('webhooks')![0].app.get(WebhooksFailPoints);
+      failPoints.arm('event-received');
+      const booking = await bookV1(system, auth, freshStay());
+      // The replica took booking.created and "died" with it: nothing written, nothing acknowledged.
+      for (let tries = 0; failPoints.crashed === null && tries < 100; tries++) await sleep(50);
+      expect(failPoints.crashed).toBe('event-received');
+      expect(await sql(`SELECT 1 FROM webhooks.deliveries WHERE booking_id = $1`, [booking.id])).toEqual([]);
+
+      // A new replica reads booking.confirmed at once; booking.created only once its acknowledgement is overdue.
+      await system.stopService('webhooks');
+      const restarted = Date.now();
+      await system.startReplica('webhooks');
+      await receiver.waitFor('/order-after-crash', 2, { accept: (request) => request.json?.data?.id === booking.id });
+      const events = bookingEvents('/order-after-crash', booking.id);
+      expect(events.map((request) => [request.json.type, request.json.sequence])).toEqual([
+        ['booking.created', 1],
+        ['booking.confirmed', 2],
+      ]);
+      for (const request of events) expectSigned(request, secret);
+      // Within a few acknowledgement waits (2 s here), not half a minute.
+      expect(Date.now() - restarted).toBeLessThan(15_000);
+    });
+
+    it('a booking’s later event is not sent before an earlier one is seen, unless that one is overdue', async () => {
+      const { id } = await endpoint('/order-rule');
+      // The rule itself, on the service's database with no replica claiming meanwhile.
+      await system.stopService('webhooks');
+      const dataSource = await new DataSource({ type: 'postgres', url: system.database.url, entities: [WebhookDeliveryEntity, WebhookEndpointEntity] }).initialize();
+      try {
+        const deliveries = new WebhookDeliveriesRepository(dataSource);
+        const bookingId = 900_000_001;
+        const event = (sequence: number) => ({ id: `order-rule-${sequence}`, type: 'booking.confirmed' as const, clientId: acme.client_id, bookingId, sequence, payload: '{}' });
+        const claim = async (gapWaitMs = 60_000) => (await deliveries.claimDue(10, 60_000, 10, gapWaitMs)).map((delivery) => delivery.eventId).filter((eventId) => eventId.startsWith('order-rule-'));
+        // Sequence 2 comes first (1 is still on its way): written, and held back.
+        await deliveries.add(event(2), [id]);
+        expect(await claim()).toEqual([]);
+        // Once 1 is seen (whether this endpoint takes it or not), 2 goes.
+        await deliveries.add(event(1), []);
+        expect(await claim()).toEqual(['order-rule-2']);
+        await sql(`UPDATE webhooks.deliveries SET status = 'delivered', next_attempt_at = NULL WHERE event_id = 'order-rule-2'`);
+        // A gap never filled (3 lost) holds 4 back only as long as the gap wait.
+        await deliveries.add(event(4), [id]);
+        expect(await claim()).toEqual([]);
+        await sleep(50);
+        expect(await claim(10)).toEqual(['order-rule-4']);
+        await sql(`DELETE FROM webhooks.deliveries WHERE booking_id = $1`, [bookingId]);
+      } finally {
+        await dataSource.destroy();
+        await system.startReplica('webhooks');
+      }
+      await system.request('DELETE', `/api/webhook/${id}`, { headers: backend });
     });
 
     it('the booking service killed after committing a status change still publishes its event, which is delivered', async () => {

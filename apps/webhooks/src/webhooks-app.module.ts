@@ -14,6 +14,7 @@ import { WebhookEndpointsRepository } from './endpoints/webhook-endpoints.reposi
 import { WebhookEndpointsService } from './endpoints/webhook-endpoints.service';
 import { CreateWebhooks1764600000000 } from './migrations/1764600000000-create-webhooks';
 import { DeliveryLogWithoutBodies1765500000000 } from './migrations/1765500000000-delivery-log-without-bodies';
+import { BookingEventsSeen1765900000000 } from './migrations/1765900000000-booking-events-seen';
 import { WebhooksEnv } from './webhooks.env';
 import { WebhooksFailPoints } from './webhooks-fail-points';
 
@@ -29,7 +30,7 @@ export class WebhooksAppModule {
           env,
           healthSubject: SUBJECTS.WEBHOOKS_HEALTH_CHECK,
           entities: [WebhookEndpointEntity, WebhookDeliveryEntity],
-          migrations: [CreateWebhooks1764600000000, DeliveryLogWithoutBodies1765500000000],
+          migrations: [CreateWebhooks1764600000000, DeliveryLogWithoutBodies1765500000000, BookingEventsSeen1765900000000],
         }),
       ],
       controllers: [WebhookEndpointsController],

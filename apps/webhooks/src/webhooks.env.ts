@@ -72,13 +72,17 @@ export class WebhooksEnv extends ServiceEnv {
   @Max(256)
   WEBHOOK_MAX_IN_FLIGHT_PER_CLIENT = 4;
 
-  /** A stream message its replica did not acknowledge in this time (it died) goes to another replica. */
+  /**
+   * A stream message its replica did not acknowledge in this time (it died) goes to another
+   * replica. Short: a booking's later events wait for it (their order), and writing an
+   * event's deliveries takes milliseconds.
+   */
   @IsOptional()
   @Type(() => Number)
   @IsInt()
   @Min(1)
   @Max(3600)
-  WEBHOOK_ACK_WAIT_S = 30;
+  WEBHOOK_ACK_WAIT_S = 5;
 
   /** Delivered and failed deliveries leave the delivery log after this many days. */
   @IsOptional()

@@ -9,13 +9,18 @@ import { WebhookDispatcher } from './webhook-dispatcher';
 
 /** A message whose deliveries could not be written (the database away) comes back after this. */
 const RETRY_DELAY_MS = 2000;
+/** Messages held at once: few, so that a replica that dies holds few back (each until its acknowledgement is overdue). */
+const BATCH = 10;
 
 /**
  * Reads the BOOKING_EVENTS stream through the service's durable consumer (replicas
  * share it) and writes, for each event, a pending delivery to every endpoint of the
  * booking's client that subscribes to its type; the message is acknowledged only
  * once they are written, so no event is lost to a crash, and a repeat writes nothing
- * twice. The dispatcher then attempts them.
+ * twice. For a client with endpoints it also records that the event was seen: a
+ * booking's later event is not sent before an earlier one has been (one held by a
+ * replica that died comes again after WEBHOOK_ACK_WAIT_S, and a later one may overtake
+ * it here). The dispatcher then attempts them.
  */
 @Injectable()
 export class BookingEventsConsumer implements OnApplicationBootstrap, OnModuleDestroy {
@@ -33,7 +38,7 @@ export class BookingEventsConsumer implements OnApplicationBootstrap, OnModuleDe
 
   onApplicationBootstrap() {
     this.reading = this.services.consumeStream(
-      { stream: STREAMS.BOOKING_EVENTS.name, name: WEBHOOKS_CONSUMER, ackWaitMs: this.env.WEBHOOK_ACK_WAIT_S * 1000, retryDelayMs: RETRY_DELAY_MS },
+      { stream: STREAMS.BOOKING_EVENTS.name, name: WEBHOOKS_CONSUMER, ackWaitMs: this.env.WEBHOOK_ACK_WAIT_S * 1000, retryDelayMs: RETRY_DELAY_MS, batch: BATCH },
       (message) => this.handle(message),
     );
   }
@@ -49,10 +54,14 @@ export class BookingEventsConsumer implements OnApplicationBootstrap, OnModuleDe
       this.logger.error({ msg: 'a booking event that cannot be read was skipped', subject: message.subject });
       return;
     }
-    const endpointIds = await this.endpoints.subscribers(event.clientId, event.type as BookingEventType, event.happenedAt);
-    await this.deliveries.add(event, endpointIds);
+    this.failPoints.pass('event-received');
+    const { subscribed, anyEndpoint } = await this.endpoints.subscribers(event.clientId, event.type as BookingEventType, event.happenedAt);
+    // A client without endpoints has nothing to order: nothing is written for it.
+    if (!anyEndpoint) return;
+    await this.deliveries.add(event, subscribed);
     this.failPoints.pass('after-deliveries-persisted');
-    if (endpointIds.length > 0) this.dispatcher.nudge();
+    // A later event of the booking may have been waiting for this one.
+    this.dispatcher.nudge();
   }
 }
 

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, In } from 'typeorm';
+import { DataSource, EntityManager, In } from 'typeorm';
 import { WebhookDeliveryStatus, WebhookDeliveryView, WebhookEventType } from '@hotel/contracts';
 import { getPage } from '@hotel/platform';
 import { WebhookEndpointEntity } from '../endpoints/webhook-endpoint.entity';
@@ -74,10 +74,24 @@ export class WebhookDeliveriesRepository {
     return this.dataSource.getRepository(WebhookDeliveryEntity);
   }
 
-  /** A pending delivery of the event to each endpoint, due now; one already there (a repeat of the event) is kept as it is. */
+  /**
+   * The event seen (a later event of its booking may go once every earlier one has been), and
+   * a pending delivery of it to each endpoint, due now, in one transaction; one already there
+   * (a repeat of the event) is kept as it is.
+   */
   async add(event: WebhookEvent, endpointIds: number[]): Promise<void> {
-    if (endpointIds.length === 0) return;
-    await this.deliveries
+    await this.dataSource.transaction(async (manager) => {
+      // Raw: a table with no entity, read only by claimDue's order rule. (A test event belongs to no booking.)
+      if (event.bookingId !== null && event.sequence !== null) {
+        await manager.query(`INSERT INTO webhooks.booking_events_seen (booking_id, sequence) VALUES ($1, $2) ON CONFLICT DO NOTHING`, [event.bookingId, event.sequence]);
+      }
+      if (endpointIds.length > 0) await this.insertDeliveries(manager, event, endpointIds);
+    });
+  }
+
+  private async insertDeliveries(manager: EntityManager, event: WebhookEvent, endpointIds: number[]): Promise<void> {
+    await manager
+      .getRepository(WebhookDeliveryEntity)
       .createQueryBuilder()
       .insert()
       .values(
@@ -135,12 +149,15 @@ export class WebhookDeliveriesRepository {
    * Takes up to `limit` due deliveries for this replica until `leaseMs` from now: pending,
    * due, not held by another replica, of an enabled endpoint, and each the earliest
    * pending one of its booking for its endpoint (a booking's events reach an endpoint in
-   * their order; a later one waits while an earlier one is retried). Client by client, each
+   * their order; a later one waits while an earlier one is retried) whose booking's earlier
+   * events have all been seen (one still on its way: redelivered after a replica died),
+   * or that has waited `gapWaitMs` for them (an earlier event lost for good holds nothing
+   * up for ever). Client by client, each
    * with at most `perClient` attempts in flight across the replicas, so that one client's
    * slow or silent receivers cannot hold every attempt slot (a soft bound: two replicas
    * claiming at the same moment may each fill it).
    */
-  async claimDue(limit: number, leaseMs: number, perClient: number): Promise<ClaimedDelivery[]> {
+  async claimDue(limit: number, leaseMs: number, perClient: number, gapWaitMs: number): Promise<ClaimedDelivery[]> {
     // Raw SQL: the due clients, and per client a LATERAL pick locked FOR UPDATE SKIP
     // LOCKED under the order rule (a NOT EXISTS over the same table), updated and
     // returned with the payload; the query builder cannot say it. TypeORM answers an
@@ -160,15 +177,28 @@ export class WebhookDeliveriesRepository {
                    SELECT 1 FROM webhooks.deliveries p
                     WHERE p.endpoint_id = c.endpoint_id AND p.booking_id = c.booking_id
                       AND p.status = 'pending' AND p.sequence < c.sequence)
+                 AND (c.sequence IS NULL OR c.sequence = 1
+                      OR c.created_at < now() - make_interval(secs => $4::double precision / 1000)
+                      OR (SELECT count(*) FROM webhooks.booking_events_seen s WHERE s.booking_id = c.booking_id AND s.sequence < c.sequence) >= c.sequence - 1)
                ORDER BY c.next_attempt_at, c.id
                LIMIT greatest(0, $3 - (SELECT count(*) FROM webhooks.deliveries l WHERE l.client_id = clients.client_id AND l.leased_until > now()))
                FOR UPDATE OF c SKIP LOCKED) pick
            ORDER BY pick.next_attempt_at, pick.id
            LIMIT $1)
         RETURNING d.id, d.endpoint_id AS "endpointId", d.client_id AS "clientId", d.event_id AS "eventId", d.payload, d.attempts, d.lease_token AS "leaseToken"`,
-      [limit, leaseMs, perClient],
+      [limit, leaseMs, perClient, gapWaitMs],
     )) as [ClaimedDelivery[], number];
     return claimed;
+  }
+
+  /** Deletes up to `batch` records of events seen over `days` days ago (their deliveries long sent or given up); how many. */
+  async pruneSeen(days: number, batch: number): Promise<number> {
+    // Raw: a table with no entity; the batch by ctid keeps each statement short.
+    const [, deleted] = (await this.dataSource.query(
+      `DELETE FROM webhooks.booking_events_seen WHERE ctid IN (SELECT ctid FROM webhooks.booking_events_seen WHERE seen_at < now() - make_interval(days => $1) LIMIT $2)`,
+      [days, batch],
+    )) as [unknown, number];
+    return deleted;
   }
 
   /** Deletes up to `batch` delivered or failed deliveries last changed over `days` days ago; how many. */

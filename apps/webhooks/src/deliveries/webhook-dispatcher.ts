@@ -26,6 +26,8 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnModuleDestro
   private readonly schedule: RetrySchedule;
   /** A dead replica's deliveries are taken again after this: well past an attempt's timeout. */
   private readonly leaseMs: number;
+  /** How long a booking's later event waits for an earlier one not seen yet. */
+  private readonly gapWaitMs: number;
   /** The attempts under way on this replica. */
   private readonly inFlight = new Set<Promise<void>>();
   /** Attempts by outcome: `delivered` (2xx) or `failed` (anything else; retried or not). */
@@ -44,6 +46,8 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnModuleDestro
     this.attempts = metrics.counter('hotel_webhook_deliveries_total', 'Webhook delivery attempts, by outcome (delivered: 2xx; failed: anything else)', ['outcome']);
     this.schedule = new RetrySchedule(env.WEBHOOK_RETRY_SCHEDULE_S);
     this.leaseMs = 2 * env.WEBHOOK_TIMEOUT_MS + 10_000;
+    // An earlier event held by a replica that died comes again after WEBHOOK_ACK_WAIT_S: wait for it well past that.
+    this.gapWaitMs = Math.max(60_000, 3 * env.WEBHOOK_ACK_WAIT_S * 1000);
     this.loop = new DrainLoop(background, 'webhook-dispatcher', env.WEBHOOK_DISPATCH_INTERVAL_MS, () => this.drain());
     this.pruning = new DrainLoop(background, 'webhook-log-pruning', 3_600_000, () => this.prune());
   }
@@ -63,6 +67,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnModuleDestro
   /** Deletes the finished deliveries older than the retention, a batch at a time; how many. */
   async prune(): Promise<number> {
     try {
+      await deleteInBatches(() => this.deliveries.pruneSeen(this.env.WEBHOOK_LOG_RETENTION_DAYS, 1000), () => this.pruning.isStopped);
       return await deleteInBatches(() => this.deliveries.pruneFinished(this.env.WEBHOOK_LOG_RETENTION_DAYS, 1000), () => this.pruning.isStopped);
     } catch (error) {
       this.logger.warn({ msg: 'the delivery log could not be pruned; tried again in an hour', error: error instanceof Error ? error.message : String(error) });
@@ -88,7 +93,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnModuleDestro
         if (this.failPoints.crashed) throw new SimulatedCrash(this.failPoints.crashed);
         const free = this.env.WEBHOOK_CONCURRENCY - this.inFlight.size;
         if (this.loop.isStopped || free <= 0) break;
-        const due = await this.deliveries.claimDue(free, this.leaseMs, this.env.WEBHOOK_MAX_IN_FLIGHT_PER_CLIENT);
+        const due = await this.deliveries.claimDue(free, this.leaseMs, this.env.WEBHOOK_MAX_IN_FLIGHT_PER_CLIENT, this.gapWaitMs);
         if (due.length === 0) break;
         const endpoints = await this.endpoints.secrets([...new Set(due.map((delivery) => delivery.endpointId))]);
         for (const delivery of due) this.start(delivery, endpoints.get(delivery.endpointId));

@@ -96,14 +96,17 @@ export class WebhookEndpointsRepository {
     return result.affected ? this.find(clientId, id) : null;
   }
 
-  /** The client's enabled endpoints subscribed to `type` that existed when the event happened. */
-  async subscribers(clientId: number, type: BookingEventType, happenedAt: Date): Promise<number[]> {
+  /** The client's enabled endpoints subscribed to `type` that existed when the event happened, and whether it has any endpoint at all. */
+  async subscribers(clientId: number, type: BookingEventType, happenedAt: Date): Promise<{ subscribed: number[]; anyEndpoint: boolean }> {
+    // One read of the client's endpoints (at most ten): those that take this event, and whether it has any.
     const rows = await this.endpoints
       .createQueryBuilder('e')
       .select('e.id', 'id')
-      .where('e.clientId = :clientId AND e.enabled AND :type = ANY(e.events) AND e.createdAt <= :happenedAt', { clientId, type, happenedAt })
-      .getRawMany<{ id: number }>();
-    return rows.map((row) => row.id);
+      .addSelect('e.enabled AND :type = ANY(e.events) AND e.createdAt <= :happenedAt', 'takes')
+      .where('e.clientId = :clientId', { clientId })
+      .setParameters({ type, happenedAt })
+      .getRawMany<{ id: number; takes: boolean }>();
+    return { subscribed: rows.filter((row) => row.takes).map((row) => row.id), anyEndpoint: rows.length > 0 };
   }
 
   /** The endpoints' URLs and sealed secrets, by id (for signing). */

@@ -81,6 +81,8 @@ export interface StreamConsumerConfig {
   ackWaitMs: number;
   /** After a failed handling, how long until the message is handed over again. */
   retryDelayMs: number;
+  /** Messages held by this reader at once (each must be handled within ackWaitMs of its arrival); 100 unless said. */
+  batch?: number;
 }
 
 /** Reading a stream, until stopped. */
@@ -322,7 +324,7 @@ export class ServiceClient {
             // Made before with other settings (an operator changed it): read it as it is.
             .catch((error: unknown) => manager.consumers.info(config.stream, config.name).catch(() => Promise.reject(error)));
           const consumer = await connection.jetstream({ timeout: this.defaultTimeoutMs }).consumers.get(config.stream, config.name);
-          const messages = await consumer.consume({ max_messages: 100 });
+          const messages = await consumer.consume({ max_messages: config.batch ?? 100 });
           current = messages;
           if (stopped) messages.stop();
           if (failingSince !== undefined) this.logger.log({ msg: 'reading the stream again', stream: config.stream, consumer: config.name });
