@@ -430,6 +430,14 @@ export const OPERATIONS: Record<string, OperationSpec> = {
     errors: ['NOT_FOUND'],
   },
   // Finance workspace
+  'GET /api/accounting/clients': {
+    operationId: 'searchClients',
+    tag: 'Finance',
+    summary: 'Clients by name, for the finance credential',
+    description: 'Clients whose name holds `search` (any case) or whose id it is, active ones first, then by name; at most `limit` (20 unless said, at most 50). The finance credential only (403 for a client\'s credential).',
+    replies: { 200: { type: 'ClientName', form: 'list', description: 'The clients.' } },
+    errors: ['FORBIDDEN'],
+  },
   'GET /api/accounting/statement': {
     operationId: 'getStatement',
     tag: 'Finance',

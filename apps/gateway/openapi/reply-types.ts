@@ -9,6 +9,7 @@ export type {
   BalanceView,
   BookingView,
   CancelView,
+  ClientName,
   CreditRequestView,
   DailyBalanceView,
   HotelRatesData,

@@ -1,39 +1,8 @@
 import { request as httpsRequest } from 'node:https';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { CARD, GUEST, bearer, bookV1, prebookV1, queryTestDatabase, settledBooking, staySequence, userToken } from '@hotel/testing';
+import { CARD, GUEST, bearer, bookV1, parseCsv, prebookV1, queryTestDatabase, settledBooking, staySequence, userToken } from '@hotel/testing';
 import { ClientKeys, TestSystem } from './system';
-
-/** RFC 4180 records of a CSV text (quoted fields, doubled quotes, CRLF). */
-function parseCsv(text: string): string[][] {
-  const records: string[][] = [];
-  let record: string[] = [];
-  let field = '';
-  let quoted = false;
-  const endField = () => {
-    record.push(field);
-    field = '';
-  };
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (quoted && c === '"' && text[i + 1] === '"') {
-      field += '"';
-      i++;
-    } else if (c === '"') {
-      quoted = !quoted;
-    } else if (!quoted && c === ',') {
-      endField();
-    } else if (!quoted && c === '\r' && text[i + 1] === '\n') {
-      endField();
-      records.push(record);
-      record = [];
-      i++;
-    } else {
-      field += c;
-    }
-  }
-  return records;
-}
 
 /** The garbage collector, to measure what stays alive rather than what waits to be collected. */
 function collector(): () => void {
@@ -204,6 +173,40 @@ describe('finance', () => {
       ]);
     });
 
+    it('the ledger filters on the server: days, a part of the name, a booking, an amount range; the total counts what matches', async () => {
+      const ledger = async (filter: string) => system.request('GET', `/api/accounting?clientId=${client.client_id}&limit=2${filter}`, { headers: finance });
+      const april = await ledger('&from=2026-04-01&to=2026-04-30');
+      expect(april.status).toBe(200);
+      expect(april.body.total).toBe(3);
+      expect(april.body.data.map((entry: any) => [entry.debit, entry.credit])).toEqual([
+        [1000, 0],
+        [0, 0.1],
+      ]);
+      expect((await ledger('&from=2026-04-01&to=2026-04-30&page=2')).body.data.map((entry: any) => entry.debit)).toEqual([40.05]);
+      const named = await ledger('&name=april');
+      expect(named.body).toMatchObject({ total: 1, data: [{ name: 'Bank, "April"', credit: 0.1 }] });
+      expect((await ledger('&minAmount=40&maxAmount=100.10')).body.data.map((entry: any) => entry.debit || entry.credit)).toEqual([40.05, 100.1]);
+      expect((await ledger('&bookingId=999999')).body).toMatchObject({ total: 0, data: [] });
+      // The client's own backend token filters its ledger alike; bad filters are 400.
+      expect((await system.request('GET', '/api/accounting?name=april', { headers: backend(client) })).body.total).toBe(1);
+      for (const bad of ['&from=2026-02-30', '&minAmount=1e3', '&bookingId=0', `&name=${'x'.repeat(101)}`]) {
+        const answer = await ledger(bad);
+        expect({ bad, status: answer.status, code: answer.body.code }).toEqual({ bad, status: 400, code: 'VALIDATION_FAILED' });
+      }
+    });
+
+    it('the finance credential finds clients by a part of their name or their id; a client credential cannot list them', async () => {
+      const found = await system.request('GET', '/api/accounting/clients?search=statement', { headers: finance });
+      expect(found.status).toBe(200);
+      expect(found.body.data).toEqual([{ clientId: client.client_id, name: 'Statement Travel', currency: 'USD', deletedAt: null }]);
+      expect((await system.request('GET', `/api/accounting/clients?search=${client.client_id}`, { headers: finance })).body.data.map((c: any) => c.clientId)).toContain(client.client_id);
+      expect((await system.request('GET', '/api/accounting/clients?limit=2', { headers: finance })).body.data).toHaveLength(2);
+      expect((await system.request('GET', '/api/accounting/clients', { headers: backend(client) })).status).toBe(403);
+      // Its statements name it, in the file name too.
+      const pdf = await system.request('GET', `/api/accounting/statement?from=2026-04-01&to=2026-04-30&format=pdf&clientId=${client.client_id}`, { headers: finance });
+      expect(pdf.headers['content-disposition']).toBe(`attachment; filename="statement-statement-travel-${client.client_id}-2026-04-01-2026-04-30.pdf"`);
+    });
+
     it('opening + credits − debits = closing, across a period boundary', async () => {
       const april = await system.request('GET', `/api/accounting/statement?from=2026-04-01&to=2026-04-30&clientId=${client.client_id}`, { headers: finance });
       expect(april.status).toBe(200);
@@ -302,7 +305,9 @@ describe('finance', () => {
       }
       const csv = await system.request('GET', '/api/accounting?format=csv', { headers: backend(client) });
       expect(csv.status).toBe(200);
-      expect(csv.headers['content-disposition']).toBe(`attachment; filename="ledger-${client.client_id}.csv"`);
+      // Named by the client and the day, and readable by Excel (a byte-order mark first).
+      expect(csv.headers['content-disposition']).toBe(`attachment; filename="ledger-injection-travel-${client.client_id}-${new Date().toISOString().slice(0, 10)}.csv"`);
+      expect(csv.text.startsWith('\uFEFFid,')).toBe(true);
       const [header, ...rows] = parseCsv(csv.text);
       // The first nine columns as they were; new ones at the end (the account's currency, then how a booking's price was converted).
       expect(header).toEqual(['id', 'createdAt', 'name', 'debit', 'credit', 'bookingId', 'ccPaymentId', 'userId', 'bankPaymentId', 'currency', 'vendorPrice', 'vendorCurrency', 'fxRate', 'fxRateDate']);

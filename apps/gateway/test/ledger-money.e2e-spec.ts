@@ -1,33 +1,8 @@
 import { request as httpsRequest } from 'node:https';
 import { inflateSync } from 'node:zlib';
-import { bearer, bookV1, day, prebookV1, queryTestDatabase, settledBooking, staySequence } from '@hotel/testing';
+import { bearer, bookV1, day, parseCsv, prebookV1, queryTestDatabase, settledBooking, staySequence } from '@hotel/testing';
+import { groupedAmount } from '../src/backend/statement-pdf';
 import { ClientKeys, TestSystem } from './system';
-
-/** RFC 4180 records of a CSV text (quoted fields, doubled quotes, CRLF). */
-function parseCsv(text: string): string[][] {
-  const records: string[][] = [];
-  let record: string[] = [];
-  let field = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (quoted && c === '"' && text[i + 1] === '"') {
-      field += '"';
-      i++;
-    } else if (c === '"') quoted = !quoted;
-    else if (!quoted && c === ',') {
-      record.push(field);
-      field = '';
-    } else if (!quoted && c === '\r' && text[i + 1] === '\n') {
-      record.push(field);
-      records.push(record);
-      record = [];
-      field = '';
-      i++;
-    } else field += c;
-  }
-  return records;
-}
 
 /** A decimal string as integer thousandths, exactly (bigint). */
 function milli(amount: string): bigint {
@@ -172,8 +147,10 @@ describe('ledger money', () => {
         const pdf = await download(`/api/accounting/statement?from=${today}&to=${today}&format=pdf&clientId=${clientId}`, finance);
         expect(pdf.type).toBe('application/pdf');
         const lines = pdfLines(pdf.body);
-        for (const figure of [amount(credited), amount(debited), amount(closing)]) expect(lines).toContain(figure);
-        expect(lines).toContain(`Credit limit ${amount(milli(limit))} · available at the end ${amount(milli(limit) + closing)} ${currency}`);
+        // Grouped in thousands, as a reader writes them.
+        const grouped = (value: bigint) => groupedAmount(amount(value));
+        for (const figure of [grouped(credited), grouped(debited), grouped(closing)]) expect(lines).toContain(figure);
+        expect(lines).toContain(`Credit limit ${grouped(milli(limit))} · available at the end ${grouped(milli(limit) + closing)} ${currency}`);
 
         expect((await get(`/api/accounting/balance/daily?from=${today}&to=${today}`, clientId)).body.data.days).toEqual([
           { day: today, credits: credit, debits: debit, closingBalance: Number(amount(closing)), available: Number(amount(milli(limit) + closing)) },
@@ -274,8 +251,9 @@ describe('ledger money', () => {
     const pdf = await download(`/api/accounting/statement?from=${today}&to=${today}&format=pdf&clientId=${clientId}`, finance);
     expect(pdf.status).toBe(200);
     const lines = pdfLines(pdf.body);
-    for (const figure of [usd(opening), usd(opening + one), usd(total), usd(todays)]) expect(lines).toContain(figure);
-    expect(lines).toContain(`Credit limit 1000.00 \u00b7 available at the end ${usd(limit + total)} USD`);
+    // Grouped in thousands (exactly: a string, however big).
+    for (const figure of [usd(opening), usd(opening + one), usd(total), usd(todays)]) expect(lines).toContain(groupedAmount(figure));
+    expect(lines).toContain(`Credit limit 1,000.00 \u00b7 available at the end ${groupedAmount(usd(limit + total))} USD`);
 
     const daily = await get(`/api/accounting/balance/daily?from=${yesterday}&to=${today}`, clientId);
     expect(daily.status).toBe(200);

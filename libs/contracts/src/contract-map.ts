@@ -47,6 +47,8 @@ import {
   CreateClientRequest,
   ListClientsReply,
   ListClientsRequest,
+  SearchClientsRequest,
+  ClientName,
   ResolveCredentialRequest,
   ResolvedCredential,
   RevokeKeysReply,
@@ -113,6 +115,7 @@ export interface ContractMap {
   [SUBJECTS.USERS_CREDENTIAL_RESOLVE]: Contract<ResolveCredentialRequest, ResolvedCredential>;
   [SUBJECTS.USERS_CLIENT_CREATE]: Contract<CreateClientRequest, Required<ClientCredentials>>;
   [SUBJECTS.USERS_CLIENT_LIST]: Contract<ListClientsRequest, ListClientsReply>;
+  [SUBJECTS.USERS_CLIENT_SEARCH]: Contract<SearchClientsRequest, ClientName[]>;
   [SUBJECTS.USERS_CLIENT_ROTATE_KEYS]: Contract<ClientKeysRequest, RotateKeysReply>;
   [SUBJECTS.USERS_CLIENT_REVOKE_KEYS]: Contract<ClientKeysRequest, RevokeKeysReply>;
   [SUBJECTS.USERS_CLIENT_SET_RATE_LIMIT]: Contract<SetRateLimitRequest, ClientRateLimitReply>;

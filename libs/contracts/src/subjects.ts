@@ -19,6 +19,7 @@ export const SUBJECTS = {
   USERS_CREDENTIAL_RESOLVE: 'users.credential.resolve.v4',
   USERS_CLIENT_CREATE: 'users.client.create.v1',
   USERS_CLIENT_LIST: 'users.client.list.v1',
+  USERS_CLIENT_SEARCH: 'users.client.search.v1',
   /** v3: `keepUserTokens`; the backend token's user tokens go with it unless kept; the answer says how many went. */
   USERS_CLIENT_ROTATE_KEYS: 'users.client.rotate-keys.v3',
   USERS_CLIENT_REVOKE_KEYS: 'users.client.revoke-keys.v3',

@@ -115,6 +115,7 @@ const RETRY_RULES: Record<OperationId, RetryRule> = {
   getFinanceConsoleAsset: 'safe',
   getStatement: 'safe',
   getDailyBalance: 'safe',
+  searchClients: 'safe',
   getReconciliation: 'safe',
   listCreditRequests: 'safe',
   // A confirmation or rejection is made once; a repeat answers the same request.
@@ -383,6 +384,11 @@ export class HotelClient {
 
   getDailyBalance(query: QueryParams<'getDailyBalance'>, options?: CallOptions): Promise<Result<'getDailyBalance'>> {
     return this.call('getDailyBalance', { query }, options);
+  }
+
+  /** The finance credential's client picker: clients by a part of their name, or by id. */
+  searchClients(query: QueryParams<'searchClients'> = {}, options?: CallOptions): Promise<Result<'searchClients'>> {
+    return this.call('searchClients', { query }, options);
   }
 
   getReconciliation(query: QueryParams<'getReconciliation'>, options?: CallOptions): Promise<Result<'getReconciliation'>> {

@@ -27,6 +27,7 @@ export const OPERATIONS = {
   issueUserToken: { method: 'GET', path: '/api/user/{id}/token', security: 'BackendToken', tag: 'Users' },
   listAccountingEntries: { method: 'GET', path: '/api/accounting', security: 'BackendToken', tag: 'Accounting' },
   createAccountingEntry: { method: 'POST', path: '/api/accounting', security: 'BackendToken', tag: 'Accounting' },
+  searchClients: { method: 'GET', path: '/api/accounting/clients', security: 'BackendToken', tag: 'Finance' },
   getBalance: { method: 'GET', path: '/api/accounting/balance', security: 'BackendToken', tag: 'Accounting' },
   getDailyBalance: { method: 'GET', path: '/api/accounting/balance/daily', security: 'BackendToken', tag: 'Finance' },
   getStatement: { method: 'GET', path: '/api/accounting/statement', security: 'BackendToken', tag: 'Finance' },

@@ -416,6 +416,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/accounting/clients": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Clients by name, for the finance credential
+         * @description Clients whose name holds `search` (any case) or whose id it is, active ones first, then by name; at most `limit` (20 unless said, at most 50). The finance credential only (403 for a client's credential).
+         */
+        get: operations["searchClients"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/accounting/balance": {
         parameters: {
             query?: never;
@@ -1149,6 +1169,21 @@ export interface components {
          * @enum {string}
          */
         CircuitState: "closed" | "open" | "half-open";
+        /** @description A client as the finance team picks it. */
+        ClientName: {
+            clientId: number;
+            name: string;
+            currency: string;
+            /** @description When it was deleted; null while it is active. */
+            deletedAt: string | null;
+        };
+        /** @description A list of ClientName in the envelope. */
+        ClientNameListEnvelope: {
+            data: components["schemas"]["ClientName"][];
+            /** @constant */
+            success: true;
+            message: string | null;
+        };
         /** @description Wire shapes of the specification's hotel resources (snake_case, as the booking API shows them). */
         Coordinates: {
             lat: number;
@@ -7811,6 +7846,12 @@ export interface operations {
         parameters: {
             query?: {
                 clientId?: number;
+                from?: string;
+                to?: string;
+                name?: string;
+                bookingId?: number;
+                minAmount?: string;
+                maxAmount?: string;
                 format?: "json" | "csv";
                 /** @example 1 */
                 page?: number;
@@ -8146,6 +8187,184 @@ export interface operations {
                     "application/json": {
                         /** @enum {unknown} */
                         code?: "NOT_FOUND";
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            /** @description The body is larger than 1 MiB. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["OptionalRateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["OptionalRateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["OptionalRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        code?: "PAYLOAD_TOO_LARGE";
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is not JSON. */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["OptionalRateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["OptionalRateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["OptionalRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        code?: "UNSUPPORTED_MEDIA_TYPE";
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            417: components["responses"]["ExpectationFailed"];
+            /** @description Past the rate limit or the bound on requests in flight: retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "RateLimit-Limit": components["headers"]["OptionalRateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["OptionalRateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["OptionalRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        code?: "RATE_LIMITED";
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            /** @description An unexpected error; retry with exponential backoff. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["OptionalRateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["OptionalRateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["OptionalRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        code?: "INTERNAL_ERROR";
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A service, NATS or the database is down or did not answer in time: retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "RateLimit-Limit": components["headers"]["OptionalRateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["OptionalRateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["OptionalRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        code?: "SERVICE_UNAVAILABLE";
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    searchClients: {
+        parameters: {
+            query?: {
+                /** @example acme */
+                search?: string;
+                limit?: number;
+            };
+            header?: {
+                /** @description Your id for the request (1–128 characters of `[A-Za-z0-9._:-]`), echoed in the answer. */
+                "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The clients. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "clientId": 1,
+                     *           "name": "Acme Travel",
+                     *           "currency": "USD",
+                     *           "deletedAt": null
+                     *         }
+                     *       ],
+                     *       "success": true,
+                     *       "message": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ClientNameListEnvelope"];
+                };
+            };
+            /** @description The request is not valid, or a business rule refused it: `code` says which. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["OptionalRateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["OptionalRateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["OptionalRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        code?: "VALIDATION_FAILED";
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, unknown, revoked or expired credential. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["OptionalRateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["OptionalRateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["OptionalRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        code?: "UNAUTHORIZED";
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A valid credential on an API its role does not reach, another client's `clientId`, or plain HTTP. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["OptionalRateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["OptionalRateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["OptionalRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        code?: "FORBIDDEN";
                     } & components["schemas"]["ErrorEnvelope"];
                 };
             };

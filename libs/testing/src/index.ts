@@ -9,3 +9,4 @@ export * from './platform-api';
 export * from './webhook-receiver';
 export * from './stripe-stand-in';
 export * from './ecb-rates';
+export * from './csv';

@@ -38,7 +38,7 @@ export class LedgerController {
 
   @MessagePattern(SUBJECTS.ACCOUNTING_ENTRY_LIST)
   list(@Payload() request: ListEntriesRequest): Promise<EntryPage> {
-    return this.ledger.listEntries(request.actor, request.page, request.limit);
+    return this.ledger.listEntries(request.actor, request.page, request.limit, request.filter);
   }
 
   @MessagePattern(SUBJECTS.ACCOUNTING_ENTRY_GET)

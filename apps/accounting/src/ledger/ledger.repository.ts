@@ -8,6 +8,7 @@ import {
   CreditRequestStatus,
   CreditRequestView,
   HoldView,
+  LedgerFilter,
   SelfCreditPolicy,
   decimalToNumber,
   milliToDecimal,
@@ -232,8 +233,12 @@ export class LedgerRepository {
     return rows[0] ?? null;
   }
 
-  /** Newest first; the total is the account's entry count (no count over the entries). */
-  async listEntries(clientId: number, page: number, limit: number): Promise<{ entries: AccountingEntryView[]; total: number }> {
+  /**
+   * Newest first; the total is the account's entry count (no count over the entries). With
+   * a filter, only the entries that match, and a count of them (over the client's entries).
+   */
+  async listEntries(clientId: number, page: number, limit: number, filter?: LedgerFilter): Promise<{ entries: AccountingEntryView[]; total: number }> {
+    if (filter && Object.values(filter).some((value) => value !== undefined)) return this.listMatchingEntries(clientId, page, limit, filter);
     const [rows, account] = await Promise.all([
       // getPage: LIMIT and OFFSET as parameters (one prepared statement for every page).
       getPage(
@@ -248,6 +253,20 @@ export class LedgerRepository {
       this.accounts.findOne({ select: { clientId: true, entryCount: true }, where: { clientId } }),
     ]);
     return { entries: rows.map(toEntryView), total: account?.entryCount ?? 0 };
+  }
+
+  private async listMatchingEntries(clientId: number, page: number, limit: number, filter: LedgerFilter): Promise<{ entries: AccountingEntryView[]; total: number }> {
+    const query = this.entries.createQueryBuilder('e').select(ENTRY_SELECTION).where('e.clientId = :clientId', { clientId });
+    // UTC days, as every period of the ledger is.
+    if (filter.from) query.andWhere(`e.createdAt >= CAST(:from AS timestamp) AT TIME ZONE 'UTC'`, { from: filter.from });
+    if (filter.to) query.andWhere(`e.createdAt < (CAST(:to AS timestamp) + interval '1 day') AT TIME ZONE 'UTC'`, { to: filter.to });
+    // A substring, whatever it holds (no LIKE pattern to escape).
+    if (filter.name) query.andWhere('position(lower(:name) in lower(e.name)) > 0', { name: filter.name });
+    if (filter.bookingId) query.andWhere('e.bookingId = :bookingId', { bookingId: filter.bookingId });
+    if (filter.minAmount) query.andWhere('GREATEST(e.debit, e.credit) >= CAST(:minAmount AS numeric)', { minAmount: filter.minAmount });
+    if (filter.maxAmount) query.andWhere('GREATEST(e.debit, e.credit) <= CAST(:maxAmount AS numeric)', { maxAmount: filter.maxAmount });
+    const [rows, total] = await Promise.all([getPage(query.clone().orderBy('e.id', 'DESC'), limit, (page - 1) * limit), query.getCount()]);
+    return { entries: rows.map(toEntryView), total };
   }
 
   async findEntry(clientId: number, id: number): Promise<AccountingEntryView | null> {

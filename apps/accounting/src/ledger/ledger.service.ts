@@ -14,6 +14,7 @@ import {
   FINANCE_NO_CLIENT,
   FundsCheckReply,
   FundsCheckRequest,
+  LedgerFilter,
   HoldRequest,
   HoldView,
   NewAccountingEntry,
@@ -155,8 +156,8 @@ export class LedgerService {
     return { clientId: request.clientId, selfCredits: request.selfCredits };
   }
 
-  async listEntries(actor: Actor, page: number, limit: number): Promise<EntryPage> {
-    const { entries, total } = await this.ledger.listEntries(requireLedgerReader(actor, 'accounting'), page, limit);
+  async listEntries(actor: Actor, page: number, limit: number, filter?: LedgerFilter): Promise<EntryPage> {
+    const { entries, total } = await this.ledger.listEntries(requireLedgerReader(actor, 'accounting'), page, limit, filter);
     return { entries, total, page, limit };
   }
 

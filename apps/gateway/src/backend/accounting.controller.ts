@@ -5,7 +5,9 @@ import {
   AccountingEntryView,
   Actor,
   BalanceView,
+  ClientName,
   ClientScopeQuery,
+  ClientSearchQuery,
   CreditRequestQuery,
   CreditRequestView,
   DailyBalanceView,
@@ -21,7 +23,7 @@ import {
   StatementView,
   csvRecord,
 } from '@hotel/contracts';
-import { ServiceClient } from '@hotel/platform';
+import { DomainError, ServiceClient } from '@hotel/platform';
 import { BackendApi, CurrentActor } from '../auth/api-family';
 import { SERVICE_CLIENT } from '../gateway.tokens';
 import { Paginated } from '../http/paginated';
@@ -45,6 +47,21 @@ function negotiate<F extends string>(format: F | undefined, accept: string | und
   if (format) return format;
   const asked = (accept ?? '').toLowerCase();
   return Object.entries(offered).find(([media]) => asked.includes(media))?.[1];
+}
+
+/** Excel reads a CSV as UTF-8 (names with accents, `·`, `–`) only when it starts with a byte-order mark. */
+const UTF8_BOM = '\uFEFF';
+
+/** A file name's part for a client: its name folded to letters, digits and dashes, and its id (`acme-travel-1`). */
+function clientSlug(name: string | null, clientId: number): string {
+  const folded = (name ?? '')
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 40);
+  return folded ? `${folded}-${clientId}` : `client-${clientId}`;
 }
 
 /** A download: its media type, a file name, never cached. */
@@ -73,7 +90,11 @@ export class AccountingController {
     return posted.entry;
   }
 
-  /** Newest first; `page` and `limit` (default 50, at most 500); `total` counts every entry. As CSV (`format=csv`, `Accept: text/csv`): every entry, oldest first, streamed. */
+  /**
+   * Newest first; `page` and `limit` (default 50, at most 500); `total` counts every entry, or
+   * with filters (`from`, `to`, `name`, `bookingId`, `minAmount`, `maxAmount`) every entry that
+   * matches. As CSV (`format=csv`, `Accept: text/csv`): every entry, oldest first, streamed.
+   */
   @Get()
   async list(
     @CurrentActor() actor: Actor,
@@ -83,12 +104,22 @@ export class AccountingController {
   ): Promise<Paginated<AccountingEntryView> | Readable> {
     const scoped = scopedActor(actor, query.clientId);
     if (negotiate(query.format, accept, { 'text/csv': 'csv' }) === 'csv') {
-      const pages = await ExportPages.open(this.services, scoped, { kind: 'ledger', format: 'csv' });
-      download(reply, 'text/csv; charset=utf-8', `ledger-${scoped.clientId}.csv`);
-      return byteStream(pages.text(csvRecord(LEDGER_CSV_COLUMNS), ''));
+      const [pages, name] = await Promise.all([ExportPages.open(this.services, scoped, { kind: 'ledger', format: 'csv' }), this.clientName(scoped.clientId)]);
+      download(reply, 'text/csv; charset=utf-8', `ledger-${clientSlug(name, scoped.clientId)}-${new Date().toISOString().slice(0, 10)}.csv`);
+      return byteStream(pages.text(UTF8_BOM + csvRecord(LEDGER_CSV_COLUMNS), ''));
     }
-    const page = await this.services.send(SUBJECTS.ACCOUNTING_ENTRY_LIST, { actor: scoped, page: query.page ?? 1, limit: query.limit ?? 50 });
+    const { from, to, name, bookingId, minAmount, maxAmount } = query;
+    const filter = { from, to, name, bookingId, minAmount, maxAmount };
+    const filtered = Object.values(filter).some((value) => value !== undefined);
+    const page = await this.services.send(SUBJECTS.ACCOUNTING_ENTRY_LIST, { actor: scoped, page: query.page ?? 1, limit: query.limit ?? 50, ...(filtered && { filter }) });
     return new Paginated(page.entries, page.total);
+  }
+
+  /** The finance credential's client picker: clients by a part of their name or by id, active ones first (at most `limit`, 20 unless said). */
+  @Get('clients')
+  clients(@CurrentActor() actor: Actor, @Query() query: ClientSearchQuery): Promise<ClientName[]> {
+    if (actor.role !== 'finance') throw new DomainError('FORBIDDEN', 'only the finance credential lists clients');
+    return this.services.send(SUBJECTS.USERS_CLIENT_SEARCH, { ...(query.search && { search: query.search }), limit: query.limit ?? 20 });
   }
 
   /** An addition for the finance team: credit limit, credits, debits, holds and available funds. */
@@ -117,7 +148,7 @@ export class AccountingController {
     const scoped = scopedActor(actor, query.clientId);
     const { from, to } = query;
     const format = negotiate(query.format, accept, { 'text/csv': 'csv', 'application/pdf': 'pdf' }) ?? 'json';
-    const summary = await this.services.send(SUBJECTS.ACCOUNTING_STATEMENT_SUMMARY, { actor: scoped, from, to });
+    const [summary, name] = await Promise.all([this.services.send(SUBJECTS.ACCOUNTING_STATEMENT_SUMMARY, { actor: scoped, from, to }), this.clientName(scoped.clientId)]);
     // `amounts`: the figures as exact decimals with the currency's decimals, for CSV and PDF (JSON answers the numbers).
     const { lastEntryId, amounts, ...figures } = summary;
     const pages = await ExportPages.open(
@@ -126,14 +157,14 @@ export class AccountingController {
       { kind: 'statement', format: format === 'csv' ? 'csv' : 'json', from, to },
       { upTo: lastEntryId, balance: amounts.openingBalance },
     );
-    const filename = `statement-${scoped.clientId}-${from}-${to}`;
+    const filename = `statement-${clientSlug(name, scoped.clientId)}-${from}-${to}`;
     if (format === 'pdf') {
       download(reply, 'application/pdf', `${filename}.pdf`);
-      return statementPdf(summary, pages.entries());
+      return statementPdf(summary, pages.entries(), name);
     }
     if (format === 'csv') {
       download(reply, 'text/csv; charset=utf-8', `${filename}.csv`);
-      const opening = csvRecord(STATEMENT_CSV_COLUMNS) + csvRecord([from, null, 'Opening balance', null, null, amounts.openingBalance]);
+      const opening = UTF8_BOM + csvRecord(STATEMENT_CSV_COLUMNS) + csvRecord([from, null, 'Opening balance', null, null, amounts.openingBalance]);
       const closing = csvRecord([to, null, 'Closing balance', amounts.totalDebits, amounts.totalCredits, amounts.closingBalance]);
       return byteStream(pages.text(opening, closing));
     }
@@ -142,6 +173,15 @@ export class AccountingController {
     const head = JSON.stringify({ data: { ...figures, entries: [] } satisfies StatementView, success: true, message: null });
     const at = head.indexOf('"entries":[]') + '"entries":['.length;
     return byteStream(pages.text(head.slice(0, at), head.slice(at)));
+  }
+
+  /** The client's name for a document about it; none when the users service cannot say now (the document names the id alone). */
+  private async clientName(clientId: number): Promise<string | null> {
+    try {
+      return (await this.services.send(SUBJECTS.USERS_CLIENT_GET, { clientId })).name ?? null;
+    } catch {
+      return null;
+    }
   }
 
   /** Every booking of the period against its ledger entries: the mismatches, and totals per status. */

@@ -10,6 +10,8 @@ import {
   DeleteClientReply,
   ListClientsReply,
   ListClientsRequest,
+  SearchClientsRequest,
+  ClientName,
   ResolveCredentialRequest,
   ResolvedCredential,
   RevokeKeysReply,
@@ -43,6 +45,11 @@ export class ClientsController {
   @MessagePattern(SUBJECTS.USERS_CLIENT_GET)
   terms(@Payload() request: ClientIdRequest): Promise<ClientAccountTerms> {
     return this.clients.terms(request.clientId);
+  }
+
+  @MessagePattern(SUBJECTS.USERS_CLIENT_SEARCH)
+  search(@Payload() request: SearchClientsRequest): Promise<ClientName[]> {
+    return this.clients.search(request.search, request.limit);
   }
 
   @MessagePattern(SUBJECTS.USERS_CLIENT_LIST)

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { ClientAccountTerms, ClientPricing, ClientSummary, CredentialKind, RateLimit, toDecimalString } from '@hotel/contracts';
+import { ClientAccountTerms, ClientName, ClientPricing, ClientSummary, CredentialKind, RateLimit, toDecimalString } from '@hotel/contracts';
 import { UserEntity, UserTokenEntity } from '../users/user.entity';
 import { ClientEntity, CredentialEntity } from './client.entity';
 import { PricingColumns, pricingOf } from './pricing';
@@ -135,6 +135,26 @@ export class ClientsRepository {
   }
 
   /** Every client with how many credentials of each kind are active. */
+  /** Clients whose name holds `search` (any case) or whose id it is, active ones first, by name; all of them without. */
+  async search(search: string | undefined, limit: number): Promise<ClientName[]> {
+    const query = this.dataSource
+      .getRepository(ClientEntity)
+      .createQueryBuilder('c')
+      .select(['c.id', 'c.name', 'c.currency', 'c.deletedAt'])
+      .orderBy('c.deletedAt IS NULL', 'DESC')
+      .addOrderBy('lower(c.name)')
+      .addOrderBy('c.id')
+      .limit(limit);
+    const text = search?.trim();
+    if (text) {
+      // A substring, whatever it holds (no LIKE pattern to escape); digits may also be the id.
+      query.where('position(lower(:text) in lower(c.name)) > 0', { text });
+      if (/^\d{1,9}$/.test(text)) query.orWhere('c.id = :id', { id: Number(text) });
+    }
+    const rows = await query.getMany();
+    return rows.map((row) => ({ clientId: row.id, name: row.name, currency: row.currency, deletedAt: row.deletedAt?.toISOString() ?? null }));
+  }
+
   async list(): Promise<ClientSummary[]> {
     const rows = await this.dataSource
       .getRepository(ClientEntity)

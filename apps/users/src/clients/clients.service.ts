@@ -8,6 +8,7 @@ import {
   ClientRateLimitReply,
   DeleteClientReply,
   ListClientsReply,
+  ClientName,
   ResolvedCredential,
   RevokeKeysReply,
   RotateKeysReply,
@@ -86,6 +87,10 @@ export class ClientsService {
     const terms = await this.clients.findTerms(clientId);
     if (!terms) throw DomainError.notFound(`client ${clientId}`);
     return terms;
+  }
+
+  search(search: string | undefined, limit: number): Promise<ClientName[]> {
+    return this.clients.search(search, limit);
   }
 
   async listClients(): Promise<ListClientsReply> {

@@ -1,5 +1,5 @@
 import { Type } from 'class-transformer';
-import { IsDefined, IsInt, IsOptional, IsPositive, IsString, Max, MaxLength, Min, MinLength, ValidateNested } from 'class-validator';
+import { IsDefined, IsInt, IsOptional, IsPositive, IsString, Matches, Max, MaxLength, Min, MinLength, ValidateNested } from 'class-validator';
 import { ActorScoped } from '../common/actor';
 import { IsIsoCurrency, IsMoneyAmount, MAX_INT_ID, MAX_STORED_AMOUNT } from '../common/validators';
 
@@ -91,6 +91,35 @@ export class CreateEntryRequest extends ActorScoped {
   entry: NewAccountingEntry;
 }
 
+/** Which entries of a ledger page: each condition optional, all of them together. */
+export class LedgerFilter {
+  @IsOptional()
+  @Matches(/^\d{4}-\d{2}-\d{2}$/)
+  from?: string;
+
+  @IsOptional()
+  @Matches(/^\d{4}-\d{2}-\d{2}$/)
+  to?: string;
+
+  @IsOptional()
+  @IsString()
+  @MaxLength(100)
+  name?: string;
+
+  @IsOptional()
+  @IsInt()
+  @IsPositive()
+  bookingId?: number;
+
+  @IsOptional()
+  @Matches(/^\d{1,12}(\.\d{1,3})?$/)
+  minAmount?: string;
+
+  @IsOptional()
+  @Matches(/^\d{1,12}(\.\d{1,3})?$/)
+  maxAmount?: string;
+}
+
 /** accounting.entry.list.v1 */
 export class ListEntriesRequest extends ActorScoped {
   @IsInt()
@@ -101,7 +130,14 @@ export class ListEntriesRequest extends ActorScoped {
   @Min(1)
   @Max(500)
   limit: number;
+
+  /** Only the entries that match (the gateway's ledger filters); every entry without. */
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => LedgerFilter)
+  filter?: LedgerFilter;
 }
+
 
 /** accounting.entry.get.v1 */
 export class EntryIdRequest extends ActorScoped {

@@ -1,3 +1,4 @@
+import { Type } from 'class-transformer';
 import { BookingFx } from '../rates/fx';
 // A type only: the vendor reconciliation contract takes its period rules from this file.
 import type { VendorReconciliationSection } from '../rates/vendor-reconciliation';
@@ -102,9 +103,53 @@ export class LedgerQuery extends PageQuery {
   @QueryId()
   clientId?: number;
 
+  /** Entries from this UTC day on (YYYY-MM-DD). */
+  @IsOptional()
+  @IsPeriodStart()
+  from?: string;
+
+  /** Entries up to this UTC day, included (YYYY-MM-DD). */
+  @IsOptional()
+  @IsPeriodStart()
+  to?: string;
+
+  /** Entries whose name contains this, any case. */
+  @IsOptional()
+  @Matches(/^[^\u0000-\u001f]{1,100}$/, { message: 'name must be 1 to 100 characters, no control characters' })
+  name?: string;
+
+  /** The entries of one booking. */
+  @QueryId()
+  bookingId?: number;
+
+  /** Entries of at least this amount (the debit or the credit), in the account's currency. */
+  @IsOptional()
+  @Matches(/^\d{1,12}(\.\d{1,3})?$/, { message: 'minAmount must be a decimal amount like 100 or 99.50' })
+  minAmount?: string;
+
+  /** Entries of at most this amount. */
+  @IsOptional()
+  @Matches(/^\d{1,12}(\.\d{1,3})?$/, { message: 'maxAmount must be a decimal amount like 100 or 99.50' })
+  maxAmount?: string;
+
   @IsOptional()
   @IsIn(EXPORT_FORMATS)
   format?: (typeof EXPORT_FORMATS)[number];
+}
+
+/** `GET /api/accounting/clients`: the finance credential's client picker. */
+export class ClientSearchQuery {
+  /** A part of the client's name (any case), or its id. */
+  @IsOptional()
+  @Matches(/^[^\u0000-\u001f]{1,100}$/, { message: 'search must be 1 to 100 characters, no control characters' })
+  search?: string;
+
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(50)
+  limit?: number;
 }
 
 /** `from` and `to` (YYYY-MM-DD, UTC days, both included) and the finance credential's `clientId`. */

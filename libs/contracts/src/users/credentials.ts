@@ -8,6 +8,7 @@ import {
   IsInt,
   IsOptional,
   IsPositive,
+  IsString,
   Matches,
   Max,
   MaxLength,
@@ -154,6 +155,28 @@ export interface ClientAccountTerms {
 
 /** users.client.list.v1 (admin command line). */
 export class ListClientsRequest {}
+
+/** users.client.search.v1 (the finance credential's client picker): clients by name, a part of it in any case, or by id. */
+export class SearchClientsRequest {
+  @IsOptional()
+  @IsString()
+  @MaxLength(100)
+  search?: string;
+
+  @IsInt()
+  @Min(1)
+  @Max(50)
+  limit: number;
+}
+
+/** A client as the finance team picks it. */
+export interface ClientName {
+  clientId: number;
+  name: string;
+  currency: string;
+  /** When it was deleted; null while it is active. */
+  deletedAt: string | null;
+}
 
 export interface ClientSummary {
   clientId: number;
