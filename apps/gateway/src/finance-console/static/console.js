@@ -5,7 +5,10 @@
   'use strict';
   var TOKEN = 'finance.token';
   var CLIENT = 'finance.clientId';
+  var CLIENT_NAME = 'finance.clientName';
   var $ = function (id) { return document.getElementById(id); };
+  /** Whether the token is the finance credential (it may list clients), known once the console is opened. */
+  var financeMode = false;
   var ledger = { page: 1, total: 0, entries: [] };
   /** The account's currency (from the last figures read): amounts show its decimals (JPY none, USD two, KWD three). */
   var currency = 'USD';
@@ -24,21 +27,37 @@
     return parts.length ? '?' + parts.join('&') : '';
   }
 
-  function call(method, path, params, accept) {
+  function call(method, path, params, accept, unscoped) {
     var token = sessionStorage.getItem(TOKEN);
     if (!token) return Promise.reject(new Error('open the console with a token first'));
-    return fetch('/api/accounting' + path + query(params || {}), {
+    if (financeMode && !unscoped && !sessionStorage.getItem(CLIENT)) return Promise.reject(new Error('Choose a client first: type a part of its name (or its id) and press Enter.'));
+    return fetch('/api/accounting' + path + (unscoped ? plainQuery(params || {}) : query(params || {})), {
       method: method,
       headers: { authorization: token, accept: accept || 'application/json' },
       credentials: 'omit',
       cache: 'no-store',
     }).then(function (response) {
-      if (accept && response.ok) return response.blob();
+      // A download: its bytes and the name the platform gives it (client and period).
+      if (accept && response.ok) {
+        var named = /filename="([^"]+)"/.exec(response.headers.get('content-disposition') || '');
+        return response.blob().then(function (blob) { return { blob: blob, filename: named ? named[1] : null }; });
+      }
       return response.json().then(function (body) {
-        if (!response.ok) throw new Error(body && body.message ? body.message + ' (' + response.status + ')' : 'HTTP ' + response.status);
+        if (!response.ok) {
+          var error = new Error(body && body.message ? body.message + ' (' + response.status + ')' : 'HTTP ' + response.status);
+          error.status = response.status;
+          throw error;
+        }
         return body;
       });
     });
+  }
+
+  function plainQuery(params) {
+    var parts = Object.keys(params).filter(function (key) { return params[key] !== '' && params[key] !== undefined; }).map(function (key) {
+      return encodeURIComponent(key) + '=' + encodeURIComponent(params[key]);
+    });
+    return parts.length ? '?' + parts.join('&') : '';
   }
 
   function decimals(code) {
@@ -49,9 +68,49 @@
     }
   }
 
-  function money(value) {
-    var digits = decimals(currency);
+  function money(value, code) {
+    var digits = decimals(code || currency);
     return Number(value).toLocaleString('en', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+  }
+
+  /** The chosen client, named wherever the console shows its figures. */
+  function showClient() {
+    var id = sessionStorage.getItem(CLIENT);
+    var name = sessionStorage.getItem(CLIENT_NAME);
+    $('client-name').textContent = id ? (name ? name + ' · client ' + id : 'Client ' + id) : financeMode ? 'No client chosen' : '';
+  }
+
+  function chooseClient(client) {
+    sessionStorage.setItem(CLIENT, String(client.clientId));
+    sessionStorage.setItem(CLIENT_NAME, client.name);
+    $('client-results').replaceChildren();
+    $('client-search').value = client.name;
+    showClient();
+    status('Loading…');
+    return loadBalance().then(function () { show('summary'); status('Ready'); }).catch(failed);
+  }
+
+  /** Clients by a part of their name or their id: one found is chosen at once, several are offered. */
+  function findClients() {
+    var text = $('client-search').value.trim();
+    return call('GET', '/clients', { search: text, limit: 20 }, undefined, true).then(function (body) {
+      var found = body.data;
+      var list = $('client-results');
+      list.replaceChildren();
+      if (found.length === 1) return chooseClient(found[0]);
+      if (!found.length) { status('No client matches "' + text + '"', true); return; }
+      found.forEach(function (client) {
+        var item = document.createElement('li');
+        var button = document.createElement('button');
+        button.type = 'button';
+        button.textContent = client.name + ' (client ' + client.clientId + ', ' + client.currency + (client.deletedAt ? ', deleted' : '') + ')';
+        button.addEventListener('click', function () { chooseClient(client); });
+        item.appendChild(button);
+        list.appendChild(item);
+      });
+      status(found.length + ' clients match: choose one');
+      list.querySelector('button').focus();
+    });
   }
 
   function cell(row, value, className) {
@@ -110,19 +169,57 @@
     return call('GET', '/balance').then(function (body) {
       var b = body.data;
       currency = b.currency;
-      figures('balance', [['Client', b.clientId], ['Credit limit', money(b.creditLimit) + ' ' + b.currency], ['Credits', money(b.credits)], ['Debits', money(b.debits)], ['Holds', money(b.holds)], ['Available', money(b.available)]]);
+      var name = sessionStorage.getItem(CLIENT_NAME);
+      figures('balance', [['Client', name ? name + ' (' + b.clientId + ')' : b.clientId], ['Credit limit', money(b.creditLimit) + ' ' + b.currency], ['Credits', money(b.credits)], ['Debits', money(b.debits)], ['Holds', money(b.holds)], ['Available', money(b.available)]]);
     });
   }
 
-  function renderLedger() {
-    var filter = $('ledger-filter').value.toLowerCase();
-    var kind = $('ledger-kind').value;
-    var shown = ledger.entries.filter(function (entry) {
-      if (filter && entry.name.toLowerCase().indexOf(filter) < 0) return false;
-      if (kind === 'debit') return entry.debit > 0;
-      if (kind === 'credit') return entry.credit > 0;
-      return true;
+  /** Every client at a glance (finance credential): available funds, requests waiting, this month's reconciliation. */
+  function loadOverview() {
+    var month = { from: monthStart, to: today };
+    return Promise.all([
+      call('GET', '/clients', { limit: 50 }, undefined, true),
+      call('GET', '/requests', { status: 'pending', limit: 500 }, undefined, true),
+    ]).then(function (answers) {
+      var clients = answers[0].data;
+      var pending = {};
+      answers[1].data.forEach(function (request) { pending[request.clientId] = (pending[request.clientId] || 0) + 1; });
+      fill('overview-table', clients, function (row, client) {
+        cell(row, client.name + (client.deletedAt ? ' (deleted)' : ''), 'name');
+        cell(row, client.currency);
+        var available = cell(row, '…', 'num');
+        cell(row, pending[client.clientId] || 0, 'num');
+        var reconciliation = cell(row, '…');
+        var scoped = { clientId: client.clientId };
+        call('GET', '/balance', scoped, undefined, true).then(function (body) { available.textContent = money(body.data.available, client.currency); }).catch(function () { available.textContent = 'n/a'; });
+        call('GET', '/reconciliation', Object.assign({}, month, scoped), undefined, true)
+          .then(function (body) { reconciliation.textContent = body.data.mismatchCount === 0 ? 'no mismatches' : body.data.mismatchCount + ' mismatches'; reconciliation.className = body.data.mismatchCount ? 'negative' : ''; })
+          .catch(function () { reconciliation.textContent = 'n/a'; });
+        var open = cell(row, '');
+        var button = document.createElement('button');
+        button.type = 'button';
+        button.textContent = 'Open';
+        button.setAttribute('aria-label', 'Open ' + client.name);
+        button.addEventListener('click', function () { chooseClient(client); });
+        open.appendChild(button);
+      });
     });
+  }
+
+  /** The ledger's filters as the API takes them (it filters on the server, over every entry). */
+  function ledgerFilters() {
+    return {
+      from: $('ledger-from').value,
+      to: $('ledger-to').value,
+      name: $('ledger-filter').value.trim(),
+      bookingId: $('ledger-booking').value.trim(),
+      minAmount: $('ledger-min').value.trim(),
+      maxAmount: $('ledger-max').value.trim(),
+    };
+  }
+
+  function renderLedger() {
+    var shown = ledger.entries;
     fill('ledger-table', shown, function (row, entry) {
       cell(row, entry.id);
       cell(row, entry.createdAt.slice(0, 10));
@@ -133,13 +230,13 @@
     });
     var limit = Number($('ledger-limit').value);
     var pages = Math.max(1, Math.ceil(ledger.total / limit));
-    $('ledger-page').textContent = 'Page ' + ledger.page + ' of ' + pages + ' · ' + ledger.total + ' entries · ' + shown.length + ' shown';
+    $('ledger-page').textContent = 'Page ' + ledger.page + ' of ' + pages + ' · ' + ledger.total + ' entries' + (Object.values(ledgerFilters()).some(Boolean) ? ' match' : '');
     $('ledger-prev').disabled = ledger.page <= 1;
     $('ledger-next').disabled = ledger.page >= pages;
   }
 
   function loadLedger() {
-    return call('GET', '', { page: ledger.page, limit: $('ledger-limit').value }).then(function (body) {
+    return call('GET', '', Object.assign({ page: ledger.page, limit: $('ledger-limit').value }, ledgerFilters())).then(function (body) {
       ledger.entries = body.data;
       ledger.total = body.total;
       renderLedger();
@@ -161,8 +258,12 @@
     });
   }
 
-  function download(path, params, accept, filename) {
-    return call('GET', path, params, accept).then(function (blob) { save(blob, filename); status('Downloaded ' + filename); });
+  function download(path, params, accept, fallback) {
+    return call('GET', path, params, accept).then(function (file) {
+      var filename = file.filename || fallback;
+      save(file.blob, filename);
+      status('Downloaded ' + filename);
+    });
   }
 
   function loadReconciliation() {
@@ -189,42 +290,57 @@
     });
   }
 
-  /** Bars of available funds per day, a line of the closing balance, zero as an axis: SVG drawn here (no chart library to ship). */
+  /**
+   * Bars of available funds per day and a line of the closing balance, on axes with their
+   * values (amounts left, days below, zero marked): SVG drawn here (no chart library to ship).
+   */
   function chart(days) {
     var svg = $('daily-chart');
     var ns = 'http://www.w3.org/2000/svg';
     svg.replaceChildren();
     if (!days.length) return;
+    var left = 70;
+    var right = 630;
+    var top = 10;
+    var bottom = 230;
+    var add = function (name, attributes, text) {
+      var element = document.createElementNS(ns, name);
+      Object.keys(attributes).forEach(function (key) { element.setAttribute(key, String(attributes[key])); });
+      if (text !== undefined) element.textContent = text;
+      svg.appendChild(element);
+      return element;
+    };
     var values = days.reduce(function (all, d) { return all.concat([d.available, d.closingBalance]); }, [0]);
     var max = Math.max.apply(null, values);
     var min = Math.min.apply(null, values);
     var span = max - min || 1;
-    var y = function (v) { return 230 - ((v - min) / span) * 220; };
-    var width = 600 / days.length;
+    var y = function (v) { return bottom - ((v - min) / span) * (bottom - top); };
+    var width = (right - left) / days.length;
+    // The amount axis: five values from the lowest to the highest, with their lines.
+    for (var tick = 0; tick <= 4; tick++) {
+      var value = min + (span * tick) / 4;
+      add('line', { x1: left, x2: right, y1: y(value), y2: y(value), class: 'grid' });
+      add('text', { x: left - 6, y: y(value) + 4, 'text-anchor': 'end', class: 'tick' }, money(value));
+    }
+    add('line', { x1: left, x2: left, y1: top, y2: bottom, class: 'axis' });
+    add('line', { x1: left, x2: right, y1: y(0), y2: y(0), class: 'axis zero' });
+    // The day axis: every day when they fit, else about eight of them.
+    var every = Math.max(1, Math.ceil(days.length / 8));
     days.forEach(function (d, i) {
-      var rect = document.createElementNS(ns, 'rect');
-      var top = Math.min(y(d.available), y(0));
-      rect.setAttribute('x', String(i * width + width * 0.1));
-      rect.setAttribute('width', String(width * 0.8));
-      rect.setAttribute('y', String(top));
-      rect.setAttribute('height', String(Math.max(1, Math.abs(y(d.available) - y(0)))));
-      rect.setAttribute('class', d.available < 0 ? 'bar below' : 'bar');
+      var rect = add('rect', {
+        x: left + i * width + width * 0.1,
+        width: width * 0.8,
+        y: Math.min(y(d.available), y(0)),
+        height: Math.max(1, Math.abs(y(d.available) - y(0))),
+        class: d.available < 0 ? 'bar below' : 'bar',
+      });
       var title = document.createElementNS(ns, 'title');
       title.textContent = d.day + ': available ' + money(d.available) + ', closing ' + money(d.closingBalance);
       rect.appendChild(title);
-      svg.appendChild(rect);
+      if (i % every === 0 || i === days.length - 1) add('text', { x: left + i * width + width / 2, y: bottom + 16, 'text-anchor': 'middle', class: 'tick' }, d.day.slice(5));
     });
-    var axis = document.createElementNS(ns, 'line');
-    axis.setAttribute('x1', '0');
-    axis.setAttribute('x2', '600');
-    axis.setAttribute('y1', String(y(0)));
-    axis.setAttribute('y2', String(y(0)));
-    axis.setAttribute('class', 'axis');
-    svg.appendChild(axis);
-    var line = document.createElementNS(ns, 'polyline');
-    line.setAttribute('points', days.map(function (d, i) { return (i * width + width / 2) + ',' + y(d.closingBalance); }).join(' '));
-    line.setAttribute('class', 'line');
-    svg.appendChild(line);
+    add('polyline', { points: days.map(function (d, i) { return (left + i * width + width / 2) + ',' + y(d.closingBalance); }).join(' '), class: 'line' });
+    add('text', { x: left, y: 256, class: 'tick' }, 'Amounts in ' + currency + '; days (MM-DD) of ' + days[0].day.slice(0, 4));
   }
 
   function loadDaily() {
@@ -267,7 +383,7 @@
     });
   }
 
-  var LOADERS = { summary: loadBalance, ledger: loadLedger, statement: loadStatement, reconciliation: loadReconciliation, daily: loadDaily, requests: loadRequests };
+  var LOADERS = { overview: loadOverview, summary: loadBalance, ledger: loadLedger, statement: loadStatement, reconciliation: loadReconciliation, daily: loadDaily, requests: loadRequests };
 
   function show(tab) {
     document.querySelectorAll('[role=tab]').forEach(function (button) {
@@ -281,27 +397,53 @@
 
   var today = new Date().toISOString().slice(0, 10);
   var monthStart = today.slice(0, 8) + '01';
+
+  /** Opens the console with the token: the finance credential picks a client (its overview first); a client's token opens its own figures. */
+  function open() {
+    status('Loading…');
+    // The finance credential says what it is (hb_fin_…): no request to find out.
+    financeMode = (sessionStorage.getItem(TOKEN) || '').indexOf('hb_fin_') === 0;
+    return Promise.resolve()
+      .then(function () {
+        $('client-picker').hidden = !financeMode;
+        $('client-help').hidden = !financeMode;
+        document.querySelector('[data-tab=overview]').hidden = !financeMode;
+        if (!financeMode) { sessionStorage.removeItem(CLIENT); sessionStorage.removeItem(CLIENT_NAME); }
+        showClient();
+        if (financeMode && !sessionStorage.getItem(CLIENT)) {
+          show('overview');
+          status('Choose a client: type a part of its name (or its id) and press Enter, or open one below.');
+          $('client-search').focus();
+          return loadOverview();
+        }
+        return loadBalance().then(function () { status('Ready'); });
+      })
+      .catch(failed);
+  }
   document.querySelectorAll('form.period').forEach(function (form) {
     form.elements.from.value = monthStart;
     form.elements.to.value = today;
   });
   $('token').value = sessionStorage.getItem(TOKEN) || '';
-  $('client').value = sessionStorage.getItem(CLIENT) || '';
 
   $('signin').addEventListener('submit', function (event) {
     event.preventDefault();
     sessionStorage.setItem(TOKEN, $('token').value.trim());
-    var client = $('client').value.trim();
-    if (client) sessionStorage.setItem(CLIENT, client);
-    else sessionStorage.removeItem(CLIENT);
-    status('Loading…');
-    loadBalance().then(function () { status('Ready'); }).catch(failed);
+    sessionStorage.removeItem(CLIENT);
+    sessionStorage.removeItem(CLIENT_NAME);
+    open();
+  });
+  $('client-picker').addEventListener('submit', function (event) {
+    event.preventDefault();
+    findClients().catch(failed);
   });
   $('signout').addEventListener('click', function () {
-    sessionStorage.removeItem(TOKEN);
-    sessionStorage.removeItem(CLIENT);
+    [TOKEN, CLIENT, CLIENT_NAME].forEach(function (key) { sessionStorage.removeItem(key); });
     $('token').value = '';
-    $('client').value = '';
+    $('client-search').value = '';
+    financeMode = false;
+    $('client-picker').hidden = true;
+    showClient();
     status('Signed out');
   });
   document.querySelectorAll('[role=tab]').forEach(function (button) {
@@ -311,18 +453,16 @@
       if (tab !== 'statement' && tab !== 'reconciliation' && tab !== 'daily') LOADERS[tab]().catch(failed);
     });
   });
-  [['statement-form', loadStatement], ['reconciliation-form', loadReconciliation], ['daily-form', loadDaily], ['requests-form', loadRequests], ['ledger-form', loadLedger]].forEach(function (pair) {
+  [['statement-form', loadStatement], ['reconciliation-form', loadReconciliation], ['daily-form', loadDaily], ['requests-form', loadRequests], ['ledger-form', function () { ledger.page = 1; return loadLedger(); }]].forEach(function (pair) {
     $(pair[0]).addEventListener('submit', function (event) {
       event.preventDefault();
       pair[1]().then(function () { status('Ready'); }).catch(failed);
     });
   });
-  $('ledger-filter').addEventListener('input', renderLedger);
-  $('ledger-kind').addEventListener('change', renderLedger);
   $('ledger-limit').addEventListener('change', function () { ledger.page = 1; loadLedger().catch(failed); });
   $('ledger-prev').addEventListener('click', function () { ledger.page = Math.max(1, ledger.page - 1); loadLedger().catch(failed); });
   $('ledger-next').addEventListener('click', function () { ledger.page += 1; loadLedger().catch(failed); });
-  $('ledger-csv').addEventListener('click', function () { download('', { format: 'csv' }, 'text/csv', 'ledger.csv').catch(failed); });
+  $('ledger-csv').addEventListener('click', function () { download('', { format: 'csv' }, 'text/csv', 'ledger-' + sessionStorage.getItem(CLIENT) + '.csv').catch(failed); });
   $('statement-csv').addEventListener('click', function () {
     var p = period('statement-form');
     download('/statement', Object.assign({ format: 'csv' }, p), 'text/csv', 'statement-' + p.from + '-' + p.to + '.csv').catch(failed);
@@ -331,5 +471,5 @@
     var p = period('statement-form');
     download('/statement', Object.assign({ format: 'pdf' }, p), 'application/pdf', 'statement-' + p.from + '-' + p.to + '.pdf').catch(failed);
   });
-  if (sessionStorage.getItem(TOKEN)) loadBalance().then(function () { status('Ready'); }).catch(failed);
+  if (sessionStorage.getItem(TOKEN)) open();
 })();
