@@ -389,6 +389,13 @@ async function withCpu(cpu, run) {
     const operations = Math.max(1, result.requests.average * (result.durationS ?? DURATION_S));
     result.cpuMsPerRequest = ((after.apps - before.apps) * 1000) / operations;
     result.simulatorCpuMsPerRequest = ((after.simulator - before.simulator) * 1000) / operations;
+    // CPU ms per operation of each process, by its dist/apps/<name> (pids present at both reads).
+    result.perAppCpuMs = {};
+    for (const [pid, { name, seconds }] of Object.entries(after.byPid)) {
+      if (before.byPid[pid]) result.perAppCpuMs[name] = (result.perAppCpuMs[name] ?? 0) + ((seconds - before.byPid[pid].seconds) * 1000) / operations;
+    }
+    // The same per second of the measured window (in a baseline scenario: each app's idle floor).
+    result.perAppCpuMsPerS = Object.fromEntries(Object.entries(result.perAppCpuMs).map(([name, ms]) => [name, (ms * operations) / (result.durationS ?? DURATION_S)]));
   }
   return result;
 }
@@ -402,15 +409,18 @@ function appsCpuSeconds(platform) {
   const children = fs.readFileSync(`/proc/${platform.pid}/task/${platform.pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean);
   let apps = 0;
   let simulator = 0;
+  const byPid = {};
   for (const pid of children) {
     const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
     // utime and stime, the 14th and 15th fields, counted after the command name's closing parenthesis.
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     const ticks = Number(fields[11]) + Number(fields[12]);
-    if (fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('vendor-simulator')) simulator += ticks;
+    const cmdline = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+    byPid[pid] = { name: /dist\/apps\/([^/]+)/.exec(cmdline)?.[1] ?? cmdline.split('\0')[0], seconds: ticks / 100 };
+    if (cmdline.includes('vendor-simulator')) simulator += ticks;
     else apps += ticks;
   }
-  return { apps: apps / 100, simulator: simulator / 100 };
+  return { apps: apps / 100, simulator: simulator / 100, byPid };
 }
 
 /** The resident memory (MiB) of the platform's processes: `npm start`'s supervisor and every app it runs. */
@@ -710,6 +720,13 @@ async function main() {
   }));
   process.stdout.write(`\nnpm run bench — ${os.cpus().length} cores, ${DURATION_S} s per scenario, ${CONNECTIONS} connections\n`);
   console.table(rows);
+  // Each process's CPU ms per operation in each scenario's measured window.
+  for (const { scenario, result } of results.filter(({ result }) => result.perAppCpuMs)) {
+    const parts = Object.entries(result.perAppCpuMs).sort((a, b) => b[1] - a[1]).map(([name, ms]) => `${name}=${ms.toFixed(3)}`);
+    process.stdout.write(`per-app CPU ms/op, ${scenario.name}: ${parts.join(' ')}\n`);
+    const perSecond = Object.entries(result.perAppCpuMsPerS).sort((a, b) => b[1] - a[1]).map(([name, ms]) => `${name}=${ms.toFixed(1)}`);
+    process.stdout.write(`per-app CPU ms/s, ${scenario.name}: ${perSecond.join(' ')}\n`);
+  }
   if (sink) process.stdout.write(`tracing on: the apps exported ${sink.spans()} spans (warm-ups included)\n`);
   process.stdout.write(
     `memory: the platform's ${memory.idle.processes} processes (supervisor and apps) use ${memory.idle.mib.toFixed(0)} MiB resident when idle (settled, before the first scenario), ${memory.peak.mib.toFixed(0)} MiB at their peak (during "${memory.peak.scenario}")\n`,
@@ -725,7 +742,10 @@ async function main() {
     );
   }
   // With the credentials npm start made for the simulated vendors (DATA_DIR/secrets).
-  const roundTrip = platform.simulatorUrl ? await vendorRoundTripCost(platform.simulatorUrl, readSimulatorCredentials(path.join(dataDir, 'secrets'), 'atlas')) : null;
+  const roundTrip = platform.simulatorUrl ? await vendorRoundTripCost(platform.simulatorUrl, {
+        atlas: readSimulatorCredentials(path.join(dataDir, 'secrets'), 'atlas'),
+        sandbox: readSimulatorCredentials(path.join(dataDir, 'secrets'), 'sandbox'),
+      }) : null;
   if (roundTrip) {
     const { availability, checkRate, city } = roundTrip;
     process.stdout.write(

@@ -22,18 +22,20 @@ async function timed(calls, call) {
   return { cpuMs: (used.user + used.system) / 1000 / calls, p50Ms: walls[Math.floor(calls / 2)] };
 }
 
-/** `simulatorUrl`: the simulator `npm start` runs; `credentials`: atlas's there ({ apiKey, secret }). */
+/** `simulatorUrl`: the simulator `npm start` runs; `credentials`: atlas's and the sandbox desk's there ({ atlas, sandbox }: { apiKey, secret }). */
 async function vendorRoundTripCost(simulatorUrl, credentials) {
   require('reflect-metadata');
   const { HotelbedsClient, HotelbedsSupplier } = require(path.join(ROOT, 'dist/libs/hotelbeds/src/index.js'));
   const { findPlace, hotelsForPlace, priceEpoch } = require(path.join(ROOT, 'dist/libs/inventory/src/index.js'));
-  const client = new HotelbedsClient({ baseUrl: `${simulatorUrl}/atlas`, apiKey: credentials.apiKey, secret: credentials.secret });
+  const client = new HotelbedsClient({ baseUrl: `${simulatorUrl}/atlas`, apiKey: credentials.atlas.apiKey, secret: credentials.atlas.secret });
+  const desk = new HotelbedsClient({ baseUrl: `${simulatorUrl}/sandbox`, apiKey: credentials.sandbox.apiKey, secret: credentials.sandbox.secret });
   try {
-    const supplier = new HotelbedsSupplier({ code: 'atlas', name: 'Atlas Beds', client, sandboxPendingSeconds: 60 });
+    // The desk is asked nothing here (live calls only), but every supplier has one.
+    const supplier = new HotelbedsSupplier({ code: 'atlas', name: 'Atlas Beds', client, sandboxDesk: { client: desk, secret: credentials.sandbox.secret } });
     const hotels = hotelsForPlace(findPlace('gn:2988507').placeId, 300);
     const day = (offset) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
     const stay = (i) => ({ check_in: day(30 + (i % 200)), check_out: day(32 + (i % 200)), rooms: [{ adults: 2, children: 0, children_ages: [] }] });
-    const request = { soldOut: new Set(), includeMemberRates: true, context: { epoch: priceEpoch(), issuedAt: new Date() } };
+    const request = { includeMemberRates: true, context: { epoch: priceEpoch(), issuedAt: new Date() } };
     // A hotel the vendor answers with offers, and one of them to recheck.
     let found = null;
     for (const hotel of hotels) {
@@ -45,11 +47,12 @@ async function vendorRoundTripCost(simulatorUrl, credentials) {
     }
     if (!found) return null;
     const availability = await timed(CALLS, (i) => supplier.availability([found.hotel], stay(i), request));
-    const checkRate = await timed(CALLS, () => supplier.recheck(found.hotel, found.offer.key, stay(0), new Set()));
+    const checkRate = await timed(CALLS, () => supplier.recheck(found.hotel, found.offer.key, stay(0)));
     const city = await timed(20, (i) => supplier.availability(hotels, stay(i), request));
     return { availability, checkRate, city: { ...city, hotels: hotels.length } };
   } finally {
     client.close();
+    desk.close();
   }
 }
 
