@@ -489,7 +489,8 @@ async function main() {
     PORT: String(gatewayPort),
     METRICS_PORT: String(metricsPort),
     DATA_DIR: dataDir,
-    LOG_LEVEL: 'warn',
+    // warn unless said: BENCH_LOG_LEVEL=info measures the platform as npm start runs it, with a line per request and per booking change.
+    LOG_LEVEL: process.env.BENCH_LOG_LEVEL || 'warn',
     // The simulated vendors answer as fast as a vendor's cache would: what is measured is the platform.
     SIMULATOR_LATENCY_MS: 'atlas=10,borealis=20,cobalt=40',
     // Limits no scenario reaches; BENCH_RATE_LIMIT_RPS=10 BENCH_RATE_LIMIT_BURST=1000000000 instead makes
