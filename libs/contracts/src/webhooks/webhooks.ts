@@ -11,6 +11,7 @@ import {
   IsString,
   MaxLength,
   Max,
+  ValidateIf,
   ValidateNested,
   IsDefined,
 } from 'class-validator';
@@ -60,7 +61,8 @@ export class NewWebhookEndpoint {
 
 /** Body of `PUT /api/webhook/{id}`: the fields to change (at least one). */
 export class WebhookEndpointChanges {
-  @IsOptional()
+  // Absent leaves it; null is no url (400), not "absent" as @IsOptional would take it.
+  @ValidateIf((changes: WebhookEndpointChanges) => changes.url !== undefined)
   @IsString()
   @MaxLength(MAX_WEBHOOK_URL_LENGTH)
   url?: string;
@@ -74,8 +76,8 @@ export class WebhookEndpointChanges {
   @MaxLength(500)
   description?: string | null;
 
-  /** true re-enables an endpoint that was disabled (by its owner or after failing for days). */
-  @IsOptional()
+  /** true re-enables an endpoint that was disabled (by its owner or after failing for days); null is not a choice (400). */
+  @ValidateIf((changes: WebhookEndpointChanges) => changes.enabled !== undefined)
   @IsBoolean()
   enabled?: boolean;
 }
