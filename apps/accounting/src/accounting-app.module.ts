@@ -18,6 +18,7 @@ import { OneFundsRule1764100000000 } from './migrations/1764100000000-one-funds-
 import { FinanceWorkspace1764600000000 } from './migrations/1764600000000-finance-workspace';
 import { AmountsInAnyCurrency1764700000000 } from './migrations/1764700000000-amounts-in-any-currency';
 import { PendingSelfCredits1764800000000 } from './migrations/1764800000000-pending-self-credits';
+import { EntryIdempotencyKeys1765950000000 } from './migrations/1765950000000-entry-idempotency-keys';
 
 /** Every table of the accounting schema, as TypeORM entities. */
 export const ACCOUNTING_ENTITIES = [AccountEntity, EntryEntity, HoldEntity, CreditRequestEntity, SelfCreditDefaultEntity];
@@ -30,6 +31,7 @@ export const ACCOUNTING_MIGRATIONS = [
   FinanceWorkspace1764600000000,
   AmountsInAnyCurrency1764700000000,
   PendingSelfCredits1764800000000,
+  EntryIdempotencyKeys1765950000000,
 ];
 
 @Module({})

@@ -321,12 +321,12 @@ export const OPERATIONS: Record<string, OperationSpec> = {
     tag: 'Accounting',
     summary: 'Append a ledger entry',
     description:
-      'A `clientId` other than the caller\'s is 403. Amounts are in the account\'s currency: more decimals than it has (JPY none, USD two, KWD three) or more than 999,999,999.99 is 400 naming the field. Entries are never changed or deleted; corrections are new entries. A new client starts with the `pending` credit policy: its own credits are credit requests (202) until the finance team confirms them.',
+      'A `clientId` other than the caller\'s is 403. Amounts are in the account\'s currency: more decimals than it has (JPY none, USD two, KWD three) or more than 999,999,999.99 is 400 naming the field. Entries are never changed or deleted; corrections are new entries. A new client starts with the `pending` credit policy: its own credits are credit requests (202) until the finance team confirms them. With an `Idempotency-Key` header (1–128 printable characters, per client), a repeat of the same entry answers exactly what the first post answered (its entry or its credit request, same status) and writes nothing; another entry under the key is 409 IDEMPOTENCY_CONFLICT.',
     replies: {
       201: { type: 'AccountingEntryView', form: 'envelope', description: 'The entry.' },
       202: { type: 'CreditRequestView', form: 'envelope', description: 'A credit of the client\'s own under the `pending` credit policy (where new clients start): a credit request, no money moved until the finance team confirms it.' },
     },
-    errors: ['NOT_FOUND'],
+    errors: ['NOT_FOUND', 'IDEMPOTENCY_CONFLICT'],
   },
   'GET /api/accounting': {
     operationId: 'listAccountingEntries',

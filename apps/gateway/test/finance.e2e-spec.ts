@@ -159,6 +159,43 @@ describe('finance', () => {
     });
   });
 
+  describe('an Idempotency-Key on a manual post', () => {
+    it('makes one entry however many posts race with the key; a repeat answers it, another entry under the key is 409, and a credit request is kept the same way', async () => {
+      const client = await system.createClient('Keyed Travel', '1000');
+      const post = (headers: Record<string, string>, body: Record<string, unknown>, key = 'wire-2026-11-27-001') =>
+        system.request('POST', '/api/accounting', { headers: { ...headers, 'idempotency-key': key }, json: { debit: 0, clientId: client.client_id, ...body } });
+      const wire = { credit: 250.5, name: 'Wire 2026-11-27' };
+      const raced = await Promise.all(Array.from({ length: 10 }, () => post(finance, wire)));
+      expect(raced.map((answer) => answer.status)).toEqual(Array(10).fill(201));
+      const ids = new Set(raced.map((answer) => answer.body.data.id));
+      expect(ids.size).toBe(1);
+      const [{ entries }] = await queryTestDatabase<{ entries: number }>(system.database.url, `SELECT count(*)::int AS entries FROM accounting.entries WHERE client_id = $1`, [client.client_id]);
+      expect(entries).toBe(1);
+      expect((await system.request('GET', `/api/accounting/balance?clientId=${client.client_id}`, { headers: finance })).body.data.credits).toBe(250.5);
+      // Later, the same: the same answer, nothing written.
+      const again = await post(finance, wire);
+      expect({ status: again.status, id: again.body.data.id }).toEqual({ status: 201, id: [...ids][0] });
+      // Another entry under the key: refused.
+      const other = await post(finance, { ...wire, credit: 25 });
+      expect({ status: other.status, code: other.body.code }).toEqual({ status: 409, code: 'IDEMPOTENCY_CONFLICT' });
+      // The client's own credit under the pending policy: one credit request, answered again.
+      const own = backend(client);
+      const requests = await Promise.all(Array.from({ length: 5 }, () => post(own, { credit: 40, name: 'Own wire' }, 'own-1')));
+      expect(requests.map((answer) => answer.status)).toEqual(Array(5).fill(202));
+      expect(new Set(requests.map((answer) => answer.body.data.id)).size).toBe(1);
+      const [{ pending }] = await queryTestDatabase<{ pending: number }>(system.database.url, `SELECT count(*)::int AS pending FROM accounting.credit_requests WHERE client_id = $1`, [client.client_id]);
+      expect(pending).toBe(1);
+      // Keys are the client's: another client may use the same one.
+      const globex = await system.createClient('Keyed Globex', '1000');
+      const theirs = await system.request('POST', '/api/accounting', { headers: { ...finance, 'idempotency-key': 'wire-2026-11-27-001' }, json: { debit: 0, credit: 250.5, name: 'Wire 2026-11-27', clientId: globex.client_id } });
+      expect(theirs.status).toBe(201);
+      expect(theirs.body.data.id).not.toBe([...ids][0]);
+      // A key that is not one: 400.
+      const bad = await post(finance, wire, 'has space');
+      expect({ status: bad.status, code: bad.body.code }).toEqual({ status: 400, code: 'VALIDATION_FAILED' });
+    });
+  });
+
   describe('statements and the daily balance', () => {
     let client: ClientKeys;
     beforeAll(async () => {

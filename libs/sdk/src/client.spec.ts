@@ -142,8 +142,20 @@ describe('HotelClient', () => {
 
     it('does not retry calls that are not safe to repeat', async () => {
       const { client, sent } = clientWith([unavailable()], { backendToken: 'hb_back_xyz' });
-      await expect(client.createAccountingEntry({ clientId: 1, credit: 100, name: 'top-up' } as any)).rejects.toMatchObject({ status: 503 });
+      await expect(client.createUser({ firstName: 'Ada', lastName: 'Lovelace', email: 'ada@example.com', phone: '+44 20 7946 0000' } as any)).rejects.toMatchObject({ status: 503 });
       expect(sent).toHaveLength(1);
+    });
+
+    it('retries a manual ledger entry with the same Idempotency-Key (made, or given)', async () => {
+      const entry = { id: 7, clientId: 1, credit: 100 };
+      const { client, sent } = clientWith([unavailable(), ok(entry, 201)], { backendToken: 'hb_back_xyz' });
+      expect(await client.createAccountingEntry({ clientId: 1, debit: 0, credit: 100, name: 'top-up' } as any)).toEqual(entry);
+      expect(sent).toHaveLength(2);
+      expect(sent[0].headers['idempotency-key']).toMatch(/^[0-9a-f-]{36}$/);
+      expect(sent[1].headers['idempotency-key']).toBe(sent[0].headers['idempotency-key']);
+      const given = clientWith([ok(entry, 201)], { backendToken: 'hb_back_xyz' });
+      await given.client.createAccountingEntry({ clientId: 1, debit: 0, credit: 100, name: 'top-up' } as any, { idempotencyKey: 'wire-42' });
+      expect(given.sent[0].headers['idempotency-key']).toBe('wire-42');
     });
 
     it('does not retry other errors', async () => {

@@ -88,7 +88,7 @@ const RETRY_RULES: Record<OperationId, RetryRule> = {
   deleteUser: 'never',
   issueUserToken: 'never',
   // Each call appends another ledger entry.
-  createAccountingEntry: 'never',
+  createAccountingEntry: 'with-idempotency-key',
   listAccountingEntries: 'safe',
   getBalance: 'safe',
   listBookingAccountingEntries: 'safe',
@@ -137,6 +137,8 @@ interface CallInput {
   retryable?: boolean;
   /** How a 2xx body is read (default JSON). */
   read?: 'json' | 'bytes';
+  /** The `Idempotency-Key` header (a manual ledger post). */
+  idempotencyKey?: string;
 }
 
 /**
@@ -311,8 +313,14 @@ export class HotelClient {
   }
 
   /** Not retried: each call appends another ledger entry. */
-  createAccountingEntry(body: JsonBody<'createAccountingEntry'>, options?: CallOptions): Promise<Result<'createAccountingEntry'>> {
-    return this.call('createAccountingEntry', { body }, options);
+  /**
+   * A manual ledger entry, sent with an `Idempotency-Key` (one of `options.idempotencyKey`,
+   * or a new one), so a retry (after a 503, 429 or no answer) answers the same entry
+   * instead of writing a second. Keep the key to repeat the post yourself later.
+   */
+  createAccountingEntry(body: JsonBody<'createAccountingEntry'>, options?: CallOptions & { idempotencyKey?: string }): Promise<Result<'createAccountingEntry'>> {
+    const idempotencyKey = options?.idempotencyKey ?? newIdempotencyKey();
+    return this.call('createAccountingEntry', { body, idempotencyKey, retryable: true }, options);
   }
 
   listAccountingEntries(query: QueryParams<'listAccountingEntries'> = {}, options?: CallOptions): Promise<Result<'listAccountingEntries'>> {
@@ -440,6 +448,7 @@ export class HotelClient {
       headers['x-test-scenario'] = input.testScenario;
     }
     if (input.body !== undefined) headers['content-type'] = 'application/json';
+    if (input.idempotencyKey !== undefined) headers['idempotency-key'] = input.idempotencyKey;
     const retryable = input.retryable ?? RETRY_RULES[operation] === 'safe';
     const site = { operation, method, path: url.pathname };
     const body = input.body === undefined ? undefined : JSON.stringify(input.body);

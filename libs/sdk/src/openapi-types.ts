@@ -407,7 +407,7 @@ export interface paths {
         put?: never;
         /**
          * Append a ledger entry
-         * @description A `clientId` other than the caller's is 403. Amounts are in the account's currency: more decimals than it has (JPY none, USD two, KWD three) or more than 999,999,999.99 is 400 naming the field. Entries are never changed or deleted; corrections are new entries. A new client starts with the `pending` credit policy: its own credits are credit requests (202) until the finance team confirms them.
+         * @description A `clientId` other than the caller's is 403. Amounts are in the account's currency: more decimals than it has (JPY none, USD two, KWD three) or more than 999,999,999.99 is 400 naming the field. Entries are never changed or deleted; corrections are new entries. A new client starts with the `pending` credit policy: its own credits are credit requests (202) until the finance team confirms them. With an `Idempotency-Key` header (1–128 printable characters, per client), a repeat of the same entry answers exactly what the first post answered (its entry or its credit request, same status) and writes nothing; another entry under the key is 409 IDEMPOTENCY_CONFLICT.
          */
         post: operations["createAccountingEntry"];
         delete?: never;
@@ -8191,6 +8191,22 @@ export interface operations {
                 };
             };
             408: components["responses"]["RequestTimeout"];
+            /** @description A conflict with an earlier request. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["OptionalRateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["OptionalRateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["OptionalRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        code?: "IDEMPOTENCY_CONFLICT";
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description The body is larger than 1 MiB. */
             413: {
                 headers: {

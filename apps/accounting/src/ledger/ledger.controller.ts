@@ -33,7 +33,7 @@ export class LedgerController {
 
   @MessagePattern(SUBJECTS.ACCOUNTING_ENTRY_CREATE)
   create(@Payload() request: CreateEntryRequest): Promise<EntryPosted> {
-    return this.ledger.createEntry(request.actor, request.entry);
+    return this.ledger.createEntry(request.actor, request.entry, request.idempotencyKey);
   }
 
   @MessagePattern(SUBJECTS.ACCOUNTING_ENTRY_LIST)

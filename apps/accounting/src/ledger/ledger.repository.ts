@@ -7,6 +7,7 @@ import {
   ClientAccountTerms,
   CreditRequestStatus,
   CreditRequestView,
+  EntryPosted,
   HoldView,
   LedgerFilter,
   SelfCreditPolicy,
@@ -16,7 +17,7 @@ import {
   toMilli,
   toMilliBig,
 } from '@hotel/contracts';
-import { getPage } from '@hotel/platform';
+import { DomainError, getPage, rowsOf } from '@hotel/platform';
 import { AccountEntity } from './account.entity';
 import { CreditRequestEntity } from './credit-request.entity';
 import { EntryEntity, EntryKind } from './entry.entity';
@@ -280,6 +281,43 @@ export class LedgerRepository {
   }
 
   /** A manual entry, written under the account's lock with the account's totals, in one transaction. */
+  /**
+   * A manual post under an Idempotency-Key, in one transaction under the account's lock:
+   * the first post with the key makes its entry (or its credit request, `asRequest`) and
+   * records the key; a repeat with the same entry (`fingerprint`) answers what the first
+   * made and writes nothing; a different entry under the key is refused. However many
+   * race, one of them writes.
+   */
+  postManualOnce(entry: ManualEntry, asRequest: boolean, key: { key: string; fingerprint: string }): Promise<EntryPosted> {
+    return this.dataSource.transaction(async (manager) => {
+      await this.lockAccount(manager, entry.clientId);
+      // Raw: a table with no entity, read and written only here.
+      const [kept] = rowsOf<{ fingerprint: string; entry_id: string | null; credit_request_id: string | null }>(
+        await manager.query('SELECT fingerprint, entry_id, credit_request_id FROM accounting.entry_keys WHERE client_id = $1 AND key = $2', [entry.clientId, key.key]),
+      );
+      if (kept) {
+        if (kept.fingerprint !== key.fingerprint) throw new DomainError('IDEMPOTENCY_CONFLICT', 'the Idempotency-Key was used with another entry: send the original entry, or use a new key');
+        if (kept.entry_id !== null) {
+          const made = await manager.getRepository(EntryEntity).findOneOrFail({ select: ENTRY_FIELDS, where: { id: Number(kept.entry_id) } });
+          return { entry: toEntryView(made), creditRequest: null, replayed: true };
+        }
+        const request = await manager.getRepository(CreditRequestEntity).findOneOrFail({ select: CREDIT_REQUEST_FIELDS, where: { id: Number(kept.credit_request_id) } });
+        return { entry: null, creditRequest: toCreditRequestView(request), replayed: true };
+      }
+      const posted: EntryPosted = asRequest
+        ? { entry: null, creditRequest: await this.insertCreditRequest(manager, entry) }
+        : { entry: (await this.appendEntry(manager, { ...entry, kind: 'manual' }))!, creditRequest: null };
+      await manager.query('INSERT INTO accounting.entry_keys (client_id, key, fingerprint, entry_id, credit_request_id) VALUES ($1, $2, $3, $4, $5)', [
+        entry.clientId,
+        key.key,
+        key.fingerprint,
+        posted.entry?.id ?? null,
+        posted.creditRequest?.id ?? null,
+      ]);
+      return posted;
+    });
+  }
+
   appendManualEntry(entry: ManualEntry): Promise<AccountingEntryView> {
     return this.dataSource.transaction(async (manager) => {
       await this.lockAccount(manager, entry.clientId);
@@ -368,7 +406,11 @@ export class LedgerRepository {
 
   /** A credit request (no money moves). */
   async createCreditRequest(entry: ManualEntry): Promise<CreditRequestView> {
-    const inserted = await this.dataSource
+    return this.insertCreditRequest(this.dataSource.manager, entry);
+  }
+
+  private async insertCreditRequest(manager: EntityManager, entry: ManualEntry): Promise<CreditRequestView> {
+    const inserted = await manager
       .createQueryBuilder()
       .insert()
       .into(CreditRequestEntity)

@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { createHash } from 'node:crypto';
 import {
   AccountingEntryView,
   Actor,
@@ -110,7 +111,7 @@ export class LedgerService {
    * token posts becomes a credit request instead, which moves no money until the
    * finance team confirms it.
    */
-  async createEntry(actor: Actor, entry: NewAccountingEntry): Promise<EntryPosted> {
+  async createEntry(actor: Actor, entry: NewAccountingEntry, idempotencyKey?: string): Promise<EntryPosted> {
     if (actor.role !== 'finance') {
       requireLedgerReader(actor, 'accounting');
       if (entry.clientId !== actor.clientId) throw new DomainError('FORBIDDEN', 'clientId must be the authenticated client');
@@ -128,9 +129,13 @@ export class LedgerService {
       userId: entry.userId,
       bankPaymentId: entry.bankPaymentId,
     };
-    if (actor.role === 'backend' && toMilli(manual.credit) > 0 && (await this.ledger.selfCreditPolicy(entry.clientId)) === 'pending') {
-      return { entry: null, creditRequest: await this.ledger.createCreditRequest(manual) };
+    const asRequest = actor.role === 'backend' && toMilli(manual.credit) > 0 && (await this.ledger.selfCreditPolicy(entry.clientId)) === 'pending';
+    if (idempotencyKey) {
+      // The entry as posted (amounts as exact decimals): the same post again is the same fingerprint.
+      const fingerprint = createHash('sha256').update(JSON.stringify([actor.role, manual.debit, manual.credit, manual.name, manual.bookingId ?? null, manual.ccPaymentId ?? null, manual.userId ?? null, manual.bankPaymentId ?? null])).digest('base64url');
+      return this.ledger.postManualOnce(manual, asRequest, { key: idempotencyKey, fingerprint });
     }
+    if (asRequest) return { entry: null, creditRequest: await this.ledger.createCreditRequest(manual) };
     return { entry: await this.ledger.appendManualEntry(manual), creditRequest: null };
   }
 

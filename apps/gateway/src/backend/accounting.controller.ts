@@ -8,6 +8,7 @@ import {
   ClientName,
   ClientScopeQuery,
   ClientSearchQuery,
+  IDEMPOTENCY_KEY_PATTERN,
   CreditRequestQuery,
   CreditRequestView,
   DailyBalanceView,
@@ -78,11 +79,24 @@ function download(reply: FastifyReply, mediaType: string, filename: string): voi
 export class AccountingController {
   constructor(@Inject(SERVICE_CLIENT) private readonly services: ServiceClient) {}
 
-  /** 201 with the entry; 202 with a credit request when the client's own credit waits for the finance team (credit policy `pending`). */
+  /**
+   * 201 with the entry; 202 with a credit request when the client's own credit waits for the
+   * finance team (credit policy `pending`). With an `Idempotency-Key` header, a repeat of the
+   * same entry answers exactly what the first answered and writes nothing; another entry
+   * under the key is 409 IDEMPOTENCY_CONFLICT.
+   */
   @Post()
   @HttpCode(201)
-  async create(@CurrentActor() actor: Actor, @Body() entry: NewAccountingEntry, @Res({ passthrough: true }) reply: FastifyReply): Promise<AccountingEntryView | CreditRequestView> {
-    const posted = await this.services.send(SUBJECTS.ACCOUNTING_ENTRY_CREATE, { actor, entry });
+  async create(
+    @CurrentActor() actor: Actor,
+    @Body() entry: NewAccountingEntry,
+    @Headers('idempotency-key') idempotencyKey: string | undefined,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<AccountingEntryView | CreditRequestView> {
+    if (idempotencyKey !== undefined && !IDEMPOTENCY_KEY_PATTERN.test(idempotencyKey)) {
+      throw DomainError.validation([{ field: 'Idempotency-Key', message: 'Idempotency-Key must be 1 to 128 printable characters' }]);
+    }
+    const posted = await this.services.send(SUBJECTS.ACCOUNTING_ENTRY_CREATE, { actor, entry, ...(idempotencyKey !== undefined && { idempotencyKey }) });
     if (posted.creditRequest) {
       reply.status(202);
       return posted.creditRequest;

@@ -3,6 +3,9 @@ import { IsDefined, IsInt, IsOptional, IsPositive, IsString, Matches, Max, MaxLe
 import { ActorScoped } from '../common/actor';
 import { IsIsoCurrency, IsMoneyAmount, MAX_INT_ID, MAX_STORED_AMOUNT } from '../common/validators';
 
+/** An idempotency key: 1 to 128 printable ASCII characters. */
+export const IDEMPOTENCY_KEY_PATTERN = /^[\x21-\x7e]{1,128}$/;
+
 /** Body of `POST /api/accounting`, validated as the specification gives it. */
 export class NewAccountingEntry {
   @IsDefined()
@@ -89,7 +92,13 @@ export class CreateEntryRequest extends ActorScoped {
   @ValidateNested()
   @Type(() => NewAccountingEntry)
   entry: NewAccountingEntry;
+
+  /** The caller's Idempotency-Key: the same key and entry again answers what the first post made, once per client. */
+  @IsOptional()
+  @Matches(IDEMPOTENCY_KEY_PATTERN)
+  idempotencyKey?: string;
 }
+
 
 /** Which entries of a ledger page: each condition optional, all of them together. */
 export class LedgerFilter {

@@ -196,7 +196,10 @@ export interface CreditRequestView {
 }
 
 /** accounting.entry.create.v2: the entry, or (a credit waiting for the finance team) the credit request. */
-export type EntryPosted = { entry: AccountingEntryView; creditRequest: null } | { entry: null; creditRequest: CreditRequestView };
+export type EntryPosted = ({ entry: AccountingEntryView; creditRequest: null } | { entry: null; creditRequest: CreditRequestView }) & {
+  /** True when an Idempotency-Key repeat answered what the first post made. */
+  replayed?: boolean;
+};
 
 export interface CreditRequestPage {
   requests: CreditRequestView[];
