@@ -284,8 +284,9 @@ export const OPERATIONS: Record<string, OperationSpec> = {
     operationId: 'createUser',
     tag: 'Users',
     summary: 'Create a user',
+    description: 'With an `Idempotency-Key` header (1–128 printable characters, per client), the same user again answers the user the first post made and makes no other; another user under the key is 409 IDEMPOTENCY_CONFLICT.',
     replies: { 201: { type: 'UserView', form: 'envelope', description: 'The user.' } },
-    errors: [],
+    errors: ['IDEMPOTENCY_CONFLICT'],
   },
   'GET /api/user/{id}': {
     operationId: 'getUser',

@@ -17,6 +17,24 @@ describe('backend API users', () => {
     await system?.close();
   });
 
+  it('makes one user however many posts race with an Idempotency-Key; the same user again answers it, another under the key is 409', async () => {
+    const keyed = (user: Record<string, unknown>, key = 'user-grace-1') => system.request('POST', '/api/user', { headers: { ...auth, 'idempotency-key': key }, json: user });
+    const grace = { ...NEW_USER, firstName: 'Grace', lastName: 'Hopper', email: 'grace@example.com' };
+    const raced = await Promise.all(Array.from({ length: 8 }, () => keyed(grace)));
+    expect(raced.map((answer) => answer.status)).toEqual(Array(8).fill(201));
+    const ids = new Set(raced.map((answer) => answer.body.data.id));
+    expect(ids.size).toBe(1);
+    const again = await keyed(grace);
+    expect({ status: again.status, id: again.body.data.id }).toEqual({ status: 201, id: [...ids][0] });
+    const other = await keyed({ ...grace, firstName: 'Anita' });
+    expect({ status: other.status, code: other.body.code }).toEqual({ status: 409, code: 'IDEMPOTENCY_CONFLICT' });
+    const bad = await keyed(grace, 'has space');
+    expect({ status: bad.status, code: bad.body.code }).toEqual({ status: 400, code: 'VALIDATION_FAILED' });
+    // Without a key, each post is another user.
+    const [first, second] = await Promise.all([1, 2].map(() => system.request('POST', '/api/user', { headers: auth, json: grace })));
+    expect(first.body.data.id).not.toBe(second.body.data.id);
+  });
+
   it('creates, reads, updates and soft-deletes a user', async () => {
     const created = await system.request('POST', '/api/user', { headers: auth, json: NEW_USER });
     expect(created.status).toBe(201);

@@ -23,6 +23,7 @@ import { UsersController } from './users/users.controller';
 import { UsersRepository } from './users/users.repository';
 import { UsersService } from './users/users.service';
 
+import { UserIdempotencyKeys1765960000000 } from './migrations/1765960000000-user-idempotency-keys';
 @Module({})
 export class UsersAppModule {
   static register(env: UsersEnv): DynamicModule {
@@ -34,7 +35,7 @@ export class UsersAppModule {
           env,
           healthSubject: SUBJECTS.USERS_HEALTH_CHECK,
           entities: [ClientEntity, CredentialEntity, UserEntity, UserTokenEntity, FinanceTokenEntity],
-          migrations: [CreateClientsAndUsers1763900000000, AddClientRateLimits1763910000000, RevocableUserTokens1764100000000, DeletableClients1764300000000, FinanceTokens1764600000000, AmountsInAnyCurrency1764700000000, UserTokensRecordTheirIssuer1765000000000],
+          migrations: [CreateClientsAndUsers1763900000000, AddClientRateLimits1763910000000, RevocableUserTokens1764100000000, DeletableClients1764300000000, FinanceTokens1764600000000, AmountsInAnyCurrency1764700000000, UserTokensRecordTheirIssuer1765000000000, UserIdempotencyKeys1765960000000],
         }),
       ],
       controllers: [ClientsController, UsersController, FinanceTokensController],

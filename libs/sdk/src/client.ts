@@ -81,7 +81,7 @@ const RETRY_RULES: Record<OperationId, RetryRule> = {
   prebookV2: 'safe',
   bookV2: 'with-idempotency-key',
   // Each call creates another user.
-  createUser: 'never',
+  createUser: 'with-idempotency-key',
   getUser: 'safe',
   updateUser: 'safe',
   // A repeat of a delete whose answer was lost is 404; a repeat of a token issue mints another token.
@@ -292,8 +292,9 @@ export class HotelClient {
   // ---- Backend API (backendToken) ----
 
   /** Not retried: each call creates another user. */
-  createUser(body: JsonBody<'createUser'>, options?: CallOptions): Promise<Result<'createUser'>> {
-    return this.call('createUser', { body }, options);
+  /** A user of the client, sent with an `Idempotency-Key` (given, or a new one), so a retry answers the same user instead of making another. */
+  createUser(body: JsonBody<'createUser'>, options?: CallOptions & { idempotencyKey?: string }): Promise<Result<'createUser'>> {
+    return this.call('createUser', { body, idempotencyKey: options?.idempotencyKey ?? newIdempotencyKey(), retryable: true }, options);
   }
 
   getUser(id: number, options?: CallOptions): Promise<Result<'getUser'>> {

@@ -345,7 +345,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Create a user */
+        /**
+         * Create a user
+         * @description With an `Idempotency-Key` header (1–128 printable characters, per client), the same user again answers the user the first post made and makes no other; another user under the key is 409 IDEMPOTENCY_CONFLICT.
+         */
         post: operations["createUser"];
         delete?: never;
         options?: never;
@@ -6970,6 +6973,22 @@ export interface operations {
                 };
             };
             408: components["responses"]["RequestTimeout"];
+            /** @description A conflict with an earlier request. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["OptionalRateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["OptionalRateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["OptionalRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        code?: "IDEMPOTENCY_CONFLICT";
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description The body is larger than 1 MiB. */
             413: {
                 headers: {

@@ -8,7 +8,6 @@ import {
   ClientName,
   ClientScopeQuery,
   ClientSearchQuery,
-  IDEMPOTENCY_KEY_PATTERN,
   CreditRequestQuery,
   CreditRequestView,
   DailyBalanceView,
@@ -30,6 +29,7 @@ import { SERVICE_CLIENT } from '../gateway.tokens';
 import { Paginated } from '../http/paginated';
 import { scopedActor } from './client-scope';
 import { ExportPages, byteStream } from './ledger-export';
+import { idempotencyKeyOf } from './idempotency-key';
 import { statementPdf } from './statement-pdf';
 
 /** `{id}` of an entry or of a credit request. */
@@ -90,12 +90,10 @@ export class AccountingController {
   async create(
     @CurrentActor() actor: Actor,
     @Body() entry: NewAccountingEntry,
-    @Headers('idempotency-key') idempotencyKey: string | undefined,
+    @Headers('idempotency-key') header: string | undefined,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<AccountingEntryView | CreditRequestView> {
-    if (idempotencyKey !== undefined && !IDEMPOTENCY_KEY_PATTERN.test(idempotencyKey)) {
-      throw DomainError.validation([{ field: 'Idempotency-Key', message: 'Idempotency-Key must be 1 to 128 printable characters' }]);
-    }
+    const idempotencyKey = idempotencyKeyOf(header);
     const posted = await this.services.send(SUBJECTS.ACCOUNTING_ENTRY_CREATE, { actor, entry, ...(idempotencyKey !== undefined && { idempotencyKey }) });
     if (posted.creditRequest) {
       reply.status(202);

@@ -1,8 +1,9 @@
-import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post, Put } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Headers, HttpCode, Inject, Param, Post, Put } from '@nestjs/common';
 import { Actor, NewUser, SUBJECTS, UserChanges, UserTokenView, UserView } from '@hotel/contracts';
 import { DomainError, ServiceClient } from '@hotel/platform';
 import { BackendApi, CurrentActor, CurrentCredentialId } from '../auth/api-family';
 import { SERVICE_CLIENT } from '../gateway.tokens';
+import { idempotencyKeyOf } from './idempotency-key';
 import { UserIdParams } from './user-id.params';
 
 @Controller('api/user')
@@ -10,10 +11,12 @@ import { UserIdParams } from './user-id.params';
 export class UsersController {
   constructor(@Inject(SERVICE_CLIENT) private readonly services: ServiceClient) {}
 
+  /** 201 with the user. With an `Idempotency-Key` header, the same user again answers the user the first post made (201) and makes no other; another user under the key is 409. */
   @Post()
   @HttpCode(201)
-  create(@CurrentActor() actor: Actor, @Body() user: NewUser): Promise<UserView> {
-    return this.services.send(SUBJECTS.USERS_USER_CREATE, { actor, user });
+  create(@CurrentActor() actor: Actor, @Body() user: NewUser, @Headers('idempotency-key') header: string | undefined): Promise<UserView> {
+    const idempotencyKey = idempotencyKeyOf(header);
+    return this.services.send(SUBJECTS.USERS_USER_CREATE, { actor, user, ...(idempotencyKey !== undefined && { idempotencyKey }) });
   }
 
   @Get(':id')

@@ -9,7 +9,7 @@ export class UsersController {
 
   @MessagePattern(SUBJECTS.USERS_USER_CREATE)
   create(@Payload() request: CreateUserRequest): Promise<UserView> {
-    return this.users.create(request.actor, request.user);
+    return this.users.create(request.actor, request.user, request.idempotencyKey);
   }
 
   @MessagePattern(SUBJECTS.USERS_USER_GET)

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { ClientPricing, NewUser, RateLimit, UserView } from '@hotel/contracts';
+import { DomainError, rowsOf } from '@hotel/platform';
 import { ClientEntity, CredentialEntity } from '../clients/client.entity';
 import { PricingColumns, pricingOf } from '../clients/pricing';
 import { rateLimitOf } from '../clients/rate-limit';
@@ -61,6 +62,28 @@ export class UsersRepository {
       clientAccountLimit: user.clientAccountLimit,
     });
     return (await this.find(clientId, inserted.identifiers[0].id as number))!;
+  }
+
+  /**
+   * A user made once per Idempotency-Key of the client: in one transaction holding the
+   * key's lock, the first post makes the user and records the key; a repeat of the same user
+   * (`fingerprint`) answers that user; another user under the key is refused.
+   */
+  async createOnce(clientId: number, user: Omit<NewUser, 'clientAccountLimit'> & { clientAccountLimit: string }, key: { key: string; fingerprint: string }): Promise<UserView> {
+    const userId = await this.dataSource.transaction(async (manager) => {
+      // Raw: a lock on no table, and a table with no entity (read and written only here).
+      await manager.query(`SELECT pg_advisory_xact_lock(hashtext('user-key'), hashtext($1))`, [`${clientId}:${key.key}`]);
+      const [kept] = rowsOf<{ fingerprint: string; user_id: number }>(await manager.query('SELECT fingerprint, user_id FROM users.user_keys WHERE client_id = $1 AND key = $2', [clientId, key.key]));
+      if (kept) {
+        if (kept.fingerprint !== key.fingerprint) throw new DomainError('IDEMPOTENCY_CONFLICT', 'the Idempotency-Key was used with another user: send the original user, or use a new key');
+        return kept.user_id;
+      }
+      const inserted = await manager.getRepository(UserEntity).insert({ clientId, firstName: user.firstName, lastName: user.lastName, email: user.email, phone: user.phone, clientAccountLimit: user.clientAccountLimit });
+      const id = inserted.identifiers[0].id as number;
+      await manager.query('INSERT INTO users.user_keys (client_id, key, fingerprint, user_id) VALUES ($1, $2, $3, $4)', [clientId, key.key, key.fingerprint, id]);
+      return id;
+    });
+    return (await this.find(clientId, userId))!;
   }
 
   async find(clientId: number, userId: number): Promise<UserView | null> {

@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { createHash } from 'node:crypto';
 import { Actor, NewUser, UserChanges, UserTokenView, UserView, credentialHash, toDecimalString } from '@hotel/contracts';
 import { DomainError, SERVICE_ENV, requireAmountFits, requireBackend } from '@hotel/platform';
 import { newSecret } from '../clients/credential-secrets';
@@ -21,15 +22,13 @@ export class UsersService {
     private readonly events: CredentialEvents,
   ) {}
 
-  async create(actor: Actor, user: NewUser): Promise<UserView> {
+  async create(actor: Actor, user: NewUser, idempotencyKey?: string): Promise<UserView> {
     requireBackend(actor, 'managing users');
     await this.requireLimitFits(actor.clientId, user.clientAccountLimit);
-    return this.users.create(actor.clientId, {
-      ...user,
-      firstName: user.firstName.trim(),
-      lastName: user.lastName.trim(),
-      clientAccountLimit: toDecimalString(user.clientAccountLimit),
-    });
+    const made = { ...user, firstName: user.firstName.trim(), lastName: user.lastName.trim(), clientAccountLimit: toDecimalString(user.clientAccountLimit) };
+    if (!idempotencyKey) return this.users.create(actor.clientId, made);
+    const fingerprint = createHash('sha256').update(JSON.stringify([made.firstName, made.lastName, made.email, made.phone, made.clientAccountLimit])).digest('base64url');
+    return this.users.createOnce(actor.clientId, made, { key: idempotencyKey, fingerprint });
   }
 
   async get(actor: Actor, userId: number): Promise<UserView> {

@@ -1,10 +1,7 @@
 import { Type } from 'class-transformer';
 import { IsDefined, IsInt, IsOptional, IsPositive, IsString, Matches, Max, MaxLength, Min, MinLength, ValidateNested } from 'class-validator';
 import { ActorScoped } from '../common/actor';
-import { IsIsoCurrency, IsMoneyAmount, MAX_INT_ID, MAX_STORED_AMOUNT } from '../common/validators';
-
-/** An idempotency key: 1 to 128 printable ASCII characters. */
-export const IDEMPOTENCY_KEY_PATTERN = /^[\x21-\x7e]{1,128}$/;
+import { IDEMPOTENCY_KEY_PATTERN, IsIsoCurrency, IsMoneyAmount, MAX_INT_ID, MAX_STORED_AMOUNT } from '../common/validators';
 
 /** Body of `POST /api/accounting`, validated as the specification gives it. */
 export class NewAccountingEntry {

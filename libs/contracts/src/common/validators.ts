@@ -164,3 +164,6 @@ export function unsafeStringReason(value: string): string | null {
   if (LONE_SURROGATE.test(value)) return 'must not contain unpaired UTF-16 surrogates';
   return null;
 }
+
+/** An idempotency key (a book's `idempotency_key`, the backend API's `Idempotency-Key` header): 1 to 128 printable ASCII characters. */
+export const IDEMPOTENCY_KEY_PATTERN = /^[\x21-\x7e]{1,128}$/;

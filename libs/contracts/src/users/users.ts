@@ -6,11 +6,12 @@ import {
   IsNotEmptyObject,
   IsOptional,
   IsPositive,
+  Matches,
   MaxLength,
   ValidateNested,
 } from 'class-validator';
 import { ActorScoped } from '../common/actor';
-import { IsMoneyAmount, IsNonBlankString, IsOmittable } from '../common/validators';
+import { IDEMPOTENCY_KEY_PATTERN, IsMoneyAmount, IsNonBlankString, IsOmittable } from '../common/validators';
 
 /** Body of `POST /api/user`, validated as the specification gives it. */
 export class NewUser {
@@ -69,6 +70,11 @@ export class CreateUserRequest extends ActorScoped {
   @ValidateNested()
   @Type(() => NewUser)
   user: NewUser;
+
+  /** The caller's Idempotency-Key: the same user again under it answers the user the first post made. */
+  @IsOptional()
+  @Matches(IDEMPOTENCY_KEY_PATTERN)
+  idempotencyKey?: string;
 }
 
 /** users.user.get.v1, users.user.delete.v1 */
