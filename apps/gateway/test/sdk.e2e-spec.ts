@@ -1,4 +1,9 @@
 import { HotelApiError, HotelClient, HotelClientOptions, RetryEvent } from '@hotel/sdk';
+import { execFile, spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
 import { GUEST, TWO_ADULTS, httpsFetch, staySequence } from '@hotel/testing';
 import { ClientKeys, TestSystem } from './system';
 
@@ -102,5 +107,84 @@ describe('the SDK', () => {
     const balance = await client.getBalance();
     expect(balance).toBeDefined();
     expect(await client.listBackendBookings({ limit: 1 })).toMatchObject({ total: expect.any(Number) });
+  });
+
+  it('ships as a package: npm pack, installed into a new project outside the workspace, books a sandbox stay there and type-checks against its declarations', async () => {
+    const root = resolve(__dirname, '../../..');
+    const project = mkdtempSync(join(tmpdir(), 'hotel-sdk-consumer-'));
+    try {
+      const shell = (command: string, args: string[], env: Record<string, string> = {}) => {
+        const result = spawnSync(command, args, { cwd: project, encoding: 'utf8', env: { ...process.env, ...env }, timeout: 120_000 });
+        return { status: result.status, output: `${result.stdout}${result.stderr}`, stdout: result.stdout };
+      };
+      const packed = shell(process.execPath, [join(root, 'tools/sdk-package.js'), '--pack', project]);
+      expect(packed.status).toBe(0);
+      const tarball = packed.stdout.trim().split('\n').pop()!;
+      expect(tarball).toMatch(/hotel-sdk-\d+\.\d+\.\d+\.tgz$/);
+      const listing = shell('tar', ['tzf', tarball]).stdout.trim().split('\n').sort();
+      // What ships: the manifest, the docs, and lib/ with a declaration beside every module; no sources, no specs.
+      expect(listing.filter((file) => !/^package\/lib\/[\w-]+\.(js|d\.ts)$/.test(file))).toEqual(['package/CHANGELOG.md', 'package/README.md', 'package/package.json']);
+      const modules = listing.filter((file) => file.endsWith('.js'));
+      expect(modules.map((file) => file.replace(/\.js$/, '.d.ts')).every((declaration) => listing.includes(declaration))).toBe(true);
+      expect(listing.some((file) => /spec/.test(file))).toBe(false);
+
+      // A partner's project: nothing of the workspace, an ES module, the tarball installed (no dependencies to fetch).
+      writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'partner-app', private: true, type: 'module' }));
+      const installed = shell('npm', ['install', '--offline', '--no-audit', '--no-fund', '--ignore-scripts', tarball]);
+      expect(installed.output).not.toMatch(/ERR!/);
+      expect(installed.status).toBe(0);
+      expect(readdirSync(join(project, 'node_modules')).filter((name) => !name.startsWith('.'))).toEqual(['@hotel']);
+
+      writeFileSync(
+        join(project, 'book.js'),
+        `import { HotelClient } from '@hotel/sdk';
+const hotel = new HotelClient({ baseUrl: process.env.HOTEL_API_URL, apiKey: process.env.HOTEL_API_KEY });
+const { results: places } = await hotel.searchPlaces({ text_query: 'paris', limit: 1 });
+const stay = JSON.parse(process.env.HOTEL_STAY);
+const { rates } = await hotel.searchRatesV2({ place_id: places[0].place_id, ...stay, limit: 1 });
+const prebook = await hotel.prebookV2({ rate_id: rates[0].id, payment_method: 'account' });
+const booking = await hotel.bookV2({ prebook_id: prebook.prebook_id, rooms: [{ lead_first_name: 'Ada', lead_last_name: 'Lovelace' }], email: 'ada@example.com', phone: '+44 20 7946 0000', client_reference: 'SDK-PACKAGE-1' });
+console.log(JSON.stringify({ sandbox: hotel.isSandbox, id: booking.id, status: booking.status, is_sandbox: booking.is_sandbox, client_reference: booking.client_reference }));
+`,
+      );
+      const caFile = join(project, 'gateway-ca.pem');
+      writeFileSync(caFile, system.gateway.certificate);
+      // Asynchronously: the gateway answering it runs in this process.
+      const booked = await promisify(execFile)(process.execPath, ['book.js'], {
+        cwd: project,
+        env: { ...process.env, HOTEL_API_URL: system.url, HOTEL_API_KEY: acme.sandbox_api_key, HOTEL_STAY: JSON.stringify(stays()), NODE_EXTRA_CA_CERTS: caFile },
+        timeout: 60_000,
+      });
+      expect(booked.stderr).toBe('');
+      expect(JSON.parse(booked.stdout.trim())).toEqual({ sandbox: true, id: expect.any(Number), status: 'confirmed', is_sandbox: true, client_reference: 'SDK-PACKAGE-1' });
+
+      // CommonJS callers get the same exports.
+      const required = shell(process.execPath, ['-e', "const sdk = require('@hotel/sdk'); console.log(typeof sdk.HotelClient, typeof sdk.HotelApiError, Object.keys(sdk.OPERATIONS).includes('bookV2'))"]);
+      expect(required.stdout.trim()).toBe('function function true');
+
+      // A TypeScript partner: the declarations resolve through `exports` and type the calls
+      // (the expected error proves the types are not `any`).
+      writeFileSync(
+        join(project, 'typed.ts'),
+        `import { HotelClient, HotelApiError, type BookingView, type V2BookBody } from '@hotel/sdk';
+const hotel = new HotelClient({ baseUrl: 'https://localhost:8443', apiKey: 'hb_test_x' });
+export async function book(body: V2BookBody): Promise<BookingView['status']> {
+  try {
+    return (await hotel.bookV2(body)).status;
+  } catch (error) {
+    if (error instanceof HotelApiError && error.code === 'RATE_NOT_AVAILABLE') return 'failed';
+    throw error;
+  }
+}
+// @ts-expect-error a V2 book takes a prebook_id, not a rate_id
+export const wrong = () => hotel.bookV2({ rate_id: 'r' });
+`,
+      );
+      const typed = shell(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '--noEmit', '--strict', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--target', 'es2022', '--lib', 'es2022,dom', 'typed.ts']);
+      expect(typed.output).toBe('');
+      expect(typed.status).toBe(0);
+    } finally {
+      rmSync(project, { recursive: true, force: true });
+    }
   });
 });
