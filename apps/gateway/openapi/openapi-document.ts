@@ -93,7 +93,7 @@ const HEADERS: Record<string, JsonSchema> = {
   'RateLimit-Remaining': { description: 'Requests left in that bucket now.', schema: { type: 'string', pattern: '^\\d+$' } },
   'RateLimit-Reset': { description: 'Seconds until that bucket is full again.', schema: { type: 'string', pattern: '^\\d+$' } },
   'Retry-After': { description: 'Seconds to wait before a retry.', schema: { type: 'string', pattern: '^\\d+$' } },
-  ETag: { description: 'The version of what is answered; send it back in `If-None-Match` for 304 when it has not changed.', schema: { type: 'string', pattern: '^"[!#-~]+"$' } },
+  ETag: { description: 'The version of what is answered; send it back in `If-None-Match` for 304 when it has not changed.', schema: { type: 'string', pattern: '^(W/)?"[!#-~]+"$' } },
   'Cache-Control': { description: 'How long a copy may be kept, and by whom.', schema: { type: 'string' } },
 };
 

@@ -222,8 +222,11 @@ export const OPERATIONS: Record<string, OperationSpec> = {
     operationId: 'listBookings',
     tag: 'Bookings',
     summary: 'The client\'s bookings, filtered, sorted and paged',
-    description: 'An API key lists its own world\'s bookings (sandbox or live), a user token its user\'s. `total` counts every match across pages.',
-    replies: { 200: { type: 'BookingView', form: 'page', description: 'One page of bookings and the total.' } },
+    description:
+      'An API key lists its own world\'s bookings (sandbox or live), a user token its user\'s. `total` counts every match across pages. ' +
+      'Each page carries an `ETag`: ask again with `If-None-Match` for 304 without a body while nothing on the page has changed.',
+    replies: { 200: { type: 'BookingView', form: 'page', description: 'One page of bookings and the total.' }, 304: { form: 'empty', description: 'The client\'s copy (its `If-None-Match`) is this page as it is now.' } },
+    conditional: true,
     errors: [],
   },
   'GET /book/precancel/{booking_id}': {
@@ -492,15 +495,18 @@ export const OPERATIONS: Record<string, OperationSpec> = {
     operationId: 'listBackendBookings',
     tag: 'Backend bookings',
     summary: 'The client\'s bookings (a user token: that user\'s), newest first',
-    description: 'Failed bookings are left out.',
-    replies: { 200: { type: 'BackendBooking', form: 'page', description: 'One page of bookings and the total.' } },
+    description: 'Failed bookings are left out. Each page carries an `ETag`: ask again with `If-None-Match` for 304 without a body while nothing on the page has changed.',
+    replies: { 200: { type: 'BackendBooking', form: 'page', description: 'One page of bookings and the total.' }, 304: { form: 'empty', description: 'The client\'s copy (its `If-None-Match`) is this page as it is now.' } },
+    conditional: true,
     errors: [],
   },
   'GET /api/booking/user/{userId}': {
     operationId: 'listUserBackendBookings',
     tag: 'Backend bookings',
     summary: 'A user\'s bookings, newest first',
-    replies: { 200: { type: 'BackendBooking', form: 'page', description: 'One page of bookings and the total.' } },
+    description: 'Failed bookings are left out. Conditional as `GET /api/booking` is.',
+    replies: { 200: { type: 'BackendBooking', form: 'page', description: 'One page of bookings and the total.' }, 304: { form: 'empty', description: 'The client\'s copy (its `If-None-Match`) is this page as it is now.' } },
+    conditional: true,
     errors: [],
   },
 };

@@ -20,7 +20,7 @@ describe('booking list and cancellation', () => {
     return bookV1(system, options.headers ?? auth, stay, { hotelIndex: options.hotelIndex, body });
   }
 
-  const list = (query = '', headers = auth) => system.request('GET', `/book${query}`, { headers });
+  const list = (query = '', headers: Record<string, string> = auth) => system.request('GET', `/book${query}`, { headers });
 
   it('lists the client’s bookings newest first with total, paged', async () => {
     const all = await list();
@@ -30,6 +30,41 @@ describe('booking list and cancellation', () => {
     const page = await list('?limit=3&page=2');
     expect(page.body.total).toBe(4);
     expect(page.body.data.map((booking: any) => booking.id)).toEqual([made[0].id]);
+  });
+
+  it('pages by keyset too: `after` the last id of a page gives the next, in any order; not with page, not past another client\'s booking', async () => {
+    const ids = (response: { body: { data: { id: number }[] } }) => response.body.data.map((booking) => booking.id);
+    const first = await list('?limit=2');
+    const next = await list(`?limit=2&after=${first.body.data[1].id}`);
+    expect(next.status).toBe(200);
+    expect(ids(next)).toEqual([made[1].id, made[0].id]);
+    expect(next.body.total).toBe(4);
+    expect(ids(await list(`?limit=2&after=${made[0].id}`))).toEqual([]);
+    // One at a time, every order visits every booking once, as the whole list orders them.
+    for (const order of ['sort_by=hotel_name&sort_order=asc', 'sort_by=price_chargeable', 'sort_by=check_in&sort_order=asc', 'sort_by=status']) {
+      const whole = ids(await list(`?${order}&limit=200`));
+      const walked: number[] = [];
+      for (let after: number | undefined; ; ) {
+        const step = ids(await list(`?${order}&limit=1${after ? `&after=${after}` : ''}`));
+        if (step.length === 0) break;
+        walked.push(...step);
+        after = step[0];
+      }
+      expect(walked).toEqual(whole);
+    }
+    // The backend list, newest first.
+    const backend = { authorization: acme.backend_token };
+    const backendNext = await system.request('GET', `/api/booking?limit=1&after=${made[3].id}`, { headers: backend });
+    expect(backendNext.body.data.map((booking: { id: number }) => booking.id)).toEqual([made[2].id]);
+
+    const both = await list(`?after=${made[1].id}&page=2`);
+    expect(both.status).toBe(400);
+    expect(both.body.errors).toEqual([{ field: 'after', message: expect.stringContaining('cannot be combined') }]);
+    expect((await list('?after=0')).status).toBe(400);
+    const stranger = await system.createClient('Keyset Stranger', '1000');
+    const foreign = await list(`?after=${made[1].id}`, bearer(stranger.api_key));
+    expect(foreign.status).toBe(400);
+    expect(foreign.body).toMatchObject({ code: 'VALIDATION_FAILED', errors: [{ field: 'after', message: expect.any(String) }] });
   });
 
   it('keeps answering when a migration adds a column under the running service (its statements are prepared)', async () => {
@@ -173,6 +208,45 @@ describe('booking list and cancellation', () => {
     const mine = await book({ offset: 50, first: 'Una', last: 'User', headers: bearer(token) });
     const listed = await list('', bearer(token));
     expect(listed.body.data.map((booking: any) => booking.id)).toEqual([mine.id]);
+  });
+
+  it('tags each page: asked again with its ETag it is 304 without a body, until something on it changes (both APIs)', async () => {
+    const { userId, token } = await userToken(system, acme.backend_token, { firstName: 'Eva', lastName: 'Etag', email: 'eva@example.com' });
+    const mine = bearer(token);
+    const booking = await book({ offset: 100, first: 'Eva', last: 'Etag', headers: mine });
+    const page = await list('', mine);
+    expect(page.status).toBe(200);
+    const etag = page.headers.etag as string;
+    expect(etag).toMatch(/^W\/"[A-Za-z0-9_-]{27}"$/);
+    expect(page.headers['cache-control']).toBe('private, no-cache');
+    // The voucher link on the page is the same for the hour, so the bytes and the tag are too.
+    expect((await list('', mine)).headers.etag).toBe(etag);
+
+    const again = await list('', { ...mine, 'if-none-match': etag });
+    expect(again).toMatchObject({ status: 304, text: '' });
+    expect(again.headers).toMatchObject({ etag, 'cache-control': 'private, no-cache' });
+    expect((await list('', { ...mine, 'if-none-match': `"another", ${etag}` })).status).toBe(304);
+    expect((await list('', { ...mine, 'if-none-match': '*' })).status).toBe(304);
+    // Another tag, another page, or a header that is no list of tags: the page.
+    expect((await list('', { ...mine, 'if-none-match': '"another"' })).status).toBe(200);
+    expect((await list('?limit=1&page=2', { ...mine, 'if-none-match': etag })).status).toBe(200);
+    expect((await list('', { ...mine, 'if-none-match': 'no tag' })).status).toBe(200);
+
+    expect((await system.request('POST', `/book/cancel/${booking.id}`, { headers: mine })).status).toBe(200);
+    const changed = await list('', { ...mine, 'if-none-match': etag });
+    expect(changed.status).toBe(200);
+    expect(changed.headers.etag).not.toBe(etag);
+    expect(changed.body.data).toEqual([expect.objectContaining({ id: booking.id, status: 'cancelled' })]);
+
+    // The backend API's lists, by the user's token and by the client's for that user.
+    for (const [path, authorization] of [['/api/booking', token], [`/api/booking/user/${userId}`, acme.backend_token]]) {
+      const backendPage = await system.request('GET', path, { headers: { authorization } });
+      expect(backendPage.status).toBe(200);
+      expect(backendPage.body.data).toEqual([expect.objectContaining({ id: booking.id, status: 'cancelled' })]);
+      expect(backendPage.headers.etag).toMatch(/^W\/"[A-Za-z0-9_-]{27}"$/);
+      expect(backendPage.headers.etag).not.toBe(changed.headers.etag);
+      expect(await system.request('GET', path, { headers: { authorization, 'if-none-match': backendPage.headers.etag as string } })).toMatchObject({ status: 304, text: '' });
+    }
   });
 
   describe('backend bookings', () => {

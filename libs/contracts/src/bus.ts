@@ -63,10 +63,12 @@ export const SUBJECT_CALLERS: Record<SubjectKey, readonly BusIdentity[]> = {
 
   BOOKING_BOOKING_CREATE: ['gateway'],
   BOOKING_BOOKING_LIST: ['gateway'],
+  BOOKING_BOOKING_LIST_V3: ['gateway'],
   BOOKING_BOOKING_PRECANCEL: ['gateway'],
   BOOKING_BOOKING_FIND_RECORDED: ['gateway'],
   BOOKING_BOOKING_CANCEL: ['gateway'],
   BOOKING_BACKEND_BOOKING_LIST: ['gateway'],
+  BOOKING_BACKEND_BOOKING_LIST_V3: ['gateway'],
   BOOKING_VOUCHER_RENDER: ['gateway'],
   BOOKING_VOUCHER_RENDER_V3: ['gateway'],
 

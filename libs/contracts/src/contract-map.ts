@@ -1,6 +1,6 @@
 import { HealthCheckReply, HealthCheckRequest } from './health/health-check';
 import { SUBJECTS } from './subjects';
-import { BackendBookingPageChunk, ListBackendBookingsRequest } from './booking/backend-booking';
+import { BackendBookingPageChunk, ListBackendBookingsRequest, ListBackendBookingsRequestV3 } from './booking/backend-booking';
 import { RenderVoucherRequest, RenderVoucherRequestV3, VoucherAnswer, VoucherPdf } from './booking/voucher';
 import {
   BookingIdRequest,
@@ -11,6 +11,8 @@ import {
   CreateBookingReply,
   CreateBookingRequest,
   ListBookingsRequest,
+  ListBookingsRequestV3,
+  TaggedBookingPageChunk,
   PrecancelView,
 } from './booking/book';
 import { AttachBookingRequest, FindPrebookRequest, StoredPrebook, SupplierBookRequest, SupplierBooking, SupplierCancelRequest, SupplierStatusRequest } from './rates/supplier';
@@ -147,10 +149,12 @@ export interface ContractMap {
 
   [SUBJECTS.BOOKING_BOOKING_CREATE]: Contract<CreateBookingRequest, CreateBookingReply>;
   [SUBJECTS.BOOKING_BOOKING_LIST]: Contract<ListBookingsRequest, BookingPageChunk>;
+  [SUBJECTS.BOOKING_BOOKING_LIST_V3]: Contract<ListBookingsRequestV3, TaggedBookingPageChunk>;
   [SUBJECTS.BOOKING_BOOKING_PRECANCEL]: Contract<BookingIdRequest, PrecancelView>;
   [SUBJECTS.BOOKING_BOOKING_FIND_RECORDED]: Contract<FindRecordedBookingRequest, RecordedBooking>;
   [SUBJECTS.BOOKING_BOOKING_CANCEL]: Contract<BookingIdRequest, CancelView>;
   [SUBJECTS.BOOKING_BACKEND_BOOKING_LIST]: Contract<ListBackendBookingsRequest, BackendBookingPageChunk>;
+  [SUBJECTS.BOOKING_BACKEND_BOOKING_LIST_V3]: Contract<ListBackendBookingsRequestV3, TaggedBookingPageChunk>;
   [SUBJECTS.BOOKING_VOUCHER_RENDER]: Contract<RenderVoucherRequest, VoucherPdf>;
   [SUBJECTS.BOOKING_VOUCHER_RENDER_V3]: Contract<RenderVoucherRequestV3, VoucherAnswer>;
   [SUBJECTS.SEARCH_RATE_RESOLVE]: Contract<ResolveRateRequest, ResolvedRate>;

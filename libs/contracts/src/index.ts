@@ -20,6 +20,7 @@ export * from './common/fx-conversion';
 export * from './common/csv';
 export * from './common/page-query';
 export * from './common/test-scenario';
+export * from './common/entity-tags';
 export * from './accounting/accounting';
 export * from './accounting/finance';
 export * from './promo/promo';

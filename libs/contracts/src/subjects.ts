@@ -56,12 +56,16 @@ export const SUBJECTS = {
   BOOKING_BOOKING_CREATE: 'booking.booking.create.v2',
   /** Answers in several messages (BookingPageChunk): the total, then the bookings as raw JSON bytes. */
   BOOKING_BOOKING_LIST: 'booking.booking.list.v2',
+  /** v3: with the page's entity tag, and no bookings for a client that has that page (If-None-Match). v2 is served one more release. */
+  BOOKING_BOOKING_LIST_V3: 'booking.booking.list.v3',
   BOOKING_BOOKING_PRECANCEL: 'booking.booking.precancel.v2',
   /** The booking a book request recorded (by its idempotency key or prebook), when its answer did not come. */
   BOOKING_BOOKING_FIND_RECORDED: 'booking.booking.find-recorded.v1',
   BOOKING_BOOKING_CANCEL: 'booking.booking.cancel.v2',
   /** Answers in several messages (BackendBookingPageChunk), as booking.booking.list does. */
   BOOKING_BACKEND_BOOKING_LIST: 'booking.backend-booking.list.v2',
+  /** v3: tagged as booking.booking.list.v3 is. v2 is served one more release. */
+  BOOKING_BACKEND_BOOKING_LIST_V3: 'booking.backend-booking.list.v3',
   BOOKING_VOUCHER_RENDER: 'booking.voucher.render.v2',
   /** v3: with the PDF's entity tag, and 'not modified' for a client that has it. */
   BOOKING_VOUCHER_RENDER_V3: 'booking.voucher.render.v3',

@@ -208,7 +208,7 @@ export interface paths {
         };
         /**
          * The client's bookings, filtered, sorted and paged
-         * @description An API key lists its own world's bookings (sandbox or live), a user token its user's. `total` counts every match across pages.
+         * @description An API key lists its own world's bookings (sandbox or live), a user token its user's. `total` counts every match across pages. Each page carries an `ETag`: ask again with `If-None-Match` for 304 without a body while nothing on the page has changed.
          */
         get: operations["listBookings"];
         put?: never;
@@ -616,7 +616,7 @@ export interface paths {
         };
         /**
          * The client's bookings (a user token: that user's), newest first
-         * @description Failed bookings are left out.
+         * @description Failed bookings are left out. Each page carries an `ETag`: ask again with `If-None-Match` for 304 without a body while nothing on the page has changed.
          */
         get: operations["listBackendBookings"];
         put?: never;
@@ -634,7 +634,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A user's bookings, newest first */
+        /**
+         * A user's bookings, newest first
+         * @description Failed bookings are left out. Conditional as `GET /api/booking` is.
+         */
         get: operations["listUserBackendBookings"];
         put?: never;
         post?: never;
@@ -4721,6 +4724,7 @@ export interface operations {
                 page?: number;
                 /** @example 50 */
                 limit?: number;
+                after?: number;
                 /** @example created_at */
                 sort_by?: "id" | "created_at" | "check_in" | "check_out" | "price_chargeable" | "hotel_name" | "status";
                 /** @example desc */
@@ -4747,6 +4751,8 @@ export interface operations {
             header?: {
                 /** @description Your id for the request (1–128 characters of `[A-Za-z0-9._:-]`), echoed in the answer. */
                 "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+                /** @description The `ETag` of the copy the client has: 304 without a body when it is still the version. */
+                "If-None-Match"?: string;
             };
             path?: never;
             cookie?: never;
@@ -4760,6 +4766,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4980,6 +4988,19 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["BookingViewPage"];
                 };
+            };
+            /** @description The client's copy (its `If-None-Match`) is this page as it is now. */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description The request is not valid, or a business rule refused it: `code` says which. */
             400: {
@@ -10511,6 +10532,7 @@ export interface operations {
     listBackendBookings: {
         parameters: {
             query?: {
+                after?: number;
                 /** @example 1 */
                 page?: number;
                 /** @example 100 */
@@ -10519,6 +10541,8 @@ export interface operations {
             header?: {
                 /** @description Your id for the request (1–128 characters of `[A-Za-z0-9._:-]`), echoed in the answer. */
                 "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+                /** @description The `ETag` of the copy the client has: 304 without a body when it is still the version. */
+                "If-None-Match"?: string;
             };
             path?: never;
             cookie?: never;
@@ -10532,6 +10556,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10628,6 +10654,19 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["BackendBookingPage"];
                 };
+            };
+            /** @description The client's copy (its `If-None-Match`) is this page as it is now. */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description The request is not valid, or a business rule refused it: `code` says which. */
             400: {
@@ -10767,6 +10806,7 @@ export interface operations {
     listUserBackendBookings: {
         parameters: {
             query?: {
+                after?: number;
                 /** @example 1 */
                 page?: number;
                 /** @example 100 */
@@ -10775,6 +10815,8 @@ export interface operations {
             header?: {
                 /** @description Your id for the request (1–128 characters of `[A-Za-z0-9._:-]`), echoed in the answer. */
                 "X-Request-Id"?: components["parameters"]["X-Request-Id"];
+                /** @description The `ETag` of the copy the client has: 304 without a body when it is still the version. */
+                "If-None-Match"?: string;
             };
             path: {
                 /** @example 1 */
@@ -10791,6 +10833,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10887,6 +10931,19 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["BackendBookingPage"];
                 };
+            };
+            /** @description The client's copy (its `If-None-Match`) is this page as it is now. */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description The request is not valid, or a business rule refused it: `code` says which. */
             400: {

@@ -10,6 +10,9 @@ import {
   CreateBookingReply,
   CreateBookingRequest,
   ListBookingsRequest,
+  ListBookingsRequestV3,
+  ListBackendBookingsRequestV3,
+  TaggedBookingPageChunk,
   PrecancelView,
   FindRecordedBookingRequest,
   RecordedBooking,
@@ -31,15 +34,27 @@ export class BookingsController {
     private readonly vouchers: Vouchers,
   ) {}
 
-  /** Answers in several NATS messages: the head, then the bookings as raw bytes. */
-  @MessagePattern(SUBJECTS.BOOKING_BOOKING_LIST)
-  list(@Payload() request: ListBookingsRequest): Observable<BookingPageChunk> {
-    return from(this.bookings.list(request.actor, request.query)).pipe(mergeMap((chunks) => from(chunks)));
+  /** Answers in several NATS messages: the tagged head, then the bookings as raw bytes (none when not modified). */
+  @MessagePattern(SUBJECTS.BOOKING_BOOKING_LIST_V3)
+  list(@Payload() request: ListBookingsRequestV3): Observable<TaggedBookingPageChunk> {
+    return inMessages(this.bookings.list(request.actor, request.query, request.ifNoneMatch));
   }
 
+  @MessagePattern(SUBJECTS.BOOKING_BACKEND_BOOKING_LIST_V3)
+  backendList(@Payload() request: ListBackendBookingsRequestV3): Observable<TaggedBookingPageChunk> {
+    return inMessages(this.bookings.backendList(request.actor, request.userId, request.query, request.ifNoneMatch));
+  }
+
+  /** v2, for the gateways of the previous release during a rolling upgrade (remove in the next): the head is `total` alone. */
+  @MessagePattern(SUBJECTS.BOOKING_BOOKING_LIST)
+  listV2(@Payload() request: ListBookingsRequest): Observable<BookingPageChunk> {
+    return inMessages(this.bookings.list(request.actor, request.query).then(untagged));
+  }
+
+  /** v2, as listV2. */
   @MessagePattern(SUBJECTS.BOOKING_BACKEND_BOOKING_LIST)
-  backendList(@Payload() request: ListBackendBookingsRequest): Observable<BackendBookingPageChunk> {
-    return from(this.bookings.backendList(request.actor, request.userId, request.query)).pipe(mergeMap((chunks) => from(chunks)));
+  backendListV2(@Payload() request: ListBackendBookingsRequest): Observable<BackendBookingPageChunk> {
+    return inMessages(this.bookings.backendList(request.actor, request.userId, request.query).then(untagged));
   }
 
   @MessagePattern(SUBJECTS.BOOKING_RECONCILIATION_LIST)
@@ -77,4 +92,14 @@ export class BookingsController {
   create(@Payload() request: CreateBookingRequest): Promise<CreateBookingReply> {
     return this.bookings.create(request);
   }
+}
+
+/** A page's chunks, one NATS message each. */
+function inMessages<T>(chunks: Promise<T[]>): Observable<T> {
+  return from(chunks).pipe(mergeMap((all) => from(all)));
+}
+
+/** A v3 page as v2 answered it: the head without its tag. */
+function untagged(chunks: TaggedBookingPageChunk[]): BookingPageChunk[] {
+  return chunks.map((chunk) => (chunk instanceof Uint8Array ? chunk : { total: chunk.total }));
 }

@@ -345,10 +345,12 @@ export class BookingsRepository {
       .addSelect('b.updatedAt', 'updated_at')
       .addSelect(kind === 'api' ? 'b.apiView' : 'b.backendView', 'view')
       .addSelect('b.viewsAt = b.updatedAt', 'current');
-    const [raw, total] = await Promise.all([
+    const [raw, total, cursorFound] = await Promise.all([
       getRawPage<{ id: number; updated_at: Date; view: string | null; current: boolean | null }>(selection, limit, offset),
       this.countedTotal(scope, query, options) ?? countOf(filtered),
+      query.after === undefined ? true : inScope(this.select(), scope).andWhere('b.id = :after', { after: query.after }).getExists(),
     ]);
+    if (!cursorFound) throw DomainError.validation([{ field: 'after', message: 'after must be the id of one of the bookings this list shows' }]);
     const stale = raw.filter((row) => !row.current || row.view === null).map((row) => row.id);
     const rendered = stale.length > 0 ? await this.storeCurrentViews(stale) : new Map<number, StoredViews & { updatedAt: Date }>();
     const rows = raw.map((row): StoredBooking => {
@@ -419,7 +421,16 @@ export class BookingsRepository {
     const direction = query.sort_order === 'asc' ? 'ASC' : 'DESC';
     const limit = query.limit ?? 50;
     const offset = ((query.page ?? 1) - 1) * limit;
-    return { page: filtered.clone().orderBy(`b.${sortProperty}`, direction).addOrderBy('b.id', direction), filtered, limit, offset };
+    const page = filtered.clone().orderBy(`b.${sortProperty}`, direction).addOrderBy('b.id', direction);
+    if (query.after !== undefined) {
+      // Keyset: the rows past the caller's last one in the same order, (sort value, id) compared
+      // as a pair with the database's own values (microseconds, collation). The subquery reads
+      // `after` in the caller's scope only (its b is the inner row; the scope's parameters are the
+      // outer query's): another client's booking is no position (storedPage refuses it).
+      const cursor = inScope(this.select(), scope).select(`b.${sortProperty}`).addSelect('b.id').andWhere('b.id = :after');
+      page.andWhere(`(b.${sortProperty}, b.id) ${direction === 'ASC' ? '>' : '<'} (${cursor.getQuery()})`, { after: query.after });
+    }
+    return { page, filtered, limit, offset };
   }
 
   /**
@@ -511,7 +522,7 @@ export class BookingsRepository {
 const NEEDS_NO_CARD = `step <> 'charging'`;
 
 /** What a page may say and still take its total from the kept counts: any other filter counts its total. */
-const COUNTED_BY: ReadonlySet<string> = new Set<keyof BookingListQuery>(['page', 'limit', 'sort_by', 'sort_order', 'status']);
+const COUNTED_BY: ReadonlySet<string> = new Set<keyof BookingListQuery>(['page', 'after', 'limit', 'sort_by', 'sort_order', 'status']);
 
 /**
  * How many bookings a filtered query matches: COUNT(*), where TypeORM's getCount() writes

@@ -5,12 +5,11 @@ import {
   ReconciliationBookingsRequest,
   parseDay,
   Actor,
-  BackendBookingPageChunk,
   BackendBookingQuery,
   BookingLanguage,
   commaJoinedChunks,
   BookingListQuery,
-  BookingPageChunk,
+  TaggedBookingPageChunk,
   BookingRoom,
   CancelView,
   PrecancelView,
@@ -37,6 +36,7 @@ import { BookingSaga } from './booking-saga';
 import { BookingEntity, CANCELLATION_STEPS, FINAL_STEPS } from './booking.entity';
 import { BookingScope, BookingsRepository, NewBooking } from './bookings.repository';
 import { filledApiView } from './stored-views';
+import { taggedPage } from './tagged-page';
 
 const CARD_FIELDS = ['payment_token', 'payment_first_name', 'payment_last_name', 'payment_postal_code', 'payment_expiration'] as const;
 /**
@@ -110,13 +110,14 @@ export class BookingsService {
 
   /**
    * The caller's bookings (a user token sees that user's only): the head, then the
-   * stored Bookings with this moment's voucher links and updated_at filled in, as bytes.
+   * stored Bookings with this moment's voucher links and updated_at filled in, as bytes;
+   * tagged (taggedPage), and the head alone for a client that has these bytes.
    */
-  async list(actor: Actor, query: BookingListQuery): Promise<BookingPageChunk[]> {
+  async list(actor: Actor, query: BookingListQuery, ifNoneMatch?: string): Promise<TaggedBookingPageChunk[]> {
     const { rows, total } = await this.bookings.storedPage(scopeOf(actor), query, 'api');
     const now = Date.now();
     const views = rows.map((row) => filledApiView(row.view, row.updatedAt, () => this.vouchers.url(row.id, now)));
-    return [{ total }, ...commaJoinedChunks(views)];
+    return taggedPage(total, [...commaJoinedChunks(views)], ifNoneMatch);
   }
 
   /** The period's live bookings (or the ones named) for the accounting service's reconciliation. */
@@ -140,7 +141,7 @@ export class BookingsService {
   }
 
   /** Backend API: the client's bookings (a user token, or a userId: that user's), newest first. */
-  async backendList(actor: Actor, userId: number | undefined, query: BackendBookingQuery): Promise<BackendBookingPageChunk[]> {
+  async backendList(actor: Actor, userId: number | undefined, query: BackendBookingQuery, ifNoneMatch?: string): Promise<TaggedBookingPageChunk[]> {
     // The finance credential works the ledger, not a client's bookings.
     if (actor.role === 'finance') throw new DomainError('FORBIDDEN', 'backend bookings take the backend token or a user token');
     if (actor.role === 'user' && userId !== undefined && userId !== actor.userId) {
@@ -149,11 +150,11 @@ export class BookingsService {
     const forUser = actor.role === 'user' ? actor.userId : (userId ?? null);
     const { rows, total } = await this.bookings.storedPage(
       { clientId: actor.clientId, sandbox: null, userId: forUser },
-      { page: query.page, limit: query.limit ?? 100 },
+      { page: query.page, after: query.after, limit: query.limit ?? 100 },
       'backend',
       { excludeFailed: true },
     );
-    return [{ total }, ...commaJoinedChunks(rows.map((row) => row.view))];
+    return taggedPage(total, [...commaJoinedChunks(rows.map((row) => row.view))], ifNoneMatch);
   }
 
   /**

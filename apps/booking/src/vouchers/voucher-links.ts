@@ -1,9 +1,15 @@
 import { createHmac } from 'node:crypto';
 import { BookingEnv } from '../booking.env';
 
-/** A booking's voucher link as of `now`: it works for VOUCHER_TTL_S. */
+/**
+ * A booking's voucher link as of `now`: it works for at least VOUCHER_TTL_S. Its expiry
+ * is rounded up to the next whole hour (or VOUCHER_TTL_S, if shorter), so every answer
+ * within that hour gives the same link and a page of bookings keeps its bytes, and its
+ * entity tag, while nothing on it changes.
+ */
 export function voucherUrl(env: BookingEnv, bookingId: number, now = Date.now()): string {
-  const expires = Math.floor(now / 1000) + env.VOUCHER_TTL_S;
+  const step = Math.max(1, Math.min(3600, env.VOUCHER_TTL_S));
+  const expires = Math.ceil((Math.ceil(now / 1000) + env.VOUCHER_TTL_S) / step) * step;
   return `${env.PUBLIC_BASE_URL}/vouchers/${bookingId}?expires=${expires}&signature=${voucherSignature(env, bookingId, expires)}`;
 }
 

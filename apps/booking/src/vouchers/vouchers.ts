@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { SUBJECTS, VoucherAnswer, VoucherPdf } from '@hotel/contracts';
+import { SUBJECTS, VoucherAnswer, VoucherPdf, matchesEntityTag } from '@hotel/contracts';
 import { DomainError, SERVICE_CLIENT, SERVICE_ENV, ServiceClient, rowsOf } from '@hotel/platform';
 import { BookingEnv } from '../booking.env';
 import { BookingEntity } from '../bookings/booking.entity';
@@ -53,7 +53,7 @@ export class Vouchers {
     const extras = { agency: await this.agencyOf(booking.clientId) };
     const version = versionOf(booking, extras);
     const etag = `"${version}"`;
-    if (ifNoneMatch !== undefined && matchesEntityTag(ifNoneMatch, version)) return { etag, notModified: true, filename: '', pdfBase64: '' };
+    if (ifNoneMatch !== undefined && matchesEntityTag(ifNoneMatch, etag)) return { etag, notModified: true, filename: '', pdfBase64: '' };
     const filename = booking.status === 'cancelled' ? `voucher-${booking.id}-cancelled.pdf` : `voucher-${booking.id}.pdf`;
     return { etag, filename, pdfBase64: (await this.pdf(booking, extras, version)).toString('base64') };
   }
@@ -112,11 +112,3 @@ function versionOf(booking: BookingEntity, extras: VoucherExtras): string {
 
 /** Bumped whenever voucherPdf prints differently, so every kept PDF is rendered again. */
 const VOUCHER_LAYOUT = 2;
-
-/** Whether an If-None-Match names this version (`*` names any; weak tags compare as strong ones, as GET allows). */
-function matchesEntityTag(ifNoneMatch: string, version: string): boolean {
-  return ifNoneMatch.split(',').some((tag) => {
-    const trimmed = tag.trim();
-    return trimmed === '*' || trimmed.replace(/^W\//, '') === `"${version}"`;
-  });
-}

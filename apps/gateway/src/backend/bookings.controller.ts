@@ -1,10 +1,11 @@
 import { Readable } from 'node:stream';
-import { Controller, Get, Header, Inject, Param, Query } from '@nestjs/common';
+import { Controller, Get, Header, Headers, Inject, Param, Query, Res } from '@nestjs/common';
+import { FastifyReply } from 'fastify';
 import { Actor, BackendBookingQuery, IsIdString, SUBJECTS } from '@hotel/contracts';
 import { ServiceClient } from '@hotel/platform';
 import { BackendApi, CurrentActor } from '../auth/api-family';
 import { SERVICE_CLIENT } from '../gateway.tokens';
-import { rawPage } from '../http/paginated';
+import { ifNoneMatchOf, taggedPageAnswer } from '../http/paginated';
 
 export class BookingUserParams {
   @IsIdString()
@@ -17,16 +18,31 @@ export class BookingUserParams {
 export class BackendBookingsController {
   constructor(@Inject(SERVICE_CLIENT) private readonly services: ServiceClient) {}
 
-  /** The bookings come as raw bytes from the booking service and are joined into the envelope undecoded (see rawPage). */
+  /**
+   * The bookings come as raw bytes from the booking service and are joined into the envelope
+   * undecoded (see rawPage); with an ETag, and 304 for an unchanged page asked with If-None-Match.
+   */
   @Get()
   @Header('content-type', 'application/json; charset=utf-8')
-  async list(@CurrentActor() actor: Actor, @Query() query: BackendBookingQuery): Promise<Readable> {
-    return rawPage(await this.services.sendForAll(SUBJECTS.BOOKING_BACKEND_BOOKING_LIST, { actor, query }));
+  async list(
+    @CurrentActor() actor: Actor,
+    @Query() query: BackendBookingQuery,
+    @Headers('if-none-match') ifNoneMatch: string | undefined,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<Readable | undefined> {
+    return taggedPageAnswer(await this.services.sendForAll(SUBJECTS.BOOKING_BACKEND_BOOKING_LIST_V3, { actor, query, ...ifNoneMatchOf(ifNoneMatch) }), reply);
   }
 
   @Get('user/:userId')
   @Header('content-type', 'application/json; charset=utf-8')
-  async forUser(@CurrentActor() actor: Actor, @Param() params: BookingUserParams, @Query() query: BackendBookingQuery): Promise<Readable> {
-    return rawPage(await this.services.sendForAll(SUBJECTS.BOOKING_BACKEND_BOOKING_LIST, { actor, userId: Number(params.userId), query }));
+  async forUser(
+    @CurrentActor() actor: Actor,
+    @Param() params: BookingUserParams,
+    @Query() query: BackendBookingQuery,
+    @Headers('if-none-match') ifNoneMatch: string | undefined,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<Readable | undefined> {
+    const request = { actor, userId: Number(params.userId), query, ...ifNoneMatchOf(ifNoneMatch) };
+    return taggedPageAnswer(await this.services.sendForAll(SUBJECTS.BOOKING_BACKEND_BOOKING_LIST_V3, request), reply);
   }
 }

@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import { Body, Controller, Get, Header, HttpCode, Inject, Param, Post, Query, Res } from '@nestjs/common';
+import { Body, Controller, Get, Header, Headers, HttpCode, Inject, Param, Post, Query, Res } from '@nestjs/common';
 import { FastifyReply } from 'fastify';
 import {
   Actor,
@@ -12,7 +12,7 @@ import {
   SUBJECTS,
   TestScenario,
 } from '@hotel/contracts';
-import { rawPage } from '../http/paginated';
+import { ifNoneMatchOf, taggedPageAnswer } from '../http/paginated';
 import { ServiceClient } from '@hotel/platform';
 import { BookingApi, CurrentActor } from '../auth/api-family';
 import { SERVICE_CLIENT } from '../gateway.tokens';
@@ -59,12 +59,18 @@ export class BookController {
   /**
    * The client's bookings (a user token: that user's), filtered, sorted and paged; `total` counts all matches.
    * The booking service sends the bookings already serialized (raw bytes): the page is
-   * joined here into the envelope without being decoded (see rawPage).
+   * joined here into the envelope without being decoded (see rawPage). It carries an ETag:
+   * asked again with If-None-Match, an unchanged page is 304 with no body.
    */
   @Get('book')
   @Header('content-type', 'application/json; charset=utf-8')
-  async list(@CurrentActor() actor: Actor, @Query() query: BookingListQuery): Promise<Readable> {
-    return rawPage(await this.services.sendForAll(SUBJECTS.BOOKING_BOOKING_LIST, { actor, query }));
+  async list(
+    @CurrentActor() actor: Actor,
+    @Query() query: BookingListQuery,
+    @Headers('if-none-match') ifNoneMatch: string | undefined,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<Readable | undefined> {
+    return taggedPageAnswer(await this.services.sendForAll(SUBJECTS.BOOKING_BOOKING_LIST_V3, { actor, query, ...ifNoneMatchOf(ifNoneMatch) }), reply);
   }
 
   @Get('book/precancel/:booking_id')

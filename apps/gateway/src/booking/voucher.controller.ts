@@ -4,6 +4,7 @@ import { IsOptional, IsString } from 'class-validator';
 import { IsIdString, SUBJECTS } from '@hotel/contracts';
 import { DomainError, ServiceClient } from '@hotel/platform';
 import { SERVICE_CLIENT } from '../gateway.tokens';
+import { ifNoneMatchOf } from '../http/paginated';
 
 export class VoucherParams {
   @IsIdString()
@@ -19,9 +20,6 @@ export class VoucherQuery {
   @IsString()
   signature?: string;
 }
-
-/** What a client's If-None-Match may hold for the booking service to read; anything else is ignored (a full answer). */
-const IF_NONE_MATCH = /^\s*\*\s*$|^(\s*(W\/)?"[!#-~]{1,100}"\s*)(,\s*(W\/)?"[!#-~]{1,100}"\s*){0,9}$/;
 
 /**
  * The voucher PDF behind a signed link; no credential. A bad or expired link is 404. The
@@ -46,7 +44,7 @@ export class VoucherController {
       bookingId: Number(params.booking_id),
       expires: query.expires,
       signature: query.signature,
-      ...(ifNoneMatch !== undefined && IF_NONE_MATCH.test(ifNoneMatch) && { ifNoneMatch }),
+      ...ifNoneMatchOf(ifNoneMatch),
     });
     reply.header('etag', voucher.etag).header('cache-control', 'private, max-age=3600');
     if (voucher.notModified) {

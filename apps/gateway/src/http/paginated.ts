@@ -1,5 +1,6 @@
 import { PassThrough, Readable } from 'node:stream';
-import { commaSeparated } from '@hotel/contracts';
+import { FastifyReply } from 'fastify';
+import { ENTITY_TAGS, TaggedBookingPageChunk, commaSeparated } from '@hotel/contracts';
 
 /**
  * A page of a list: the envelope puts `items` in `data` and adds `total` (all
@@ -37,4 +38,25 @@ export function bytesBody(parts: Uint8Array[]): Readable {
   for (const part of parts) body.write(part);
   body.end();
   return body;
+}
+
+/** The client's If-None-Match as a service reads it, if it is one (anything else: a full answer). */
+export function ifNoneMatchOf(header: string | undefined): { ifNoneMatch?: string } {
+  return header !== undefined && ENTITY_TAGS.test(header) ? { ifNoneMatch: header } : {};
+}
+
+/**
+ * A tagged page (the lists' v3) as the route answers it: its `ETag`, `Cache-Control:
+ * private, no-cache` (a client may keep it, and asks again with If-None-Match before
+ * using it), and 304 with no body when the client has it, else the page (rawPage).
+ */
+export function taggedPageAnswer(chunks: TaggedBookingPageChunk[], reply: FastifyReply): Readable | undefined {
+  const [head] = chunks;
+  if (!head || head instanceof Uint8Array) throw new Error('a page answered without its head');
+  reply.header('etag', head.etag).header('cache-control', 'private, no-cache');
+  if (head.notModified) {
+    reply.status(304);
+    return undefined;
+  }
+  return rawPage(chunks);
 }

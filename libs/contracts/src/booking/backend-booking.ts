@@ -1,7 +1,8 @@
 import { Type } from 'class-transformer';
-import { IsDefined, IsInt, IsOptional, IsPositive, ValidateNested } from 'class-validator';
+import { IsDefined, IsInt, IsOptional, IsPositive, Matches, ValidateNested } from 'class-validator';
 import { ActorScoped } from '../common/actor';
-import { PageQuery } from '../common/page-query';
+import { ENTITY_TAGS } from '../common/entity-tags';
+import { PageAfter, PageQuery } from '../common/page-query';
 import { BookingFx } from '../rates/fx';
 
 /**
@@ -63,7 +64,10 @@ export interface BackendBooking extends BookingFx {
 }
 
 /** Query of `GET /api/booking` and `GET /api/booking/user/{userId}`: newest first, paged. */
-export class BackendBookingQuery extends PageQuery {}
+export class BackendBookingQuery extends PageQuery {
+  @PageAfter()
+  after?: number;
+}
 
 /** booking.backend-booking.list.v2 */
 export class ListBackendBookingsRequest extends ActorScoped {
@@ -85,3 +89,10 @@ export interface BackendBookingPage {
 
 /** booking.backend-booking.list.v2: the head (`total`), then BackendBooking objects as raw JSON bytes (see BookingPageChunk). */
 export type BackendBookingPageChunk = { total: number } | Uint8Array;
+
+/** booking.backend-booking.list.v3: as v2, with the client's If-None-Match; answered as booking.booking.list.v3 is (TaggedBookingPageChunk). */
+export class ListBackendBookingsRequestV3 extends ListBackendBookingsRequest {
+  @IsOptional()
+  @Matches(ENTITY_TAGS)
+  ifNoneMatch?: string;
+}

@@ -1,5 +1,5 @@
 import { Type } from 'class-transformer';
-import { PageLimit, PageNumber, QueryId } from '../common/page-query';
+import { PageAfter, PageLimit, PageNumber, QueryId } from '../common/page-query';
 import {
   ArrayMaxSize,
   ArrayMinSize,
@@ -17,6 +17,7 @@ import {
   ValidateNested,
 } from 'class-validator';
 import { ActorScoped } from '../common/actor';
+import { ENTITY_TAGS } from '../common/entity-tags';
 import { TEST_SCENARIOS, TestScenario } from '../common/test-scenario';
 import { IsDayOrRange, IsNonBlankString } from '../common/validators';
 import { CancellationPolicyData, HotelDetails, HotelRate } from '../search/hotel';
@@ -220,6 +221,9 @@ export class BookingListQuery {
   @PageLimit(200, 'limit must be from 1 to 200')
   limit?: number;
 
+  @PageAfter()
+  after?: number;
+
   @IsOptional()
   @IsIn(BOOKING_SORT_FIELDS, { message: `sort_by must be one of ${BOOKING_SORT_FIELDS.join(', ')}` })
   sort_by?: (typeof BOOKING_SORT_FIELDS)[number];
@@ -299,6 +303,27 @@ export interface BookingPage {
  * the gateway passes them on without decoding them.
  */
 export type BookingPageChunk = { total: number } | Uint8Array;
+
+/** booking.booking.list.v3: as v2, with the client's If-None-Match. */
+export class ListBookingsRequestV3 extends ListBookingsRequest {
+  @IsOptional()
+  @Matches(ENTITY_TAGS)
+  ifNoneMatch?: string;
+}
+
+/**
+ * The head of a page in v3 of the lists: `total`, the page's entity tag (one per content
+ * of the page's bytes), and `notModified` when the client's If-None-Match names it (then
+ * no bookings follow: the client has them).
+ */
+export interface TaggedPageHead {
+  total: number;
+  etag: string;
+  notModified?: true;
+}
+
+/** booking.booking.list.v3: the tagged head, then the bookings as in v2 (none when not modified). */
+export type TaggedBookingPageChunk = TaggedPageHead | Uint8Array;
 
 /** booking.booking.precancel.v2 / cancel.v2 */
 export class BookingIdRequest extends ActorScoped {

@@ -1,4 +1,5 @@
 import { IsInt, IsOptional, IsPositive, Matches } from 'class-validator';
+import { ENTITY_TAGS } from '../common/entity-tags';
 
 /** booking.voucher.render.v2: the PDF behind a signed voucher link (no credential: the signature is the authority). */
 export class RenderVoucherRequest {
@@ -18,9 +19,6 @@ export interface VoucherPdf {
   /** The PDF, base64. */
   pdfBase64: string;
 }
-
-/** An entity tag as HTTP writes it: `"…"` or `W/"…"`, or a list of them. */
-const ENTITY_TAGS = /^\s*\*\s*$|^(\s*(W\/)?"[!#-~]{1,100}"\s*)(,\s*(W\/)?"[!#-~]{1,100}"\s*){0,9}$/;
 
 /** booking.voucher.render.v3: as v2, and the PDF's entity tag; none of the PDF when the client has that version already. */
 export class RenderVoucherRequestV3 extends RenderVoucherRequest {

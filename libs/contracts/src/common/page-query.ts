@@ -1,5 +1,5 @@
 import { Transform } from 'class-transformer';
-import { IsInt, IsOptional, IsPositive, Max } from 'class-validator';
+import { IsInt, IsOptional, IsPositive, Max, ValidateBy } from 'class-validator';
 import { MAX_INT_ID } from './validators';
 
 /** The last page any list serves: deeper pages are refused (400), not computed. */
@@ -29,6 +29,28 @@ export function PageNumber(): PropertyDecorator {
 /** A query-string `limit`: optional, a whole number from 1 to `max`. */
 export function PageLimit(max: number, message?: string): PropertyDecorator {
   return stacked(IsOptional(), QueryInteger(), IsInt(), IsPositive(), Max(max, message ? { message } : undefined));
+}
+
+/**
+ * A query-string `after` (keyset paging): the id of the last item of the page the caller
+ * has; the next page starts after it, in the list's order. A deep page costs what the first
+ * does (with `page`, the database walks past every earlier row). Not together with `page`.
+ */
+export function PageAfter(): PropertyDecorator {
+  return stacked(
+    IsOptional(),
+    QueryInteger(),
+    IsInt(),
+    IsPositive(),
+    Max(MAX_INT_ID, { message: `after must be a positive integer up to ${MAX_INT_ID}` }),
+    ValidateBy({
+      name: 'notWithPage',
+      validator: {
+        validate: (_value, args) => (args?.object as { page?: unknown }).page === undefined,
+        defaultMessage: () => 'after and page cannot be combined: after names the last booking of the page you have',
+      },
+    }),
+  );
 }
 
 /** A query-string id filter: optional, a whole number that fits PostgreSQL's `integer`. */
