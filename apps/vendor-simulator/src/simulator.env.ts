@@ -78,7 +78,7 @@ export class SimulatorEnv extends WithSimulatedVendorCredentials(class {}, { sec
   @Parses(parseVendorLatencies, 'vendor=milliseconds pairs separated by commas')
   VENDOR_LATENCY_MS?: string;
 
-  /** Fault knobs at start, as JSON: `{"cobalt": {"serverErrorShare": 0.1}}` (see README). */
+  /** Fault knobs at start, as JSON: `{"cobalt": {"serverErrorShare": 0.1}}` (see apps/vendor-simulator/README.md). */
   @IsOptional()
   @Parses(parseFaultsVariable, 'fault settings as JSON')
   SIMULATOR_FAULTS?: string;

@@ -1,7 +1,7 @@
 /**
  * Stable, machine-readable error codes. They cross NATS inside {@link RpcErrorPayload}
- * and reach API callers in the `code` field of the error envelope; the README lists
- * each with whether a retry is safe. Never change the meaning of an existing code.
+ * and reach API callers in the `code` field of the error envelope; docs/errors.md lists
+ * each with what to do (whether a retry is safe). Never change the meaning of an existing code.
  */
 export const ERROR_CODES = [
   'VALIDATION_FAILED',
