@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// @ts-check
 // `npm test [-- --tier unit|service|system ...] [jest arguments]`: installs dependencies
 // if missing, type-checks the workspace, builds (the start test runs the built apps) and
 // lints (ESLint, no warning allowed) when the system tier runs, then runs the selected
@@ -14,9 +15,14 @@ const { ROOT, NX_ENV, log, ensureDependencies, build, run } = require('./lib/wor
 /** The Jest projects of jest.config.js. */
 const TIERS = ['unit', 'service', 'system'];
 
-/** `--tier X` / `--tier=X` (repeatable) out of the arguments; the rest is Jest's. */
+/**
+ * `--tier X` / `--tier=X` (repeatable) out of the arguments; the rest is Jest's.
+ * @param {string[]} argv
+ */
 function parseArguments(argv) {
+  /** @type {string[]} */
   const tiers = [];
+  /** @type {string[]} */
   const jestArgs = [];
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
@@ -27,7 +33,7 @@ function parseArguments(argv) {
       jestArgs.push(arg);
       continue;
     }
-    if (!TIERS.includes(tier)) {
+    if (tier === undefined || !TIERS.includes(tier)) {
       log(`--tier takes one of ${TIERS.join(', ')}${tier === undefined ? '' : ` (not "${tier}")`}`);
       process.exit(2);
     }
