@@ -34,6 +34,7 @@ const FINAL = `('done', 'failed', 'cancelled')`;
 /**
  * The decimals of every currency (ISO 4217, from the built contracts) as a SQL table
  * `decimals(currency, places)`, so the checks can say "in its currency's minor unit".
+ * Read when a check's SQL is (a getter): the module loads before `npm run chaos` has built.
  */
 function currencyDecimalsSql() {
   /** @type {typeof import('../../libs/contracts/src/common/currencies')} */
@@ -74,7 +75,8 @@ const SQL_CHECKS = [
   {
     name: 'amounts_in_minor_unit',
     rule: "every price, discount, penalty, ledger entry and hold has no more decimals than its currency's minor unit (JPY none, KWD three)",
-    sql: `WITH ${currencyDecimalsSql()},
+    get sql() {
+      return `WITH ${currencyDecimalsSql()},
                amounts AS (
             SELECT 'booking ' || b.id AS what, b.price_currency AS currency, v.amount
               FROM booking.bookings b CROSS JOIN LATERAL (VALUES (b.price_chargeable), (b.promo_discount), (b.cancellation_penalty)) v(amount)
@@ -84,18 +86,21 @@ const SQL_CHECKS = [
             UNION ALL
             SELECT 'hold of booking ' || h.booking_id, a.currency, h.amount FROM accounting.holds h JOIN accounting.accounts a USING (client_id))
           SELECT what, currency, amount FROM amounts JOIN decimals USING (currency)
-           WHERE amount IS NOT NULL AND amount <> round(amount, places) ORDER BY what`,
+           WHERE amount IS NOT NULL AND amount <> round(amount, places) ORDER BY what`;
+    },
   },
   {
     name: 'booking_price_is_the_converted_vendor_price',
     rule: "each booking's price before its promo discount = its vendor price × its recorded exchange rate, rounded to its currency's minor unit",
     requires: ['booking.bookings.fx_rate'],
-    sql: `WITH ${currencyDecimalsSql()}
+    get sql() {
+      return `WITH ${currencyDecimalsSql()}
           SELECT b.id, b.price_currency, b.price_chargeable, b.promo_discount, b.vendor_currency, b.vendor_price, b.fx_rate, b.fx_rate_date
             FROM booking.bookings b JOIN decimals d ON d.currency = b.price_currency
            WHERE b.price_chargeable + b.promo_discount <> round(b.vendor_price * b.fx_rate, d.places)
               OR (b.vendor_currency = b.price_currency) <> (b.fx_rate_date IS NULL)
-           ORDER BY b.id`,
+           ORDER BY b.id`;
+    },
   },
   {
     name: 'booking_status_matches_step',
