@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// @ts-check
 // `npm run --silent admin -- <command>`: the operators' command line (apps/admin).
 // Builds it first when needed, quietly, so stdout stays one JSON object.
 const fs = require('node:fs');

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// @ts-check
 // `npm run bench [-- --duration S --connections N --only TEXT …]`: starts the whole
 // platform (npm start on a private NATS server and a scratch database), measures
 // named scenarios on loopback (autocannon, or an open-loop generator for fixed
@@ -65,7 +66,7 @@ if (parsed.values.help) {
   process.exit(0);
 }
 const options = parsed.values;
-for (const name of ['duration', 'connections', 'warmup', 'cooldown', 'settle', 'flow-workers', 'v2-flow-workers', 'flow-duration']) {
+for (const name of /** @type {const} */ (['duration', 'connections', 'warmup', 'cooldown', 'settle', 'flow-workers', 'v2-flow-workers', 'flow-duration'])) {
   if (!/^\d+(\.\d+)?$/.test(options[name])) {
     process.stderr.write(`--${name} must be a number, not ${options[name]}\n${USAGE}\n`);
     process.exit(2);
@@ -80,6 +81,38 @@ const FLOW_WORKERS = Number(options['flow-workers']);
 const V2_FLOW_WORKERS = Number(options['v2-flow-workers']);
 const FLOW_DURATION_S = Number(options['flow-duration']);
 
+/** @typedef {import('node:child_process').ChildProcess} ChildProcess */
+/** @typedef {import('./bench/open-loop').LoadResult} LoadResult */
+/**
+ * A scenario's figures: autocannon's (or the same of the open-loop generator, a flow or a
+ * fairness run), and what the benchmark adds to them.
+ * @typedef {LoadResult & { durationS?: number, firstByte?: { p50: number, p99: number }, flood?: import('./bench/fairness').Flood | null, cpuMsPerRequest?: number, simulatorCpuMsPerRequest?: number, perAppCpuMs?: Record<string, number>, perAppCpuMsPerS?: Record<string, number> }} Result
+ */
+/**
+ * One measured scenario: `runWithWarmup` or `run` measures it; else autocannon at `url`
+ * (open-loop at `rate` when given), with `requests` taken in turn when given.
+ * @typedef {object} Scenario
+ * @property {string} name
+ * @property {string} [url]
+ * @property {string} [method]
+ * @property {Record<string, string>} [headers]
+ * @property {string} [body]
+ * @property {number} [connections]
+ * @property {number} [rate]
+ * @property {import('autocannon').Request[]} [requests]
+ * @property {boolean} [isReference] the one-NATS-hop baseline the others are a ratio of
+ * @property {boolean} [traceable] measured again with tracing on (--tracing)
+ * @property {(durationS: number) => Promise<Result>} [run]
+ * @property {(durationS: number, warmupS: number) => Promise<Result>} [runWithWarmup]
+ */
+/** @typedef {Omit<import('autocannon').Options, 'duration'>} AutocannonScenario */
+/** An answer of the platform's API (its JSON as it is). @typedef {Pick<import('./lib/https').Answer, 'status' | 'body'>} ApiAnswer */
+/** What admin create-client prints. @typedef {{ client_id: number, api_key: string, sandbox_api_key: string, backend_token: string }} ClientKeys */
+/** @typedef {{ check_in: string, check_out: string, rooms: { adults: number, children: number, children_ages: number[] }[] }} Stay */
+/** CPU seconds so far (appsCpuSeconds). @typedef {{ apps: number, simulator: number, byPid: Record<string, { name: string, seconds: number }> }} CpuSeconds */
+/** The platform `npm start` runs, and the vendor simulator its banner names. @typedef {ChildProcess & { simulatorUrl: string | null }} Platform */
+
+/** What to undo at the end, in reverse order. @type {(() => unknown)[]} */
 const cleanups = [];
 async function cleanup() {
   for (const step of cleanups.reverse()) {
@@ -91,6 +124,11 @@ async function cleanup() {
   }
 }
 
+/**
+ * @param {ChildProcess} child
+ * @param {NodeJS.Signals} [signal]
+ * @returns {Promise<void>}
+ */
 function stopChild(child, signal = 'SIGTERM') {
   return new Promise((resolve) => {
     if (child.exitCode !== null || child.signalCode !== null) return resolve();
@@ -127,7 +165,11 @@ async function scratchDatabase() {
   return url.toString();
 }
 
-/** Starts the platform (tools/start.js); resolves with its process once it is ready. */
+/**
+ * Starts the platform (tools/start.js); resolves with its process once it is ready.
+ * @param {Record<string, string>} env
+ * @returns {Promise<Platform>}
+ */
 function startPlatform(env) {
   const child = spawn(process.execPath, [path.join(ROOT, 'tools/start.js')], {
     cwd: ROOT,
@@ -137,12 +179,12 @@ function startPlatform(env) {
   cleanups.push(() => stopChild(child, 'SIGINT'));
   let output = '';
   return new Promise((resolve, reject) => {
+    /** @param {Buffer} chunk */
     const onData = (chunk) => {
       output += chunk;
       if (output.includes('Hotel booking platform is ready.')) {
         // The vendor simulator it runs, as its banner names it.
-        child.simulatorUrl = /Vendors\s+(http:\/\/\S+?)\/\{/.exec(output)?.[1] ?? null;
-        resolve(child);
+        resolve(Object.assign(child, { simulatorUrl: /Vendors\s+(http:\/\/\S+?)\/\{/.exec(output)?.[1] ?? null }));
       }
     };
     child.stdout.on('data', onData);
@@ -151,6 +193,11 @@ function startPlatform(env) {
   });
 }
 
+/**
+ * Starts tools/bench/baseline.js with `args`; resolves with its process once it is ready.
+ * @param {string[]} args
+ * @returns {Promise<ChildProcess>}
+ */
 function startBaseline(args) {
   const child = fork(path.join(__dirname, 'bench/baseline.js'), args, { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   cleanups.push(() => stopChild(child));
@@ -160,6 +207,7 @@ function startBaseline(args) {
   });
 }
 
+/** @param {number} days */
 function daysAhead(days) {
   return new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
 }
@@ -167,6 +215,15 @@ function daysAhead(days) {
 /** Connections kept open between calls, as a partner's client keeps them: a TLS handshake per call is not what the flows measure. */
 const keepAlive = new (require('node:https').Agent)({ keepAlive: true, maxSockets: 64, rejectUnauthorized: false });
 
+/**
+ * One call of the platform's API, on the kept-alive connections.
+ * @param {string} base
+ * @param {string} method
+ * @param {string} pathName
+ * @param {Record<string, string>} headers
+ * @param {object} [body] sent as JSON
+ * @returns {Promise<ApiAnswer>}
+ */
 async function api(base, method, pathName, headers, body) {
   const https = require('node:https');
   return new Promise((resolve, reject) => {
@@ -176,7 +233,8 @@ async function api(base, method, pathName, headers, body) {
       (response) => {
         let text = '';
         response.on('data', (chunk) => (text += chunk));
-        response.on('end', () => resolve({ status: response.statusCode, body: JSON.parse(text) }));
+        // A response (unlike a request a server receives) always has its status code.
+        response.on('end', () => resolve({ status: /** @type {number} */ (response.statusCode), body: JSON.parse(text) }));
       },
     );
     request.on('error', reject);
@@ -192,6 +250,13 @@ const FAIRNESS = 'fairness';
 
 const CITIES = [2988507, 2643743, 5128581, 1850147, 2950159, 3117735, 3169070, 3448439, 2267057, 2759794, 3128760, 2761369, 3067696, 2964574, 2147714, 6167865, 4887398, 5368361, 745044, 1609350, 1880252, 292223, 3530597, 3435910, 360630, 1275339, 1835848, 524901, 264371, 756135];
 
+/**
+ * Prebooks and books the rate of `prebookPath`: the booking.
+ * @param {string} gateway
+ * @param {Record<string, string>} headers
+ * @param {string} prebookPath
+ * @returns {Promise<{ id: number, voucher_url: string | null }>}
+ */
 async function bookOnce(gateway, headers, prebookPath) {
   await api(gateway, 'GET', prebookPath, headers);
   const response = await api(gateway, 'POST', prebookPath.replace('/prebook/', '/book/'), headers, {
@@ -203,6 +268,13 @@ async function bookOnce(gateway, headers, prebookPath) {
   return response.body.data;
 }
 
+/**
+ * `count` copies of the booking `templateId` for the client, made in the database.
+ * @param {string} databaseUrl
+ * @param {number} clientId
+ * @param {number} templateId
+ * @param {number} count
+ */
 async function seedBookings(databaseUrl, clientId, templateId, count) {
   const { Client } = require('pg');
   const client = new Client({ connectionString: databaseUrl });
@@ -231,12 +303,18 @@ const FLOW_GUEST = { rooms: [{ lead_first_name: 'Flow', lead_last_name: 'Tester'
  * Workers each run `attempt(n, stay)` over and over for durationS, on many dates: it finds a
  * rate and prebooks it, resolving with the book call to time (a function), or 'none' when
  * there was nothing to book, or 'error'. Bookings per second, the book call's p50/p99 and errors.
+ * @param {number} workers
+ * @param {number} durationS
+ * @param {(n: number, stay: Stay) => Promise<'none' | 'error' | (() => Promise<ApiAnswer>)>} attempt
+ * @returns {Promise<Result>}
  */
 async function runFlow(workers, durationS, attempt) {
   const deadline = Date.now() + durationS * 1000;
+  /** @type {number[]} */
   const bookLatencies = [];
   let errors = 0;
   let bookings = 0;
+  /** @param {number} seed */
   async function worker(seed) {
     for (let n = seed + workers; Date.now() < deadline; n += workers) {
       const offset = 5 + ((n * 7) % 355);
@@ -260,11 +338,18 @@ async function runFlow(workers, durationS, attempt) {
   }
   await Promise.all(Array.from({ length: workers }, (_, i) => worker(i)));
   bookLatencies.sort((a, b) => a - b);
+  /** @param {number} q */
   const at = (q) => Math.round(bookLatencies[Math.min(bookLatencies.length - 1, Math.floor(bookLatencies.length * q))] ?? 0);
   return { requests: { average: bookings / durationS }, latency: { p50: at(0.5), p99: at(0.99) }, errors, timeouts: 0, non2xx: 0, durationS };
 }
 
-/** Workers each search, read a hotel's rates, prebook and book (V1). */
+/**
+ * Workers each search, read a hotel's rates, prebook and book (V1).
+ * @param {string} gateway
+ * @param {Record<string, string>} headers
+ * @param {number} workers
+ * @param {number} durationS
+ */
 function fullFlow(gateway, headers, workers, durationS) {
   return runFlow(workers, durationS, async (n, stay) => {
     let search = await api(gateway, 'POST', '/search', headers, { place_id: `gn:${CITIES[n % CITIES.length]}`, ...stay });
@@ -285,7 +370,14 @@ function fullFlow(gateway, headers, workers, durationS) {
   });
 }
 
-/** Workers each ask one hotel's V2 rates, prebook the cheapest and book it. */
+/**
+ * Workers each ask one hotel's V2 rates, prebook the cheapest and book it.
+ * @param {string} gateway
+ * @param {Record<string, string>} headers
+ * @param {number[]} hotelIds
+ * @param {number} workers
+ * @param {number} durationS
+ */
 function fullFlowV2(gateway, headers, hotelIds, workers, durationS) {
   return runFlow(workers, durationS, async (n, stay) => {
     const rates = (await api(gateway, 'POST', '/v2/rates', headers, { ...stay, hotel_ids: [hotelIds[n % hotelIds.length]] })).body.rates ?? [];
@@ -296,17 +388,27 @@ function fullFlowV2(gateway, headers, hotelIds, workers, durationS) {
   });
 }
 
-/** One request at a time for durationS: latency to the whole answer and to its first body byte (p50, p99). */
+/**
+ * One request at a time for durationS: latency to the whole answer and to its first body byte (p50, p99).
+ * @param {string} url
+ * @param {string} method
+ * @param {Record<string, string>} headers
+ * @param {string} body
+ * @param {number} durationS
+ * @returns {Promise<Result>}
+ */
 async function firstByteAndWhole(url, method, headers, body, durationS) {
   const https = require('node:https');
   const deadline = Date.now() + durationS * 1000;
+  /** @type {number[]} */
   const whole = [];
+  /** @type {number[]} */
   const first = [];
   let errors = 0;
   while (Date.now() < deadline) {
     const started = performance.now();
     try {
-      await new Promise((resolve, reject) => {
+      await /** @type {Promise<void>} */ (new Promise((resolve, reject) => {
         const request = https.request(url, { method, agent: keepAlive, headers }, (response) => {
           let firstSeen = false;
           response.on('data', () => {
@@ -317,12 +419,16 @@ async function firstByteAndWhole(url, method, headers, body, durationS) {
         });
         request.on('error', reject);
         request.end(body);
-      });
+      }));
       whole.push(performance.now() - started);
     } catch {
       errors++;
     }
   }
+  /**
+   * @param {number[]} values
+   * @param {number} q
+   */
   const at = (values, q) => Math.round(values.sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * q))] ?? 0);
   return {
     requests: { average: whole.length / durationS },
@@ -334,6 +440,11 @@ async function firstByteAndWhole(url, method, headers, body, durationS) {
   };
 }
 
+/**
+ * @param {AutocannonScenario} scenario
+ * @param {number} durationS
+ * @returns {Promise<import('autocannon').Result>}
+ */
 function runAutocannon(scenario, durationS) {
   const autocannon = require('autocannon');
   return new Promise((resolve, reject) => {
@@ -355,47 +466,57 @@ function runAutocannon(scenario, durationS) {
 /**
  * Each scenario first runs unmeasured for WARMUP_S: connections' TLS handshakes and the
  * first calls of a code path (JIT, lazily built caches) are not what the figures describe.
+ * @param {Scenario} scenario
+ * @param {() => CpuSeconds} cpu
+ * @returns {Promise<Result>}
  */
 async function measure(scenario, cpu) {
   if (scenario.runWithWarmup) return scenario.runWithWarmup(DURATION_S, WARMUP_S);
-  if (scenario.run) {
-    await scenario.run(WARMUP_S);
-    return withCpu(cpu, () => scenario.run(DURATION_S));
+  const run = scenario.run;
+  if (run) {
+    await run(WARMUP_S);
+    return withCpu(cpu, () => run(DURATION_S));
   }
+  // Neither runs itself: it has its URL.
+  const load = /** @type {Scenario & AutocannonScenario} */ (scenario);
   if (scenario.rate) {
     return openLoop({
-      url: scenario.url,
+      url: load.url,
       headers: scenario.headers,
-      paths: scenario.requests?.map((request) => request.path) ?? [new URL(scenario.url).pathname],
+      paths: scenario.requests?.map((request) => request.path) ?? [new URL(load.url).pathname],
       rate: scenario.rate,
       warmupS: WARMUP_S,
       durationS: DURATION_S,
       connections: scenario.connections ?? CONNECTIONS,
     });
   }
-  await runAutocannon(scenario, WARMUP_S);
-  return withCpu(cpu, () => runAutocannon(scenario, DURATION_S));
+  await runAutocannon(load, WARMUP_S);
+  return withCpu(cpu, () => runAutocannon(load, DURATION_S));
 }
 
 /**
  * The measured phase, with the CPU time the platform's apps spent per request (ms) when
  * `cpu` reads it: CPU time, unlike throughput, hardly moves with what else the machine runs.
+ * @param {(() => CpuSeconds) | undefined} cpu
+ * @param {() => Promise<Result>} run
  */
 async function withCpu(cpu, run) {
   const before = cpu?.();
   const result = await run();
-  if (before !== undefined) {
+  if (cpu && before !== undefined) {
     const after = cpu();
     const operations = Math.max(1, result.requests.average * (result.durationS ?? DURATION_S));
     result.cpuMsPerRequest = ((after.apps - before.apps) * 1000) / operations;
     result.simulatorCpuMsPerRequest = ((after.simulator - before.simulator) * 1000) / operations;
     // CPU ms per operation of each process, by its dist/apps/<name> (pids present at both reads).
-    result.perAppCpuMs = {};
+    /** @type {Record<string, number>} */
+    const perAppCpuMs = {};
+    result.perAppCpuMs = perAppCpuMs;
     for (const [pid, { name, seconds }] of Object.entries(after.byPid)) {
-      if (before.byPid[pid]) result.perAppCpuMs[name] = (result.perAppCpuMs[name] ?? 0) + ((seconds - before.byPid[pid].seconds) * 1000) / operations;
+      if (before.byPid[pid]) perAppCpuMs[name] = (perAppCpuMs[name] ?? 0) + ((seconds - before.byPid[pid].seconds) * 1000) / operations;
     }
     // The same per second of the measured window (in a baseline scenario: each app's idle floor).
-    result.perAppCpuMsPerS = Object.fromEntries(Object.entries(result.perAppCpuMs).map(([name, ms]) => [name, (ms * operations) / (result.durationS ?? DURATION_S)]));
+    result.perAppCpuMsPerS = Object.fromEntries(Object.entries(perAppCpuMs).map(([name, ms]) => [name, (ms * operations) / (result.durationS ?? DURATION_S)]));
   }
   return result;
 }
@@ -404,11 +525,14 @@ async function withCpu(cpu, run) {
  * CPU seconds (user and system) used so far by the processes `npm start` runs (the children
  * of its process): the platform's apps, and apart from them the vendor simulator, which
  * stands for vendors outside the platform and is not the platform's cost.
+ * @param {ChildProcess} platform
+ * @returns {CpuSeconds}
  */
 function appsCpuSeconds(platform) {
   const children = fs.readFileSync(`/proc/${platform.pid}/task/${platform.pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean);
   let apps = 0;
   let simulator = 0;
+  /** @type {CpuSeconds['byPid']} */
   const byPid = {};
   for (const pid of children) {
     const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
@@ -423,7 +547,10 @@ function appsCpuSeconds(platform) {
   return { apps: apps / 100, simulator: simulator / 100, byPid };
 }
 
-/** The resident memory (MiB) of the platform's processes: `npm start`'s supervisor and every app it runs. */
+/**
+ * The resident memory (MiB) of the platform's processes: `npm start`'s supervisor and every app it runs.
+ * @param {ChildProcess} platform
+ */
 function platformRssMiB(platform) {
   const children = fs.readFileSync(`/proc/${platform.pid}/task/${platform.pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean);
   let kib = 0;
@@ -437,11 +564,19 @@ function platformRssMiB(platform) {
   return { processes: children.length + 1, mib: kib / 1024 };
 }
 
-/** The platform's RSS before the first scenario (idle, settled) and its peak while they run (sampled every 250 ms), with the scenario of the peak. */
+/**
+ * The platform's RSS before the first scenario (idle, settled) and its peak while they run (sampled every 250 ms), with the scenario of the peak.
+ * @type {{ idle: { processes: number, mib: number } | null, peak: { mib: number, scenario: string } }}
+ */
 const memory = { idle: null, peak: { mib: 0, scenario: '' } };
 
-/** Measures each scenario in turn: its results, in order, with the apps' CPU per request (/proc around the measured window). */
+/**
+ * Measures each scenario in turn: its results, in order, with the apps' CPU per request (/proc around the measured window).
+ * @param {Scenario[]} scenarios
+ * @param {ChildProcess} platform
+ */
 async function measureEach(scenarios, platform) {
+  /** @type {{ scenario: Scenario, result: Result }[]} */
   const results = [];
   memory.idle ??= platformRssMiB(platform);
   let current = '';
@@ -464,9 +599,13 @@ async function measureEach(scenarios, platform) {
   return results;
 }
 
-/** Distinct place queries (three-letter prefixes times limits), so that none is answered from a cache. */
+/**
+ * Distinct place queries (three-letter prefixes times limits), so that none is answered from a cache.
+ * @param {number} count
+ */
 function uncachedPlaceQueries(count) {
   const letters = 'abcdefghijklmnoprstuvw';
+  /** @type {{ method: string, path: string }[]} */
   const queries = [];
   for (let limit = 1; queries.length < count; limit++)
     for (const a of letters) for (const b of letters) for (const c of letters) queries.push({ method: 'GET', path: `/places/search?text_query=${a}${b}${c}&limit=${limit}` });
@@ -507,6 +646,10 @@ async function main() {
   const baseline = `https://127.0.0.1:${baselinePort}`;
 
   // Arrange: a client and a user to read.
+  /**
+   * @param {string} name
+   * @returns {ClientKeys}
+   */
   const createClient = (name) => {
     const admin = require('node:child_process').spawnSync(process.execPath, [path.join(ROOT, 'tools/admin.js'), 'create-client', '--name', name, '--credit-limit', '999999999'], {
       cwd: ROOT,
@@ -531,7 +674,9 @@ async function main() {
   const stay = { check_in: daysAhead(45), check_out: daysAhead(47), rooms: [{ adults: 2, children: 0, children_ages: [] }] };
   // Hotels around Paris (from the API itself) for the V2 scenarios with hotel_ids.
   const around = await api(gateway, 'POST', '/v2/rates', booking, { ...stay, coordinates: { lat: 48.85341, long: 2.3488 }, radius: 50000, limit: 2000 });
-  const nearby = [...new Set(around.body.rates.map((rate) => rate.hotel_id))];
+  /** @type {number[]} */
+  const nearby = [...new Set(around.body.rates.map(/** @param {{ hotel_id: number }} rate */ (rate) => rate.hotel_id))];
+  /** @param {number} count */
   const hotelIds = (count) => Array.from({ length: count }, (_, i) => nearby[i % nearby.length] + 0);
   log(`${nearby.length} hotels with rates around Paris for the V2 scenarios`);
 
@@ -541,21 +686,29 @@ async function main() {
     await new Promise((resolve) => setTimeout(resolve, 200));
     session = await api(gateway, 'GET', `/search/${session.body.data.session_id}`, booking);
   }
-  let hotelRates;
+  /** @type {ApiAnswer | undefined} */
+  let answer;
   for (let i = 0; i < 100; i++) {
-    hotelRates = await api(gateway, 'GET', `/hotel/${session.body.data.results[0].hotel.id}/${session.body.data.session_id}`, booking);
-    if (hotelRates.body.data.search_completed) break;
+    answer = await api(gateway, 'GET', `/hotel/${session.body.data.results[0].hotel.id}/${session.body.data.session_id}`, booking);
+    if (answer.body.data.search_completed) break;
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
+  // (Asked at least once.)
+  const hotelRates = /** @type {ApiAnswer} */ (answer);
   const prebookPath = `/prebook/${hotelRates.body.data.hotel.id}/${session.body.data.session_id}/${hotelRates.body.data.rates[0].id}/account`;
 
   // 100,000 bookings for the list scenario, copied from one real booking (seeding through the API would take an hour).
+  /** @param {string} name */
   const matches = (name) => !options.only || name.includes(options.only);
   // --tracing measures only the traceable scenarios (below): none of the others' setup.
+  /** @param {string} name */
   const selected = (name) => !options.tracing && matches(name);
   // The fairness scenarios' setup, for any of them (`--only fairness`, or the name of one).
   const fairnessSelected = !options.tracing && (!options.only || options.only.startsWith(FAIRNESS) || FAIRNESS.includes(options.only));
-  let fairClient, firstBooking;
+  /** @type {ClientKeys | undefined} */
+  let fairClient;
+  /** @type {{ id: number, voucher_url: string | null } | undefined} */
+  let firstBooking;
   if ([LIST_SCENARIO, ...LIST_PAGE_SCENARIOS].some(selected) || fairnessSelected) {
     firstBooking = await bookOnce(gateway, booking, prebookPath);
     await seedBookings(databaseUrl, keys.client_id, firstBooking.id, 100_000);
@@ -566,6 +719,10 @@ async function main() {
     }
   }
   const today = daysAhead(0);
+  /**
+   * @param {number} floodConnections
+   * @param {Parameters<typeof fairness>[0]['flood']} [flood]
+   */
   const fair = (floodConnections, flood) =>
     fairness({ gateway, floodHeaders: booking, victimHeaders: { authorization: `Bearer ${fairClient?.api_key}` }, floodConnections, runAutocannon, flood });
   // The V2 flood: a city's rates, 200 hotels an answer (about 400 KB), as a reseller refreshing its cache would ask.
@@ -585,7 +742,7 @@ async function main() {
     ],
   };
 
-  const scenarios = [
+  const scenarios = /** @type {Scenario[]} */ ([
     { name: 'baseline: bare Fastify JSON route', url: `${baseline}/json` },
     // The floor for the places scenario's tail: the same rate and connections on a route that does nothing.
     { name: 'baseline: bare Fastify JSON route at 1000 req/s', url: `${baseline}/json`, rate: 1000, connections: 20 },
@@ -678,7 +835,7 @@ async function main() {
       name: `${FAIRNESS}: the same while one address floods the routes without a key (health, docs, console, a voucher, a bad key) from 64 connections`,
       runWithWarmup: fair(64, anonymousFlood),
     },
-  ].filter((scenario) => scenario.isReference || (matches(scenario.name) && (!options.tracing || scenario.traceable)));
+  ]).filter((scenario) => scenario.isReference || (matches(scenario.name) && (!options.tracing || scenario.traceable)));
 
   if (options.hold) {
     const appPids = fs.readFileSync(`/proc/${platform.pid}/task/${platform.pid}/children`, 'utf8').trim().split(/\s+/);
@@ -722,15 +879,18 @@ async function main() {
   process.stdout.write(`\nnpm run bench — ${os.cpus().length} cores, ${DURATION_S} s per scenario, ${CONNECTIONS} connections\n`);
   console.table(rows);
   // Each process's CPU ms per operation in each scenario's measured window.
-  for (const { scenario, result } of results.filter(({ result }) => result.perAppCpuMs)) {
+  for (const { scenario, result } of results) {
+    if (!result.perAppCpuMs) continue;
     const parts = Object.entries(result.perAppCpuMs).sort((a, b) => b[1] - a[1]).map(([name, ms]) => `${name}=${ms.toFixed(3)}`);
     process.stdout.write(`per-app CPU ms/op, ${scenario.name}: ${parts.join(' ')}\n`);
-    const perSecond = Object.entries(result.perAppCpuMsPerS).sort((a, b) => b[1] - a[1]).map(([name, ms]) => `${name}=${ms.toFixed(1)}`);
+    const perSecond = Object.entries(result.perAppCpuMsPerS ?? {}).sort((a, b) => b[1] - a[1]).map(([name, ms]) => `${name}=${ms.toFixed(1)}`);
     process.stdout.write(`per-app CPU ms/s, ${scenario.name}: ${perSecond.join(' ')}\n`);
   }
   if (sink) process.stdout.write(`tracing on: the apps exported ${sink.spans()} spans (warm-ups included)\n`);
+  // (measureEach read it: the reference scenario always runs.)
+  const idle = /** @type {{ processes: number, mib: number }} */ (memory.idle);
   process.stdout.write(
-    `memory: the platform's ${memory.idle.processes} processes (supervisor and apps) use ${memory.idle.mib.toFixed(0)} MiB resident when idle (settled, before the first scenario), ${memory.peak.mib.toFixed(0)} MiB at their peak (during "${memory.peak.scenario}")\n`,
+    `memory: the platform's ${idle.processes} processes (supervisor and apps) use ${idle.mib.toFixed(0)} MiB resident when idle (settled, before the first scenario), ${memory.peak.mib.toFixed(0)} MiB at their peak (during "${memory.peak.scenario}")\n`,
   );
   const recording = metricsRecordingCost();
   process.stdout.write(
@@ -754,7 +914,8 @@ async function main() {
         `${checkRate.cpuMs.toFixed(2)} ms for a CheckRate (p50 ${checkRate.p50Ms.toFixed(1)} ms), ${city.cpuMs.toFixed(2)} ms for ${city.hotels} hotels (p50 ${city.p50Ms.toFixed(1)} ms); the simulator's own CPU not counted\n`,
     );
   }
-  for (const { scenario, result } of results.filter(({ result }) => result.flood)) {
+  for (const { scenario, result } of results) {
+    if (!result.flood) continue;
     const { admittedPerSecond, refusedPerSecond, otherNon2xx, errors } = result.flood;
     process.stdout.write(`${scenario.name}: the flood got ${admittedPerSecond} req/s answered, ${refusedPerSecond} req/s refused with 429 (in flight), ${otherNon2xx} other non-2xx, ${errors} errors\n`);
   }

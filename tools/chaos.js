@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// @ts-check
 // `npm run chaos [-- --rounds N --short --duration-s S ...]`: fault injection. Starts
 // the platform from dist/ as separate processes on its own NATS server and a scratch
 // database reached through a TCP proxy, drives booking load, and in each round
@@ -52,6 +53,11 @@ function options() {
     process.stdout.write(`${USAGE}\n`);
     process.exit(0);
   }
+  /**
+   * @param {string} flag
+   * @param {string} value
+   * @param {number} min
+   */
   const number = (flag, value, min) => {
     const n = Number(value);
     if (!Number.isFinite(n) || n < min) {
@@ -72,6 +78,7 @@ function options() {
   };
 }
 
+/** @type {import('./chaos/platform').ChaosConfig} */
 const CONFIG = {
   leaseS: 3,
   recoveryIntervalMs: 1000,
@@ -98,11 +105,23 @@ const CONFIG = {
   ],
 };
 
+/** @typedef {import('./chaos/platform').Platform} Platform */
+/** @typedef {import('./chaos/checks').Violation} Violation */
+/** @typedef {import('./chaos/checks').Waited & { since: number }} Waited */
+/** @typedef {ReturnType<typeof options>} Options */
+/** @typedef {{ platform: Platform, load: Load, opts: Options, boundMs: number }} Context */
+/** @typedef {{ name: string, describe?: string, inject: ((platform: Platform) => Promise<void>) | null }} Round */
+
+/** @param {string} message */
 const log = (message) => process.stderr.write(`[chaos] ${message}\n`);
+/** @param {number} ms */
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+/** @param {number} ms */
 const seconds = (ms) => (ms / 1000).toFixed(1);
 
+/** What to undo at the end, in reverse order. @type {(() => unknown)[]} */
 const cleanups = [];
+/** @type {Promise<void> | null} */
 let cleaning = null;
 let interrupted = false;
 function cleanup() {
@@ -118,8 +137,12 @@ function cleanup() {
   return cleaning;
 }
 
-/** "503 SERVICE_UNAVAILABLE ×12" per status and code of the answers that were not 2xx. */
+/**
+ * "503 SERVICE_UNAVAILABLE ×12" per status and code of the answers that were not 2xx.
+ * @param {import('./chaos/load').HttpRecord[]} records
+ */
 function errorSummary(records) {
+  /** @type {Map<string, number>} */
   const counts = new Map();
   for (const record of records) {
     if (record.status > 0 && record.status < 400) continue;
@@ -129,7 +152,15 @@ function errorSummary(records) {
   return [...counts.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([key, count]) => `${key} ×${count}`);
 }
 
-/** A violation naming the bookings still under way when the bound had passed, and how they stand now. */
+/**
+ * A violation naming the bookings still under way when the bound had passed, and how they stand now.
+ * @param {import('pg').Client} sql
+ * @param {string} name
+ * @param {string} rule
+ * @param {Waited} waited
+ * @param {number} boundMs
+ * @returns {Promise<Violation[]>}
+ */
 async function lateBookings(sql, name, rule, waited, boundMs) {
   if (waited.endedAt !== null && waited.endedAt - waited.since <= boundMs) return [];
   const pending = waited.pendingAtBound ?? [];
@@ -152,12 +183,20 @@ async function lateBookings(sql, name, rule, waited, boundMs) {
   ];
 }
 
+/**
+ * @param {Context} context
+ * @param {Round} round
+ * @param {number} index
+ * @param {number} total
+ */
 async function runRound(context, round, index, total) {
   const { platform, load, opts, boundMs } = context;
   const { sql } = platform;
   const label = `round ${index}/${total} (${round.name})`;
   const recorder = new Recorder();
+  /** @type {string[]} */
   const exits = [];
+  /** @param {{ name: string, code: number | null, signal: string | null, expected: boolean }} event the supervisor's 'exit' */
   const onExit = (event) => {
     if (!event.expected) exits.push(`${event.name} ${event.signal ?? `code ${event.code}`}`);
   };
@@ -167,9 +206,13 @@ async function runRound(context, round, index, total) {
   load.start(recorder);
   await sleep(opts.durationS * 1000);
 
+  /** @type {Violation[]} */
   const violations = [];
+  /** @type {{ from: number, to: number } | null} */
   let faultWindow = null;
+  /** @type {number | null} */
   let readyS = null;
+  /** @type {Promise<Waited> | null} */
   let recovery = null;
   const maxWaitMs = boundMs + 30_000;
   if (round.inject) {
@@ -194,6 +237,7 @@ async function runRound(context, round, index, total) {
   // Quiet: every saga ended, nothing written for a second, and a request the gateway gave up on has had time to arrive.
   const quiet = { ...(await waitForSagas(sql, { since: stoppedAt, boundMs, maxWaitMs, stillMs: 1000, settleMs: CONFIG.rpcTimeoutMs })), since: stoppedAt };
   const recovered = recovery ? await recovery : null;
+  /** @param {Waited | null} waited */
   const span = (waited) => (waited && waited.endedAt !== null ? (waited.endedAt - waited.since) / 1000 : null);
   const bound = `within ${seconds(boundMs)} s (SAGA_LEASE_S + RECOVERY_INTERVAL_MS + margin)`;
   if (recovered) {
@@ -225,10 +269,15 @@ async function runRound(context, round, index, total) {
   };
 }
 
-/** A text table; a cell may be a list of lines. */
+/**
+ * A text table; a cell may be a list of lines.
+ * @param {string[]} headers
+ * @param {(string | string[])[][]} rows
+ */
 function renderTable(headers, rows) {
   const cells = rows.map((row) => row.map((cell) => (Array.isArray(cell) ? (cell.length ? cell : ['-']) : [String(cell)])));
   const widths = headers.map((header, column) => Math.max(header.length, ...cells.map((row) => Math.max(...row[column].map((line) => line.length)))));
+  /** @param {string[]} values */
   const line = (values) => values.map((value, column) => value.padEnd(widths[column])).join(' | ').trimEnd();
   const out = [line(headers), widths.map((width) => '-'.repeat(width)).join('-|-')];
   for (const row of cells) {
@@ -238,11 +287,19 @@ function renderTable(headers, rows) {
   return out.join('\n');
 }
 
-/** The table, then each violation's rows the first time they appear (later rounds say how many are new). */
+/**
+ * The table, then each violation's rows the first time they appear (later rounds say how many are new).
+ * @param {Awaited<ReturnType<typeof runRound>>[]} results
+ * @param {Context} context
+ * @param {string} made what the run made (checks.coverage)
+ */
 function report(results, context, made) {
+  /** @type {Map<string, Set<string>>} */
   const seen = new Map();
+  /** @type {string[]} */
   const details = [];
   const rows = results.map((result) => {
+    /** @type {string[]} */
     const names = [];
     for (const violation of result.violations) {
       const known = seen.get(violation.name) ?? new Set();
@@ -288,10 +345,11 @@ function report(results, context, made) {
 
 async function main() {
   const opts = options();
+  /** @param {number} code */
   const interrupt = (code) => () => {
     interrupted = true;
     log('interrupted: cleaning up');
-    cleanup().then(() => process.exit(code));
+    void cleanup().then(() => process.exit(code));
   };
   process.on('SIGINT', interrupt(130));
   process.on('SIGTERM', interrupt(143));
@@ -308,6 +366,7 @@ async function main() {
   const platform = await startPlatform({ workDir, config: CONFIG, cleanups, log, keepDatabase: opts.keep });
 
   const kinds = faultKinds(CONFIG).filter((kind) => !opts.only || opts.only.some((text) => kind.name.includes(text)));
+  /** @type {Round[]} */
   const rounds = [{ name: 'none (baseline)', inject: null }];
   for (let pass = 0; pass < opts.rounds; pass++) rounds.push(...kinds);
   const load = new Load({

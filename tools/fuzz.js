@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// @ts-check
 // `npm run fuzz [-- --runs N --seed S]`: the property-based fuzzing of every route
 // (apps/gateway/test/fuzz.e2e-spec.ts) with more runs per route, or another seed,
 // than the default run `npm test` makes (300 runs per route, seed 20261124).

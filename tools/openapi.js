@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// @ts-check
 // `npm run openapi`: regenerates the gateway's OpenAPI document
 // (apps/gateway/src/docs/openapi.json) from the sources: the controllers' routes, the
 // request classes' class-validator decorators and the reply types (see
@@ -12,8 +13,14 @@ const swc = require('@swc/core');
 const { swcOptions } = require('./build');
 
 // TypeScript straight from the sources, compiled as tools/build.js compiles it.
+/**
+ * @param {NodeJS.Module} module
+ * @param {string} filename
+ */
 require.extensions['.ts'] = (module, filename) => {
-  module._compile(swc.transformSync(fs.readFileSync(filename, 'utf8'), swcOptions(filename)).code, filename);
+  // (_compile is the loader's own, which Node's types leave out.)
+  const loaded = /** @type {NodeJS.Module & { _compile(code: string, filename: string): void }} */ (module);
+  loaded._compile(swc.transformSync(fs.readFileSync(filename, 'utf8'), swcOptions(filename)).code, filename);
 };
 require('reflect-metadata');
 

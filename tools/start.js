@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// @ts-check
 // `npm start`: installs dependencies if missing, builds, finds or starts PostgreSQL
 // and NATS, starts the vendor simulator (the three simulated vendors, over HTTP on
 // loopback), the services and the gateway, waits until the gateway is ready and says
@@ -25,10 +26,13 @@ const SIMULATOR_LATENCY_MS = process.env.SIMULATOR_LATENCY_MS || 'atlas=50,borea
 /** The gateway's metrics port (METRICS_PORT), then one per service in SERVICES order: each on its own /metrics. */
 const FIRST_METRICS_PORT = Number(process.env.METRICS_PORT || 9464);
 
+/** What to undo at shutdown, in reverse order. @type {(() => unknown)[]} */
 const cleanups = [];
+/** @type {import('./lib/supervisor').Supervisor | null} */
 let supervisor = null;
 let stopping = false;
 
+/** @param {number} code */
 async function shutdown(code) {
   if (stopping) return;
   stopping = true;
@@ -51,6 +55,7 @@ async function shutdown(code) {
  * another run, is replaced by a free one.
  */
 async function metricsPortsByApp() {
+  /** @type {Record<string, number>} */
   const ports = {};
   for (const [index, app] of ['gateway', ...SERVICES].entries()) {
     const preferred = FIRST_METRICS_PORT + index;
@@ -63,9 +68,12 @@ async function metricsPortsByApp() {
  * Restarts a process this start began itself (the broker, the embedded PostgreSQL; not a
  * server it found) when it exits unexpectedly, as the supervisor restarts the apps; the apps
  * reconnect on their own. Stopped watching before it is stopped.
+ * @param {string} name
+ * @param {import('./lib/postgres').Database | import('./lib/nats').Bus} started
  */
 function keepRunning(name, started) {
-  if (!started.restart) return;
+  // (A process this start began has both; a server it found, neither.)
+  if (!started.restart || !started.process) return;
   const keeper = new ProcessKeeper(name, { restart: started.restart });
   keeper.watch(started.process());
   cleanups.push(() => keeper.stop());
@@ -158,5 +166,5 @@ started them (pids in ${path.join(DATA_DIR, 'run')}). Press Ctrl-C to stop.
 
 main().catch((error) => {
   log(`start failed: ${error instanceof Error ? error.message : error}`);
-  shutdown(1);
+  void shutdown(1);
 });

@@ -1,6 +1,8 @@
 #!/usr/bin/env node
+// @ts-check
 // `npm test [-- --tier unit|service|system ...] [jest arguments]`: installs dependencies
-// if missing, type-checks the workspace, builds (the start test runs the built apps) and
+// if missing, type-checks the workspace (its TypeScript, and the JavaScript of tools/ and
+// of the finance console, through their JSDoc types), builds (the start test runs the built apps) and
 // lints (ESLint, no warning allowed) when the system tier runs, then runs the selected
 // tiers' Jest projects once (every tier by default) and ends with one
 // "N passed, N failed" line. `--tier` may be given more than once; every other argument
@@ -13,10 +15,20 @@ const { ROOT, NX_ENV, log, ensureDependencies, build, run } = require('./lib/wor
 
 /** The Jest projects of jest.config.js. */
 const TIERS = ['unit', 'service', 'system'];
+/**
+ * What `tsc` checks, one program each: the apps, libs and tools' TypeScript; the tools'
+ * JavaScript (JSDoc types, Node); the finance console's browser script (JSDoc types, DOM).
+ */
+const TSCONFIGS = ['tsconfig.json', 'tsconfig.tools.json', 'tsconfig.console.json'];
 
-/** `--tier X` / `--tier=X` (repeatable) out of the arguments; the rest is Jest's. */
+/**
+ * `--tier X` / `--tier=X` (repeatable) out of the arguments; the rest is Jest's.
+ * @param {string[]} argv
+ */
 function parseArguments(argv) {
+  /** @type {string[]} */
   const tiers = [];
+  /** @type {string[]} */
   const jestArgs = [];
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
@@ -27,7 +39,7 @@ function parseArguments(argv) {
       jestArgs.push(arg);
       continue;
     }
-    if (!TIERS.includes(tier)) {
+    if (tier === undefined || !TIERS.includes(tier)) {
       log(`--tier takes one of ${TIERS.join(', ')}${tier === undefined ? '' : ` (not "${tier}")`}`);
       process.exit(2);
     }
@@ -41,7 +53,7 @@ const everyTier = tiers.length === TIERS.length;
 
 ensureDependencies();
 log('type-checking...');
-run(process.execPath, [path.join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json', '--noEmit']);
+for (const tsconfig of TSCONFIGS) run(process.execPath, [path.join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', tsconfig, '--noEmit']);
 // The build is for the system tier (the start test runs the built apps), and the lint
 // reads the Nx project graph the build computed: both run when the system tier does
 // (as in a whole run), neither for the unit or service tier alone.

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// @ts-check
 // The machine's own baseline for `npm run bench`, measured in the same run as the
 // platform: `node baseline.js echo NATS_URL` answers NATS requests on one subject;
 // `node baseline.js server NATS_URL PORT CERT KEY` serves a bare Fastify JSON route

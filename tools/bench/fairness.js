@@ -1,3 +1,4 @@
+// @ts-check
 // The fairness scenarios of `npm run bench`: one client floods GET /book?limit=50 over
 // 100,000 bookings, or POST /v2/rates for a city, from many connections (within its rate
 // limit: the benchmark sets a huge one), while another client's own GET /book?limit=50 is
@@ -12,10 +13,15 @@ const VICTIM_RATE = 50;
 const VICTIM_CONNECTIONS = 4;
 
 /**
- * @param {{ gateway: string, floodHeaders: object, victimHeaders: object, floodConnections: number, runAutocannon: Function, flood?: { path: string, method?: string, body?: string, requests?: object[], anonymous?: boolean } }} setup
+ * What the flood got: its answers per second, 2xx and 429, and the others.
+ * @typedef {{ admittedPerSecond: number, refusedPerSecond: number, otherNon2xx: number, errors: number }} Flood
+ */
+
+/**
+ * @param {{ gateway: string, floodHeaders: Record<string, string>, victimHeaders: Record<string, string>, floodConnections: number, runAutocannon: (options: import('autocannon').Options, durationS: number) => Promise<import('autocannon').Result>, flood?: { path: string, method?: string, body?: string, requests?: import('autocannon').Request[], anonymous?: boolean } }} setup
  *   `flood`: the flooding client's request (default: GET /book?limit=50); `requests`, autocannon's
  *   requests to take in turn instead; `anonymous`, sent without the flooding client's credential
- * @returns {(durationS: number, warmupS: number) => Promise<object>} one measurement: the other client's latency, and what the flood got
+ * @returns {(durationS: number, warmupS: number) => Promise<import('./open-loop').LoadResult & { flood: Flood | null }>} one measurement: the other client's latency, and what the flood got
  */
 function fairness({ gateway, floodHeaders, victimHeaders, floodConnections, runAutocannon, flood: floodRequest = { path: '/book?limit=50' } }) {
   return async (durationS, warmupS) => {

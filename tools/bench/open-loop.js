@@ -1,3 +1,4 @@
+// @ts-check
 // An open-loop load generator for `npm run bench`: sends requests at a fixed rate,
 // evenly spaced, whether or not earlier ones have been answered (like wrk2), and
 // measures each from the moment it was due, so a stall shows in the latencies of every
@@ -5,12 +6,34 @@
 // a second back to back at the start of that second, which measures bursts, not a rate.
 const https = require('node:https');
 
-/** One phase of load over the given agent's connections. */
+/**
+ * What the benchmark is told of a phase of load (autocannon's figures, of the same names).
+ * @typedef {{ requests: { average: number }, latency: { p50: number, p99: number }, errors: number, timeouts: number, non2xx: number }} LoadResult
+ */
+/**
+ * @typedef {object} OpenLoopOptions
+ * @property {string} url the base; each request goes to one of `paths` on it, in turn
+ * @property {import('node:http').OutgoingHttpHeaders} [headers]
+ * @property {string[]} paths
+ * @property {number} rate requests per second
+ * @property {number} warmupS
+ * @property {number} durationS
+ * @property {number} connections
+ */
+
+/**
+ * One phase of load over the given agent's connections.
+ * @param {https.Agent} agent
+ * @param {Omit<OpenLoopOptions, 'warmupS' | 'connections'>} options
+ * @returns {Promise<LoadResult>}
+ */
 function runOpenLoop(agent, { url, headers = {}, paths, rate, durationS }) {
   const base = new URL(url);
   const total = Math.round(rate * durationS);
   const intervalMs = 1000 / rate;
+  /** @type {number[]} */
   const latencies = [];
+  /** @type {number[]} */
   const slow = [];
   let sent = 0;
   let settled = 0;
@@ -20,8 +43,9 @@ function runOpenLoop(agent, { url, headers = {}, paths, rate, durationS }) {
 
   return new Promise((resolve) => {
     const finish = () => {
-      if (process.env.BENCH_TRACE) process.stderr.write(`open-loop: slow (>15 ms) by 100 ms window: ${JSON.stringify(slow.reduce((c, w) => ({ ...c, [w]: (c[w] ?? 0) + 1 }), {}))}\n`);
+      if (process.env.BENCH_TRACE) process.stderr.write(`open-loop: slow (>15 ms) by 100 ms window: ${JSON.stringify(slow.reduce((c, w) => ({ ...c, [w]: (c[w] ?? 0) + 1 }), /** @type {Record<number, number>} */ ({})))}\n`);
       latencies.sort((a, b) => a - b);
+      /** @param {number} q */
       const at = (q) => Math.round(latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * q))] ?? 0);
       const elapsedS = (performance.now() - start) / 1000;
       resolve({ requests: { average: latencies.length / elapsedS }, latency: { p50: at(0.5), p99: at(0.99) }, errors, timeouts: 0, non2xx });
@@ -29,11 +53,17 @@ function runOpenLoop(agent, { url, headers = {}, paths, rate, durationS }) {
     const settle = () => {
       if (++settled === total) finish();
     };
+    /**
+     * @param {string} path
+     * @param {number} dueAt
+     */
     const fire = (path, dueAt) => {
       const request = https.request(new URL(path, base), { agent, headers }, (response) => {
         response.resume();
         response.on('end', () => {
-          if (response.statusCode >= 200 && response.statusCode < 300) {
+          // A response (unlike a request a server receives) always has its status code.
+          const status = /** @type {number} */ (response.statusCode);
+          if (status >= 200 && status < 300) {
             latencies.push(performance.now() - dueAt);
             if (process.env.BENCH_TRACE && performance.now() - dueAt > 15) slow.push(Math.floor((dueAt - start) / 100));
           }
@@ -41,7 +71,7 @@ function runOpenLoop(agent, { url, headers = {}, paths, rate, durationS }) {
           settle();
         });
       });
-      request.on('error', (error) => {
+      request.on('error', /** @param {NodeJS.ErrnoException} error */ (error) => {
         errors++;
         if (errors <= 3) process.stderr.write(`open-loop: ${path}: ${error.code ?? error.message}\n`);
         settle();
@@ -65,15 +95,16 @@ function runOpenLoop(agent, { url, headers = {}, paths, rate, durationS }) {
  * connections (TLS handshakes, JIT on both sides), then measures durationS seconds,
  * going on through the paths where the warm-up stopped.
  *
- * @param {{ url: string, headers?: object, paths: string[], rate: number, warmupS: number, durationS: number, connections: number }} options
- * @returns {Promise<{ requests: { average: number }, latency: { p50: number, p99: number }, errors: number, timeouts: number, non2xx: number }>}
+ * @param {OpenLoopOptions} options
+ * @returns {Promise<LoadResult>}
  */
 function openLoop(options) {
   const { fork } = require('node:child_process');
   return new Promise((resolve, reject) => {
     const child = fork(__filename, ['child'], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
     child.once('message', (result) => {
-      resolve(result);
+      // The child's one message: its LoadResult.
+      resolve(/** @type {LoadResult} */ (/** @type {unknown} */ (result)));
       child.kill();
     });
     child.once('exit', (code) => reject(new Error(`the load generator exited with ${code}`)));
@@ -81,6 +112,7 @@ function openLoop(options) {
   });
 }
 
+/** @param {OpenLoopOptions} options */
 async function warmUpAndMeasure(options) {
   const agent = new https.Agent({ keepAlive: true, maxSockets: options.connections, rejectUnauthorized: false });
   const skip = Math.round(options.warmupS * options.rate) % options.paths.length;
@@ -92,7 +124,10 @@ async function warmUpAndMeasure(options) {
 }
 
 if (require.main === module && process.argv[2] === 'child') {
-  process.once('message', (options) => warmUpAndMeasure(options).then((result) => process.send(result)));
+  // Forked with an IPC channel, so process.send is there; the one message is openLoop's options.
+  process.once('message', (options) =>
+    warmUpAndMeasure(/** @type {OpenLoopOptions} */ (options)).then((result) => /** @type {NonNullable<typeof process.send>} */ (process.send)(result)),
+  );
 }
 
 module.exports = { openLoop };

@@ -1,3 +1,4 @@
+// @ts-check
 // The collector of `npm run bench -- --tracing`: an OTLP/HTTP endpoint in the bench
 // process that accepts the apps' trace exports (JSON, as @opentelemetry/exporter-trace-otlp-http
 // sends them) and only counts their spans, so the figures are the apps' own cost of tracing
@@ -12,6 +13,7 @@ const KIND = Buffer.from('"kind":');
 function startOtlpSink() {
   let spans = 0;
   const server = http.createServer((request, response) => {
+    /** @type {Buffer[]} */
     const chunks = [];
     request.on('data', (chunk) => chunks.push(chunk));
     request.on('end', () => {
@@ -25,9 +27,9 @@ function startOtlpSink() {
   return new Promise((resolve) =>
     server.listen(0, '127.0.0.1', () =>
       resolve({
-        url: `http://127.0.0.1:${server.address().port}`,
+        url: `http://127.0.0.1:${/** @type {import('node:net').AddressInfo} */ (server.address()).port}`,
         spans: () => spans,
-        close: () => new Promise((done) => server.close(() => done())),
+        close: () => new Promise(/** @param {() => void} done */ (done) => server.close(() => done())),
       }),
     ),
   );

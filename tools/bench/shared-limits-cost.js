@@ -1,3 +1,4 @@
+// @ts-check
 // What the limits shared by the gateway replicas cost a request: the gateway's own
 // SharedRateLimiter and SharedInFlight (as built in dist/) over a JetStream KV bucket on a
 // nats-server of their own (JetStream in a scratch directory), one request after another.
@@ -10,7 +11,10 @@ const path = require('node:path');
 const { ROOT, freePort } = require('../lib/workspace');
 const { startNatsServer } = require('../lib/nats');
 
-/** Clock ticks of a process's CPU (user + system), from /proc (Linux); null elsewhere. */
+/**
+ * Clock ticks of a process's CPU (user + system), from /proc (Linux); null elsewhere.
+ * @param {number} pid
+ */
 function processTicks(pid) {
   try {
     const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
@@ -22,6 +26,14 @@ function processTicks(pid) {
 
 const TICK_MS = 10; // USER_HZ is 100 on Linux
 
+/**
+ * The cost of one case, each request a call of `run`.
+ * @param {string} name
+ * @param {number} requests
+ * @param {(i: number) => Promise<unknown>} run
+ * @param {{ get: number, update: number }} calls the store calls so far, counted by the stores
+ * @param {number} brokerPid
+ */
 async function measure(name, requests, run, calls, brokerPid) {
   for (let i = 0; i < Math.min(200, requests / 10); i++) await run(i); // warm-up: JIT, the bucket, the connection
   const before = { ...calls };
@@ -42,18 +54,27 @@ async function measure(name, requests, run, calls, brokerPid) {
   };
 }
 
-/** Every case, on a broker of its own; the results in the order measured. */
+/**
+ * Every case, on a broker of its own; the results in the order measured.
+ * @param {{ requests?: number }} [options]
+ */
 async function sharedLimitsCost({ requests = 5000 } = {}) {
   require('reflect-metadata');
+  /** @type {typeof import('../../libs/platform/src/index')} */
   const { ServiceClient } = require(path.join(ROOT, 'dist/libs/platform/src/index.js'));
+  /** @type {typeof import('../../apps/gateway/src/auth/shared-limits')} */
   const { SharedInFlight, SharedRateLimiter } = require(path.join(ROOT, 'dist/apps/gateway/src/auth/shared-limits.js'));
   const storeDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hotel-limits-bench-'));
   const pidFile = path.join(storeDir, 'nats.pid');
   const server = await startNatsServer({ port: await freePort(), storeDir: path.join(storeDir, 'js'), pidFile });
   const brokerPid = Number(fs.readFileSync(pidFile, 'utf8'));
+  /** @type {import('../../libs/platform/src/index').ServiceClient[]} */
   const clients = [];
   const calls = { get: 0, update: 0 };
-  /** One gateway replica's store: its own connection, as each replica has. */
+  /**
+   * One gateway replica's store: its own connection, as each replica has.
+   * @returns {Promise<import('../../libs/platform/src/index').KeyValueBucket>}
+   */
   const replicaStore = async () => {
     const client = new ServiceClient({ url: server.url, identity: 'gateway' }, 5000);
     await client.connect();
@@ -67,6 +88,10 @@ async function sharedLimitsCost({ requests = 5000 } = {}) {
   try {
     const stores = [await replicaStore(), await replicaStore(), await replicaStore()];
     // A request of a client's live API key: its bucket and its client's, one key in the store.
+    /**
+     * @param {number} client
+     * @param {import('../../libs/contracts/src/index').RateLimit} limit
+     */
     const budget = (client, limit) => ({ key: `rate.${client}`, credential: 'api.live.none', clientLimit: limit, credentialLimit: limit });
     const results = [];
     // The bench's own limits (a million a second): a busy client's leases are large.
@@ -78,8 +103,11 @@ async function sharedLimitsCost({ requests = 5000 } = {}) {
     results.push(await measure('rate limit, one token per lease, three replicas in turn', requests, (i) => three[i % 3].take(budget(3, { rps: 10, burst: 1_000_000_000 })), calls, brokerPid));
     // An expensive request: admitted, then its place given back once answered.
     const inFlight = stores.map((store, i) => new SharedInFlight(store, 32, `bench-${i}`));
+    /** @param {InstanceType<typeof SharedInFlight>} replica */
     const admitted = async (replica) => {
       const release = await replica.tryAcquire(4);
+      // One request at a time, under a limit of 32: never refused.
+      if (!release) throw new Error('the in-flight limit refused a request of the benchmark');
       release();
       await new Promise((resolve) => setImmediate(resolve)); // the release's write goes out
     };

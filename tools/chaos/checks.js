@@ -1,3 +1,4 @@
+// @ts-check
 // What must hold once the platform is quiet again after a fault. Each SQL check is
 // a named query that returns the rows that break its rule (none when all is well),
 // so a violation prints what is wrong. The API checks compare what the platform
@@ -10,17 +11,45 @@ const { BUSINESS_FAILURES, CONTACT } = require('./load');
 
 const FINAL = `('done', 'failed', 'cancelled')`;
 
+/** @typedef {import('pg').Client} Sql */
+/** @typedef {import('./platform').ChaosClient} ChaosClient */
+/** @typedef {import('./load').HttpRecord} HttpRecord */
+/**
+ * A rule found broken, with the rows that break it.
+ * @typedef {{ name: string, rule: string, rows: unknown[] }} Violation
+ */
+/**
+ * A named query of the rows that break its rule; skipped while a table or column it `requires` is missing.
+ * @typedef {{ name: string, rule: string, sql: string, requires?: string[] }} SqlCheck
+ */
+/**
+ * A booking whose saga has not ended.
+ * @typedef {{ id: number, client_id: number, status: string, step: string, payment_method: string, promo_code: string | null, lease_until: Date | null, updated_at: Date, created_at: Date }} SagaRow
+ */
+/**
+ * What waitForSagas saw: when every saga had ended (null: not in time), and the bookings still under way at the bound.
+ * @typedef {{ endedAt: number | null, pendingAtBound: SagaRow[] | null }} Waited
+ */
+
 /**
  * The decimals of every currency (ISO 4217, from the built contracts) as a SQL table
  * `decimals(currency, places)`, so the checks can say "in its currency's minor unit".
+ * Read when a check's SQL is (a getter): the module loads before `npm run chaos` has built.
  */
 function currencyDecimalsSql() {
+  /** @type {typeof import('../../libs/contracts/src/common/currencies')} */
   const { ISO_4217_DECIMALS } = require(path.join(__dirname, '../../dist/libs/contracts/src/common/currencies.js'));
   const rows = Object.entries(ISO_4217_DECIMALS).map(([currency, places]) => `('${currency}', ${places})`);
   return `decimals(currency, places) AS (VALUES ${rows.join(', ')})`;
 }
 
-/** Per client: the sum of `amount` over the account bookings (not sandbox) that match `bookings` = `ledger` over its entries. */
+/**
+ * Per client: the sum of `amount` over the account bookings (not sandbox) that match `bookings` = `ledger` over its entries.
+ * @param {string} name
+ * @param {string} rule
+ * @param {{ amount: string, bookings: string, ledger: string }} sql the SQL expressions
+ * @returns {SqlCheck}
+ */
 function perClient(name, rule, { amount, bookings, ledger }) {
   return {
     name,
@@ -34,6 +63,7 @@ function perClient(name, rule, { amount, bookings, ledger }) {
   };
 }
 
+/** @type {SqlCheck[]} */
 const SQL_CHECKS = [
   {
     name: 'bookings_in_account_currency',
@@ -45,7 +75,8 @@ const SQL_CHECKS = [
   {
     name: 'amounts_in_minor_unit',
     rule: "every price, discount, penalty, ledger entry and hold has no more decimals than its currency's minor unit (JPY none, KWD three)",
-    sql: `WITH ${currencyDecimalsSql()},
+    get sql() {
+      return `WITH ${currencyDecimalsSql()},
                amounts AS (
             SELECT 'booking ' || b.id AS what, b.price_currency AS currency, v.amount
               FROM booking.bookings b CROSS JOIN LATERAL (VALUES (b.price_chargeable), (b.promo_discount), (b.cancellation_penalty)) v(amount)
@@ -55,18 +86,21 @@ const SQL_CHECKS = [
             UNION ALL
             SELECT 'hold of booking ' || h.booking_id, a.currency, h.amount FROM accounting.holds h JOIN accounting.accounts a USING (client_id))
           SELECT what, currency, amount FROM amounts JOIN decimals USING (currency)
-           WHERE amount IS NOT NULL AND amount <> round(amount, places) ORDER BY what`,
+           WHERE amount IS NOT NULL AND amount <> round(amount, places) ORDER BY what`;
+    },
   },
   {
     name: 'booking_price_is_the_converted_vendor_price',
     rule: "each booking's price before its promo discount = its vendor price × its recorded exchange rate, rounded to its currency's minor unit",
     requires: ['booking.bookings.fx_rate'],
-    sql: `WITH ${currencyDecimalsSql()}
+    get sql() {
+      return `WITH ${currencyDecimalsSql()}
           SELECT b.id, b.price_currency, b.price_chargeable, b.promo_discount, b.vendor_currency, b.vendor_price, b.fx_rate, b.fx_rate_date
             FROM booking.bookings b JOIN decimals d ON d.currency = b.price_currency
            WHERE b.price_chargeable + b.promo_discount <> round(b.vendor_price * b.fx_rate, d.places)
               OR (b.vendor_currency = b.price_currency) <> (b.fx_rate_date IS NULL)
-           ORDER BY b.id`,
+           ORDER BY b.id`;
+    },
   },
   {
     name: 'booking_status_matches_step',
@@ -269,7 +303,11 @@ const SQL_CHECKS = [
   },
 ];
 
-/** Whether a table (schema.table) or a column (schema.table.column) exists. */
+/**
+ * Whether a table (schema.table) or a column (schema.table.column) exists.
+ * @param {Sql} sql
+ * @param {string} name
+ */
 async function exists(sql, name) {
   const [schema, table, column] = name.split('.');
   const { rows } = await sql.query(
@@ -279,9 +317,14 @@ async function exists(sql, name) {
   return rows.length > 0;
 }
 
-/** Runs every SQL check: [{name, rule, rows}] for each check that found rows, and the names of those skipped. */
+/**
+ * Runs every SQL check: [{name, rule, rows}] for each check that found rows, and the names of those skipped.
+ * @param {Sql} sql
+ */
 async function runSqlChecks(sql) {
+  /** @type {Violation[]} */
   const violations = [];
+  /** @type {string[]} */
   const skipped = [];
   for (const check of SQL_CHECKS) {
     const missing = [];
@@ -300,8 +343,11 @@ async function runSqlChecks(sql) {
  * Bookings whose saga has not ended (created up to `createdBefore` when given; a
  * sandbox `supplier_pending` booking waits for its vendor by design), and a
  * signature of the bookings table that changes with any write to it.
+ * @param {Sql} sql
+ * @param {number | null} createdBefore
  */
 async function sagaState(sql, createdBefore) {
+  /** @type {import('pg').QueryResult<SagaRow>} */
   const { rows } = await sql.query(
     `SELECT id, client_id, status, step, payment_method, promo_code, lease_until, updated_at, created_at
        FROM booking.bookings
@@ -319,10 +365,16 @@ async function sagaState(sql, createdBefore) {
  * has ended and the bookings table has been still for stillMs, and at least
  * settleMs after `since`. endedAt is when that state was first seen (null if not
  * within maxWaitMs); pendingAtBound the bookings still under way boundMs after since.
+ * @param {Sql} sql
+ * @param {{ since: number, boundMs: number, maxWaitMs: number, createdBefore?: number | null, stillMs?: number, settleMs?: number }} options
+ * @returns {Promise<Waited>}
  */
 async function waitForSagas(sql, { since, boundMs, maxWaitMs, createdBefore = null, stillMs = 0, settleMs = 0 }) {
+  /** @type {number | null} */
   let endedAt = null;
+  /** @type {string | null} */
   let lastSignature = null;
+  /** @type {SagaRow[] | null} */
   let pendingAtBound = null;
   for (;;) {
     const now = Date.now();
@@ -340,10 +392,24 @@ async function waitForSagas(sql, { since, boundMs, maxWaitMs, createdBefore = nu
   }
 }
 
-/** Violations in what a round's HTTP answers were: 5xx other than 503 with Retry-After, and 503 or no answer outside a fault. */
+/**
+ * Violations in what a round's HTTP answers were: 5xx other than 503 with Retry-After, and 503 or no answer outside a fault.
+ * @param {HttpRecord[]} records
+ * @param {{ from: number, to: number } | null} faultWindow
+ * @param {number} roundStart
+ * @returns {Violation[]}
+ */
 function httpViolations(records, faultWindow, roundStart) {
+  /** @param {HttpRecord} record */
   const inWindow = (record) => faultWindow && record.endedAt >= faultWindow.from && record.startedAt <= faultWindow.to;
+  /**
+   * @param {string} name
+   * @param {string} rule
+   * @param {HttpRecord[]} matching
+   * @returns {Violation[]}
+   */
   const grouped = (name, rule, matching) => {
+    /** @type {Map<string, { op: string, status: number, code: string | null, count: number, first_at_s: number }>} */
     const groups = new Map();
     for (const record of matching) {
       const key = `${record.op} ${record.status} ${record.code}`;
@@ -367,7 +433,12 @@ function httpViolations(records, faultWindow, roundStart) {
   ];
 }
 
-/** What the platform answered bookings and cancellations, against the bookings as they ended. */
+/**
+ * What the platform answered bookings and cancellations, against the bookings as they ended.
+ * @param {Sql} sql
+ * @param {import('./load').Load['answers']} answers
+ * @returns {Promise<Violation[]>}
+ */
 async function answerViolations(sql, answers) {
   const entries = [...answers.bookings.values()];
   const { rows } = await sql.query(`SELECT id, client_id, status, idempotency_key, client_reference FROM booking.bookings WHERE idempotency_key = ANY($1)`, [
@@ -376,7 +447,9 @@ async function answerViolations(sql, answers) {
   const byKey = new Map(rows.map((row) => [`${row.client_id}|${row.idempotency_key}`, row]));
   const { rows: byIdRows } = await sql.query(`SELECT id, client_id, status FROM booking.bookings`);
   const byId = new Map(byIdRows.map((row) => [row.id, row]));
+  /** @type {object[]} */
   const identity = [];
+  /** @type {object[]} */
   const outcome = [];
   for (const entry of entries) {
     const booking = byKey.get(`${entry.clientId}|${entry.key}`);
@@ -387,16 +460,22 @@ async function answerViolations(sql, answers) {
     }
     if (!booking) continue;
     const toldConfirmed = ok.some((answer) => answer.bookingStatus === 'confirmed');
-    const toldFailed = entry.answers.find((answer) => answer.status >= 400 && answer.status < 500 && BUSINESS_FAILURES.includes(answer.code));
+    const toldFailed = entry.answers.find((answer) => answer.status >= 400 && answer.status < 500 && answer.code !== null && BUSINESS_FAILURES.includes(answer.code));
     if ((toldConfirmed && !['confirmed', 'cancelled'].includes(booking.status)) || (toldFailed && booking.status !== 'failed')) {
-      outcome.push({ booking_id: booking.id, idempotency_key: entry.key, answered: toldConfirmed ? 'confirmed' : `${toldFailed.status} ${toldFailed.code}`, status: booking.status });
+      outcome.push({ booking_id: booking.id, idempotency_key: entry.key, answered: toldFailed && !toldConfirmed ? `${toldFailed.status} ${toldFailed.code}` : 'confirmed', status: booking.status });
     }
   }
+  /** @type {object[]} */
   const cancelled = [];
   for (const answer of answers.cancellations) {
     const booking = byId.get(answer.bookingId);
     if (answer.status === 200 && answer.cancelled && booking?.status !== 'cancelled') cancelled.push({ booking_id: answer.bookingId, answered: 'cancelled', status: booking?.status ?? null });
   }
+  /**
+   * @param {string} name
+   * @param {string} rule
+   * @param {object[]} found
+   */
   const violation = (name, rule, found) => (found.length ? [{ name, rule, rows: found }] : []);
   return [
     ...violation('book_answers_name_one_booking', 'every 2xx answer for an idempotency key names the one booking made with that key and client_reference', identity),
@@ -405,12 +484,24 @@ async function answerViolations(sql, answers) {
   ];
 }
 
+/**
+ * The rows without repeats (rows alike in JSON are one).
+ * @template T
+ * @param {T[]} rows
+ */
 function dedupe(rows) {
   return [...new Map(rows.map((row) => [JSON.stringify(row), row])).values()];
 }
 
-/** Each client's balance from GET /api/accounting/balance = credit limit + credits − debits − holds from the ledger. */
+/**
+ * Each client's balance from GET /api/accounting/balance = credit limit + credits − debits − holds from the ledger.
+ * @param {Sql} sql
+ * @param {string} gateway
+ * @param {ChaosClient[]} clients
+ * @returns {Promise<Violation[]>}
+ */
 async function balanceViolations(sql, gateway, clients) {
+  /** @type {object[]} */
   const found = [];
   for (const client of clients) {
     const { rows: [ledger] } = await sql.query(
@@ -420,15 +511,20 @@ async function balanceViolations(sql, gateway, clients) {
       [client.client_id],
     );
     // Thousandths: exact for every currency (KWD has three decimals).
+    /** @param {string | number} value */
     const milli = (value) => Math.round(Number(value) * 1000);
+    /** @type {Record<string, number>} */
     const expected = { creditLimit: milli(client.creditLimit), credits: milli(ledger.credits), debits: milli(ledger.debits), holds: milli(ledger.holds) };
     expected.available = expected.creditLimit + expected.credits - expected.debits - expected.holds;
+    /** @type {Pick<import('../lib/https').Answer, 'status' | 'body'> | undefined} */
     let answer;
     for (let attempt = 0; attempt < 3; attempt++) {
       answer = await request(gateway, 'GET', '/api/accounting/balance', { headers: { authorization: client.backend_token } }).catch((error) => ({ status: 0, body: { code: error.code } }));
       if (answer.status === 200) break;
       await new Promise((resolve) => setTimeout(resolve, 1000));
     }
+    // (Asked three times: there is an answer.)
+    answer = /** @type {Pick<import('../lib/https').Answer, 'status' | 'body'>} */ (answer);
     if (answer.status !== 200) {
       found.push({ client_id: client.client_id, answered: `${answer.status} ${answer.body?.code ?? ''}`.trim() });
       continue;
@@ -443,7 +539,10 @@ async function balanceViolations(sql, gateway, clients) {
   return found.length ? [{ name: 'api_balance_matches_ledger', rule: 'GET /api/accounting/balance = credit limit + credits − debits (− holds) of the ledger', rows: found }] : [];
 }
 
-/** What the run made, so a reader can see that the checks had something to check. */
+/**
+ * What the run made, so a reader can see that the checks had something to check.
+ * @param {Sql} sql
+ */
 async function coverage(sql) {
   const { rows: [made] } = await sql.query(
     `SELECT count(*)::int AS bookings,
@@ -466,6 +565,8 @@ async function coverage(sql) {
  * Every app's log file as written to disk, after all rounds (crashes and restarts
  * included): readable by its owner only, and no client key or token, card token,
  * e-mail or phone number of the run in any line.
+ * @param {string} logDir
+ * @param {ChaosClient[]} clients
  */
 function logViolations(logDir, clients) {
   const secrets = [
@@ -479,7 +580,9 @@ function logViolations(logDir, clients) {
     { what: 'card token', value: 'tok_visa' },
     { what: 'card token', value: 'tok_declined' },
   ];
+  /** @type {{ file: string, mode: string }[]} */
   const loose = [];
+  /** @type {{ file: string, what: string }[]} */
   const found = [];
   let lines = 0;
   const files = fs.readdirSync(logDir).filter((name) => name.endsWith('.log'));
@@ -491,6 +594,7 @@ function logViolations(logDir, clients) {
     lines += text.split('\n').length - 1;
     for (const secret of secrets) if (text.includes(secret.value)) found.push({ file, what: secret.what });
   }
+  /** @type {Violation[]} */
   const violations = [];
   if (files.length === 0) violations.push({ name: 'log_files_written', rule: 'every app writes a log file', rows: [{ logDir }] });
   if (loose.length) violations.push({ name: 'log_files_owner_only', rule: 'every log file has mode 600', rows: loose });

@@ -1,14 +1,29 @@
+// @ts-check
 // The faults `npm run chaos` injects, one per round. Each `inject` breaks something
 // and resolves once it is repaired the way production would repair it (the
 // orchestrator restarts a killed process, the broker comes back, the network
 // heals); the round then waits for /health/ready.
 const { APPS } = require('./platform');
 
+/** @param {number} ms */
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Resolves when the supervisor has started the app again. */
+/** @typedef {import('./platform').Platform} Platform */
+
+/**
+ * One fault: `inject` breaks it and resolves once it is repaired.
+ * @typedef {{ name: string, describe: string, inject: (platform: Platform) => Promise<void> }} Fault
+ */
+
+/**
+ * Resolves when the supervisor has started the app again.
+ * @param {import('../lib/supervisor').Supervisor} supervisor
+ * @param {string} name
+ * @returns {Promise<void>}
+ */
 function respawned(supervisor, name) {
   return new Promise((resolve) => {
+    /** @param {{ name: string }} event the supervisor's 'spawn' */
     const onSpawn = (event) => {
       if (event.name !== name) return;
       supervisor.off('spawn', onSpawn);
@@ -18,12 +33,17 @@ function respawned(supervisor, name) {
   });
 }
 
-/** Every fault kind, in the order the rounds take them; `config` gives the outage lengths. */
+/**
+ * Every fault kind, in the order the rounds take them; `config` gives the outage lengths.
+ * @param {import('./platform').ChaosConfig} config
+ * @returns {Fault[]}
+ */
 function faultKinds(config) {
   return [
     ...APPS.map((app) => ({
       name: `kill ${app}`,
       describe: `SIGKILL ${app}, restarted ${config.restartDelayMs / 1000} s later`,
+      /** @param {Platform} platform */
       async inject(platform) {
         const back = respawned(platform.supervisor, app);
         await platform.supervisor.kill(app, 'SIGKILL', { restartDelayMs: config.restartDelayMs });
@@ -59,7 +79,11 @@ function faultKinds(config) {
   ];
 }
 
-/** The vendor simulator's fault knobs, set at run time (its admin route, loopback only). */
+/**
+ * The vendor simulator's fault knobs, set at run time (its admin route, loopback only).
+ * @param {string} simulatorUrl
+ * @param {Record<string, { latencyMs?: number, serverErrorShare?: number, loseAnswerShare?: number }>} faults by vendor
+ */
 async function setVendorFaults(simulatorUrl, faults) {
   const answer = await fetch(`${simulatorUrl}/_simulator/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(faults) });
   if (answer.status !== 200) throw new Error(`the vendor simulator refused its fault knobs: ${answer.status} ${await answer.text()}`);

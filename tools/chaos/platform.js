@@ -1,3 +1,4 @@
+// @ts-check
 // The platform `npm run chaos` breaks: its own nats-server with an NKEY identity per
 // app, as `npm start` runs it (so it can be killed and started again on the same port), a fresh database that the apps reach through a
 // TCP proxy in this process (so the connections can be cut), every app as an OS
@@ -16,7 +17,34 @@ const { startVendorSimulator, simulatorCredentialsEnv } = require('../lib/vendor
 
 const APPS = [...SERVICES, 'gateway'];
 
-/** The server to create the scratch database in: CHAOS_DATABASE_URL, else 127.0.0.1:5432, else (or with EMBEDDED_PG=1) an embedded one. */
+/**
+ * What tools/chaos.js configures (its CONFIG).
+ * @typedef {object} ChaosConfig
+ * @property {number} leaseS SAGA_LEASE_S (and SUPPLIER_ATTEMPT_S)
+ * @property {number} recoveryIntervalMs
+ * @property {number} rpcTimeoutMs
+ * @property {number} restartDelayMs how long a killed app stays down
+ * @property {number} natsDownMs
+ * @property {number} postgresCutMs
+ * @property {number} vendorFaultMs
+ * @property {{ name: string, creditLimit: number, currency: string }[]} clients
+ * @property {Record<string, string>} fxRates EUR per unit, as the ECB writes them
+ * @property {{ code: string, args: string[] }[]} promos
+ */
+
+/**
+ * A client the run made (admin create-client: its keys), with what it was made with.
+ * @typedef {{ name: string, creditLimit: number, currency: string, client_id: number, api_key: string, sandbox_api_key: string, backend_token: string }} ChaosClient
+ */
+
+/** @typedef {(message: string) => void} Log */
+
+/**
+ * The server to create the scratch database in: CHAOS_DATABASE_URL, else 127.0.0.1:5432, else (or with EMBEDDED_PG=1) an embedded one.
+ * @param {string} workDir
+ * @param {Log} log
+ * @returns {Promise<{ serverUrl: string, kind: string, stop: () => Promise<void> }>}
+ */
 async function databaseServer(workDir, log) {
   if (process.env.CHAOS_DATABASE_URL) return { serverUrl: process.env.CHAOS_DATABASE_URL, kind: 'CHAOS_DATABASE_URL', stop: async () => undefined };
   if (process.env.EMBEDDED_PG !== '1' && (await portAnswers(5432))) return { serverUrl: 'postgres://postgres@127.0.0.1:5432/postgres', kind: 'local server on 127.0.0.1:5432', stop: async () => undefined };
@@ -26,6 +54,10 @@ async function databaseServer(workDir, log) {
   return { serverUrl: embedded.serverUrl, kind: 'embedded', stop: embedded.stop };
 }
 
+/**
+ * @param {string} serverUrl
+ * @param {string} sql
+ */
 async function adminQuery(serverUrl, sql) {
   const { Client } = require('pg');
   const client = new Client({ connectionString: serverUrl });
@@ -37,7 +69,13 @@ async function adminQuery(serverUrl, sql) {
   }
 }
 
-/** The admin command line (dist/apps/admin) against this platform's NATS, as the admin identity; its one JSON object. */
+/**
+ * The admin command line (dist/apps/admin) against this platform's NATS, as the admin identity; its one JSON object.
+ * @param {string} natsUrl
+ * @param {string} secretsDir
+ * @param {string[]} args
+ * @returns {Promise<unknown>}
+ */
 function admin(natsUrl, secretsDir, args) {
   const env = { ...process.env, NATS_URL: natsUrl, NATS_NKEY_SEED: '', NATS_NKEY_SEED_FILE: appSecretsEnv(secretsDir, 'admin').NATS_NKEY_SEED_FILE };
   return new Promise((resolve, reject) => {
@@ -51,9 +89,11 @@ function admin(natsUrl, secretsDir, args) {
 /**
  * Starts everything; `cleanups` receives each stop step as soon as there is
  * something to stop, so a failure half-way still cleans up.
+ * @param {{ workDir: string, config: ChaosConfig, cleanups: (() => unknown)[], log: Log, keepDatabase?: boolean }} options
  */
 async function startPlatform({ workDir, config, cleanups, log, keepDatabase = false }) {
   // The TCP proxy of the system tests (built into dist by the build).
+  /** @type {typeof import('../../libs/testing/src/tcp-proxy')} */
   const { startTcpProxy } = require(path.join(ROOT, 'dist/libs/testing/src/tcp-proxy.js'));
 
   const secretsDir = path.join(workDir, 'secrets');
@@ -114,13 +154,17 @@ async function startPlatform({ workDir, config, cleanups, log, keepDatabase = fa
   log(`platform ready in ${((Date.now() - started) / 1000).toFixed(1)} s at ${gateway}`);
 
   const ratesFile = path.join(workDir, 'eurofxref-daily.xml');
+  /** @type {typeof import('../../libs/testing/src/ecb-rates')} */
   const { ecbDailyXml } = require(path.join(ROOT, 'dist/libs/testing/src/ecb-rates.js'));
   fs.writeFileSync(ratesFile, ecbDailyXml(new Date().toISOString().slice(0, 10), config.fxRates));
-  const fx = await admin(nats.url, secretsDir, ['import-fx-rates', '--file', ratesFile]);
-  log(`exchange rates of ${fx.inForce ?? fx.date} in force`);
+  const fx = /** @type {{ date: string, in_force: string }} what import-fx-rates prints */ (await admin(nats.url, secretsDir, ['import-fx-rates', '--file', ratesFile]));
+  log(`exchange rates of ${fx.in_force} in force`);
+  /** @type {ChaosClient[]} */
   const clients = [];
   for (const { name, creditLimit, currency } of config.clients) {
-    const keys = await admin(nats.url, secretsDir, ['create-client', '--name', name, '--credit-limit', String(creditLimit), '--currency', currency]);
+    const keys = /** @type {{ client_id: number, api_key: string, sandbox_api_key: string, backend_token: string }} what create-client prints */ (
+      await admin(nats.url, secretsDir, ['create-client', '--name', name, '--credit-limit', String(creditLimit), '--currency', currency])
+    );
     clients.push({ name, creditLimit, currency, ...keys });
   }
   for (const promo of config.promos) await admin(nats.url, secretsDir, ['create-promo', '--code', promo.code, ...promo.args]);
@@ -134,5 +178,7 @@ async function startPlatform({ workDir, config, cleanups, log, keepDatabase = fa
 
   return { nats, proxy, supervisor, gateway, simulatorUrl, databaseUrl, databaseName, sql, clients, logDir: path.join(workDir, 'logs') };
 }
+
+/** @typedef {Awaited<ReturnType<typeof startPlatform>>} Platform */
 
 module.exports = { APPS, startPlatform };

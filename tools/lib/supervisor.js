@@ -1,3 +1,4 @@
+// @ts-check
 // Process supervision for `npm start` and `npm run chaos`: runs each app of the
 // platform (dist/apps/<name>/src/main.js) as a child process, appends its output to
 // <logDir>/<name>.log, and restarts it when it exits while the supervisor is not
@@ -16,18 +17,25 @@ const { ROOT, log: defaultLog } = require('./workspace');
 const SERVICES = ['users', 'accounting', 'promo', 'search', 'rates', 'booking', 'webhooks'];
 const DEFAULT_BACKOFF = { initialMs: 500, maxMs: 10_000, resetAfterMs: 30_000 };
 
+/** @typedef {import('node:child_process').ChildProcess} ChildProcess */
+/** @typedef {{ initialMs?: number, maxMs?: number, resetAfterMs?: number }} Backoff */
+
 /**
  * The restart delays of one process: `initialMs`, doubling with every further exit up to
  * `maxMs`, back to `initialMs` once it has stayed up `resetAfterMs`.
  */
 class RestartBackoff {
+  /** @param {Backoff} [backoff] */
   constructor(backoff) {
     this.backoff = { ...DEFAULT_BACKOFF, ...backoff };
     this.attempt = 0;
     this.delayMs = this.backoff.initialMs;
   }
 
-  /** The next restart of a process that started at `startedAt`: its attempt number and delay. */
+  /**
+   * The next restart of a process that started at `startedAt`: its attempt number and delay.
+   * @param {number} startedAt
+   */
   next(startedAt) {
     if (Date.now() - startedAt >= this.backoff.resetAfterMs) {
       this.attempt = 0;
@@ -40,7 +48,11 @@ class RestartBackoff {
   }
 }
 
-/** How a process ended, as the restart lines say it. */
+/**
+ * How a process ended, as the restart lines say it.
+ * @param {number | null} code
+ * @param {NodeJS.Signals | null} signal
+ */
 const howExited = (code, signal) => (signal ? `signal ${signal}` : `exit code ${code}`);
 
 /**
@@ -53,7 +65,7 @@ const howExited = (code, signal) => (signal ? `signal ${signal}` : `exit code ${
 class ProcessKeeper {
   /**
    * @param {string} name as the restart lines name it
-   * @param {{ restart: () => Promise<import('node:child_process').ChildProcess>, log?: (message: string) => void, backoff?: object }} options
+   * @param {{ restart: () => Promise<ChildProcess>, log?: (message: string) => void, backoff?: Backoff }} options
    */
   constructor(name, options) {
     this.name = name;
@@ -61,10 +73,12 @@ class ProcessKeeper {
     this.log = options.log ?? defaultLog;
     this.backoff = new RestartBackoff(options.backoff);
     this.stopped = false;
+    /** @type {NodeJS.Timeout | null} */
     this.timer = null;
     this.startedAt = 0;
   }
 
+  /** @param {ChildProcess} child */
   watch(child) {
     this.startedAt = Date.now();
     child.once('exit', (code, signal) => this.schedule(`exited unexpectedly (${howExited(code, signal)})`));
@@ -72,9 +86,10 @@ class ProcessKeeper {
 
   stop() {
     this.stopped = true;
-    clearTimeout(this.timer);
+    clearTimeout(this.timer ?? undefined);
   }
 
+  /** @param {string} what */
   schedule(what) {
     if (this.stopped) return;
     const { attempt, delayMs } = this.backoff.next(this.startedAt);
@@ -95,7 +110,10 @@ class ProcessKeeper {
   }
 }
 
-/** The console shows an app's warnings and errors (every line is in its log file). */
+/**
+ * The console shows an app's warnings and errors (every line is in its log file).
+ * @param {string} line
+ */
 function isConsoleWorthy(line) {
   try {
     return ['warn', 'error', 'fatal'].includes(JSON.parse(line).level);
@@ -103,6 +121,18 @@ function isConsoleWorthy(line) {
     return true; // not a JSON log line (e.g. a crash trace): show it
   }
 }
+
+/**
+ * One supervised app.
+ * @typedef {object} App
+ * @property {string} name
+ * @property {Record<string, string>} env its own environment, on top of the supervisor's
+ * @property {ChildProcess | null} child its current process, null while it is down
+ * @property {RestartBackoff} backoff
+ * @property {number} startedAt
+ * @property {NodeJS.Timeout | null} timer the restart to come
+ * @property {number | null} nextDelayMs replaces the backoff delay for the next restart
+ */
 
 /**
  * Events: 'spawn' ({name, pid}), 'exit' ({name, pid, code, signal, expected}),
@@ -130,6 +160,7 @@ class Supervisor extends EventEmitter {
     this.log = options.log ?? defaultLog;
     this.backoff = options.backoff;
     this.entry = options.entry ?? ((name) => path.join(ROOT, 'dist/apps', name, 'src/main.js'));
+    /** @type {Map<string, App>} */
     this.apps = new Map();
     this.stopping = false;
     // Logs and pid files are the operator's: readable by their owner only.
@@ -137,23 +168,34 @@ class Supervisor extends EventEmitter {
     if (this.runDir) fs.mkdirSync(this.runDir, { recursive: true, mode: 0o700 });
   }
 
+  /** @param {string} name */
   logFile(name) {
     return path.join(this.logDir, `${name}.log`);
   }
 
+  /** @param {string} name */
   pidFile(name) {
     return this.runDir ? path.join(this.runDir, `${name}.pid`) : null;
   }
 
-  /** Starts an app and keeps it running until stopAll(). */
+  /**
+   * Starts an app and keeps it running until stopAll().
+   * @param {string} name
+   * @param {Record<string, string>} [env]
+   */
   start(name, env = {}) {
     if (this.apps.has(name)) throw new Error(`${name} is supervised already`);
+    /** @type {App} */
     const app = { name, env, child: null, backoff: new RestartBackoff(this.backoff), startedAt: 0, timer: null, nextDelayMs: null };
     this.apps.set(name, app);
     this.spawn(app);
   }
 
-  /** The pid of the app's current process, or null while it is down. */
+  /**
+   * The pid of the app's current process, or null while it is down.
+   * @param {string} name
+   * @returns {number | null}
+   */
   pid(name) {
     return this.apps.get(name)?.child?.pid ?? null;
   }
@@ -162,6 +204,10 @@ class Supervisor extends EventEmitter {
    * Sends a signal to the app's current process; resolves when it has exited (at
    * once if it is down). The supervisor restarts it as after any exit;
    * `restartDelayMs` replaces the backoff delay for this one restart.
+   * @param {string} name
+   * @param {NodeJS.Signals} [signal]
+   * @param {{ restartDelayMs?: number }} [options]
+   * @returns {Promise<void>}
    */
   kill(name, signal = 'SIGKILL', { restartDelayMs } = {}) {
     const app = this.apps.get(name);
@@ -169,7 +215,7 @@ class Supervisor extends EventEmitter {
     const child = app.child;
     if (!child) return Promise.resolve();
     if (restartDelayMs !== undefined) app.nextDelayMs = restartDelayMs;
-    return new Promise((resolve) => {
+    return new Promise(/** @param {() => void} resolve */ (resolve) => {
       child.once('exit', () => resolve());
       child.kill(signal);
     });
@@ -178,13 +224,14 @@ class Supervisor extends EventEmitter {
   /** Stops every app: SIGTERM, then SIGKILL for one still running after graceMs. No restarts from now on. */
   async stopAll(graceMs = 10_000) {
     this.stopping = true;
+    /** @type {Promise<void>[]} */
     const exits = [];
     for (const app of this.apps.values()) {
-      clearTimeout(app.timer);
+      clearTimeout(app.timer ?? undefined);
       const child = app.child;
       if (!child) continue;
       exits.push(
-        new Promise((resolve) => {
+        new Promise(/** @param {() => void} resolve */ (resolve) => {
           const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
           child.once('exit', () => {
             clearTimeout(timer);
@@ -197,6 +244,7 @@ class Supervisor extends EventEmitter {
     await Promise.all(exits);
   }
 
+  /** @param {App} app */
   spawn(app) {
     const logPath = this.logFile(app.name);
     // The mode applies only to a new file; chmod also tightens one that existed before.
@@ -219,18 +267,31 @@ class Supervisor extends EventEmitter {
     this.emit('spawn', { name: app.name, pid: child.pid });
   }
 
+  /**
+   * @param {string} name
+   * @param {import('node:stream').Readable} stream
+   * @param {fs.WriteStream} logStream
+   */
   relay(name, stream, logStream) {
     let buffered = '';
-    stream.on('data', (chunk) => {
+    stream.on('data', /** @param {Buffer} chunk */ (chunk) => {
       logStream.write(chunk);
       if (!this.echo) return;
       buffered += chunk.toString('utf8');
       const lines = buffered.split('\n');
-      buffered = lines.pop();
+      // (split gives one string at least: the part after the last newline.)
+      buffered = /** @type {string} */ (lines.pop());
       for (const line of lines) if (isConsoleWorthy(line)) process.stderr.write(`[${name}] ${line}\n`);
     });
   }
 
+  /**
+   * @param {App} app
+   * @param {ChildProcess} child
+   * @param {number | null} code
+   * @param {NodeJS.Signals | null} signal
+   * @param {fs.WriteStream} logStream
+   */
   exited(app, child, code, signal, logStream) {
     logStream.end();
     if (app.child === child) app.child = null;

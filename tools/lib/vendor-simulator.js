@@ -1,3 +1,4 @@
+// @ts-check
 // The vendor simulator (apps/vendor-simulator) as `npm start`, the benchmark and the chaos
 // run start it: three simulated vendors over HTTP on loopback, supervised like the apps,
 // with their own schema in the platform's database. The platform reaches them with
@@ -13,7 +14,14 @@ const VENDORS = ['atlas', 'borealis', 'cobalt'];
 const COUNTERS = [...VENDORS, 'sandbox'];
 const CREDENTIALS = { API_KEY: 'api-key', SECRET: 'secret' };
 
-/** Where a simulated vendor's credential is kept under secretsDir. */
+/** @typedef {keyof typeof CREDENTIALS} CredentialKind */
+
+/**
+ * Where a simulated vendor's credential is kept under secretsDir.
+ * @param {string} secretsDir
+ * @param {string} vendor
+ * @param {CredentialKind} kind
+ */
 function credentialFile(secretsDir, vendor, kind) {
   return path.join(secretsDir, 'vendor-simulator', `${vendor}-${CREDENTIALS[kind]}`);
 }
@@ -24,12 +32,14 @@ function credentialFile(secretsDir, vendor, kind) {
  * environment the simulator and the services that call it read them from
  * (VENDOR_<VENDOR>_API_KEY_FILE, VENDOR_<VENDOR>_SECRET_FILE; the variables themselves
  * emptied). No process then runs with the development values every clone shares.
+ * @param {string} secretsDir
  */
 function simulatorCredentialsEnv(secretsDir) {
   fs.mkdirSync(path.join(secretsDir, 'vendor-simulator'), { recursive: true, mode: 0o700 });
+  /** @type {Record<string, string>} */
   const env = {};
   for (const vendor of COUNTERS) {
-    for (const kind of Object.keys(CREDENTIALS)) {
+    for (const kind of /** @type {CredentialKind[]} */ (Object.keys(CREDENTIALS))) {
       const file = credentialFile(secretsDir, vendor, kind);
       try {
         fs.writeFileSync(file, `${randomBytes(32).toString('base64url')}\n`, { mode: 0o600, flag: 'wx' });
@@ -44,8 +54,13 @@ function simulatorCredentialsEnv(secretsDir) {
   return env;
 }
 
-/** One simulated vendor's credentials as simulatorCredentialsEnv keeps them: { apiKey, secret }. */
+/**
+ * One simulated vendor's credentials as simulatorCredentialsEnv keeps them: { apiKey, secret }.
+ * @param {string} secretsDir
+ * @param {string} vendor
+ */
 function readSimulatorCredentials(secretsDir, vendor) {
+  /** @param {CredentialKind} kind */
   const read = (kind) => fs.readFileSync(credentialFile(secretsDir, vendor, kind), 'utf8').trim();
   return { apiKey: read('API_KEY'), secret: read('SECRET') };
 }
@@ -53,6 +68,11 @@ function readSimulatorCredentials(secretsDir, vendor) {
 /** The simulator's default port; a free one when it is taken (another run). */
 const SIMULATOR_PORT = 8790;
 
+/**
+ * Whether the URL answers 200 (a fresh connection, 2 s at most).
+ * @param {string} url
+ * @returns {Promise<boolean>}
+ */
 function answers200(url) {
   return new Promise((resolve) => {
     const req = http.get(url, { agent: false, timeout: 2000 }, (res) => {
@@ -68,6 +88,8 @@ function answers200(url) {
  * Starts the simulator under `supervisor` and resolves with its URL once it is ready.
  * `latency`: each vendor's own answer time (`atlas=…,borealis=…,cobalt=…` in ms);
  * `credentials`: the vendors' credentials (simulatorCredentialsEnv), the same the callers get.
+ * @param {import('./supervisor').Supervisor} supervisor
+ * @param {{ databaseUrl: string, latency: string, credentials: Record<string, string>, port?: number, timeoutMs?: number, stopped?: () => boolean }} options
  */
 async function startVendorSimulator(supervisor, { databaseUrl, latency, credentials, port, timeoutMs = 60_000, stopped = () => false }) {
   const chosen = port ?? ((await portAnswers(SIMULATOR_PORT)) ? await freePort() : SIMULATOR_PORT);
