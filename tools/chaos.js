@@ -6,7 +6,7 @@
 // breaks one thing (SIGKILL of an app, a NATS restart, a PostgreSQL cut), lets the
 // platform repair itself, stops the load, waits for every booking to end and then
 // checks money, promo codes, allotments and answers against each other. Prints a
-// table and every violation; exits 1 if there was any. See README "Fault injection".
+// table and every violation; exits 1 if there was any. See docs/engineering/chaos.md.
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');

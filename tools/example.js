@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // @ts-check
-// `npm run example`: books a sandbox stay end to end with the SDK (libs/sdk, built into
-// dist/) against a running platform (`npm start`), printing each step: identity, places,
+// `npm run example`: books a sandbox stay end to end with the SDK (libs/sdk, built as its npm package into
+// dist/libs/sdk) against a running platform (`npm start`), printing each step: identity, places,
 // search (polled), hotel rates (polled), prebook, book, voucher, precancel, cancel, list.
 // Exits 1 when a step fails (with the error's code, status and request id).
 //
@@ -90,9 +90,9 @@ function print(name, text) {
 async function main() {
   trustDevelopmentCertificate();
   // The SDK as partners get it: its own build, nothing else of the workspace.
-  run(process.execPath, [path.join(ROOT, 'tools/build.js'), 'libs/sdk'], { stdio: ['ignore', 'ignore', 'inherit'] });
+  run(process.execPath, [path.join(ROOT, 'tools/sdk-package.js')], { stdio: ['ignore', 'ignore', 'inherit'] });
   /** @type {typeof import('../libs/sdk/src/index')} */
-  const { HotelClient } = require(path.join(ROOT, 'dist/libs/sdk/src/index.js'));
+  const { HotelClient } = require(path.join(ROOT, 'dist/libs/sdk'));
 
   current = 'key';
   const { key, origin } = sandboxKey();
