@@ -16,6 +16,7 @@ import { AddressLimiter } from './auth/address-limiter';
 import { GatewayAppModule } from './gateway-app.module';
 import { routedUrl } from './finance-console/finance-console.controller';
 import { GatewayEnv } from './gateway.env';
+import { installCompression } from './http/compression';
 import { installEnvelope } from './http/envelope';
 import { installRequestSpans, requestSpan } from './http/request-spans';
 import { ReadinessMonitor } from './health/readiness-monitor';
@@ -266,6 +267,7 @@ export async function startGateway(env: GatewayEnv): Promise<RunningGateway> {
   installRequestSpans(fastify);
   installEnvelope(fastify);
   installSecurityHeaders(fastify);
+  installCompression(fastify, env.COMPRESSION_MIN_BYTES);
   const limits = services.keyValue({
     bucket: KV_BUCKETS.RATE_LIMITS,
     // On disk, not in memory: the NATS chart offers no memory store (max_memory_store: 0),

@@ -1,3 +1,4 @@
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { GUEST, TWO_ADULTS, bearer, bookV1, day, queryTestDatabase, roomsSold, userToken } from '@hotel/testing';
 import { ClientKeys, TestSystem } from './system';
 
@@ -247,6 +248,35 @@ describe('booking list and cancellation', () => {
       expect(backendPage.headers.etag).not.toBe(changed.headers.etag);
       expect(await system.request('GET', path, { headers: { authorization, 'if-none-match': backendPage.headers.etag as string } })).toMatchObject({ status: 304, text: '' });
     }
+  });
+
+  it('compresses large answers for clients that ask (Brotli, else gzip), pages and V2 streams alike, and leaves small ones and 304s as they are', async () => {
+    const plain = await list();
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.headers.vary).toContain('Accept-Encoding');
+    for (const [accept, encoding] of [['gzip, deflate, br', 'br'], ['gzip', 'gzip'], ['br;q=0, gzip', 'gzip']] as const) {
+      const compressed = await list('', { ...auth, 'accept-encoding': accept });
+      expect(compressed.status).toBe(200);
+      expect(compressed.headers['content-encoding']).toBe(encoding);
+      const bytes = encoding === 'br' ? brotliDecompressSync(compressed.bytes) : gunzipSync(compressed.bytes);
+      expect(compressed.bytes.length).toBeLessThan(bytes.length / 3);
+      expect(JSON.parse(bytes.toString())).toEqual(plain.body);
+      expect(compressed.headers.etag).toBe(plain.headers.etag);
+    }
+    expect((await list('', { ...auth, 'accept-encoding': 'identity' })).headers['content-encoding']).toBeUndefined();
+    expect((await list('', { ...auth, 'accept-encoding': 'br', 'if-none-match': plain.headers.etag as string })).headers['content-encoding']).toBeUndefined();
+    // A small answer (under a kilobyte) goes as it is.
+    const me = await system.request('GET', '/me', { headers: { ...auth, 'accept-encoding': 'br' } });
+    expect(me.status).toBe(200);
+    expect(me.headers['content-encoding']).toBeUndefined();
+    // V2 rates (a body of many parts, streamed when large), and an error stays readable.
+    const v2 = await system.request('POST', '/v2/rates', { headers: { ...auth, 'accept-encoding': 'br' }, json: { place_id: 'gn:2988507', check_in: day(30), check_out: day(32), rooms: TWO_ADULTS, limit: 20 } });
+    expect(v2.status).toBe(200);
+    expect(v2.headers['content-encoding']).toBe('br');
+    expect(JSON.parse(brotliDecompressSync(v2.bytes).toString()).rates.length).toBeGreaterThan(0);
+    const invalid = await list('?limit=0', { ...auth, 'accept-encoding': 'br' });
+    expect(invalid.status).toBe(400);
+    expect(invalid.body.code).toBe('VALIDATION_FAILED');
   });
 
   describe('backend bookings', () => {

@@ -1,3 +1,4 @@
+import { brotliDecompressSync } from 'node:zlib';
 import { readFileSync } from 'node:fs';
 import { Browser } from 'playwright-core';
 import { DOCS_CONTENT_SECURITY_POLICY, OPENAPI_DOCUMENT_FILE } from '../src/docs/docs.controller';
@@ -52,6 +53,17 @@ describe('API documentation', () => {
     expect(again).toMatchObject({ status: 304, text: '' });
     expect(again.headers.etag).toBe(etag);
     expect((await system.request('GET', path, { headers: { 'if-none-match': '"stale"' } })).status).toBe(200);
+    // Compressed for a client that asks: the same content under a weak tag, which the strong one matches too.
+    // (The /docs page is under a kilobyte: it goes as it is.)
+    const compressed = await system.request('GET', path, { headers: { 'accept-encoding': 'br' } });
+    if (first.bytes.length < 1024) {
+      expect(compressed.headers).toMatchObject({ etag, vary: 'Accept-Encoding' });
+      expect(compressed.headers['content-encoding']).toBeUndefined();
+      return;
+    }
+    expect(compressed.headers).toMatchObject({ 'content-encoding': 'br', etag: `W/${etag}`, vary: 'Accept-Encoding' });
+    expect(brotliDecompressSync(compressed.bytes).equals(first.bytes)).toBe(true);
+    expect((await system.request('GET', path, { headers: { 'accept-encoding': 'br', 'if-none-match': `W/${etag}` } })).status).toBe(304);
   });
 
   it('lists every operation in headless Chromium, offline, with no error', async () => {

@@ -1,6 +1,7 @@
 import Ajv2020, { ErrorObject, ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { readFileSync } from 'node:fs';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { TestResponse } from '@hotel/testing';
 import { OPENAPI_DOCUMENT_FILE } from '../src/docs/docs.controller';
 import { routedUrl } from '../src/finance-console/finance-console.controller';
@@ -69,8 +70,9 @@ export class OpenApiContract {
     return this.resolve(parts.reduce((node: any, part) => node?.[part], this.document));
   }
 
-  /** The problems of one answer; none when it is as documented. */
-  problems(method: string, url: string, response: Pick<TestResponse, 'status' | 'headers' | 'body' | 'text'>): string[] {
+  /** The problems of one answer; none when it is as documented (a compressed body is read as the client would, decompressed). */
+  problems(method: string, url: string, answer: Pick<TestResponse, 'status' | 'headers' | 'body' | 'text'> & { bytes?: Buffer }): string[] {
+    const response = decompressed(answer);
     // Matched as the gateway's router matches it (after its URL rewrite).
     const path = routedUrl(new URL(url, 'https://gateway').pathname);
     const verb = method.toUpperCase() === 'HEAD' ? 'get' : method.toLowerCase();
@@ -126,7 +128,7 @@ export class OpenApiContract {
   }
 
   /** Throws with every problem of the answer, for the test that received it. */
-  assert(method: string, url: string, response: Pick<TestResponse, 'status' | 'headers' | 'body' | 'text'>): void {
+  assert(method: string, url: string, response: Pick<TestResponse, 'status' | 'headers' | 'body' | 'text'> & { bytes?: Buffer }): void {
     const problems = this.problems(method, url, response);
     if (problems.length) {
       const shown = url.length > 200 ? `${url.slice(0, 200)}… (${url.length} characters)` : url;
@@ -152,4 +154,18 @@ function describeErrors(errors: ErrorObject[], body: unknown): string[] {
     return `${where} ${error.message}${extra} (value: ${value.length > 120 ? `${value.slice(0, 120)}…` : value})`;
   });
   return [...new Set(lines)].slice(0, 8);
+}
+
+/** An answer with a `Content-Encoding` as the client reads it: its body decompressed and parsed. */
+function decompressed<T extends Pick<TestResponse, 'headers' | 'body' | 'text'> & { bytes?: Buffer }>(response: T): T {
+  const encoding = response.headers['content-encoding'];
+  if (!encoding || !response.bytes) return response;
+  const text = (encoding === 'br' ? brotliDecompressSync(response.bytes) : gunzipSync(response.bytes)).toString('utf8');
+  let body: unknown = text;
+  try {
+    body = text ? JSON.parse(text) : undefined;
+  } catch {
+    // not JSON: the text, as the test client keeps it
+  }
+  return { ...response, text, body };
 }

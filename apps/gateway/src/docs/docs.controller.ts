@@ -1,6 +1,7 @@
 import { Controller, Get, Header, Headers, Param, Res } from '@nestjs/common';
 import { FastifyReply } from 'fastify';
 import { IsIn } from 'class-validator';
+import { matchesEntityTag } from '@hotel/contracts';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -81,7 +82,7 @@ function staticFile(body: Buffer): StaticFile {
  */
 function serve(file: StaticFile, maxAgeSeconds: number, ifNoneMatch: string | undefined, reply: FastifyReply): Buffer | undefined {
   reply.header('etag', file.etag).header('cache-control', `public, max-age=${maxAgeSeconds}`);
-  if (ifNoneMatch?.split(',').some((tag) => tag.trim() === '*' || tag.trim().replace(/^W\//, '') === file.etag)) {
+  if (ifNoneMatch !== undefined && matchesEntityTag(ifNoneMatch, file.etag)) {
     reply.status(304);
     return undefined;
   }

@@ -1,5 +1,6 @@
 import { PassThrough, Readable } from 'node:stream';
 import { FastifyReply } from 'fastify';
+import { withKnownLength } from './compression';
 import { ENTITY_TAGS, TaggedBookingPageChunk, commaSeparated } from '@hotel/contracts';
 
 /**
@@ -35,9 +36,13 @@ export function rawPage(chunks: ({ total: number } | Uint8Array)[]): Readable {
  */
 export function bytesBody(parts: Uint8Array[]): Readable {
   const body = new PassThrough();
-  for (const part of parts) body.write(part);
+  let length = 0;
+  for (const part of parts) {
+    body.write(part);
+    length += part.length;
+  }
   body.end();
-  return body;
+  return withKnownLength(body, length);
 }
 
 /** The client's If-None-Match as a service reads it, if it is one (anything else: a full answer). */
