@@ -6,7 +6,9 @@
 // rates), and prints requests per second,
 // p50/p99 latency and each scenario's throughput as a ratio of the one-NATS-hop
 // baseline measured in the same run, so figures compare across noisy machines.
-const { fork, spawn } = require('node:child_process');
+// `--compare REF` runs the same scenarios on the platform of another commit, then on this
+// checkout's, one after the other on this machine, and prints the two side by side.
+const { fork, spawn, spawnSync } = require('node:child_process');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
@@ -16,11 +18,11 @@ const { fairness, VICTIM_RATE } = require('./bench/fairness');
 const { startOtlpSink } = require('./bench/otlp-sink');
 const { metricsRecordingCost } = require('./bench/metrics-cost');
 const { sharedLimitsCost } = require('./bench/shared-limits-cost');
-const { ROOT, log, ensureDependencies, build, freePort, findOnPath, portAnswers } = require('./lib/workspace');
+const { ROOT, NX_ENV, log, ensureDependencies, build, freePort, findOnPath, portAnswers } = require('./lib/workspace');
 const { vendorRoundTripCost } = require('./bench/vendor-round-trip');
 const { readSimulatorCredentials } = require('./lib/vendor-simulator');
 
-const USAGE = `usage: npm run bench [-- --duration S] [--connections N] [--warmup S] [--cooldown S] [--settle S] [--flow-workers N] [--only TEXT] [--tracing]
+const USAGE = `usage: npm run bench [-- --duration S] [--connections N] [--warmup S] [--cooldown S] [--settle S] [--flow-workers N] [--only TEXT] [--tracing] [--compare REF] [--json FILE]
 
   --duration S       seconds each scenario is measured (default 10, or BENCH_DURATION_S)
   --connections N    connections of the closed-loop scenarios (default 50, or BENCH_CONNECTIONS)
@@ -35,7 +37,13 @@ const USAGE = `usage: npm run bench [-- --duration S] [--connections N] [--warmu
                      measuring: prints the gateway's address and keys for a profiler or a load
                      generator of your own; Ctrl-C stops it
   --tracing          the cost of tracing: the traceable scenarios with tracing off, then again
-                     after a restart with tracing on (OTLP to a sink in this process that counts spans)`;
+                     after a restart with tracing on (OTLP to a sink in this process that counts spans)
+  --compare REF      the same run on the platform of commit REF (a git worktree, built), then on this
+                     checkout's, one after the other; prints each scenario's figures side by side with
+                     their ratio (this / REF). The load, the scenarios and their setup are this checkout's.
+  --json FILE        also writes the scenarios' figures to FILE (and skips the measurements of this
+                     checkout's parts that follow the table: metrics, shared limits, vendor round trip)
+  --platform-root DIR  run the platform of the checkout at DIR (built) instead of this one's (--compare uses it)`;
 
 let parsed;
 try {
@@ -55,6 +63,9 @@ try {
     only: { type: 'string' },
     tracing: { type: 'boolean', default: false },
     hold: { type: 'boolean', default: false },
+    compare: { type: 'string' },
+    json: { type: 'string' },
+    'platform-root': { type: 'string' },
     },
   });
 } catch (error) {
@@ -80,13 +91,15 @@ const CONNECTIONS = Number(options.connections);
 const FLOW_WORKERS = Number(options['flow-workers']);
 const V2_FLOW_WORKERS = Number(options['v2-flow-workers']);
 const FLOW_DURATION_S = Number(options['flow-duration']);
+/** Where the measured platform's code is: this checkout, or another one (--platform-root). */
+const PLATFORM_ROOT = path.resolve(options['platform-root'] ?? ROOT);
 
 /** @typedef {import('node:child_process').ChildProcess} ChildProcess */
 /** @typedef {import('./bench/open-loop').LoadResult} LoadResult */
 /**
  * A scenario's figures: autocannon's (or the same of the open-loop generator, a flow or a
  * fairness run), and what the benchmark adds to them.
- * @typedef {LoadResult & { durationS?: number, firstByte?: { p50: number, p99: number }, flood?: import('./bench/fairness').Flood | null, cpuMsPerRequest?: number, simulatorCpuMsPerRequest?: number, perAppCpuMs?: Record<string, number>, perAppCpuMsPerS?: Record<string, number> }} Result
+ * @typedef {LoadResult & { durationS?: number, firstByte?: { p50: number, p99: number }, flood?: import('./bench/fairness').Flood | null, cpuMsPerRequest?: number, infraCpuMsPerRequest?: number, simulatorCpuMsPerRequest?: number, perAppCpuMs?: Record<string, number>, perAppCpuMsPerS?: Record<string, number> }} Result
  */
 /**
  * One measured scenario: `runWithWarmup` or `run` measures it; else autocannon at `url`
@@ -102,14 +115,15 @@ const FLOW_DURATION_S = Number(options['flow-duration']);
  * @property {import('autocannon').Request[]} [requests]
  * @property {boolean} [isReference] the one-NATS-hop baseline the others are a ratio of
  * @property {boolean} [traceable] measured again with tracing on (--tracing)
+ * @property {boolean} [notModified] answered 304 by design: those are not counted as errors
  * @property {(durationS: number) => Promise<Result>} [run]
  * @property {(durationS: number, warmupS: number) => Promise<Result>} [runWithWarmup]
  */
 /** @typedef {Omit<import('autocannon').Options, 'duration'>} AutocannonScenario */
-/** An answer of the platform's API (its JSON as it is). @typedef {Pick<import('./lib/https').Answer, 'status' | 'body'>} ApiAnswer */
+/** An answer of the platform's API (its JSON as it is). @typedef {Pick<import('./lib/https').Answer, 'status' | 'headers' | 'body'>} ApiAnswer */
 /** What admin create-client prints. @typedef {{ client_id: number, api_key: string, sandbox_api_key: string, backend_token: string }} ClientKeys */
 /** @typedef {{ check_in: string, check_out: string, rooms: { adults: number, children: number, children_ages: number[] }[] }} Stay */
-/** CPU seconds so far (appsCpuSeconds). @typedef {{ apps: number, simulator: number, byPid: Record<string, { name: string, seconds: number }> }} CpuSeconds */
+/** CPU seconds so far (appsCpuSeconds). @typedef {{ apps: number, simulator: number, byPid: Record<string, { name: string, seconds: number, infrastructure?: boolean }> }} CpuSeconds */
 /** The platform `npm start` runs, and the vendor simulator its banner names. @typedef {ChildProcess & { simulatorUrl: string | null }} Platform */
 
 /** What to undo at the end, in reverse order. @type {(() => unknown)[]} */
@@ -137,6 +151,9 @@ function stopChild(child, signal = 'SIGTERM') {
   });
 }
 
+/** The benchmark's own NATS server, whose CPU counts as the platform's (infrastructure). @type {number | undefined} */
+let natsPid;
+
 async function startNats() {
   const binary = findOnPath('nats-server', ['/usr/sbin', '/usr/local/sbin']);
   if (!binary) throw new Error('nats-server is needed for the benchmark (apt-get install nats-server)');
@@ -144,6 +161,7 @@ async function startNats() {
   // JetStream: the gateways' shared rate limits live in a KV bucket (and the booking events in a stream).
   const storeDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hotel-bench-nats-'));
   const child = spawn(binary, ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', storeDir], { stdio: 'ignore' });
+  natsPid = child.pid;
   cleanups.push(() => stopChild(child).then(() => fs.rmSync(storeDir, { recursive: true, force: true })));
   for (let i = 0; i < 100 && !(await portAnswers(port)); i++) await new Promise((r) => setTimeout(r, 50));
   return `nats://127.0.0.1:${port}`;
@@ -171,8 +189,8 @@ async function scratchDatabase() {
  * @returns {Promise<Platform>}
  */
 function startPlatform(env) {
-  const child = spawn(process.execPath, [path.join(ROOT, 'tools/start.js')], {
-    cwd: ROOT,
+  const child = spawn(process.execPath, [path.join(PLATFORM_ROOT, 'tools/start.js')], {
+    cwd: PLATFORM_ROOT,
     env: { ...process.env, START_SKIP_BUILD: '1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -233,8 +251,8 @@ async function api(base, method, pathName, headers, body) {
       (response) => {
         let text = '';
         response.on('data', (chunk) => (text += chunk));
-        // A response (unlike a request a server receives) always has its status code.
-        response.on('end', () => resolve({ status: /** @type {number} */ (response.statusCode), body: JSON.parse(text) }));
+        // A response (unlike a request a server receives) always has its status code; a 304 has no body.
+        response.on('end', () => resolve({ status: /** @type {number} */ (response.statusCode), headers: response.headers, body: text ? JSON.parse(text) : undefined }));
       },
     );
     request.on('error', reject);
@@ -245,7 +263,13 @@ async function api(base, method, pathName, headers, body) {
 
 const LIST_SCENARIO = 'list: GET /book filtered, 100,000 bookings';
 // The unfiltered list as a partner pages it, over the same 100,000 bookings: 50 (about 230 KB) and 200 a page.
-const LIST_PAGE_SCENARIOS = ['list: GET /book, a page of 50, 10 connections', 'list: GET /book?limit=200, 10 connections'];
+const LIST_PAGE_SCENARIOS = [
+  'list: GET /book, a page of 50, 10 connections',
+  'list: GET /book?limit=200, 10 connections',
+  // The same page asked again with its ETag (304, no body), and asked compressed.
+  'list: GET /book, a page of 50 unchanged (If-None-Match: 304), 10 connections',
+  'list: GET /book, a page of 50, Accept-Encoding: br, 10 connections',
+];
 const FAIRNESS = 'fairness';
 
 const CITIES = [2988507, 2643743, 5128581, 1850147, 2950159, 3117735, 3169070, 3448439, 2267057, 2759794, 3128760, 2761369, 3067696, 2964574, 2147714, 6167865, 4887398, 5368361, 745044, 1609350, 1880252, 292223, 3530597, 3435910, 360630, 1275339, 1835848, 524901, 264371, 756135];
@@ -491,7 +515,9 @@ async function measure(scenario, cpu) {
     });
   }
   await runAutocannon(load, WARMUP_S);
-  return withCpu(cpu, () => runAutocannon(load, DURATION_S));
+  const result = await withCpu(cpu, () => runAutocannon(load, DURATION_S));
+  if (scenario.notModified) result.non2xx -= /** @type {import('autocannon').Result} */ (result)['3xx'];
+  return result;
 }
 
 /**
@@ -507,6 +533,12 @@ async function withCpu(cpu, run) {
     const after = cpu();
     const operations = Math.max(1, result.requests.average * (result.durationS ?? DURATION_S));
     result.cpuMsPerRequest = ((after.apps - before.apps) * 1000) / operations;
+    // NATS and PostgreSQL: the processes present at both reads (a database connection may come and go).
+    let infra = 0;
+    for (const [pid, { infrastructure, seconds }] of Object.entries(after.byPid)) {
+      if (infrastructure && before.byPid[pid]) infra += seconds - before.byPid[pid].seconds;
+    }
+    result.infraCpuMsPerRequest = (infra * 1000) / operations;
     result.simulatorCpuMsPerRequest = ((after.simulator - before.simulator) * 1000) / operations;
     // CPU ms per operation of each process, by its dist/apps/<name> (pids present at both reads).
     /** @type {Record<string, number>} */
@@ -522,9 +554,28 @@ async function withCpu(cpu, run) {
 }
 
 /**
- * CPU seconds (user and system) used so far by the processes `npm start` runs (the children
- * of its process): the platform's apps, and apart from them the vendor simulator, which
- * stands for vendors outside the platform and is not the platform's cost.
+ * A process's CPU seconds (user and system) so far; undefined once it is gone.
+ * @param {string} pid
+ */
+function cpuSecondsOf(pid) {
+  let stat;
+  try {
+    stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  } catch {
+    return undefined;
+  }
+  // utime and stime, the 14th and 15th fields, counted after the command name's closing parenthesis.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+/**
+ * CPU seconds used so far by the processes `npm start` runs (the children of its process):
+ * the platform's apps, and apart from them the vendor simulator, which stands for vendors
+ * outside the platform and is not the platform's cost; and, by pid, the infrastructure the
+ * platform runs on: the benchmark's NATS server and every PostgreSQL process on this machine
+ * (its server and the apps' connections; another database's work on the same server counts
+ * too, so benchmark on a quiet one).
  * @param {ChildProcess} platform
  * @returns {CpuSeconds}
  */
@@ -535,16 +586,30 @@ function appsCpuSeconds(platform) {
   /** @type {CpuSeconds['byPid']} */
   const byPid = {};
   for (const pid of children) {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // utime and stime, the 14th and 15th fields, counted after the command name's closing parenthesis.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    const ticks = Number(fields[11]) + Number(fields[12]);
+    const seconds = cpuSecondsOf(pid) ?? 0;
     const cmdline = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8');
-    byPid[pid] = { name: /dist\/apps\/([^/]+)/.exec(cmdline)?.[1] ?? cmdline.split('\0')[0], seconds: ticks / 100 };
-    if (cmdline.includes('vendor-simulator')) simulator += ticks;
-    else apps += ticks;
+    byPid[pid] = { name: /dist\/apps\/([^/]+)/.exec(cmdline)?.[1] ?? cmdline.split('\0')[0], seconds };
+    if (cmdline.includes('vendor-simulator')) simulator += seconds;
+    else apps += seconds;
   }
-  return { apps: apps / 100, simulator: simulator / 100, byPid };
+  const postgres = fs.readdirSync('/proc').filter((pid) => /^\d+$/.test(pid) && readComm(pid) === 'postgres');
+  for (const [pid, name] of [...(natsPid ? [[String(natsPid), 'nats-server']] : []), ...postgres.map((pid) => [pid, 'postgres'])]) {
+    const seconds = cpuSecondsOf(pid);
+    if (seconds !== undefined) byPid[pid] = { name, seconds, infrastructure: true };
+  }
+  return { apps, simulator, byPid };
+}
+
+/**
+ * A process's command name (`postgres` for every process of a PostgreSQL server); '' once it is gone.
+ * @param {string} pid
+ */
+function readComm(pid) {
+  try {
+    return fs.readFileSync(`/proc/${pid}/comm`, 'utf8').trim();
+  } catch {
+    return '';
+  }
 }
 
 /**
@@ -651,8 +716,8 @@ async function main() {
    * @returns {ClientKeys}
    */
   const createClient = (name) => {
-    const admin = require('node:child_process').spawnSync(process.execPath, [path.join(ROOT, 'tools/admin.js'), 'create-client', '--name', name, '--credit-limit', '999999999'], {
-      cwd: ROOT,
+    const admin = spawnSync(process.execPath, [path.join(PLATFORM_ROOT, 'tools/admin.js'), 'create-client', '--name', name, '--credit-limit', '999999999'], {
+      cwd: PLATFORM_ROOT,
       env: { ...process.env, NATS_URL: natsUrl },
       encoding: 'utf8',
     });
@@ -709,9 +774,12 @@ async function main() {
   let fairClient;
   /** @type {{ id: number, voucher_url: string | null } | undefined} */
   let firstBooking;
+  /** @type {string | undefined} the first page's ETag, once the bookings are seeded */
+  let listPageTag;
   if ([LIST_SCENARIO, ...LIST_PAGE_SCENARIOS].some(selected) || fairnessSelected) {
     firstBooking = await bookOnce(gateway, booking, prebookPath);
     await seedBookings(databaseUrl, keys.client_id, firstBooking.id, 100_000);
+    listPageTag = /** @type {string | undefined} */ ((await api(gateway, 'GET', '/book', booking)).headers.etag);
     if (fairnessSelected) {
       // The fairness scenario's other client, with bookings of its own to list.
       fairClient = createClient('Fair Travel');
@@ -807,6 +875,20 @@ async function main() {
       connections: 10,
     },
     {
+      name: LIST_PAGE_SCENARIOS[2],
+      url: `${gateway}/book`,
+      // (A platform without list ETags answers the page: the figures then show what a 304 saves.)
+      headers: { ...booking, ...(listPageTag && { 'if-none-match': listPageTag }) },
+      connections: 10,
+      notModified: true,
+    },
+    {
+      name: LIST_PAGE_SCENARIOS[3],
+      url: `${gateway}/book`,
+      headers: { ...booking, 'accept-encoding': 'br' },
+      connections: 10,
+    },
+    {
       name: 'full flow: search, hotel rates, prebook, book (per booking)',
       run: (durationS) => fullFlow(gateway, booking, FLOW_WORKERS, durationS),
       traceable: true,
@@ -874,10 +956,25 @@ async function main() {
     errors: result.errors + result.timeouts + result.non2xx,
     'x one-hop': reference ? (result.requests.average / reference).toFixed(2) : 'n/a',
     'apps CPU ms/req': result.cpuMsPerRequest?.toFixed(2) ?? '',
+    'NATS+PG CPU ms/req': result.infraCpuMsPerRequest?.toFixed(2) ?? '',
     'vendors CPU ms/req': result.simulatorCpuMsPerRequest?.toFixed(2) ?? '',
   }));
-  process.stdout.write(`\nnpm run bench — ${os.cpus().length} cores, ${DURATION_S} s per scenario, ${CONNECTIONS} connections\n`);
+  process.stdout.write(`\nnpm run bench — ${os.cpus().length} cores, ${DURATION_S} s per scenario, ${CONNECTIONS} connections${PLATFORM_ROOT === ROOT ? '' : `, the platform of ${PLATFORM_ROOT}`}\n`);
   console.table(rows);
+  if (options.json) {
+    /** @type {ScenarioFigures[]} */
+    const figures = results.map(({ scenario, result }) => ({
+      scenario: scenario.name,
+      reqPerS: result.requests.average,
+      p50Ms: result.latency.p50,
+      p99Ms: result.latency.p99,
+      errors: result.errors + result.timeouts + result.non2xx,
+      appsCpuMsPerOp: result.cpuMsPerRequest ?? null,
+      infraCpuMsPerOp: result.infraCpuMsPerRequest ?? null,
+      perAppCpuMs: result.perAppCpuMs ?? {},
+    }));
+    fs.writeFileSync(options.json, JSON.stringify(figures, null, 2));
+  }
   // Each process's CPU ms per operation in each scenario's measured window.
   for (const { scenario, result } of results) {
     if (!result.perAppCpuMs) continue;
@@ -892,6 +989,8 @@ async function main() {
   process.stdout.write(
     `memory: the platform's ${idle.processes} processes (supervisor and apps) use ${idle.mib.toFixed(0)} MiB resident when idle (settled, before the first scenario), ${memory.peak.mib.toFixed(0)} MiB at their peak (during "${memory.peak.scenario}")\n`,
   );
+  // What follows measures this checkout's parts (not --platform-root's): a run for --compare leaves it out.
+  if (options.json) return;
   const recording = metricsRecordingCost();
   process.stdout.write(
     `metrics: recording costs ${recording.perObservationNs.toFixed(0)} ns per observation, ${(recording.perRequestNs / 1000).toFixed(2)} µs for a request of one NATS hop (its HTTP series, and the hop sent and handled)\n`,
@@ -921,8 +1020,79 @@ async function main() {
   }
 }
 
+/**
+ * One scenario's figures as --json writes them.
+ * @typedef {{ scenario: string, reqPerS: number, p50Ms: number, p99Ms: number, errors: number, appsCpuMsPerOp: number | null, infraCpuMsPerOp?: number | null, perAppCpuMs: Record<string, number> }} ScenarioFigures
+ */
+
+/**
+ * --compare REF: REF checked out in a git worktree of its own and built, this benchmark run
+ * on its platform, then on this checkout's (same arguments, same machine, one after the
+ * other), and the two runs' figures side by side.
+ * @param {string} ref
+ */
+async function compare(ref) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hotel-bench-ref-'));
+  const git = (/** @type {string[]} */ args) => spawnSync('git', args, { cwd: ROOT, encoding: 'utf8' });
+  const added = git(['worktree', 'add', '--detach', dir, ref]);
+  if (added.status !== 0) throw new Error(`git worktree add ${ref}: ${added.stderr.trim()}`);
+  cleanups.push(() => git(['worktree', 'remove', '--force', dir]));
+  fs.symlinkSync(path.join(ROOT, 'node_modules'), path.join(dir, 'node_modules'));
+  const commit = git(['rev-parse', '--short', ref]).stdout.trim();
+  log(`building ${ref} (${commit}) in ${dir}...`);
+  const built = spawnSync(process.execPath, [path.join(ROOT, 'node_modules/nx/dist/bin/nx.js'), 'run-many', '-t', 'build', '--outputStyle=static', '--parallel=2'], {
+    cwd: dir,
+    env: { ...process.env, ...NX_ENV },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  if (built.status !== 0) throw new Error(`building ${ref} failed`);
+  const args = [];
+  const argv = process.argv.slice(2);
+  for (let i = 0; i < argv.length; i++) {
+    if (argv[i] === '--compare' || argv[i] === '--json') i++;
+    else if (!argv[i].startsWith('--compare=') && !argv[i].startsWith('--json=')) args.push(argv[i]);
+  }
+  /** @type {Record<string, ScenarioFigures[]>} */
+  const runs = {};
+  for (const [label, extra] of /** @type {const} */ ([[`${ref} (${commit})`, ['--platform-root', dir]], ['this checkout', []]])) {
+    const file = path.join(dir, `bench-${Object.keys(runs).length}.json`);
+    log(`measuring ${label}...`);
+    const child = spawnSync(process.execPath, [__filename, ...args, ...extra, '--json', file], { cwd: ROOT, stdio: 'inherit' });
+    if (child.status !== 0) throw new Error(`the run on ${label} failed (exit ${child.status})`);
+    runs[label] = JSON.parse(fs.readFileSync(file, 'utf8'));
+  }
+  const [[refLabel, before], [, after]] = Object.entries(runs);
+  const ratio = (/** @type {number | null | undefined} */ now, /** @type {number | null | undefined} */ then) => (now != null && then ? (now / then).toFixed(2) : '');
+  process.stdout.write(`\nnpm run bench -- --compare: ${refLabel} against this checkout, ratios this / ${ref}\n`);
+  console.table(
+    after.map((figures) => {
+      const was = before.find((candidate) => candidate.scenario === figures.scenario);
+      return {
+        scenario: figures.scenario,
+        [`req/s ${ref}`]: was ? Math.round(was.reqPerS) : '',
+        'req/s now': Math.round(figures.reqPerS),
+        'req/s ratio': ratio(figures.reqPerS, was?.reqPerS),
+        [`p50 ms ${ref}`]: was?.p50Ms ?? '',
+        'p50 ms now': figures.p50Ms,
+        [`apps CPU ms/op ${ref}`]: was?.appsCpuMsPerOp?.toFixed(2) ?? '',
+        'apps CPU ms/op now': figures.appsCpuMsPerOp?.toFixed(2) ?? '',
+        'CPU ratio': ratio(figures.appsCpuMsPerOp, was?.appsCpuMsPerOp),
+        [`NATS+PG ms/op ${ref}`]: was?.infraCpuMsPerOp?.toFixed(2) ?? '',
+        'NATS+PG ms/op now': figures.infraCpuMsPerOp?.toFixed(2) ?? '',
+      };
+    }),
+  );
+  for (const figures of after) {
+    const was = before.find((candidate) => candidate.scenario === figures.scenario);
+    if (!was) continue;
+    const apps = [...new Set([...Object.keys(figures.perAppCpuMs), ...Object.keys(was.perAppCpuMs)])].sort();
+    const parts = apps.map((app) => `${app}=${(was.perAppCpuMs[app] ?? 0).toFixed(3)}→${(figures.perAppCpuMs[app] ?? 0).toFixed(3)}`);
+    process.stdout.write(`per-app CPU ms/op, ${figures.scenario}: ${parts.join(' ')}\n`);
+  }
+}
+
 process.on('SIGINT', () => cleanup().then(() => process.exit(130)));
-main()
+(options.compare ? compare(options.compare) : main())
   .then(cleanup)
   .catch(async (error) => {
     log(`bench failed: ${error.message}`);

@@ -25,6 +25,7 @@ declare module 'autocannon' {
       timeouts: number;
       non2xx: number;
       '2xx': number;
+      '3xx': number;
       statusCodeStats?: Record<string, { count: number } | undefined>;
     }
   }
