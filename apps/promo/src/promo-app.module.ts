@@ -9,6 +9,10 @@ import { CreatePromoCodes1763940000000 } from './migrations/1763940000000-create
 import { AmountsInAnyCurrency1764700000000 } from './migrations/1764700000000-amounts-in-any-currency';
 import { UsesPerWorld1764800000000 } from './migrations/1764800000000-uses-per-world';
 
+/** The schema the promo service owns: its entities and migrations, in order (the app and its service-tier tests). */
+export const PROMO_ENTITIES = [PromoCodeEntity, PromoRedemptionEntity];
+export const PROMO_MIGRATIONS = [CreatePromoCodes1763940000000, AmountsInAnyCurrency1764700000000, UsesPerWorld1764800000000];
+
 @Module({})
 export class PromoAppModule {
   static register(env: ServiceEnv): DynamicModule {
@@ -19,8 +23,8 @@ export class PromoAppModule {
           name: 'promo',
           env,
           healthSubject: SUBJECTS.PROMO_HEALTH_CHECK,
-          entities: [PromoCodeEntity, PromoRedemptionEntity],
-          migrations: [CreatePromoCodes1763940000000, AmountsInAnyCurrency1764700000000, UsesPerWorld1764800000000],
+          entities: PROMO_ENTITIES,
+          migrations: PROMO_MIGRATIONS,
         }),
       ],
       controllers: [PromoCodesController],

@@ -78,9 +78,12 @@ export class PromoCodesRepository {
   redeemOnce(codeName: string, clientId: number, bookingId: number, sandbox: boolean, decide: (code: PromoCode | null) => string): Promise<Redemption | 'used-up'> {
     return this.dataSource.transaction(async (manager) => {
       const redemptions = manager.getRepository(PromoRedemptionEntity);
+      // The code's row first, held to the end: two redemptions of one booking at once then run
+      // one after the other, and the second finds the first's record below (read after the
+      // lock, so committed) instead of counting a second use and failing on the record's key.
+      const code = await manager.getRepository(PromoCodeEntity).findOne({ select: CODE_FIELDS, where: { code: codeName }, lock: { mode: 'pessimistic_write' } });
       const previous = await redemptions.findOne({ select: { code: true, discount: true }, where: { clientId, bookingId } });
       if (previous) return { code: previous.code, discount: previous.discount };
-      const code = await manager.getRepository(PromoCodeEntity).findOne({ select: CODE_FIELDS, where: { code: codeName } });
       const discount = decide(code ? toCode(code) : null);
       // The column is chosen here, never from input: one of two fixed names.
       const counter = sandbox ? 'sandbox_uses' : 'uses';
