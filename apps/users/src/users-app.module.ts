@@ -22,8 +22,21 @@ import { UsersEnv } from './users.env';
 import { UsersController } from './users/users.controller';
 import { UsersRepository } from './users/users.repository';
 import { UsersService } from './users/users.service';
-
 import { UserIdempotencyKeys1765960000000 } from './migrations/1765960000000-user-idempotency-keys';
+
+/** The schema the users service owns: its entities and migrations, in order (the app and its service-tier tests). */
+export const USERS_ENTITIES = [ClientEntity, CredentialEntity, UserEntity, UserTokenEntity, FinanceTokenEntity];
+export const USERS_MIGRATIONS = [
+  CreateClientsAndUsers1763900000000,
+  AddClientRateLimits1763910000000,
+  RevocableUserTokens1764100000000,
+  DeletableClients1764300000000,
+  FinanceTokens1764600000000,
+  AmountsInAnyCurrency1764700000000,
+  UserTokensRecordTheirIssuer1765000000000,
+  UserIdempotencyKeys1765960000000,
+];
+
 @Module({})
 export class UsersAppModule {
   static register(env: UsersEnv): DynamicModule {
@@ -34,8 +47,8 @@ export class UsersAppModule {
           name: 'users',
           env,
           healthSubject: SUBJECTS.USERS_HEALTH_CHECK,
-          entities: [ClientEntity, CredentialEntity, UserEntity, UserTokenEntity, FinanceTokenEntity],
-          migrations: [CreateClientsAndUsers1763900000000, AddClientRateLimits1763910000000, RevocableUserTokens1764100000000, DeletableClients1764300000000, FinanceTokens1764600000000, AmountsInAnyCurrency1764700000000, UserTokensRecordTheirIssuer1765000000000, UserIdempotencyKeys1765960000000],
+          entities: USERS_ENTITIES,
+          migrations: USERS_MIGRATIONS,
         }),
       ],
       controllers: [ClientsController, UsersController, FinanceTokensController],
