@@ -90,7 +90,8 @@ export class TestSystem implements SystemUnderTest {
   gateway!: RunningGateway;
   /** Gateway replicas started beside the first (startGatewayReplica), on the same bus. */
   readonly gatewayReplicas: RunningGateway[] = [];
-  private dataDir!: string;
+  /** The gateways' data directory (their TLS certificate, under tls/). */
+  dataDir!: string;
   /** The vendor simulator the search and rates services call (none when a test names its own VENDOR_SIMULATOR_URL). */
   vendors?: TestSimulator;
 
@@ -107,7 +108,7 @@ export class TestSystem implements SystemUnderTest {
   static async start(
     overrides: Env = {},
     services: readonly ServiceName[] = SERVICE_NAMES,
-    options: { databaseUrl?: (url: string) => string } = {},
+    options: { databaseUrl?: (url: string) => string; gateway?: boolean } = {},
   ): Promise<TestSystem> {
     const nats = await startTestNats();
     const database = await createTestDatabase();
@@ -134,7 +135,7 @@ export class TestSystem implements SystemUnderTest {
     system.dataDir = mkdtempSync(join(tmpdir(), 'hotel-test-gateway-'));
     try {
       for (const name of services) await system.startReplica(name);
-      await system.startGateway();
+      if (options.gateway !== false) await system.startGateway();
     } catch (error) {
       await system.close();
       throw error;
@@ -147,7 +148,7 @@ export class TestSystem implements SystemUnderTest {
    * in the test's VENDOR_LATENCY_MS (the simulator's variable), with the credentials and
    * SUPPLIER_PENDING_S the services read; its URL goes into `env`.
    */
-  private async startVendors(): Promise<void> {
+  async startVendors(): Promise<void> {
     if (this.vendors || this.env.VENDOR_SIMULATOR_URL) return;
     this.vendors = await startTestSimulator({
       latency: this.env.VENDOR_LATENCY_MS ?? DEFAULT_VENDOR_LATENCY_MS,

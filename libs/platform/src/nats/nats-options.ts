@@ -45,13 +45,6 @@ export function natsConnectionOptions(bus: BusCredentials): ConnectionOptions {
  * handle every request, e.g. a double debit).
  */
 export function natsServer(service: BusIdentity, bus: BusCredentials, gracePeriodMs: number): PlatformNatsServer {
-  return new PlatformNatsServer(
-    {
-      ...natsConnectionOptions(bus),
-      queue: service,
-      gracefulShutdown: true,
-      gracePeriod: gracePeriodMs,
-    },
-    service,
-  );
+  // The graceful close is PlatformNatsServer's own (it waits for the requests in hand, not the whole period): Nest's is off.
+  return new PlatformNatsServer({ ...natsConnectionOptions(bus), queue: service, gracefulShutdown: false }, service, gracePeriodMs);
 }

@@ -1,7 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { NatsContext, NatsOptions, ServerNats } from '@nestjs/microservices';
 import { Span } from '@opentelemetry/api';
-import { Msg, headers as natsHeaders } from 'nats';
+import { Msg, NatsConnection, headers as natsHeaders } from 'nats';
 import { Histogram } from 'prom-client';
 import { HEADERS, RpcErrorPayload } from '@hotel/contracts';
 import { acceptRequestId, requestContext } from '../logging/request-context';
@@ -20,7 +20,10 @@ import { SpanKind, endSpan, natsAttributes, startSpanFromHeaders, withSpan } fro
  *   stack trace per message;
  * - a handler's reply that is bytes (a Uint8Array) goes out as those bytes, marked
  *   by a header (HEADERS.RAW_REPLY), instead of as JSON in Nest's packet: large
- *   pre-serialized answers are neither escaped here nor parsed by the caller.
+ *   pre-serialized answers are neither escaped here nor parsed by the caller;
+ * - a graceful close ends the subscriptions, then waits until every request in hand
+ *   is answered (and every event handled), at most `gracePeriodMs`: Nest's waits the
+ *   whole period every time, so each replica stopped in a rolling upgrade took it.
  */
 export class PlatformNatsServer extends ServerNats {
   private readonly rpcLogger = new Logger('Rpc');
@@ -29,12 +32,63 @@ export class PlatformNatsServer extends ServerNats {
   /** The replica's id, known once the service's module has been created. */
   instance?: string;
   private handled?: Histogram<'subject' | 'code'>;
+  /** Requests not yet answered and events not yet handled. */
+  private inHand = 0;
+  /** Told when the last one in hand is done, while a close waits for it. */
+  private whenIdle?: () => void;
 
   constructor(
     options: Required<NatsOptions>['options'],
     private readonly service: string,
+    private readonly gracePeriodMs: number,
   ) {
     super(options);
+  }
+
+  override async close(): Promise<void> {
+    // Nest keeps its subscriptions in a private field; should that change, the close waits the whole period as Nest's did.
+    const subscriptions = (this as unknown as { subscriptions?: { unsubscribe(): void }[] }).subscriptions;
+    if (Array.isArray(subscriptions)) {
+      for (const subscription of subscriptions) subscription.unsubscribe();
+      await this.untilIdle();
+      await this.flushReplies();
+    } else {
+      await new Promise((resolve) => setTimeout(resolve, this.gracePeriodMs));
+    }
+    await super.close();
+  }
+
+  /**
+   * The last replies may still sit in the client's buffer: a round trip to the broker sends
+   * them before the connection closes. At most a second (a broker that is away answers no ping).
+   */
+  private async flushReplies(): Promise<void> {
+    let connection: NatsConnection;
+    try {
+      connection = this.unwrap<NatsConnection>();
+    } catch {
+      return; // never connected: nothing to send
+    }
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([connection.flush().catch(() => undefined), new Promise((resolve) => (timer = setTimeout(resolve, Math.min(1000, this.gracePeriodMs))))]);
+    clearTimeout(timer);
+  }
+
+  /** Resolves when nothing is in hand, or when the grace period is over. */
+  private untilIdle(): Promise<void> {
+    if (this.inHand === 0) return Promise.resolve();
+    return new Promise((resolve) => {
+      const timer = setTimeout(resolve, this.gracePeriodMs);
+      this.whenIdle = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+  }
+
+  private done(): void {
+    this.inHand--;
+    if (this.inHand === 0) this.whenIdle?.();
   }
 
   /** Records every request handled: subject, outcome code, time from receipt to the last reply. */
@@ -53,15 +107,19 @@ export class PlatformNatsServer extends ServerNats {
     // Only a request gets a span: its last reply ends it (an event has none).
     const span = message.reply ? startSpanFromHeaders(this.service, message.subject, message.headers, { kind: SpanKind.SERVER, attributes: natsAttributes(message.subject) }) : undefined;
     this.received.set(message, { at: process.hrtime.bigint(), span });
-    return requestContext.run({ requestId, service: this.service, instance: this.instance, deadline }, () =>
+    this.inHand++;
+    const handling = requestContext.run({ requestId, service: this.service, instance: this.instance, deadline }, () =>
       withSpan(span, () => super.handleMessage(channel, message as never).catch((error: unknown) => this.refuseMalformed(message, error))),
     );
+    // An event is done when its handler is; a request when its last reply goes out (getPublisher, refuseMalformed): a streamed answer outlives its handler's promise.
+    if (!message.reply) void handling.finally(() => this.done());
+    return handling;
   }
 
   /** A message that is not a request packet at all (not JSON): answered as invalid, never left to crash the process. */
   private refuseMalformed(message: Msg, error: unknown) {
     endSpan(this.received.get(message)?.span, error);
-    this.received.delete(message);
+    if (message.reply && this.received.delete(message)) this.done();
     this.rpcLogger.warn({ msg: 'malformed message', subject: message.subject, error: error instanceof Error ? error.message : String(error) });
     if (message.reply) {
       const err: RpcErrorPayload = { code: 'VALIDATION_FAILED', message: 'malformed message: not a request packet' };
@@ -85,6 +143,7 @@ export class PlatformNatsServer extends ServerNats {
       const received = this.received.get(message);
       if (received !== undefined && (packet.isDisposed || packet.err !== undefined)) {
         this.received.delete(message);
+        this.done();
         endSpan(received.span, packet.err);
         const ms = Number(process.hrtime.bigint() - received.at) / 1e6;
         this.handled?.observe({ subject: message.subject, code: outcomeCode(packet.err) }, ms / 1000);

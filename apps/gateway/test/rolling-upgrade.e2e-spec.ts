@@ -1,0 +1,190 @@
+import { ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { SERVICE_NAMES, ServiceName } from '@hotel/contracts';
+import { GUEST, TWO_ADULTS, bearer, day, httpsFetch } from '@hotel/testing';
+import { ClientKeys, INSTANT_VENDORS, TestSystem } from './system';
+
+const ROOT = resolve(__dirname, '../../..');
+const git = (...args: string[]) => spawnSync('git', args, { cwd: ROOT, encoding: 'utf8' });
+
+/**
+ * The release before this checkout: the last one deploy/releases.json lists that is in
+ * HEAD's history and is not HEAD itself (docs/operations/upgrades.md, "Releases").
+ */
+function previousRelease(): { tag: string; commit: string } {
+  const head = git('rev-parse', 'HEAD').stdout.trim();
+  const { releases } = JSON.parse(readFileSync(join(ROOT, 'deploy/releases.json'), 'utf8')) as { releases: { name: string; commit: string }[] };
+  for (const { name, commit } of [...releases].reverse()) {
+    if (commit !== head && git('merge-base', '--is-ancestor', commit, 'HEAD').status === 0) return { tag: name, commit };
+  }
+  throw new Error(`no release of deploy/releases.json is in the history before HEAD (${releases.map((release) => release.name).join(', ')}): the rolling upgrade needs the previous release`);
+}
+
+/** The release checked out in a worktree of its own and built (every project, as its own tools/build.js builds them). */
+function buildRelease(commit: string): string {
+  const dir = mkdtempSync(join(tmpdir(), 'hotel-previous-release-'));
+  const added = git('worktree', 'add', '--detach', dir, commit);
+  if (added.status !== 0) throw new Error(`git worktree add: ${added.stderr}`);
+  symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'));
+  const projects = ['apps', 'libs'].flatMap((group) => readdirSync(join(dir, group)).map((name) => `${group}/${name}`)).filter((project) => existsSync(join(dir, project, 'src')));
+  const built = spawnSync(process.execPath, [join(dir, 'tools/build.js'), ...projects], { cwd: dir, encoding: 'utf8' });
+  if (built.status !== 0) throw new Error(`building the previous release failed: ${built.stderr}`);
+  return dir;
+}
+
+/** A process of the previous release's app, started as its main starts it; resolves once it listens. */
+interface OldApp {
+  child: ChildProcess;
+  /** The gateway's address (from its "listening" line). */
+  url?: string;
+  output: string[];
+}
+
+function startOldApp(dir: string, name: ServiceName | 'gateway', env: Record<string, string>): Promise<OldApp> {
+  const child = spawn(process.execPath, [join(dir, 'dist/apps', name, 'src/main.js')], { cwd: dir, env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const app: OldApp = { child, output: [] };
+  return new Promise((resolveStart, rejectStart) => {
+    const onLine = (chunk: Buffer) => {
+      for (const line of chunk.toString().split('\n').filter(Boolean)) {
+        // The last lines, for a failure's message.
+        app.output.push(line);
+        if (app.output.length > 50) app.output.shift();
+        if (line.includes('"gateway listening"')) app.url = JSON.parse(line).url;
+        if (line.includes('service listening on NATS') || line.includes('"gateway listening"')) resolveStart(app);
+      }
+    };
+    child.stdout!.on('data', onLine);
+    child.stderr!.on('data', onLine);
+    child.once('exit', (code) => rejectStart(new Error(`the previous release's ${name} exited (${code}) before it listened:\n${app.output.join('\n')}`)));
+  });
+}
+
+/** SIGTERM, as Kubernetes stops a pod: resolves with the exit code once the app has closed (in-flight work finished). */
+function stopOldApp(app: OldApp): Promise<number | null> {
+  if (app.child.exitCode !== null) return Promise.resolve(app.child.exitCode);
+  return new Promise((resolveStop) => {
+    app.child.once('exit', (code) => resolveStop(code));
+    app.child.kill('SIGTERM');
+  });
+}
+
+const sleep = (ms: number) => new Promise((resolveSleep) => setTimeout(resolveSleep, ms));
+
+/** The order docs/operations/upgrades.md gives: the services (the called) before the gateway (their caller). */
+const UPGRADE_ORDER: ServiceName[] = ['users', 'promo', 'accounting', 'rates', 'search', 'booking', 'webhooks'];
+
+/**
+ * A rolling upgrade from the previous release to this one under booking load: the previous
+ * release's apps (built from its tag) run on the bus and the database; this release's
+ * replicas start beside them one service at a time, each old one stops as Kubernetes
+ * stops a pod (SIGTERM), the gateway last. Not one request may fail.
+ */
+describe('a rolling upgrade from the previous release', () => {
+  let system: TestSystem;
+  let dir: string;
+  let release: { tag: string; commit: string };
+  const old = new Map<ServiceName | 'gateway', OldApp>();
+  let keys: ClientKeys;
+
+  beforeAll(async () => {
+    release = previousRelease();
+    dir = buildRelease(release.commit);
+    // Limits no request of the load reaches: the test is about upgrades, not rate limits.
+    system = await TestSystem.start({ ...INSTANT_VENDORS, RATE_LIMIT_RPS: '100000', RATE_LIMIT_BURST: '100000' }, [], { gateway: false });
+    await system.startVendors();
+    // Each app with this system's variables and its own identity on the bus, as the system starts its own.
+    const envOf = (name: ServiceName | 'gateway') => ({ ...system.env, ...system.identityEnv(name), LOG_LEVEL: 'info', SHUTDOWN_GRACE_MS: '2000' });
+    for (const name of SERVICE_NAMES) old.set(name, await startOldApp(dir, name, envOf(name)));
+    old.set('gateway', await startOldApp(dir, 'gateway', { ...envOf('gateway'), DATA_DIR: system.dataDir, PORT: '0' }));
+    keys = await system.createClient('Upgrade Travel', '100000000');
+  }, 180_000);
+
+  afterAll(async () => {
+    for (const app of old.values()) if (app.child.exitCode === null) app.child.kill('SIGKILL');
+    await system?.close();
+    if (dir) {
+      git('worktree', 'remove', '--force', dir);
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('books without one failed request while every service, then the gateway, is replaced by this release', async () => {
+    const fetch = httpsFetch(readFileSync(join(system.dataDir, 'tls/dev-cert.pem'), 'utf8'));
+    const failures: string[] = [];
+    const booked: number[] = [];
+    let target = old.get('gateway')!.url!;
+    // One night each, on dates that come round again after 450 days (the vendors' rooms last).
+    let stays = 0;
+    const nextStay = () => {
+      const offset = 30 + (stays++ % 450);
+      return { check_in: day(offset), check_out: day(offset + 1), rooms: TWO_ADULTS };
+    };
+    const call = async (method: string, path: string, body?: object) => {
+      const response = await fetch(`${target}${path}`, {
+        method,
+        headers: { ...bearer(keys.api_key), ...(body && { 'content-type': 'application/json' }) },
+        ...(body && { body: JSON.stringify(body) }),
+      });
+      const text = await response.text();
+      if (response.status >= 400) {
+        failures.push(`${method} ${path} at ${target}: ${response.status} ${text.slice(0, 300)}`);
+        throw new Error('failed');
+      }
+      return text ? JSON.parse(text) : undefined;
+    };
+    let running = true;
+    const worker = async () => {
+      while (running) {
+        try {
+          const stay = nextStay();
+          const { rates } = await call('POST', '/v2/rates', { place_id: 'gn:2988507', ...stay, limit: 1 });
+          const prebook = await call('POST', '/v2/prebook', { rate_id: rates[0].id, payment_method: 'account' });
+          const booking = await call('POST', '/v2/book', { prebook_id: prebook.data.prebook_id, ...GUEST });
+          booked.push(booking.data.id);
+          await call('GET', '/book?limit=5');
+          // A partner's pace, leaving the machine room for the upgrade itself.
+          await sleep(20);
+        } catch (error) {
+          if (!(error instanceof Error && error.message === 'failed')) failures.push(`at ${target}: ${error instanceof Error ? error.message : String(error)}`);
+        }
+      }
+    };
+    const load = Promise.all(Array.from({ length: 3 }, worker));
+    const progress: string[] = [];
+    try {
+      while (booked.length < 3 && failures.length === 0) await sleep(100);
+      for (const name of UPGRADE_ORDER) {
+        const started = Date.now();
+        await system.startReplica(name);
+        await sleep(500);
+        const stopping = Date.now();
+        expect(await stopOldApp(old.get(name)!)).toBe(0);
+        progress.push(`${name}: started in ${stopping - started - 500} ms, old one stopped in ${Date.now() - stopping} ms, ${booked.length} bookings`);
+      }
+      await system.startGateway();
+      target = system.url;
+      await sleep(500);
+      expect(await stopOldApp(old.get('gateway')!)).toBe(0);
+      const before = booked.length;
+      while (booked.length < before + 3 && failures.length === 0) await sleep(100);
+    } finally {
+      running = false;
+      await load;
+    }
+    expect({ release: release.tag, failed: failures.length, first: failures.slice(0, 5) }).toEqual({ release: release.tag, failed: 0, first: [] });
+    expect(booked.length).toBeGreaterThan(6);
+    // Every booking made through either release is this release's to list, confirmed.
+    const statuses = new Map<number, string>();
+    for (let after = ''; ; ) {
+      const page: { id: number; status: string }[] = (await system.request('GET', `/book?limit=200${after}`, { headers: bearer(keys.api_key) })).body.data;
+      if (page.length === 0) break;
+      for (const booking of page) statuses.set(booking.id, booking.status);
+      after = `&after=${page[page.length - 1].id}`;
+    }
+    expect(booked.filter((id) => statuses.get(id) !== 'confirmed')).toEqual([]);
+    expect(progress).toHaveLength(UPGRADE_ORDER.length);
+    process.stdout.write(`rolling upgrade from ${release.tag}:\n${progress.join('\n')}\n`);
+  }, 240_000);
+});
