@@ -206,13 +206,17 @@ export class PlatformEnv {
   @Max(120_000)
   RPC_TIMEOUT_MS = 5000;
 
-  /** How long a stopping service keeps answering requests already received. */
+  /**
+   * The longest a stopping service keeps answering requests already received: it stops as
+   * soon as it has answered them. As long as RPC_TIMEOUT_MS, so that a request that came
+   * just before the stop is answered while its caller still waits for it.
+   */
   @IsOptional()
   @Type(() => Number)
   @IsInt()
   @Min(0)
   @Max(60_000)
-  SHUTDOWN_GRACE_MS = 2000;
+  SHUTDOWN_GRACE_MS = 5000;
 
   /** An OpenTelemetry collector's OTLP/HTTP base address (traces go to its /v1/traces); unset: no tracing at all. */
   @IsOptional()
