@@ -30,12 +30,13 @@ const literal = (value) => (value === null ? 'null' : `'${value.replace(/[\\']/g
 
 /**
  * The parts of the OpenAPI document the operations table reads.
- * @typedef {{ operationId: string, security?: Record<string, string[]>[], tags?: string[] }} Operation
+ * @typedef {{ operationId: string, security?: Record<string, string[]>[], tags?: string[], 'x-retry': string }} Operation
  * @typedef {{ paths: Record<string, Partial<Record<string, Operation>>> }} OpenApiDocument
  */
 
 /**
- * The operations table: operationId -> method, path, the credential it takes (null: none) and its tag.
+ * The operations table: operationId -> method, path, the credential it takes (null: none), its tag
+ * and whether it may be sent again (`x-retry`: safe, with-idempotency-key, never).
  * @param {OpenApiDocument} document
  */
 function renderOperations(document) {
@@ -45,7 +46,7 @@ function renderOperations(document) {
       const operation = item[method];
       if (!operation) continue;
       const security = Object.keys(operation.security?.[0] ?? {})[0] ?? null;
-      const fields = { method: method.toUpperCase(), path: route, security, tag: operation.tags?.[0] ?? null };
+      const fields = { method: method.toUpperCase(), path: route, security, tag: operation.tags?.[0] ?? null, retry: operation['x-retry'] };
       const text = Object.entries(fields).map(([name, value]) => `${name}: ${literal(value)}`).join(', ');
       lines.push(`  ${operation.operationId}: { ${text} },`);
     }

@@ -6,12 +6,16 @@
 // lints (ESLint, no warning allowed) when the system tier runs, then runs the selected
 // tiers' Jest projects once (every tier by default) and ends with one
 // "N passed, N failed" line. `--tier` may be given more than once; every other argument
-// goes to Jest as is.
+// goes to Jest as is. `--affected[=REF]` runs only the tests a change since REF can break
+// (default: where the branch left origin/main, or what is not committed; tools/lib/affected.js
+// says how they are chosen), lints only the changed files and builds only when a chosen test
+// runs the built platform or is a system test.
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { spawnSync } = require('node:child_process');
 const { ROOT, NX_ENV, log, ensureDependencies, build, run } = require('./lib/workspace');
+const { affectedSince, defaultBase } = require('./lib/affected');
 
 /** The Jest projects of jest.config.js. */
 const TIERS = ['unit', 'service', 'system'];
@@ -30,9 +34,15 @@ function parseArguments(argv) {
   const tiers = [];
   /** @type {string[]} */
   const jestArgs = [];
+  /** @type {string | null} */
+  let affected = null;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     let tier;
+    if (arg === '--affected' || arg.startsWith('--affected=')) {
+      affected = arg.includes('=') ? arg.slice('--affected='.length) : defaultBase();
+      continue;
+    }
     if (arg === '--tier') tier = argv[++i];
     else if (arg.startsWith('--tier=')) tier = arg.slice('--tier='.length);
     else {
@@ -45,30 +55,46 @@ function parseArguments(argv) {
     }
     if (!tiers.includes(tier)) tiers.push(tier);
   }
-  return { tiers: tiers.length ? tiers : TIERS, jestArgs };
+  return { tiers: tiers.length ? tiers : TIERS, jestArgs, affected };
 }
 
-const { tiers, jestArgs } = parseArguments(process.argv.slice(2));
+const { tiers, jestArgs, affected } = parseArguments(process.argv.slice(2));
 const everyTier = tiers.length === TIERS.length;
 
 ensureDependencies();
+/** With --affected: the chosen test files and the changed files to lint; null: the tiers' every test, and lint everything. */
+let selection = null;
+if (affected !== null) {
+  log(`finding the tests a change since ${affected} can break...`);
+  const found = affectedSince(affected);
+  log(`${found.changed.length} files changed; ${found.everything ? `every test runs (${found.reason})` : `${found.tests.length} test files affected`}`);
+  for (const test of found.everything ? [] : found.tests) log(`  ${test}`);
+  if (!found.everything && found.tests.length === 0) {
+    log('nothing to run');
+    process.exit(0);
+  }
+  selection = found.everything ? null : { tests: found.tests, lint: found.changed.filter((file) => /\.(ts|js|mjs|cjs)$/.test(file) && fs.existsSync(path.join(ROOT, file))) };
+}
 log('type-checking...');
 for (const tsconfig of TSCONFIGS) run(process.execPath, [path.join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', tsconfig, '--noEmit']);
 // The build is for the system tier (the start test runs the built apps), and the lint
 // reads the Nx project graph the build computed: both run when the system tier does
-// (as in a whole run), neither for the unit or service tier alone.
-if (tiers.includes('system')) {
-  build({ quiet: true });
+// (as in a whole run), neither for the unit or service tier alone; with --affected, when a
+// chosen test is a system test or runs the build, and the lint reads only the changed files.
+const needsBuild = selection ? selection.tests.some((test) => test.endsWith('.e2e-spec.ts') || /\bdist\//.test(fs.readFileSync(path.join(ROOT, test), 'utf8'))) : tiers.includes('system');
+if (needsBuild) build({ quiet: true });
+if (selection ? selection.lint.length > 0 : tiers.includes('system')) {
   log('linting...');
-  run(process.execPath, [path.join(ROOT, 'node_modules/eslint/bin/eslint.js'), '.', '--max-warnings', '0'], { env: NX_ENV });
+  run(process.execPath, [path.join(ROOT, 'node_modules/eslint/bin/eslint.js'), ...(selection ? selection.lint : ['.']), '--max-warnings', '0'], { env: NX_ENV });
 }
-log(`running tests (${everyTier ? 'every tier' : `tier ${tiers.join(', ')}`})...`);
+log(`running tests (${selection ? `${selection.tests.length} affected files` : everyTier ? 'every tier' : `tier ${tiers.join(', ')}`})...`);
 const report = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'hotel-jest-')), 'report.json');
 // --selectProjects comes last: it takes every value after it, which would swallow a test path.
-const selection = everyTier ? [] : ['--selectProjects', ...tiers];
+const projects = everyTier ? [] : ['--selectProjects', ...tiers];
+const paths = selection ? ['--runTestsByPath', ...selection.tests] : [];
 const jest = spawnSync(
   process.execPath,
-  [path.join(ROOT, 'node_modules/jest/bin/jest.js'), '--json', `--outputFile=${report}`, ...jestArgs, ...selection],
+  [path.join(ROOT, 'node_modules/jest/bin/jest.js'), '--json', `--outputFile=${report}`, ...jestArgs, ...paths, ...projects],
   { cwd: ROOT, stdio: 'inherit', env: { ...process.env, ...NX_ENV } },
 );
 let summary = null;

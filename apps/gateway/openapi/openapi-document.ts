@@ -311,6 +311,8 @@ function operation(route: GatewayRoute, spec: OperationSpec, example: OperationE
       },
     }),
     responses,
+    // Whether a client may send the call again (operations.ts RetryRule); the SDK follows it.
+    'x-retry': spec.retry,
   };
 }
 

@@ -40,9 +40,18 @@ export type Tag = (typeof TAGS)[number]['name'];
  * credential, parameters, body) is read from the controller (routes.ts), and the
  * document generator refuses a route without an entry here or an entry without a route.
  */
+/**
+ * Whether a client may send a call again after a 429, a 503 or no answer: `safe`, as it
+ * is; `with-idempotency-key`, only with the key it sent the first time (a repeat then
+ * replays the first answer); `never`, since a repeat would do it twice. The document
+ * carries it as `x-retry`, and the SDK's retries follow it.
+ */
+export type RetryRule = 'safe' | 'with-idempotency-key' | 'never';
+
 export interface OperationSpec {
   operationId: string;
   tag: Tag;
+  retry: RetryRule;
   summary: string;
   description?: string;
   /** Success replies by status; the route's own status must be one of them. */
@@ -99,6 +108,7 @@ export const OPERATIONS: Record<string, OperationSpec> = {
   'GET /health': {
     operationId: 'getLiveness',
     tag: 'Health',
+    retry: 'safe',
     summary: 'Liveness: the gateway answers',
     replies: { 200: { type: 'LivenessView', form: 'envelope', description: 'The gateway process answers.' } },
     errors: [],
@@ -106,6 +116,8 @@ export const OPERATIONS: Record<string, OperationSpec> = {
   'GET /health/ready': {
     operationId: 'getReadiness',
     tag: 'Health',
+    // A readiness check reports a 503; retrying would hide it.
+    retry: 'never',
     summary: 'Readiness: every service answers and reaches its database',
     description: '503 `SERVICE_UNAVAILABLE` names what is down (NATS, a service, a database).',
     replies: { 200: { type: 'ReadinessView', form: 'envelope', description: 'Every service answers over NATS and reaches its database.' } },
@@ -114,6 +126,7 @@ export const OPERATIONS: Record<string, OperationSpec> = {
   'GET /openapi.json': {
     operationId: 'getOpenApiDocument',
     tag: 'Documentation',
+    retry: 'safe',
     summary: 'This OpenAPI document',
     replies: { 200: { form: 'json-document', description: 'The OpenAPI 3.1 document of both APIs.' }, 304: { form: 'empty', description: 'The client\'s copy (its `If-None-Match`) is this version.' } },
     conditional: true,
@@ -122,6 +135,7 @@ export const OPERATIONS: Record<string, OperationSpec> = {
   'GET /docs': {
     operationId: 'getApiReference',
     tag: 'Documentation',
+    retry: 'safe',
     summary: 'The interactive API reference (Swagger UI)',
     description: 'An HTML page that renders `/openapi.json`; every script and style it uses is served by the gateway under `/docs/`, none from elsewhere.',
     replies: { 200: { form: 'html', description: 'The reference page.' }, 304: { form: 'empty', description: 'The client\'s copy (its `If-None-Match`) is this version.' } },
@@ -131,6 +145,7 @@ export const OPERATIONS: Record<string, OperationSpec> = {
   'GET /docs/{asset}': {
     operationId: 'getApiReferenceAsset',
     tag: 'Documentation',
+    retry: 'safe',
     summary: 'A script, style sheet or icon of the API reference page',
     replies: { 200: { form: 'asset', description: 'The file.' }, 304: { form: 'empty', description: 'The client\'s copy (its `If-None-Match`) is this version.' } },
     conditional: true,
@@ -139,6 +154,7 @@ export const OPERATIONS: Record<string, OperationSpec> = {
   'GET /finance': {
     operationId: 'getFinanceConsole',
     tag: 'Documentation',
+    retry: 'safe',
     summary: 'The finance console',
     description: 'An HTML page (also at `/finance/`) for the finance team: balance, ledger, statements with CSV and PDF downloads, reconciliation, the daily balance, credit requests. Its files are served under `/finance/`; the token typed into it stays in the tab (sessionStorage) and is sent as `Authorization`.',
     replies: { 200: { form: 'html', description: 'The console page.' } },
@@ -147,6 +163,7 @@ export const OPERATIONS: Record<string, OperationSpec> = {
   'GET /finance/{asset}': {
     operationId: 'getFinanceConsoleAsset',
     tag: 'Documentation',
+    retry: 'safe',
     summary: 'A script or style sheet of the finance console',
     replies: { 200: { form: 'asset', description: 'The file.' } },
     errors: [],
@@ -154,6 +171,7 @@ export const OPERATIONS: Record<string, OperationSpec> = {
   'GET /me': {
     operationId: 'getIdentity',
     tag: 'Identity',
+    retry: 'safe',
     summary: 'Which client and user a credential acts for',
     description: 'The first call to make with a new key: the client, the user (for a user token) and whether it is a sandbox key.',
     replies: { 200: { type: 'IdentityView', form: 'envelope', description: 'The credential\'s client and user.' } },
@@ -162,6 +180,7 @@ export const OPERATIONS: Record<string, OperationSpec> = {
   'GET /places/search': {
     operationId: 'searchPlaces',
     tag: 'Places and search',
+    retry: 'safe',
     summary: 'Find places (cities, regions, countries) by name',
     description:
       'Case and accent insensitive prefix matching on the name or any later word, ranked by population. `place_id` (`gn:<GeoNames id>`, `cc:<ISO country>`) and ' +
@@ -172,6 +191,8 @@ export const OPERATIONS: Record<string, OperationSpec> = {
   'POST /search': {
     operationId: 'searchHotels',
     tag: 'Places and search',
+    // A new search starts another session: harmless.
+    retry: 'safe',
     summary: 'Start a search, or poll one with {"session_id"} alone',
     description:
       'Answers at once with a `session_id` and what the fastest vendors returned; poll until `search_completed`. Each hotel appears once, with its lowest rate, cheapest first.',
@@ -181,6 +202,7 @@ export const OPERATIONS: Record<string, OperationSpec> = {
   'GET /search/{session_id}': {
     operationId: 'pollSearch',
     tag: 'Places and search',
+    retry: 'safe',
     summary: 'Poll a search',
     description: 'Sessions expire 30 minutes after their last use: 404 `SESSION_EXPIRED`.',
     replies: { 200: { type: 'SearchData', form: 'envelope', description: 'The results gathered so far.' } },
@@ -189,6 +211,7 @@ export const OPERATIONS: Record<string, OperationSpec> = {
   'GET /hotel/{hotel_id}/{session_id}': {
     operationId: 'getHotelRates',
     tag: 'Places and search',
+    retry: 'safe',
     summary: 'One hotel\'s details and rates within a search',
     description: 'Polled like a search: vendors answer in half their search latency, counted from the first request for that hotel.',
     replies: { 200: { type: 'HotelRatesData', form: 'envelope', description: 'The hotel and its rates, cheapest first.' } },
@@ -197,6 +220,8 @@ export const OPERATIONS: Record<string, OperationSpec> = {
   'GET /prebook/{hotel_id}/{session_id}/{rate_id}/{payment_method}': {
     operationId: 'prebookRate',
     tag: 'Prebook and book',
+    // Each prebook is a new one at the current price; book uses the latest.
+    retry: 'safe',
     summary: 'Prebook a rate of a search',
     description: PREBOOK_DESCRIPTION,
     replies: { 200: { type: 'PrebookData', form: 'envelope', description: 'The prebook, priced now.' } },
@@ -205,6 +230,7 @@ export const OPERATIONS: Record<string, OperationSpec> = {
   'POST /book/{hotel_id}/{session_id}/{rate_id}/{payment_method}': {
     operationId: 'bookRate',
     tag: 'Prebook and book',
+    retry: 'with-idempotency-key',
     summary: 'Book a prebooked rate',
     description: BOOK_DESCRIPTION,
     replies: BOOKED,
@@ -213,6 +239,7 @@ export const OPERATIONS: Record<string, OperationSpec> = {
   'POST /book/promocode': {
     operationId: 'validatePromoCode',
     tag: 'Bookings',
+    retry: 'safe',
     summary: 'The discount a promo code gives on an amount',
     description: 'Codes are case insensitive; an invalid code is 400 `PROMO_CODE_INVALID` saying why (unknown, expired, minimum amount, used up).',
     replies: { 200: { type: 'PromoDiscountView', form: 'envelope', description: 'The discount.' } },
@@ -221,6 +248,7 @@ export const OPERATIONS: Record<string, OperationSpec> = {
   'GET /book': {
     operationId: 'listBookings',
     tag: 'Bookings',
+    retry: 'safe',
     summary: 'The client\'s bookings, filtered, sorted and paged',
     description:
       'An API key lists its own world\'s bookings (sandbox or live), a user token its user\'s. `total` counts every match across pages. ' +
@@ -232,6 +260,7 @@ export const OPERATIONS: Record<string, OperationSpec> = {
   'GET /book/precancel/{booking_id}': {
     operationId: 'previewCancellation',
     tag: 'Bookings',
+    retry: 'safe',
     summary: 'The penalty cancelling now would cost',
     replies: { 200: { type: 'PrecancelView', form: 'envelope', description: 'The penalty.' } },
     errors: ['NOT_FOUND'],
@@ -239,6 +268,8 @@ export const OPERATIONS: Record<string, OperationSpec> = {
   'POST /book/cancel/{booking_id}': {
     operationId: 'cancelBooking',
     tag: 'Bookings',
+    // One cancellation and one refund however often it is sent.
+    retry: 'safe',
     summary: 'Cancel a booking',
     description:
       'Applies the penalty of the latest penalty period that has started. Idempotent: a repeat answers the same reference. Failed or pending bookings and bookings whose ' +
@@ -249,6 +280,7 @@ export const OPERATIONS: Record<string, OperationSpec> = {
   'GET /vouchers/{booking_id}': {
     operationId: 'getVoucher',
     tag: 'Bookings',
+    retry: 'safe',
     summary: 'A booking\'s voucher (PDF) behind its signed link',
     description:
       'No credential: the signature of `voucher_url` is the authority, valid 30 days. A tampered or expired link is 404. The PDF is rendered once per version of the booking: ' +
@@ -260,6 +292,7 @@ export const OPERATIONS: Record<string, OperationSpec> = {
   'POST /v2/rates': {
     operationId: 'searchRatesV2',
     tag: 'V2',
+    retry: 'safe',
     summary: 'Every rate of the matching hotels at once (no envelope)',
     description:
       'Exactly one of `destination_id`, `place_id`, `coordinates` (+ `radius`) or `hotel_ids`. Vendors slower than the V2 deadline are left out and `search_completed` is false. ' +
@@ -270,6 +303,7 @@ export const OPERATIONS: Record<string, OperationSpec> = {
   'POST /v2/prebook': {
     operationId: 'prebookV2',
     tag: 'V2',
+    retry: 'safe',
     summary: 'Prebook a V2 rate by its id',
     description: `${PREBOOK_DESCRIPTION} The answer's \`prebook_id\` is what \`POST /v2/book\` takes.`,
     replies: { 200: { type: 'PrebookData', form: 'envelope', description: 'The prebook, priced now.' } },
@@ -278,6 +312,7 @@ export const OPERATIONS: Record<string, OperationSpec> = {
   'POST /v2/book': {
     operationId: 'bookV2',
     tag: 'V2',
+    retry: 'with-idempotency-key',
     summary: 'Book a V2 prebook',
     description: BOOK_DESCRIPTION,
     replies: BOOKED,
@@ -286,6 +321,8 @@ export const OPERATIONS: Record<string, OperationSpec> = {
   'POST /api/user': {
     operationId: 'createUser',
     tag: 'Users',
+    // Each call creates another user.
+    retry: 'with-idempotency-key',
     summary: 'Create a user',
     description: 'With an `Idempotency-Key` header (1–128 printable characters, per client), the same user again answers the user the first post made and makes no other; another user under the key is 409 IDEMPOTENCY_CONFLICT.',
     replies: { 201: { type: 'UserView', form: 'envelope', description: 'The user.' } },
@@ -294,6 +331,7 @@ export const OPERATIONS: Record<string, OperationSpec> = {
   'GET /api/user/{id}': {
     operationId: 'getUser',
     tag: 'Users',
+    retry: 'safe',
     summary: 'A user (a deleted one too, with deletedAt)',
     replies: { 200: { type: 'UserView', form: 'envelope', description: 'The user.' } },
     errors: ['NOT_FOUND'],
@@ -301,6 +339,7 @@ export const OPERATIONS: Record<string, OperationSpec> = {
   'PUT /api/user/{id}': {
     operationId: 'updateUser',
     tag: 'Users',
+    retry: 'safe',
     summary: 'Change a user (at least one field)',
     replies: { 200: { type: 'UserView', form: 'envelope', description: 'The user as changed.' } },
     errors: ['NOT_FOUND'],
@@ -308,6 +347,8 @@ export const OPERATIONS: Record<string, OperationSpec> = {
   'DELETE /api/user/{id}': {
     operationId: 'deleteUser',
     tag: 'Users',
+    // A repeat of a delete whose answer was lost is 404; a repeat of a token issue mints another token.
+    retry: 'never',
     summary: 'Delete a user (soft: it stays readable, its tokens stop working)',
     replies: { 200: { type: 'UserView', form: 'envelope', description: 'The deleted user, with `deletedAt`.' } },
     errors: ['NOT_FOUND'],
@@ -315,6 +356,7 @@ export const OPERATIONS: Record<string, OperationSpec> = {
   'GET /api/user/{id}/token': {
     operationId: 'issueUserToken',
     tag: 'Users',
+    retry: 'never',
     summary: 'Issue a user token',
     description: 'A user token acts as that user on both APIs until `expiresAt`.',
     replies: { 200: { type: 'UserTokenView', form: 'envelope', description: 'The token, shown once.' } },
@@ -323,6 +365,8 @@ export const OPERATIONS: Record<string, OperationSpec> = {
   'POST /api/accounting': {
     operationId: 'createAccountingEntry',
     tag: 'Accounting',
+    // Each call appends another ledger entry.
+    retry: 'with-idempotency-key',
     summary: 'Append a ledger entry',
     description:
       'A `clientId` other than the caller\'s is 403. Amounts are in the account\'s currency: more decimals than it has (JPY none, USD two, KWD three) or more than 999,999,999.99 is 400 naming the field. Entries are never changed or deleted; corrections are new entries. A new client starts with the `pending` credit policy: its own credits are credit requests (202) until the finance team confirms them. With an `Idempotency-Key` header (1–128 printable characters, per client), a repeat of the same entry answers exactly what the first post answered (its entry or its credit request, same status) and writes nothing; another entry under the key is 409 IDEMPOTENCY_CONFLICT.',
@@ -335,6 +379,7 @@ export const OPERATIONS: Record<string, OperationSpec> = {
   'GET /api/accounting': {
     operationId: 'listAccountingEntries',
     tag: 'Accounting',
+    retry: 'safe',
     summary: 'The ledger, newest first',
     description:
       'As CSV (`format=csv` or `Accept: text/csv`): every entry, oldest first, streamed, amounts with the account currency\'s decimals, then the currency and, for an entry of a booking, the vendor\'s price, its currency, the exchange rate and its date. The finance credential names the client with `clientId`; a backend token naming another client is 404.',
@@ -344,6 +389,7 @@ export const OPERATIONS: Record<string, OperationSpec> = {
   'GET /api/accounting/balance': {
     operationId: 'getBalance',
     tag: 'Accounting',
+    retry: 'safe',
     summary: 'Credit limit, credits, debits, holds and available funds',
     replies: { 200: { type: 'BalanceView', form: 'envelope', description: 'The balance.' } },
     errors: ['NOT_FOUND'],
@@ -351,6 +397,7 @@ export const OPERATIONS: Record<string, OperationSpec> = {
   'GET /api/accounting/booking/{bookingId}': {
     operationId: 'listBookingAccountingEntries',
     tag: 'Accounting',
+    retry: 'safe',
     summary: 'A booking\'s ledger entries',
     replies: { 200: { type: 'AccountingEntryView', form: 'list', description: 'The entries.' } },
     errors: ['NOT_FOUND'],
@@ -358,6 +405,7 @@ export const OPERATIONS: Record<string, OperationSpec> = {
   'GET /api/accounting/{id}': {
     operationId: 'getAccountingEntry',
     tag: 'Accounting',
+    retry: 'safe',
     summary: 'A ledger entry',
     replies: { 200: { type: 'AccountingEntryView', form: 'envelope', description: 'The entry.' } },
     errors: ['NOT_FOUND'],
@@ -365,6 +413,8 @@ export const OPERATIONS: Record<string, OperationSpec> = {
   'POST /api/webhook': {
     operationId: 'createWebhookEndpoint',
     tag: 'Webhooks',
+    // Each call adds another endpoint (and secret).
+    retry: 'never',
     summary: 'Add a webhook endpoint',
     description:
       'Events default to every booking event. The answer holds the signing `secret` (`whsec_` + base64), shown only here and by rotate-secret. At most 10 endpoints per client (409 beyond). Only `https` URLs of public addresses are taken (not loopback, private, link-local or metadata addresses), checked again at every connection.',
@@ -374,6 +424,7 @@ export const OPERATIONS: Record<string, OperationSpec> = {
   'GET /api/webhook': {
     operationId: 'listWebhookEndpoints',
     tag: 'Webhooks',
+    retry: 'safe',
     summary: 'The client\'s webhook endpoints',
     replies: { 200: { type: 'WebhookEndpointView', form: 'list', description: 'The endpoints, oldest first.' } },
     errors: [],
@@ -381,6 +432,8 @@ export const OPERATIONS: Record<string, OperationSpec> = {
   'POST /api/webhook/deliveries/{id}/retry': {
     operationId: 'retryWebhookDelivery',
     tag: 'Webhooks',
+    // One more attempt of the same event (same webhook-id): a receiver drops the repeat.
+    retry: 'safe',
     summary: 'Send a delivery again now',
     description: 'Whatever its status; its attempts go on counting. 409 while its endpoint is disabled.',
     replies: { 202: { type: 'WebhookDeliveryView', form: 'envelope', description: 'The delivery, pending.' } },
@@ -389,6 +442,7 @@ export const OPERATIONS: Record<string, OperationSpec> = {
   'GET /api/webhook/{id}': {
     operationId: 'getWebhookEndpoint',
     tag: 'Webhooks',
+    retry: 'safe',
     summary: 'A webhook endpoint',
     replies: { 200: { type: 'WebhookEndpointView', form: 'envelope', description: 'The endpoint.' } },
     errors: ['NOT_FOUND'],
@@ -396,6 +450,7 @@ export const OPERATIONS: Record<string, OperationSpec> = {
   'PUT /api/webhook/{id}': {
     operationId: 'updateWebhookEndpoint',
     tag: 'Webhooks',
+    retry: 'safe',
     summary: 'Change a webhook endpoint',
     description: 'Any of `url`, `events`, `description` (null clears it) and `enabled`, at least one. Enabling an endpoint the platform disabled clears `disabledReason`.',
     replies: { 200: { type: 'WebhookEndpointView', form: 'envelope', description: 'The endpoint.' } },
@@ -404,6 +459,8 @@ export const OPERATIONS: Record<string, OperationSpec> = {
   'DELETE /api/webhook/{id}': {
     operationId: 'deleteWebhookEndpoint',
     tag: 'Webhooks',
+    // A repeat of a delete whose answer was lost is 404; a repeat of a rotation replaces the secret just shown.
+    retry: 'never',
     summary: 'Delete a webhook endpoint',
     description: 'Its deliveries go with it: nothing more is sent to it, pending retries included.',
     replies: { 200: { type: 'DeletedWebhookEndpoint', form: 'envelope', description: 'The id deleted.' } },
@@ -412,6 +469,7 @@ export const OPERATIONS: Record<string, OperationSpec> = {
   'POST /api/webhook/{id}/rotate-secret': {
     operationId: 'rotateWebhookSecret',
     tag: 'Webhooks',
+    retry: 'never',
     summary: 'Replace the signing secret',
     description: 'For 24 hours webhooks carry a signature by the old secret beside the new one, so a receiver can switch over without losing any.',
     replies: { 200: { type: 'WebhookEndpointWithSecret', form: 'envelope', description: 'The endpoint and its new secret, shown once.' } },
@@ -420,6 +478,8 @@ export const OPERATIONS: Record<string, OperationSpec> = {
   'POST /api/webhook/{id}/test': {
     operationId: 'testWebhookEndpoint',
     tag: 'Webhooks',
+    // Each call sends another test event.
+    retry: 'never',
     summary: 'Send a webhook.test event now',
     description: 'Whatever the endpoint subscribes to; delivered, signed and retried like any event. 409 while the endpoint is disabled.',
     replies: { 202: { type: 'WebhookDeliveryView', form: 'envelope', description: 'Its delivery, pending.' } },
@@ -428,6 +488,7 @@ export const OPERATIONS: Record<string, OperationSpec> = {
   'GET /api/webhook/{id}/deliveries': {
     operationId: 'listWebhookDeliveries',
     tag: 'Webhooks',
+    retry: 'safe',
     summary: 'An endpoint\'s delivery log, newest first',
     description: 'Each delivery\'s status and the timing of its last attempt; never what the receiver answered.',
     replies: { 200: { type: 'WebhookDeliveryView', form: 'page', description: 'One page of deliveries and the total.' } },
@@ -437,6 +498,7 @@ export const OPERATIONS: Record<string, OperationSpec> = {
   'GET /api/accounting/clients': {
     operationId: 'searchClients',
     tag: 'Finance',
+    retry: 'safe',
     summary: 'Clients by name, for the finance credential',
     description: 'Clients whose name holds `search` (any case) or whose id it is, active ones first, then by name; at most `limit` (20 unless said, at most 50). The finance credential only (403 for a client\'s credential).',
     replies: { 200: { type: 'ClientName', form: 'list', description: 'The clients.' } },
@@ -445,6 +507,7 @@ export const OPERATIONS: Record<string, OperationSpec> = {
   'GET /api/accounting/statement': {
     operationId: 'getStatement',
     tag: 'Finance',
+    retry: 'safe',
     summary: 'A statement of a period',
     description:
       'Opening balance, every entry of the UTC days `from` to `to` (at most 366; an entry of a booking with `fx`, how its price was converted), the totals, the closing balance, the credit limit and the funds available at the end, in the account\'s currency. As CSV or PDF with `format` or the Accept header (amounts with the currency\'s decimals).',
@@ -454,6 +517,7 @@ export const OPERATIONS: Record<string, OperationSpec> = {
   'GET /api/accounting/balance/daily': {
     operationId: 'getDailyBalance',
     tag: 'Finance',
+    retry: 'safe',
     summary: 'Credits, debits, closing balance and available funds per day',
     replies: { 200: { type: 'DailyBalanceView', form: 'envelope', description: 'One row per day of the period.' } },
     errors: ['NOT_FOUND'],
@@ -461,6 +525,7 @@ export const OPERATIONS: Record<string, OperationSpec> = {
   'GET /api/accounting/reconciliation': {
     operationId: 'getReconciliation',
     tag: 'Finance',
+    retry: 'safe',
     summary: 'The period\'s bookings against their ledger entries',
     description:
       'Every mismatch (a confirmed booking without its debit or with another amount, a debit without its booking, a refund other than price − penalty, a card booking without its debit and credit, a hold older than the saga lease, a booking priced in another currency than the account\'s), each booking\'s with the vendor\'s price and the exchange rate, and totals per booking status: in the account\'s currency, and apart for each other currency. Sandbox bookings are not reconciled (they move no money). With the finance credential, `vendors` adds the reconciliation reports with the remote vendors whose period overlaps this one (every client\'s bookings with a vendor against the vendor\'s own list: missing_at_vendor, unknown_to_platform, status_mismatch); a backend token gets null there.',
@@ -470,6 +535,7 @@ export const OPERATIONS: Record<string, OperationSpec> = {
   'GET /api/accounting/requests': {
     operationId: 'listCreditRequests',
     tag: 'Finance',
+    retry: 'safe',
     summary: 'Credit requests, newest first',
     description: 'A backend token sees its client\'s; the finance credential one client\'s (`clientId`) or every client\'s.',
     replies: { 200: { type: 'CreditRequestView', form: 'page', description: 'One page of credit requests and the total.' } },
@@ -478,6 +544,8 @@ export const OPERATIONS: Record<string, OperationSpec> = {
   'POST /api/accounting/requests/{id}/confirm': {
     operationId: 'confirmCreditRequest',
     tag: 'Finance',
+    // A confirmation or rejection is made once; a repeat answers the same request.
+    retry: 'safe',
     summary: 'Confirm a credit request (finance credential)',
     description: 'Appends its entry exactly once, even when confirmed concurrently; a repeat answers the same. A rejected request is 409.',
     replies: { 200: { type: 'CreditRequestView', form: 'envelope', description: 'The confirmed request with its `entryId`.' } },
@@ -486,6 +554,7 @@ export const OPERATIONS: Record<string, OperationSpec> = {
   'POST /api/accounting/requests/{id}/reject': {
     operationId: 'rejectCreditRequest',
     tag: 'Finance',
+    retry: 'safe',
     summary: 'Reject a credit request (finance credential)',
     description: 'No money moves. A confirmed request is 409.',
     replies: { 200: { type: 'CreditRequestView', form: 'envelope', description: 'The rejected request.' } },
@@ -494,6 +563,7 @@ export const OPERATIONS: Record<string, OperationSpec> = {
   'GET /api/booking': {
     operationId: 'listBackendBookings',
     tag: 'Backend bookings',
+    retry: 'safe',
     summary: 'The client\'s bookings (a user token: that user\'s), newest first',
     description: 'Failed bookings are left out. Each page carries an `ETag`: ask again with `If-None-Match` for 304 without a body while nothing on the page has changed.',
     replies: { 200: { type: 'BackendBooking', form: 'page', description: 'One page of bookings and the total.' }, 304: { form: 'empty', description: 'The client\'s copy (its `If-None-Match`) is this page as it is now.' } },
@@ -503,6 +573,7 @@ export const OPERATIONS: Record<string, OperationSpec> = {
   'GET /api/booking/user/{userId}': {
     operationId: 'listUserBackendBookings',
     tag: 'Backend bookings',
+    retry: 'safe',
     summary: 'A user\'s bookings, newest first',
     description: 'Failed bookings are left out. Conditional as `GET /api/booking` is.',
     replies: { 200: { type: 'BackendBooking', form: 'page', description: 'One page of bookings and the total.' }, 304: { form: 'empty', description: 'The client\'s copy (its `If-None-Match`) is this page as it is now.' } },

@@ -1,114 +1,14 @@
-import { KV_BUCKETS, SERVICE_NAMES, STREAMS, SUBJECTS, ServiceName } from './subjects';
+import { KV_BUCKETS, STREAMS } from './channels';
+import { SUBJECTS } from './subjects';
+import { BusIdentity, SERVICE_NAMES, ServiceName } from './identities';
+import { OPERATIONS, OperationKey } from './operations';
 import { FxRatesUpdatedEvent } from './rates/fx';
 import { CredentialsRevokedEvent } from './users/credentials';
 
-/**
- * Who is on the bus. Every app connects to NATS with an identity of its own; the
- * broker lets an identity send a request only on the subjects listed for it
- * below, and only the service a subject belongs to receives it. So the `actor`
- * in a payload can only have been put there by the gateway (which authenticated
- * the caller) or, on service-to-service calls, by the calling service itself.
- */
-export const BUS_IDENTITIES = ['gateway', ...SERVICE_NAMES, 'admin'] as const;
-export type BusIdentity = (typeof BUS_IDENTITIES)[number];
+/** The identities allowed to send each request subject (OPERATIONS' `callers`); the broker's permissions follow at the next start. */
+export const SUBJECT_CALLERS = Object.fromEntries(Object.entries(OPERATIONS).map(([key, operation]) => [key, operation.callers])) as Record<OperationKey, readonly BusIdentity[]>;
 
-type SubjectKey = keyof typeof SUBJECTS;
-
-const HEALTH_CHECKS = ['SEARCH_HEALTH_CHECK', 'RATES_HEALTH_CHECK', 'BOOKING_HEALTH_CHECK', 'PROMO_HEALTH_CHECK', 'USERS_HEALTH_CHECK', 'ACCOUNTING_HEALTH_CHECK', 'WEBHOOKS_HEALTH_CHECK'] as const;
-
-/**
- * The identities allowed to send each request subject. A subject missing here
- * would be unreachable: the type makes the list complete. Changing a line changes
- * the broker's permissions at the next start.
- */
-export const SUBJECT_CALLERS: Record<SubjectKey, readonly BusIdentity[]> = {
-  ...(Object.fromEntries(HEALTH_CHECKS.map((key) => [key, ['gateway', 'admin']])) as Record<(typeof HEALTH_CHECKS)[number], BusIdentity[]>),
-
-  USERS_CREDENTIAL_RESOLVE: ['gateway'],
-  USERS_CLIENT_CREATE: ['admin'],
-  USERS_CLIENT_LIST: ['admin'],
-  USERS_CLIENT_SEARCH: ['gateway'],
-  USERS_CLIENT_ROTATE_KEYS: ['admin'],
-  USERS_CLIENT_REVOKE_KEYS: ['admin'],
-  USERS_CLIENT_SET_RATE_LIMIT: ['admin'],
-  USERS_CLIENT_DELETE: ['admin'],
-  USERS_CLIENT_SET_FX_MARGIN: ['admin'],
-  USERS_CLIENT_GET: ['accounting', 'booking', 'gateway'],
-  USERS_USER_CREATE: ['gateway'],
-  USERS_USER_GET: ['gateway', 'rates', 'booking'],
-  USERS_USER_UPDATE: ['gateway'],
-  USERS_USER_DELETE: ['gateway'],
-  USERS_USER_TOKEN_ISSUE: ['gateway'],
-
-  SEARCH_PLACE_FIND: ['gateway'],
-  SEARCH_SESSION_CREATE: ['gateway'],
-  SEARCH_SESSION_POLL: ['gateway'],
-  SEARCH_HOTEL_RATES_GET: ['gateway'],
-  SEARCH_V2_RATES_SEARCH: ['gateway'],
-  SEARCH_RATE_RESOLVE: ['rates'],
-  SEARCH_CATALOG_HOTELS_GET: ['rates'],
-  SEARCH_CONTENT_IMPORT_RUN: ['admin'],
-
-  RATES_INVENTORY_SOLD_OUT: ['search'],
-  RATES_PREBOOK_CREATE: ['gateway'],
-  RATES_PREBOOK_FIND: ['booking'],
-  RATES_PREBOOK_ATTACH: ['booking'],
-  RATES_SUPPLIER_BOOK: ['booking'],
-  RATES_SUPPLIER_CANCEL: ['booking'],
-  RATES_SUPPLIER_STATUS: ['booking'],
-  RATES_FX_RATES_GET: ['search', 'admin'],
-  RATES_FX_RATES_IMPORT: ['admin'],
-  RATES_VENDOR_RECONCILIATION_RUN: ['admin'],
-  RATES_VENDOR_RECONCILIATION_LIST: ['accounting'],
-
-  BOOKING_BOOKING_CREATE: ['gateway'],
-  BOOKING_BOOKING_LIST: ['gateway'],
-  BOOKING_BOOKING_LIST_V3: ['gateway'],
-  BOOKING_BOOKING_PRECANCEL: ['gateway'],
-  BOOKING_BOOKING_FIND_RECORDED: ['gateway'],
-  BOOKING_BOOKING_CANCEL: ['gateway'],
-  BOOKING_BACKEND_BOOKING_LIST: ['gateway'],
-  BOOKING_BACKEND_BOOKING_LIST_V3: ['gateway'],
-  BOOKING_VOUCHER_RENDER: ['gateway'],
-  BOOKING_VOUCHER_RENDER_V3: ['gateway'],
-
-  ACCOUNTING_ENTRY_CREATE: ['gateway'],
-  ACCOUNTING_ENTRY_LIST: ['gateway'],
-  ACCOUNTING_ENTRY_GET: ['gateway'],
-  ACCOUNTING_ENTRY_LIST_BY_BOOKING: ['gateway'],
-  ACCOUNTING_BALANCE_GET: ['gateway'],
-  ACCOUNTING_FUNDS_CHECK: ['rates'],
-  ACCOUNTING_HOLD_PLACE: ['booking'],
-  ACCOUNTING_HOLD_CAPTURE: ['booking'],
-  ACCOUNTING_HOLD_RELEASE: ['booking'],
-  ACCOUNTING_REFUND_CREATE: ['booking'],
-  ACCOUNTING_CARD_PAYMENT_RECORD: ['booking'],
-
-  PROMO_CODE_CREATE: ['admin'],
-  PROMO_CODE_QUOTE: ['gateway', 'rates'],
-  PROMO_CODE_REDEEM: ['booking'],
-
-  WEBHOOKS_ENDPOINT_CREATE: ['gateway'],
-  WEBHOOKS_ENDPOINT_LIST: ['gateway'],
-  WEBHOOKS_ENDPOINT_GET: ['gateway'],
-  WEBHOOKS_ENDPOINT_UPDATE: ['gateway'],
-  WEBHOOKS_ENDPOINT_DELETE: ['gateway'],
-  WEBHOOKS_ENDPOINT_ROTATE_SECRET: ['gateway'],
-  WEBHOOKS_ENDPOINT_TEST: ['gateway'],
-  WEBHOOKS_DELIVERY_LIST: ['gateway'],
-  WEBHOOKS_DELIVERY_RETRY: ['gateway'],
-  USERS_FINANCE_TOKEN_CREATE: ['admin'],
-  USERS_FINANCE_TOKEN_REVOKE: ['admin'],
-  ACCOUNTING_CREDIT_POLICY_SET: ['admin'],
-  ACCOUNTING_CREDIT_REQUEST_LIST: ['gateway'],
-  ACCOUNTING_CREDIT_REQUEST_CONFIRM: ['gateway'],
-  ACCOUNTING_CREDIT_REQUEST_REJECT: ['gateway'],
-  ACCOUNTING_STATEMENT_SUMMARY: ['gateway'],
-  ACCOUNTING_EXPORT_PAGE: ['gateway'],
-  ACCOUNTING_BALANCE_DAILY: ['gateway'],
-  ACCOUNTING_RECONCILIATION_GET: ['gateway'],
-  BOOKING_RECONCILIATION_LIST: ['accounting'],
-};
+type SubjectKey = OperationKey;
 
 /**
  * Events (publish/subscribe, no reply): who publishes each and who listens.

@@ -1,4 +1,7 @@
+export * from './identities';
+export * from './operations';
 export * from './subjects';
+export * from './channels';
 export * from './errors';
 export * from './contract-map';
 export * from './common/actor';

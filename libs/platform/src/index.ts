@@ -7,6 +7,7 @@ export * from './auth/require-backend';
 export * from './errors/validation';
 export * from './errors/unavailable';
 export * from './rpc/rpc-error.filter';
+export * from './rpc/handles';
 export * from './nats/platform-nats-server';
 export * from './nats/nats-options';
 export * from './nats/service-client';

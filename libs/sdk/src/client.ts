@@ -55,74 +55,6 @@ export interface ScenarioCallOptions extends CallOptions {
   testScenario?: TestScenario;
 }
 
-/** Whether a call may be sent again after a 429, a 503 or no answer (docs/idempotency-and-retries.md). */
-type RetryRule = 'safe' | 'with-idempotency-key' | 'never';
-
-const RETRY_RULES: Record<OperationId, RetryRule> = {
-  getLiveness: 'safe',
-  // A readiness check reports a 503; retrying would hide it.
-  getReadiness: 'never',
-  getIdentity: 'safe',
-  searchPlaces: 'safe',
-  // A new search starts another session: harmless.
-  searchHotels: 'safe',
-  pollSearch: 'safe',
-  getHotelRates: 'safe',
-  // Each prebook is a new one at the current price; book uses the latest.
-  prebookRate: 'safe',
-  validatePromoCode: 'safe',
-  bookRate: 'with-idempotency-key',
-  listBookings: 'safe',
-  previewCancellation: 'safe',
-  // One cancellation and one refund however often it is sent.
-  cancelBooking: 'safe',
-  getVoucher: 'safe',
-  searchRatesV2: 'safe',
-  prebookV2: 'safe',
-  bookV2: 'with-idempotency-key',
-  // Each call creates another user.
-  createUser: 'with-idempotency-key',
-  getUser: 'safe',
-  updateUser: 'safe',
-  // A repeat of a delete whose answer was lost is 404; a repeat of a token issue mints another token.
-  deleteUser: 'never',
-  issueUserToken: 'never',
-  // Each call appends another ledger entry.
-  createAccountingEntry: 'with-idempotency-key',
-  listAccountingEntries: 'safe',
-  getBalance: 'safe',
-  listBookingAccountingEntries: 'safe',
-  getAccountingEntry: 'safe',
-  listBackendBookings: 'safe',
-  listUserBackendBookings: 'safe',
-  // Each call adds another endpoint (and secret).
-  createWebhookEndpoint: 'never',
-  listWebhookEndpoints: 'safe',
-  getWebhookEndpoint: 'safe',
-  updateWebhookEndpoint: 'safe',
-  // A repeat of a delete whose answer was lost is 404; a repeat of a rotation replaces the secret just shown.
-  deleteWebhookEndpoint: 'never',
-  rotateWebhookSecret: 'never',
-  // Each call sends another test event.
-  testWebhookEndpoint: 'never',
-  listWebhookDeliveries: 'safe',
-  // One more attempt of the same event (same webhook-id): a receiver drops the repeat.
-  retryWebhookDelivery: 'safe',
-  getOpenApiDocument: 'safe',
-  getApiReference: 'safe',
-  getApiReferenceAsset: 'safe',
-  getFinanceConsole: 'safe',
-  getFinanceConsoleAsset: 'safe',
-  getStatement: 'safe',
-  getDailyBalance: 'safe',
-  searchClients: 'safe',
-  getReconciliation: 'safe',
-  listCreditRequests: 'safe',
-  // A confirmation or rejection is made once; a repeat answers the same request.
-  confirmCreditRequest: 'safe',
-  rejectCreditRequest: 'safe',
-};
-
 /** A new `idempotency_key`: a random UUID (the platform takes 1–128 printable ASCII characters). */
 export function newIdempotencyKey(): string {
   return globalThis.crypto.randomUUID();
@@ -450,7 +382,8 @@ export class HotelClient {
     }
     if (input.body !== undefined) headers['content-type'] = 'application/json';
     if (input.idempotencyKey !== undefined) headers['idempotency-key'] = input.idempotencyKey;
-    const retryable = input.retryable ?? RETRY_RULES[operation] === 'safe';
+    // Each operation's rule is the document's (`x-retry`, in the generated operations table).
+    const retryable = input.retryable ?? OPERATIONS[operation].retry === 'safe';
     const site = { operation, method, path: url.pathname };
     const body = input.body === undefined ? undefined : JSON.stringify(input.body);
     return this.transport.send({ site, url, headers, body, retryable, read: input.read ?? 'json' }, options);

@@ -1,23 +1,24 @@
 import { Controller } from '@nestjs/common';
-import { MessagePattern, Payload } from '@nestjs/microservices';
-import { CreatePromoRequest, PromoQuote, PromoView, QuotePromoRequest, RedeemPromoRequest, SUBJECTS } from '@hotel/contracts';
+import { Payload } from '@nestjs/microservices';
+import { CreatePromoRequest, OPERATIONS, PromoQuote, PromoView, QuotePromoRequest, RedeemPromoRequest } from '@hotel/contracts';
 import { PromoCodesService } from './promo-codes.service';
+import { Handles } from '@hotel/platform';
 
 @Controller()
 export class PromoCodesController {
   constructor(private readonly codes: PromoCodesService) {}
 
-  @MessagePattern(SUBJECTS.PROMO_CODE_CREATE)
+  @Handles(OPERATIONS.PROMO_CODE_CREATE)
   create(@Payload() request: CreatePromoRequest): Promise<PromoView> {
     return this.codes.create(request);
   }
 
-  @MessagePattern(SUBJECTS.PROMO_CODE_QUOTE)
+  @Handles(OPERATIONS.PROMO_CODE_QUOTE)
   quote(@Payload() request: QuotePromoRequest): Promise<PromoQuote> {
     return this.codes.quote(request);
   }
 
-  @MessagePattern(SUBJECTS.PROMO_CODE_REDEEM)
+  @Handles(OPERATIONS.PROMO_CODE_REDEEM)
   redeem(@Payload() request: RedeemPromoRequest): Promise<PromoQuote> {
     return this.codes.redeem(request);
   }

@@ -1,6 +1,6 @@
 import { Controller } from '@nestjs/common';
-import { MessagePattern } from '@nestjs/microservices';
-import { SUBJECTS, SoldOutReply } from '@hotel/contracts';
+import { OPERATIONS, SoldOutReply } from '@hotel/contracts';
+import { Handles } from '@hotel/platform';
 
 /**
  * The platform keeps no allotment any more: each vendor keeps its own, and what it offers
@@ -10,7 +10,7 @@ import { SUBJECTS, SoldOutReply } from '@hotel/contracts';
  */
 @Controller()
 export class InventoryController {
-  @MessagePattern(SUBJECTS.RATES_INVENTORY_SOLD_OUT)
+  @Handles(OPERATIONS.RATES_INVENTORY_SOLD_OUT)
   soldOut(): SoldOutReply {
     return { soldOut: [] };
   }

@@ -1,7 +1,8 @@
 import { Controller, OnModuleInit } from '@nestjs/common';
-import { MessagePattern, Payload } from '@nestjs/microservices';
-import { PlacesQuery, PlacesReply, SUBJECTS } from '@hotel/contracts';
+import { Payload } from '@nestjs/microservices';
+import { OPERATIONS, PlacesQuery, PlacesReply } from '@hotel/contracts';
 import { PlacesIndex } from '@hotel/inventory';
+import { Handles } from '@hotel/platform';
 
 let sharedIndex: PlacesIndex | undefined;
 
@@ -17,7 +18,7 @@ export class PlacesController implements OnModuleInit {
     placesIndex();
   }
 
-  @MessagePattern(SUBJECTS.SEARCH_PLACE_FIND)
+  @Handles(OPERATIONS.SEARCH_PLACE_FIND)
   find(@Payload() query: PlacesQuery): PlacesReply {
     return { results: placesIndex().search(query.text_query, query.limit ?? 10) };
   }

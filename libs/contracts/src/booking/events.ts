@@ -1,4 +1,4 @@
-import { BOOKING_EVENT_SUBJECTS } from '../subjects';
+import { BOOKING_EVENT_SUBJECTS } from '../channels';
 import { BookingView } from './book';
 
 /** What happened to a booking: one event per status change (pending when created, then its outcome, then a cancellation). */

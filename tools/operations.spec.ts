@@ -1,0 +1,101 @@
+import { readdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { ArgumentMetadata } from '@nestjs/common';
+import { BUS_IDENTITIES, HEALTH_SUBJECT_BY_SERVICE, OPERATIONS, Operation, OperationKey, SERVICE_NAMES, busPermissions, ownerOf } from '@hotel/contracts';
+import { DomainError, createValidationPipe, handledOperation } from '@hotel/platform';
+
+// The provider side of every operation of OPERATIONS, derived from its definition: one
+// handler, in the service that owns the subject, validating what it receives with the
+// operation's request class; and the broker letting exactly its callers send it.
+
+const ROOT = resolve(__dirname, '..');
+
+function controllerFiles(directory: string): string[] {
+  return readdirSync(join(ROOT, directory), { withFileTypes: true }).flatMap((entry) => {
+    const path = `${directory}/${entry.name}`;
+    if (entry.isDirectory()) return controllerFiles(path);
+    return entry.name.endsWith('.controller.ts') ? [path] : [];
+  });
+}
+
+interface Handler {
+  operation: Operation;
+  file: string;
+  controller: string;
+  method: string;
+  paramTypes: unknown[];
+}
+
+/** Every `@Handles` method of every service's controllers. */
+function handlers(): Handler[] {
+  const found: Handler[] = [];
+  for (const service of SERVICE_NAMES) {
+    for (const file of controllerFiles(`apps/${service}/src`)) {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports -- the controllers found on disk, to read their metadata
+      const exports = require(join(ROOT, file)) as Record<string, unknown>;
+      for (const exported of Object.values(exports)) {
+        if (typeof exported !== 'function') continue;
+        const prototype = exported.prototype as object;
+        for (const method of Object.getOwnPropertyNames(prototype)) {
+          const operation = handledOperation(prototype, method);
+          if (operation) found.push({ operation, file, controller: exported.name, method, paramTypes: Reflect.getMetadata('design:paramtypes', prototype, method) ?? [] });
+        }
+      }
+    }
+  }
+  return found;
+}
+
+const ALL = handlers();
+const KEYS = Object.keys(OPERATIONS) as OperationKey[];
+const HEALTH_SUBJECTS = new Set<string>(Object.values(HEALTH_SUBJECT_BY_SERVICE));
+/** Answered by every service's platform module (ServicePlatformModule), not a controller of its own. */
+const isHealthCheck = (key: OperationKey) => HEALTH_SUBJECTS.has(OPERATIONS[key].subject);
+
+describe('operations', () => {
+  it('each has a subject <service>.<entity>.<action>.v<n> of its own, owned by a service', () => {
+    const subjects = KEYS.map((key) => OPERATIONS[key].subject);
+    expect(new Set(subjects).size).toBe(subjects.length);
+    for (const subject of subjects) expect(subject).toMatch(/^[a-z]+\.[a-z0-9-]+\.[a-z0-9-]+\.v[1-9][0-9]*$/);
+    for (const key of KEYS) expect(SERVICE_NAMES).toContain(ownerOf(OPERATIONS[key]));
+  });
+
+  it('the broker lets exactly the declared callers send each', () => {
+    for (const identity of BUS_IDENTITIES) {
+      const publish = new Set(busPermissions(identity).publish);
+      for (const key of KEYS) {
+        const { subject, callers } = OPERATIONS[key];
+        expect(`${identity} ${subject}: ${publish.has(subject)}`).toBe(`${identity} ${subject}: ${callers.includes(identity)}`);
+      }
+    }
+    for (const key of KEYS) expect(OPERATIONS[key].callers.length).toBeGreaterThan(0);
+  });
+
+  it('each but the health checks has exactly one handler, in the service that owns it', () => {
+    const where = (key: OperationKey) => ALL.filter((handler) => handler.operation === OPERATIONS[key]).map((handler) => handler.file.split('/')[1]);
+    const expected = Object.fromEntries(KEYS.map((key) => [key, isHealthCheck(key) ? [] : [ownerOf(OPERATIONS[key])]]));
+    expect(Object.fromEntries(KEYS.map((key) => [key, where(key)]))).toEqual(expected);
+    // No handler of an operation that is not declared.
+    expect(ALL.filter((handler) => !KEYS.some((key) => OPERATIONS[key] === handler.operation))).toEqual([]);
+  });
+
+  it("each handler's payload is validated with its operation's request class", () => {
+    expect(ALL.length).toBeGreaterThan(70);
+    for (const handler of ALL) expect(`${handler.controller}.${handler.method}: ${(handler.paramTypes[0] as { name?: string })?.name}`).toBe(`${handler.controller}.${handler.method}: ${handler.operation.request.name}`);
+  });
+
+  describe('refuse a payload with a field their request class does not declare', () => {
+    const pipe = createValidationPipe();
+    it.each(KEYS)('%s', async (key) => {
+      const metadata: ArgumentMetadata = { type: 'body', metatype: OPERATIONS[key].request };
+      const refusal = await pipe.transform({ smuggled: 'x' }, metadata).then(
+        () => null,
+        (error: unknown) => error,
+      );
+      expect(refusal).toBeInstanceOf(DomainError);
+      expect((refusal as DomainError).code).toBe('VALIDATION_FAILED');
+      expect(JSON.stringify((refusal as DomainError).errors)).toContain('smuggled');
+    });
+  });
+});
+
