@@ -18,6 +18,8 @@ import { BookingEventsSeen1765900000000 } from './migrations/1765900000000-booki
 import { WebhooksEnv } from './webhooks.env';
 import { WebhooksFailPoints } from './webhooks-fail-points';
 
+export const WEBHOOKS_MIGRATIONS = [CreateWebhooks1764600000000, DeliveryLogWithoutBodies1765500000000, BookingEventsSeen1765900000000];
+
 @Module({})
 export class WebhooksAppModule {
   static register(env: WebhooksEnv): DynamicModule {
@@ -30,7 +32,7 @@ export class WebhooksAppModule {
           env,
           healthSubject: SUBJECTS.WEBHOOKS_HEALTH_CHECK,
           entities: [WebhookEndpointEntity, WebhookDeliveryEntity],
-          migrations: [CreateWebhooks1764600000000, DeliveryLogWithoutBodies1765500000000, BookingEventsSeen1765900000000],
+          migrations: WEBHOOKS_MIGRATIONS,
         }),
       ],
       controllers: [WebhookEndpointsController],

@@ -1,0 +1,135 @@
+import { Actor, ClientPricing, RoomRequest, SUBJECTS, SearchData, V2RatesBody } from '@hotel/contracts';
+import { findPlace, hotelsForPlace } from '@hotel/inventory';
+import { DomainError } from '@hotel/platform';
+import { TEST_FX_RATES } from '@hotel/testing';
+import { startSearchHarness } from '../../test/search-fixtures';
+import { V2RatesService } from '../v2/v2-rates.service';
+import { SessionsService } from './sessions.service';
+
+// Service tier: the search service's V1 sessions and V2 rates with its real repositories on a
+// fresh PostgreSQL database, its vendors at a vendor simulator over HTTP, and the rates
+// service (exchange rates) a fake answering by subject.
+
+const PARIS = findPlace('gn:2988507')!;
+const DAY_MS = 86_400_000;
+const day = (offset: number) => new Date(Date.now() + offset * DAY_MS).toISOString().slice(0, 10);
+const ROOMS: RoomRequest[] = [{ adults: 2, children: 0, children_ages: [] }];
+const STAY = { check_in: day(45), check_out: day(47), rooms: ROOMS };
+const client = (clientId: number): Actor => ({ clientId, userId: null, role: 'api', sandbox: false });
+const userOf = (clientId: number, userId: number): Actor => ({ clientId, userId, role: 'user', sandbox: false });
+const USD: ClientPricing = { currency: 'USD', fxMarginPercent: '0' };
+
+/** The refusal a call ends with (a DomainError), or null when it answered. */
+async function refusal(call: Promise<unknown>): Promise<DomainError | null> {
+  try {
+    await call;
+    return null;
+  } catch (error) {
+    if (error instanceof DomainError) return error;
+    throw error;
+  }
+}
+
+describe('search sessions and V2 rates (service tier: real PostgreSQL, vendors over HTTP, fake rates service)', () => {
+  let harness: Awaited<ReturnType<typeof startSearchHarness>>;
+  let sessions: SessionsService;
+  let v2: V2RatesService;
+
+  /** Polls until the vendors have all answered (or the search's window passed). */
+  async function completed(actor: Actor, sessionId: string): Promise<SearchData> {
+    for (let attempt = 0; attempt < 200; attempt++) {
+      const data = await sessions.poll(actor, sessionId);
+      if (data.search_completed) return data;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    throw new Error(`session ${sessionId} never completed`);
+  }
+
+  beforeAll(async () => {
+    harness = await startSearchHarness({ env: { VENDOR_LATENCY_MS: 'atlas=0,borealis=5,cobalt=10' } });
+    harness.client.on(SUBJECTS.RATES_FX_RATES_GET, () => ({ sets: [{ date: day(0), rates: TEST_FX_RATES, source: 'snapshot', importedAt: new Date().toISOString() }] }));
+    sessions = harness.get(SessionsService);
+    v2 = harness.get(V2RatesService);
+  });
+
+  afterAll(async () => {
+    await harness?.close();
+  });
+
+  it("gathers each hotel's lowest offer of every vendor into the session, in the client's currency, and answers every poll the same once complete", async () => {
+    const started = await sessions.create(client(1), USD, { place_id: PARIS.placeId, ...STAY });
+    expect(started.session_id).toMatch(/^[0-9a-f-]{36}$/);
+    const done = await completed(client(1), started.session_id);
+    expect(done.results.length).toBeGreaterThan(5);
+    for (const { hotel } of done.results) {
+      expect(hotel.lowest_rate.price_currency).toBe('USD');
+      expect(hotel.lowest_rate.price_chargeable).toBeGreaterThan(0);
+    }
+    // Every hotel is one the place covers, each once.
+    const covered = new Set(hotelsForPlace(PARIS.placeId)!.map((hotel) => hotel.id));
+    const ids = done.results.map(({ hotel }) => hotel.id);
+    expect(ids.every((id) => covered.has(id))).toBe(true);
+    expect(new Set(ids).size).toBe(ids.length);
+    // Derived from what is stored: the same answer on every poll.
+    expect(await sessions.poll(client(1), started.session_id)).toEqual(done);
+    const stored = await harness.dataSource.query(`SELECT count(*)::int AS n FROM search.sessions WHERE id = $1 AND client_id = 1`, [started.session_id]);
+    expect(stored).toEqual([{ n: 1 }]);
+  });
+
+  it("keeps a session to its client, and a user token's session to its user", async () => {
+    const { session_id } = await sessions.create(userOf(3, 30), USD, { place_id: PARIS.placeId, ...STAY });
+    expect((await refusal(sessions.poll(client(4), session_id)))?.code).toBe('NOT_FOUND');
+    expect((await refusal(sessions.poll(userOf(3, 31), session_id)))?.code).toBe('NOT_FOUND');
+    // The client's own keys reach every session of the client.
+    expect((await sessions.poll(client(3), session_id)).session_id).toBe(session_id);
+    expect((await sessions.poll(userOf(3, 30), session_id)).session_id).toBe(session_id);
+  });
+
+  it('answers SESSION_EXPIRED for a session idle past its lifetime', async () => {
+    const { session_id } = await sessions.create(client(5), USD, { place_id: PARIS.placeId, ...STAY });
+    await harness.dataSource.query(`UPDATE search.sessions SET last_used_at = now() - make_interval(secs => $2) WHERE id = $1`, [session_id, harness.env.SESSION_TTL_S + 5]);
+    expect((await refusal(sessions.poll(client(5), session_id)))?.code).toBe('SESSION_EXPIRED');
+  });
+
+  it('refuses a place it does not know as invalid, naming the field', async () => {
+    const error = await refusal(sessions.create(client(1), USD, { place_id: 'gn:1', ...STAY }));
+    expect(error?.code).toBe('VALIDATION_FAILED');
+    expect(error?.errors?.[0].field).toBe('place_id');
+  });
+
+  it("answers a hotel's rates of every vendor, cheapest first, and resolves a rate id of the session to its offer", async () => {
+    const { session_id } = await sessions.create(client(6), USD, { place_id: PARIS.placeId, ...STAY });
+    const { results } = await completed(client(6), session_id);
+    const hotelId = results[0].hotel.id;
+    const { hotel, rates } = await sessions.hotelRates(client(6), session_id, hotelId);
+    expect(hotel.id).toBe(hotelId);
+    expect(rates.length).toBeGreaterThan(0);
+    const prices = rates.map((rate) => rate.price_chargeable);
+    expect(prices).toEqual([...prices].sort((a, b) => a - b));
+    const resolved = await sessions.resolveRate(client(6), session_id, hotelId, rates[0].id);
+    expect(resolved.key.hotelId).toBe(hotelId);
+    expect(resolved.pricing).toEqual(USD);
+    expect(resolved.search.check_in).toBe(STAY.check_in);
+    expect((await refusal(sessions.resolveRate(client(6), session_id, hotelId, `${rates[0].id}x`)))?.code).toBe('RATE_NOT_AVAILABLE');
+    // A hotel the search does not cover is not in the session.
+    const outside = (await refusal(sessions.hotelRates(client(6), session_id, 987_654_321)))?.code;
+    expect(outside).toBe('NOT_FOUND');
+  });
+
+  it('answers V2 rates for hotel ids at once, every rate with an id and a price in the currency asked for', async () => {
+    const ids = hotelsForPlace(PARIS.placeId)!.slice(0, 10).map((hotel) => hotel.id);
+    const body = Object.assign(new V2RatesBody(), { hotel_ids: ids, ...STAY });
+    const { head, rates } = await v2.search(body, { currency: 'EUR', fxMarginPercent: '0' });
+    expect(rates.length).toBeGreaterThan(0);
+    const parsed = rates.map((rate) => JSON.parse(rate.json.toString('utf8')) as { id: string; hotel_id: number; price_currency: string; price_chargeable: number });
+    for (const rate of parsed) {
+      expect(ids).toContain(rate.hotel_id);
+      expect(rate.price_currency).toBe('EUR');
+      expect(rate.id.length).toBeGreaterThan(20);
+    }
+    expect(new Set(parsed.map((rate) => rate.id)).size).toBe(parsed.length);
+    expect(head.search_completed).toBe(true);
+    expect(head.metadata).toEqual(expect.objectContaining({ nights: 2, rooms: 1 }));
+    expect(head.metadata.total_hotels).toBe(new Set(parsed.map((rate) => rate.hotel_id)).size);
+  });
+});
