@@ -9,6 +9,9 @@ const { build } = require('./lib/kustomize') as { build(dir: string): any[] };
 const { validate } = require('./lib/manifests') as { validate(object: unknown): string[] };
 
 const ROOT = resolve(__dirname, '..');
+/** What `npm run cluster` runs (tools/cluster.js). */
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- plain JavaScript of the workspace's commands, not built
+const CLUSTER = require('./cluster') as { NATS_NODES: number; APP_REPLICAS: number; CLUSTER_ENV: Record<string, string> };
 /**
  * Every platform app that runs as a Deployment on the bus: each directory under apps/ but
  * the admin command line and the vendor simulator (no NATS identity, tested on its own
@@ -294,6 +297,20 @@ describe('deployment files', () => {
     expect(volume).toEqual({ name: mount.name, secret: { secretName: 'hotel-nats-auth' } });
     expect(resolve('/etc/nats-config', values.config.merge.$include)).toBe(`${mount.mountPath}/auth.conf`);
     expect(find('ConfigMap', 'hotel-config').data.NATS_URL).toBe('nats://nats:4222');
+  });
+
+  it('the NATS chart and the prod overlay run what npm run cluster proves: three nodes, the booking events and the rate limits on every one, two replicas of every app at least', () => {
+    const values = parse(readFileSync(join(ROOT, 'deploy/nats/values.yaml'), 'utf8'));
+    expect(values.config.cluster.replicas).toBe(CLUSTER.NATS_NODES);
+    const env = (app: string, name: string) => find('Deployment', app).spec.template.spec.containers[0].env?.find((variable: { name: string }) => variable.name === name)?.value;
+    expect(env('booking', 'BOOKING_EVENTS_REPLICAS')).toBe(CLUSTER.CLUSTER_ENV.BOOKING_EVENTS_REPLICAS);
+    expect(env('gateway', 'RATE_LIMIT_STORE_REPLICAS')).toBe(CLUSTER.CLUSTER_ENV.RATE_LIMIT_STORE_REPLICAS);
+    // The apps reach the cluster through the chart's service; the nodes tell a client each other's addresses.
+    expect(find('ConfigMap', 'hotel-config').data.NATS_URL).toBe('nats://nats:4222');
+    for (const app of APPS) {
+      const hpa = ofKind('HorizontalPodAutoscaler').find((object) => object.spec.scaleTargetRef.name === app);
+      expect({ app, minReplicas: hpa.spec.minReplicas >= CLUSTER.APP_REPLICAS }).toEqual({ app, minReplicas: true });
+    }
   });
 
   it("the services' connection budgets fit PostgreSQL's max_connections, and each is shared by at most its HPA's replicas", () => {

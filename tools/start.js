@@ -12,6 +12,7 @@ const path = require('node:path');
 const { ROOT, log, ensureDependencies, build, portAnswers, freePort } = require('./lib/workspace');
 const { Supervisor, ProcessKeeper, SERVICES } = require('./lib/supervisor');
 const { waitUntil200 } = require('./lib/https');
+const { createShutdown } = require('./lib/shutdown');
 const { startVendorSimulator, simulatorCredentialsEnv } = require('./lib/vendor-simulator');
 
 const DATA_DIR = path.resolve(ROOT, process.env.DATA_DIR || '.data');
@@ -26,28 +27,12 @@ const SIMULATOR_LATENCY_MS = process.env.SIMULATOR_LATENCY_MS || 'atlas=50,borea
 /** The gateway's metrics port (METRICS_PORT), then one per service in SERVICES order: each on its own /metrics. */
 const FIRST_METRICS_PORT = Number(process.env.METRICS_PORT || 9464);
 
-/** What to undo at shutdown, in reverse order. @type {(() => unknown)[]} */
-const cleanups = [];
 /** @type {import('./lib/supervisor').Supervisor | null} */
 let supervisor = null;
-let stopping = false;
-
+const shutdownControl = createShutdown({ supervisor: () => supervisor });
+const cleanups = shutdownControl.cleanups;
 /** @param {number} code */
-async function shutdown(code) {
-  if (stopping) return;
-  stopping = true;
-  log('stopping...');
-  await supervisor?.stopAll(10_000);
-  for (const cleanup of cleanups.reverse()) {
-    try {
-      await cleanup();
-    } catch (error) {
-      log(`cleanup failed: ${error.message}`);
-    }
-  }
-  log('stopped.');
-  process.exit(code);
-}
+const shutdown = (code) => shutdownControl.stop(code);
 
 /**
  * A metrics port per app, from FIRST_METRICS_PORT on (the gateway's METRICS_PORT, the
@@ -117,7 +102,7 @@ async function main() {
   // The vendors are outside the platform: the search and rates services reach them over HTTP.
   // Every secret an app reads is one made for this installation (nats.appEnv: the files init-secrets made), the simulated vendors' credentials too.
   const credentials = simulatorCredentialsEnv(nats.secretsDir);
-  const simulatorUrl = await startVendorSimulator(supervisor, { databaseUrl: postgres.url, latency: SIMULATOR_LATENCY_MS, credentials, stopped: () => stopping });
+  const simulatorUrl = await startVendorSimulator(supervisor, { databaseUrl: postgres.url, latency: SIMULATOR_LATENCY_MS, credentials, stopped: shutdownControl.isStopping });
   const vendors = { VENDOR_SIMULATOR_URL: simulatorUrl, ...credentials };
   for (const service of SERVICES) {
     supervisor.start(service, {
@@ -130,7 +115,7 @@ async function main() {
   supervisor.start('gateway', { ...nats.appEnv('gateway'), PORT: String(PORT), HOST, DATA_DIR, METRICS_PORT: String(metricsPorts.gateway) });
 
   log(`waiting for ${base}/health/ready ...`);
-  if (!(await waitUntil200(`${base}/health/ready`, READY_TIMEOUT_MS, { stopped: () => stopping }))) {
+  if (!(await waitUntil200(`${base}/health/ready`, READY_TIMEOUT_MS, { stopped: shutdownControl.isStopping }))) {
     log(`the system did not become ready within ${READY_TIMEOUT_MS / 1000} s; logs are in ${logDir}`);
     return shutdown(1);
   }

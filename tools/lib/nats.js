@@ -231,4 +231,4 @@ async function resolveNats(dataDir) {
  * @property {() => Promise<import('node:child_process').ChildProcess>} [restart] starting it again (same port, store and configuration)
  */
 
-module.exports = { resolveNats, startNatsServer, startPlatformBroker, appSecretsEnv, APP_SECRET_FILES };
+module.exports = { resolveNats, initSecrets, startNatsServer, startPlatformBroker, appSecretsEnv, APP_SECRET_FILES };

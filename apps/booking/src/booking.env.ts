@@ -3,6 +3,19 @@ import { IsDefined, IsIn, IsInt, IsOptional, IsString, Matches, Max, Min, MinLen
 import { DEVELOPMENT_SECRET_PREFIX, Secret, ServiceEnv } from '@hotel/platform';
 
 export class BookingEnv extends ServiceEnv {
+  /**
+   * Copies of the BOOKING_EVENTS stream a clustered broker keeps: 3 on a three-node
+   * cluster, so that losing a node (the stream's leader too) loses no event and stops
+   * no publishing beyond the election. Used when the booking service creates the stream;
+   * an existing stream is kept as it is (raising its copies is an operator's act).
+   */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(5)
+  BOOKING_EVENTS_REPLICAS = 1;
+
   /** How often a replica looks for sagas whose worker died. */
   @IsOptional()
   @Type(() => Number)

@@ -272,3 +272,14 @@ export async function startServiceHarness<E extends ServiceEnv = ServiceEnv>(opt
     throw error;
   }
 }
+
+/** The refusal a service's call ends with (a DomainError), or null when it answered; any other error is thrown on. */
+export async function refusalOf(call: Promise<unknown>): Promise<DomainError | null> {
+  try {
+    await call;
+    return null;
+  } catch (error) {
+    if (error instanceof DomainError) return error;
+    throw error;
+  }
+}

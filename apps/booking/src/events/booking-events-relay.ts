@@ -6,13 +6,17 @@ import { FailPoints, SimulatedCrash } from '../bookings/fail-points';
 import { BookingEventsOutbox } from './booking-events-outbox';
 
 /** The BOOKING_EVENTS stream as a booking replica creates it at start when it is missing. */
-export const BOOKING_EVENTS_STREAM: StreamConfig = {
-  name: STREAMS.BOOKING_EVENTS.name,
-  subjects: [STREAMS.BOOKING_EVENTS.subjects],
-  // A relay that died after publishing publishes again within seconds: its repeat is dropped.
-  duplicateWindowMs: 10 * 60_000,
-  maxAgeMs: 30 * 86_400_000,
-};
+/** The BOOKING_EVENTS stream the relay creates when missing, with `replicas` copies (BOOKING_EVENTS_REPLICAS). */
+export function bookingEventsStream(replicas: number): StreamConfig {
+  return {
+    name: STREAMS.BOOKING_EVENTS.name,
+    subjects: [STREAMS.BOOKING_EVENTS.subjects],
+    // A relay that died after publishing publishes again within seconds: its repeat is dropped.
+    duplicateWindowMs: 10 * 60_000,
+    maxAgeMs: 30 * 86_400_000,
+    replicas,
+  };
+}
 
 /** Events one transaction of the relay publishes at most. */
 const BATCH = 100;
@@ -85,8 +89,8 @@ export class BookingEventsRelay implements OnApplicationBootstrap, OnModuleDestr
     try {
       if (!this.services.isConnected()) throw new Error('not connected to NATS');
       if (!this.streamReady) {
-        if ((await this.services.ensureStream(BOOKING_EVENTS_STREAM)) === 'differs') {
-          this.logger.warn({ msg: 'the BOOKING_EVENTS stream exists with other settings than this release expects; publishing to it as it is', stream: BOOKING_EVENTS_STREAM.name });
+        if ((await this.services.ensureStream(bookingEventsStream(this.env.BOOKING_EVENTS_REPLICAS))) === 'differs') {
+          this.logger.warn({ msg: 'the BOOKING_EVENTS stream exists with other settings than this release expects; publishing to it as it is', stream: STREAMS.BOOKING_EVENTS.name });
         }
         this.streamReady = true;
       }

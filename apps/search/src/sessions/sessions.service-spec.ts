@@ -1,7 +1,6 @@
 import { Actor, ClientPricing, RoomRequest, SUBJECTS, SearchData, V2RatesBody } from '@hotel/contracts';
 import { findPlace, hotelsForPlace } from '@hotel/inventory';
-import { DomainError } from '@hotel/platform';
-import { TEST_FX_RATES } from '@hotel/testing';
+import { TEST_FX_RATES, refusalOf } from '@hotel/testing';
 import { startSearchHarness } from '../../test/search-fixtures';
 import { V2RatesService } from '../v2/v2-rates.service';
 import { SessionsService } from './sessions.service';
@@ -18,17 +17,6 @@ const STAY = { check_in: day(45), check_out: day(47), rooms: ROOMS };
 const client = (clientId: number): Actor => ({ clientId, userId: null, role: 'api', sandbox: false });
 const userOf = (clientId: number, userId: number): Actor => ({ clientId, userId, role: 'user', sandbox: false });
 const USD: ClientPricing = { currency: 'USD', fxMarginPercent: '0' };
-
-/** The refusal a call ends with (a DomainError), or null when it answered. */
-async function refusal(call: Promise<unknown>): Promise<DomainError | null> {
-  try {
-    await call;
-    return null;
-  } catch (error) {
-    if (error instanceof DomainError) return error;
-    throw error;
-  }
-}
 
 describe('search sessions and V2 rates (service tier: real PostgreSQL, vendors over HTTP, fake rates service)', () => {
   let harness: Awaited<ReturnType<typeof startSearchHarness>>;
@@ -78,8 +66,8 @@ describe('search sessions and V2 rates (service tier: real PostgreSQL, vendors o
 
   it("keeps a session to its client, and a user token's session to its user", async () => {
     const { session_id } = await sessions.create(userOf(3, 30), USD, { place_id: PARIS.placeId, ...STAY });
-    expect((await refusal(sessions.poll(client(4), session_id)))?.code).toBe('NOT_FOUND');
-    expect((await refusal(sessions.poll(userOf(3, 31), session_id)))?.code).toBe('NOT_FOUND');
+    expect((await refusalOf(sessions.poll(client(4), session_id)))?.code).toBe('NOT_FOUND');
+    expect((await refusalOf(sessions.poll(userOf(3, 31), session_id)))?.code).toBe('NOT_FOUND');
     // The client's own keys reach every session of the client.
     expect((await sessions.poll(client(3), session_id)).session_id).toBe(session_id);
     expect((await sessions.poll(userOf(3, 30), session_id)).session_id).toBe(session_id);
@@ -88,11 +76,11 @@ describe('search sessions and V2 rates (service tier: real PostgreSQL, vendors o
   it('answers SESSION_EXPIRED for a session idle past its lifetime', async () => {
     const { session_id } = await sessions.create(client(5), USD, { place_id: PARIS.placeId, ...STAY });
     await harness.dataSource.query(`UPDATE search.sessions SET last_used_at = now() - make_interval(secs => $2) WHERE id = $1`, [session_id, harness.env.SESSION_TTL_S + 5]);
-    expect((await refusal(sessions.poll(client(5), session_id)))?.code).toBe('SESSION_EXPIRED');
+    expect((await refusalOf(sessions.poll(client(5), session_id)))?.code).toBe('SESSION_EXPIRED');
   });
 
   it('refuses a place it does not know as invalid, naming the field', async () => {
-    const error = await refusal(sessions.create(client(1), USD, { place_id: 'gn:1', ...STAY }));
+    const error = await refusalOf(sessions.create(client(1), USD, { place_id: 'gn:1', ...STAY }));
     expect(error?.code).toBe('VALIDATION_FAILED');
     expect(error?.errors?.[0].field).toBe('place_id');
   });
@@ -110,9 +98,9 @@ describe('search sessions and V2 rates (service tier: real PostgreSQL, vendors o
     expect(resolved.key.hotelId).toBe(hotelId);
     expect(resolved.pricing).toEqual(USD);
     expect(resolved.search.check_in).toBe(STAY.check_in);
-    expect((await refusal(sessions.resolveRate(client(6), session_id, hotelId, `${rates[0].id}x`)))?.code).toBe('RATE_NOT_AVAILABLE');
+    expect((await refusalOf(sessions.resolveRate(client(6), session_id, hotelId, `${rates[0].id}x`)))?.code).toBe('RATE_NOT_AVAILABLE');
     // A hotel the search does not cover is not in the session.
-    const outside = (await refusal(sessions.hotelRates(client(6), session_id, 987_654_321)))?.code;
+    const outside = (await refusalOf(sessions.hotelRates(client(6), session_id, 987_654_321)))?.code;
     expect(outside).toBe('NOT_FOUND');
   });
 

@@ -1,7 +1,7 @@
 import { createHmac, randomUUID } from 'node:crypto';
 import { Actor } from '@hotel/contracts';
-import { AppMetrics, BackgroundJobs, DomainError, SERVICE_ENV } from '@hotel/platform';
-import { ServiceHarness, WebhookReceiver, startServiceHarness } from '@hotel/testing';
+import { AppMetrics, BackgroundJobs, SERVICE_ENV } from '@hotel/platform';
+import { ServiceHarness, WebhookReceiver, refusalOf, startServiceHarness } from '@hotel/testing';
 import { WebhookEndpointsRepository } from '../endpoints/webhook-endpoints.repository';
 import { WebhookEndpointsService } from '../endpoints/webhook-endpoints.service';
 import { SecretBox } from '../endpoints/secret-box';
@@ -22,17 +22,6 @@ import { WebhookPoster } from './webhook-post';
 // consumer writes them.)
 
 const backend = (clientId: number): Actor => ({ clientId, userId: null, role: 'backend', sandbox: false });
-
-/** The refusal a call ends with (a DomainError), or null when it answered. */
-async function refusal(call: Promise<unknown>): Promise<DomainError | null> {
-  try {
-    await call;
-    return null;
-  } catch (error) {
-    if (error instanceof DomainError) return error;
-    throw error;
-  }
-}
 
 /** Whether a Standard Webhooks signature header holds a valid signature of the request under the secret. */
 function signedWith(secret: string, headers: Record<string, string | string[] | undefined>, body: string): boolean {
@@ -81,7 +70,7 @@ describe('webhook endpoints and deliveries (service tier: real PostgreSQL, a rec
       endpoints.delete({ actor: backend(2), endpointId: created.id }),
       endpoints.sendTest({ actor: backend(2), endpointId: created.id }),
     ]) {
-      expect((await refusal(call))?.code).toBe('NOT_FOUND');
+      expect((await refusalOf(call))?.code).toBe('NOT_FOUND');
     }
     expect((await endpoints.get({ actor: backend(1), endpointId: created.id })).description).toBe('ours');
   });

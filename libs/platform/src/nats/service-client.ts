@@ -55,6 +55,8 @@ export interface StreamConfig {
   /** How long the stream remembers a message id to drop a repeat of it. */
   duplicateWindowMs: number;
   maxAgeMs: number;
+  /** Copies a clustered broker keeps (1 unless said; at most the cluster's size). */
+  replicas?: number;
 }
 
 /** The stream's acknowledgement: the message's sequence in the stream; `duplicate` when its id was there already (nothing stored). */
@@ -264,6 +266,7 @@ export class ServiceClient {
       discard: DiscardPolicy.Old,
       duplicate_window: nanos(config.duplicateWindowMs),
       max_age: nanos(config.maxAgeMs),
+      num_replicas: config.replicas ?? 1,
     };
     try {
       await manager.streams.add(wanted);
