@@ -129,15 +129,27 @@ async function main() {
 
   const { resolvePostgres } = require('./lib/postgres');
   const { initSecrets, startNatsServer, appSecretsEnv } = require('./lib/nats');
-  const postgres = await resolvePostgres(DATA_DIR);
+  // A database of its own (hotel_cluster) when it shares a PostgreSQL server with npm start.
+  const postgres = await resolvePostgres(DATA_DIR, process.env.DATABASE_NAME || 'hotel_cluster');
   cleanups.push(postgres.stop);
   log(`PostgreSQL: ${postgres.kind}`);
 
   // The cluster: three nodes, each with its client port, route port and store.
+  /** @type {Set<number>} */
+  const taken = new Set();
+  const distinctPort = async () => {
+    for (;;) {
+      const port = await freePort();
+      if (!taken.has(port)) {
+        taken.add(port);
+        return port;
+      }
+    }
+  };
   const clientPorts = [];
   const routePorts = [];
-  for (let index = 0; index < NATS_NODES; index++) clientPorts.push(await freePort());
-  for (let index = 0; index < NATS_NODES; index++) routePorts.push(await freePort());
+  for (let index = 0; index < NATS_NODES; index++) clientPorts.push(await distinctPort());
+  for (let index = 0; index < NATS_NODES; index++) routePorts.push(await distinctPort());
   const secretsDir = path.join(DATA_DIR, 'secrets');
   initSecrets(secretsDir, clientPorts[0], path.join(DATA_DIR, 'nats-1'));
   const base = fs.readFileSync(path.join(secretsDir, 'nats', 'nats.conf'), 'utf8');
@@ -189,7 +201,7 @@ async function main() {
   }
   const gatewayPorts = [];
   for (let index = 0; index < APP_REPLICAS; index++) {
-    const port = await freePort();
+    const port = await distinctPort();
     gatewayPorts.push(port);
     // One DATA_DIR for both: the same development certificate behind the balancer.
     supervisor.start(replicaName('gateway', index), { ...appSecretsEnv(secretsDir, 'gateway'), PORT: String(port), HOST: '127.0.0.1', DATA_DIR, METRICS_PORT: '0' });

@@ -157,26 +157,27 @@ async function startServer(server, databaseDir) {
 
 /**
  * DATABASE_URL if set; else a server on 127.0.0.1:5432 if one answers; else
- * (or with EMBEDDED_PG=1) the embedded PostgreSQL.
+ * (or with EMBEDDED_PG=1) the embedded PostgreSQL; on a server, the database `databaseName`.
  * @param {string} dataDir
+ * @param {string} [databaseName]
  * @returns {Promise<Database>}
  */
-async function resolvePostgres(dataDir) {
+async function resolvePostgres(dataDir, databaseName = DATABASE_NAME) {
   if (process.env.DATABASE_URL && process.env.EMBEDDED_PG !== '1') {
     return { url: process.env.DATABASE_URL, kind: 'DATABASE_URL', stop: async () => undefined };
   }
   if (process.env.EMBEDDED_PG !== '1' && (await portAnswers(5432))) {
     const serverUrl = 'postgres://postgres@127.0.0.1:5432/postgres';
     try {
-      await ensureDatabase(serverUrl, DATABASE_NAME);
-      return { url: withDatabase(serverUrl, DATABASE_NAME), kind: 'local server on 127.0.0.1:5432', stop: async () => undefined };
+      await ensureDatabase(serverUrl, databaseName);
+      return { url: withDatabase(serverUrl, databaseName), kind: 'local server on 127.0.0.1:5432', stop: async () => undefined };
     } catch (error) {
       log(`PostgreSQL on 127.0.0.1:5432 answers but refused us (${error.message}); using the embedded one`);
     }
   }
   const embedded = await startEmbedded(dataDir);
-  await ensureDatabase(embedded.serverUrl, DATABASE_NAME);
-  return { url: withDatabase(embedded.serverUrl, DATABASE_NAME), kind: 'embedded', stop: embedded.stop, process: embedded.process, restart: embedded.restart };
+  await ensureDatabase(embedded.serverUrl, databaseName);
+  return { url: withDatabase(embedded.serverUrl, databaseName), kind: 'embedded', stop: embedded.stop, process: embedded.process, restart: embedded.restart };
 }
 
 /**
