@@ -73,7 +73,7 @@ if (affected !== null) {
     log('nothing to run');
     process.exit(0);
   }
-  selection = found.everything ? null : { tests: found.tests, lint: found.changed.filter((file) => /\.(ts|js|mjs|cjs)$/.test(file) && fs.existsSync(path.join(ROOT, file))) };
+  selection = found.everything ? null : { tests: found.tests, needsBuild: found.needsBuild, lint: found.changed.filter((file) => /\.(ts|js|mjs|cjs)$/.test(file) && fs.existsSync(path.join(ROOT, file))) };
 }
 log('type-checking...');
 for (const tsconfig of TSCONFIGS) run(process.execPath, [path.join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', tsconfig, '--noEmit']);
@@ -81,7 +81,7 @@ for (const tsconfig of TSCONFIGS) run(process.execPath, [path.join(ROOT, 'node_m
 // reads the Nx project graph the build computed: both run when the system tier does
 // (as in a whole run), neither for the unit or service tier alone; with --affected, when a
 // chosen test is a system test or runs the build, and the lint reads only the changed files.
-const needsBuild = selection ? selection.tests.some((test) => test.endsWith('.e2e-spec.ts') || /\bdist\//.test(fs.readFileSync(path.join(ROOT, test), 'utf8'))) : tiers.includes('system');
+const needsBuild = selection ? selection.needsBuild : tiers.includes('system');
 if (needsBuild) build({ quiet: true });
 if (selection ? selection.lint.length > 0 : tiers.includes('system')) {
   log('linting...');

@@ -69,10 +69,7 @@ function selectAffectedTests({ changed, tests, read, related }) {
 
   const platformChanged = changed.some((file) => PLATFORM_CODE.test(file) && !TEST_FILE.test(file));
   if (platformChanged) {
-    for (const [test, text] of texts) {
-      const scripts = [...text.matchAll(SCRIPT_NAME)].map((match) => `tools/${match[1]}`).filter((script) => read(script) !== '');
-      if (RUNS_THE_BUILD.test(text) || scripts.some((script) => RUNS_THE_BUILD.test(read(script)) || scriptUsesTheBuild(script, read))) selected.add(test);
-    }
+    for (const [test, text] of texts) if (runsTheBuild(text, read)) selected.add(test);
   }
   return { everything: false, tests: [...selected].sort() };
 }
@@ -88,6 +85,17 @@ function folderNames(file) {
   const top = directory.split('/')[0];
   const whole = directory.includes('/') ? [directory] : [];
   return ['apps', 'libs'].includes(top) ? whole : [`${top}/`, `'${top}'`, `"${top}"`, ...whole];
+}
+
+/**
+ * Whether a test (its text) runs the built platform: it names dist/, or a tools script it
+ * runs does, itself or through the tools libraries it requires.
+ * @param {string} text
+ * @param {(file: string) => string} read
+ */
+function runsTheBuild(text, read) {
+  const scripts = [...text.matchAll(SCRIPT_NAME)].map((match) => `tools/${match[1]}`).filter((script) => read(script) !== '');
+  return RUNS_THE_BUILD.test(text) || scripts.some((script) => RUNS_THE_BUILD.test(read(script)) || scriptUsesTheBuild(script, read));
 }
 
 /**
@@ -148,13 +156,15 @@ function readFile(file) {
 }
 
 /**
- * The selection for a change since `ref`, with what changed.
+ * The selection for a change since `ref`, with what changed and whether a chosen test needs
+ * the build (a system test, or one that runs the built platform).
  * @param {string} ref
  */
 function affectedSince(ref) {
   const changed = changedFiles(ref);
-  const tests = allTests();
-  return { changed, ...selectAffectedTests({ changed, tests, read: readFile, related: relatedTests(changed) }) };
+  const selection = selectAffectedTests({ changed, tests: allTests(), read: readFile, related: relatedTests(changed) });
+  const needsBuild = selection.tests.some((test) => test.endsWith('.e2e-spec.ts') || runsTheBuild(readFile(test), readFile));
+  return { changed, needsBuild, ...selection };
 }
 
 module.exports = { selectAffectedTests, affectedSince, defaultBase, changedFiles };

@@ -1,5 +1,4 @@
 import { KV_BUCKETS, STREAMS } from './channels';
-import { SUBJECTS } from './subjects';
 import { BusIdentity, SERVICE_NAMES, ServiceName } from './identities';
 import { OPERATIONS, OperationKey } from './operations';
 import { FxRatesUpdatedEvent } from './rates/fx';
@@ -7,8 +6,6 @@ import { CredentialsRevokedEvent } from './users/credentials';
 
 /** The identities allowed to send each request subject (OPERATIONS' `callers`); the broker's permissions follow at the next start. */
 export const SUBJECT_CALLERS = Object.fromEntries(Object.entries(OPERATIONS).map(([key, operation]) => [key, operation.callers])) as Record<OperationKey, readonly BusIdentity[]>;
-
-type SubjectKey = OperationKey;
 
 /**
  * Events (publish/subscribe, no reply): who publishes each and who listens.
@@ -111,7 +108,9 @@ export interface BusPermissions {
 
 /** What the broker lets an identity do, derived from the tables above. */
 export function busPermissions(identity: BusIdentity): BusPermissions {
-  const publish: string[] = (Object.keys(SUBJECT_CALLERS) as SubjectKey[]).filter((key) => SUBJECT_CALLERS[key].includes(identity)).map((key) => SUBJECTS[key]);
+  const publish: string[] = Object.values(OPERATIONS)
+    .filter((operation) => operation.callers.includes(identity))
+    .map((operation) => operation.subject);
   const subscribe = [`${inboxPrefixOf(identity)}.>`];
   for (const key of Object.keys(EVENTS) as (keyof typeof EVENTS)[]) {
     if (EVENT_ROUTES[key].publishers.includes(identity)) publish.push(EVENTS[key]);
