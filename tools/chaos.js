@@ -5,8 +5,11 @@
 // database reached through a TCP proxy, drives booking load, and in each round
 // breaks one thing (SIGKILL of an app, a NATS restart, a PostgreSQL cut), lets the
 // platform repair itself, stops the load, waits for every booking to end and then
-// checks money, promo codes, allotments and answers against each other. Prints a
-// table and every violation; exits 1 if there was any. See docs/engineering/chaos.md.
+// checks money, promo codes, allotments, answers and the booking events (on the stream
+// once, delivered to a webhook receiver) against each other. With --cluster it runs the
+// production layout (three NATS nodes, two replicas of every app) and takes away a node
+// or a replica in each round. Prints a table and every violation; exits 1 if there was
+// any. See docs/engineering/chaos.md.
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
@@ -16,12 +19,19 @@ const { waitUntil200 } = require('./lib/https');
 const { startPlatform } = require('./chaos/platform');
 const { faultKinds } = require('./chaos/faults');
 const { Load, Recorder } = require('./chaos/load');
+const { eventViolations } = require('./chaos/events');
 const { coverage, runSqlChecks, waitForSagas, httpViolations, answerViolations, balanceViolations, logViolations } = require('./chaos/checks');
 
-const USAGE = `usage: node tools/chaos.js [--rounds N] [--short] [--duration-s S] [--loops N] [--only TEXT,...] [--margin-s M] [--seed N] [--keep]
+/** What --short --cluster takes away: the stream's leader, a service replica, a gateway. */
+const SHORT_CLUSTER_ROUNDS = ['kill nats leader', 'kill booking@2', 'kill gateway@2'];
 
+const USAGE = `usage: node tools/chaos.js [--cluster] [--rounds N] [--short] [--duration-s S] [--loops N] [--only TEXT,...] [--margin-s M] [--seed N] [--keep]
+
+  --cluster       the production layout (three NATS nodes, two replicas of every app, two gateways
+                  behind a balancer); each round takes away a NATS node or one replica of an app
   --rounds N      passes over every fault kind (default 1), after a baseline round without a fault
-  --short         one pass with short load phases (2 s), for CI
+  --short         one pass with short load phases (2 s), for CI; with --cluster, only the rounds
+                  ${SHORT_CLUSTER_ROUNDS.join(', ')}
   --duration-s S  seconds of load before each fault and again after the platform is ready (default 8)
   --loops N       concurrent booking loops, spread over the 3 clients (default 12)
   --only TEXT,..  only the faults whose name contains one of these (e.g. booking,nats)
@@ -34,6 +44,7 @@ function options() {
   try {
     parsed = parseArgs({
       options: {
+        cluster: { type: 'boolean', default: false },
         rounds: { type: 'string', default: '1' },
         short: { type: 'boolean', default: false },
         'duration-s': { type: 'string' },
@@ -70,7 +81,8 @@ function options() {
     rounds: parsed.short ? 1 : number('rounds', parsed.rounds, 1),
     durationS: number('duration-s', parsed['duration-s'] ?? (parsed.short ? '2' : '8'), 0),
     loops: number('loops', parsed.loops, 1),
-    only: parsed.only ? parsed.only.split(',').map((text) => text.trim()).filter(Boolean) : null,
+    only: parsed.only ? parsed.only.split(',').map((text) => text.trim()).filter(Boolean) : parsed.short && parsed.cluster ? SHORT_CLUSTER_ROUNDS : null,
+    cluster: parsed.cluster,
     marginS: number('margin-s', parsed['margin-s'], 0),
     seed: parsed.seed !== undefined ? number('seed', parsed.seed, 0) : Math.floor(Math.random() * 1e6),
     keep: parsed.keep,
@@ -85,6 +97,7 @@ const CONFIG = {
   rpcTimeoutMs: 3000,
   restartDelayMs: 3000,
   natsDownMs: 2000,
+  clusterNatsDownMs: 8000,
   postgresCutMs: 4000,
   vendorFaultMs: 5000,
   // Four account currencies: no decimals (JPY), two (USD, EUR), three (KWD); every
@@ -111,6 +124,17 @@ const CONFIG = {
 /** @typedef {ReturnType<typeof options>} Options */
 /** @typedef {{ platform: Platform, load: Load, opts: Options, boundMs: number }} Context */
 /** @typedef {{ name: string, describe?: string, inject: ((platform: Platform) => Promise<void>) | null }} Round */
+
+/** How long, once every saga has ended, the events may take to be published and delivered (a killed relay or dispatcher hands over after its lease). */
+const EVENTS_WAIT_MS = 30_000;
+
+/**
+ * In the cluster layout, how long after a node or a replica is lost a request may still meet
+ * 503 or no answer. A node's JetStream leaderships (the rate limits' bucket, which fails
+ * closed) move once a follower's election timer runs out, 4 to 9 s after the last heartbeat
+ * by nats-server's defaults, then a vote; a replica's requests in flight end at the RPC timeout.
+ */
+const CLUSTER_UNAVAILABLE_MS = 12_000;
 
 /** @param {string} message */
 const log = (message) => process.stderr.write(`[chaos] ${message}\n`);
@@ -150,6 +174,20 @@ function errorSummary(records) {
     counts.set(key, (counts.get(key) ?? 0) + 1);
   }
   return [...counts.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([key, count]) => `${key} ×${count}`);
+}
+
+/**
+ * When, counted from the fault, the first and the last request met the platform unavailable
+ * (503, or no answer): "1.2-6.4", or "-" when none did.
+ * @param {import('./chaos/load').HttpRecord[]} records
+ * @param {number} from
+ */
+function unavailableSpan(records, from) {
+  const failed = records.filter((record) => (record.status === 503 || record.status === 0) && record.endedAt >= from);
+  if (failed.length === 0) return { text: '-', lastMs: 0 };
+  const first = Math.min(...failed.map((record) => record.endedAt)) - from;
+  const last = Math.max(...failed.map((record) => record.endedAt)) - from;
+  return { text: `${seconds(first)}-${seconds(last)}`, lastMs: last };
 }
 
 /**
@@ -248,10 +286,16 @@ async function runRound(context, round, index, total) {
   const sqlChecks = await runSqlChecks(sql);
   violations.push(
     ...sqlChecks.violations,
+    ...(await eventViolations(sql, platform.stream, platform.receiver.received, EVENTS_WAIT_MS)),
     ...httpViolations(recorder.records, faultWindow, roundStart),
     ...(await answerViolations(sql, load.answers)),
     ...(await balanceViolations(sql, platform.gateway, platform.clients)),
   );
+  // With two of everything, losing one part is not an outage: what it held fails, and only briefly.
+  const unavailable = faultWindow ? unavailableSpan(recorder.records, faultWindow.from) : null;
+  if (opts.cluster && unavailable && unavailable.lastMs > CLUSTER_UNAVAILABLE_MS) {
+    violations.push({ name: 'cluster_unavailable_briefly', rule: `with a NATS node or a replica lost, 503 or no answer only within ${seconds(CLUSTER_UNAVAILABLE_MS)} s of the loss`, rows: [{ unavailable_s: unavailable.text }] });
+  }
   platform.supervisor.off('exit', onExit);
   log(`${label}: ${violations.length ? `${violations.length} checks violated` : 'all checks hold'}`);
   return {
@@ -260,6 +304,7 @@ async function runRound(context, round, index, total) {
     requests: recorder.records.length,
     booked: recorder.records.filter((record) => (record.op === 'book' || record.op === 'v2_book') && record.status === 201).length,
     errors: errorSummary(recorder.records),
+    unavailable: unavailable?.text ?? null,
     readyS,
     recoverS: round.inject ? span(recovered) : undefined,
     settleS: span(quiet),
@@ -319,6 +364,7 @@ function report(results, context, made) {
       String(result.requests),
       String(result.booked),
       result.errors,
+      result.unavailable ?? '-',
       result.readyS === null ? '-' : result.readyS.toFixed(1),
       result.recoverS === undefined ? '-' : result.recoverS === null ? 'never' : result.recoverS.toFixed(1),
       result.settleS === null ? 'never' : result.settleS.toFixed(1),
@@ -329,12 +375,12 @@ function report(results, context, made) {
   const { opts, boundMs } = context;
   const lines = [
     '',
-    `npm run chaos — ${results.length} rounds, ${opts.loops} load loops over ${CONFIG.clients.length} clients, ${opts.durationS} s load before and after each fault, ` +
+    `npm run chaos${opts.cluster ? ' --cluster' : ''} — ${results.length} rounds, ${opts.loops} load loops over ${CONFIG.clients.length} clients, ${opts.durationS} s load before and after each fault, ` +
       `SAGA_LEASE_S=${CONFIG.leaseS}, RECOVERY_INTERVAL_MS=${CONFIG.recoveryIntervalMs}, bound ${seconds(boundMs)} s, seed ${opts.seed}`,
     '',
     made,
     '',
-    renderTable(['#', 'fault', 'requests', 'booked', 'errors (status code ×n)', 'ready s', 'recover s', 'settle s', 'exits', 'violations (rows)'], rows),
+    renderTable(['#', 'fault', 'requests', 'booked', 'errors (status code ×n)', 'unavailable s', 'ready s', 'recover s', 'settle s', 'exits', 'violations (rows)'], rows),
     '',
   ];
   const skipped = [...new Set(results.flatMap((result) => result.skipped))];
@@ -363,9 +409,9 @@ async function main() {
   cleanups.push(() => (keepWorkDir ? log(`kept ${workDir}`) : fs.rmSync(workDir, { recursive: true, force: true })));
   const started = Date.now();
   log(`work directory ${workDir}; seed ${opts.seed}`);
-  const platform = await startPlatform({ workDir, config: CONFIG, cleanups, log, keepDatabase: opts.keep });
+  const platform = await startPlatform({ workDir, config: CONFIG, cleanups, log, keepDatabase: opts.keep, cluster: opts.cluster });
 
-  const kinds = faultKinds(CONFIG).filter((kind) => !opts.only || opts.only.some((text) => kind.name.includes(text)));
+  const kinds = faultKinds(CONFIG, { cluster: opts.cluster }).filter((kind) => !opts.only || opts.only.some((text) => kind.name.includes(text)));
   /** @type {Round[]} */
   const rounds = [{ name: 'none (baseline)', inject: null }];
   for (let pass = 0; pass < opts.rounds; pass++) rounds.push(...kinds);
@@ -396,7 +442,8 @@ async function main() {
   const logs = logViolations(platform.logDir, platform.clients);
   const violated = results.some((result) => result.violations.length) || logs.violations.length > 0;
   if (violated) keepWorkDir = true;
-  process.stdout.write(report(results, context, await coverage(platform.sql)));
+  const events = `booking events: ${(await platform.stream.messages()).length} on the stream, ${platform.receiver.received.size} delivered to the webhook receiver`;
+  process.stdout.write(report(results, context, `${await coverage(platform.sql)}\n${events}`));
   process.stdout.write(
     `log files: ${logs.files} files, ${logs.lines} lines: ` +
       (logs.violations.length

@@ -3,15 +3,15 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { NatsConnection, connect } from 'nats';
-import { BookingEvent, STREAMS } from '@hotel/contracts';
+import { STREAMS } from '@hotel/contracts';
 import { natsConnectionOptions } from '@hotel/platform';
 import { GUEST, TestDatabase, call, createTestDatabase, freePort, sleep, staySequence } from '@hotel/testing';
 
 // `npm run cluster` as production lays the platform out: three NATS nodes with the booking
-// events on all three, two replicas of every app, two gateways behind the balancer. Under
-// booking load, the node leading the BOOKING_EVENTS stream is killed (kill -9), then a
-// gateway: requests fail at most with 503 and Retry-After, the stream elects another
-// leader, and every booking's events are on it exactly once.
+// events on all three, two replicas of every app, two gateways behind the balancer, the admin
+// command finding it through DATA_DIR; a gateway killed, the balancer sends everything to the
+// other. Losing a node (the stream's leader) or a replica under booking load, with every
+// invariant checked, is `npm run chaos -- --cluster` (tools/chaos.e2e-spec.ts).
 
 const ROOT = resolve(__dirname, '..');
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- plain JavaScript of the workspace's commands, not built
@@ -110,36 +110,9 @@ describe('npm run cluster', () => {
     }
   }
 
-  /** Booking loops until `stop` says so, each waiting out a refusal's Retry-After as a client does. */
-  async function load(workers: number, stop: () => boolean): Promise<Outcome[]> {
-    const outcomes: Outcome[] = [];
-    await Promise.all(
-      Array.from({ length: workers }, async () => {
-        while (!stop()) {
-          const outcome = await bookOnce();
-          outcomes.push(outcome);
-          if (outcome.retryAfter) await sleep(Number(outcome.retryAfter) * 1000);
-        }
-      }),
-    );
-    return outcomes;
-  }
-
   async function streamInfo() {
     const manager = await admin.jetstreamManager({ checkAPI: false });
     return manager.streams.info(STREAMS.BOOKING_EVENTS.name);
-  }
-
-  /** Every event on the stream, read from the first through an ordered consumer. */
-  async function streamEvents(): Promise<{ msgId: string; event: BookingEvent }[]> {
-    const { state } = await streamInfo();
-    const consumer = await admin.jetstream().consumers.get(STREAMS.BOOKING_EVENTS.name);
-    const events: { msgId: string; event: BookingEvent }[] = [];
-    for await (const message of await consumer.fetch({ max_messages: state.messages, expires: 5000 })) {
-      events.push({ msgId: message.headers!.get('Nats-Msg-Id'), event: message.json<BookingEvent>() });
-      if (events.length === state.messages) break;
-    }
-    return events;
   }
 
   it(`runs ${NATS_NODES} NATS nodes and ${APP_REPLICAS} replicas of every app, the booking events on every node`, async () => {
@@ -155,56 +128,6 @@ describe('npm run cluster', () => {
     }
     expect(info!.config.num_replicas).toBe(NATS_NODES);
     expect(info!.cluster?.replicas?.length).toBe(NATS_NODES - 1);
-  });
-
-  it("keeps booking while the node that leads the booking events is killed, and the stream keeps every booking's events once", async () => {
-    let stopped = false;
-    const running = load(4, () => stopped);
-    await sleep(3000);
-    const leader = (await streamInfo()).cluster!.leader!;
-    const node = Number(/(\d+)$/.exec(leader)![1]);
-    const killed = pidOf(`nats-${node}`);
-    process.kill(killed, 'SIGKILL');
-    const killedAt = Date.now();
-    // Another node leads the stream within the election.
-    let newLeader: string | undefined;
-    for (let waited = 0; waited < 100 && (!newLeader || newLeader === leader); waited++) {
-      await sleep(200);
-      newLeader = await streamInfo().then((info) => info.cluster?.leader, () => undefined);
-    }
-    expect(newLeader).toBeDefined();
-    expect(newLeader).not.toBe(leader);
-    // The node comes back (npm run cluster restarts it) and catches up; the load goes on meanwhile.
-    for (let waited = 0; waited < 100 && pidOf(`nats-${node}`) === killed; waited++) await sleep(200);
-    expect(pidOf(`nats-${node}`)).not.toBe(killed);
-    await sleep(2000);
-    stopped = true;
-    const outcomes = await running;
-
-    const failed = outcomes.filter((outcome) => ![200, 201, 202, 204].includes(outcome.status));
-    // Failures only as 503 with Retry-After, never a 500 or a wrong answer, and only while the
-    // node's leaderships move (measured: 1.2 to 6.4 s after the kill, the shared rate limits'
-    // bucket electing its leader, and a search that did not answer in time).
-    expect(failed.filter((outcome) => outcome.status !== 503 || !outcome.retryAfter)).toEqual([]);
-    expect(failed.filter((outcome) => outcome.at - killedAt > 15_000 || outcome.at < killedAt)).toEqual([]);
-    const booked = outcomes.filter((outcome) => outcome.bookingId !== undefined).map((outcome) => outcome.bookingId!);
-    expect(booked.length).toBeGreaterThan(5);
-    expect(failed.length).toBeLessThan(outcomes.length / 2);
-
-    // Every booking's events reach the stream (the relay publishes what the node lost again), each once.
-    let events: { msgId: string; event: BookingEvent }[] = [];
-    for (let waited = 0; waited < 150; waited++) {
-      events = await streamEvents().catch(() => events);
-      const settled = booked.every((id) => events.some(({ event }) => event.data.id === id && event.type !== 'booking.created'));
-      if (settled) break;
-      await sleep(200);
-    }
-    const ids = events.map(({ msgId }) => msgId);
-    expect(new Set(ids).size).toBe(ids.length);
-    for (const id of booked) {
-      const types = events.filter(({ event }) => event.data.id === id).map(({ event }) => event.type);
-      expect({ id, created: types.filter((type) => type === 'booking.created').length, ended: types.filter((type) => type !== 'booking.created').length }).toEqual({ id, created: 1, ended: 1 });
-    }
   });
 
   it('sends every request to the other gateway once one is gone', async () => {

@@ -9,7 +9,8 @@
 // goes to Jest as is. `--affected[=REF]` runs only the tests a change since REF can break
 // (default: where the branch left origin/main, or what is not committed; tools/lib/affected.js
 // says how they are chosen), lints only the changed files and builds only when a chosen test
-// runs the built platform or is a system test.
+// runs the built platform or is a system test. `--record-durations` writes each test file's
+// duration of this run into tools/jest/test-durations.json, the order a fresh clone runs them in.
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
@@ -36,9 +37,14 @@ function parseArguments(argv) {
   const jestArgs = [];
   /** @type {string | null} */
   let affected = null;
+  let recordDurations = false;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     let tier;
+    if (arg === '--record-durations') {
+      recordDurations = true;
+      continue;
+    }
     if (arg === '--affected' || arg.startsWith('--affected=')) {
       affected = arg.includes('=') ? arg.slice('--affected='.length) : defaultBase();
       continue;
@@ -55,10 +61,10 @@ function parseArguments(argv) {
     }
     if (!tiers.includes(tier)) tiers.push(tier);
   }
-  return { tiers: tiers.length ? tiers : TIERS, jestArgs, affected };
+  return { tiers: tiers.length ? tiers : TIERS, jestArgs, affected, recordDurations };
 }
 
-const { tiers, jestArgs, affected } = parseArguments(process.argv.slice(2));
+const { tiers, jestArgs, affected, recordDurations } = parseArguments(process.argv.slice(2));
 const everyTier = tiers.length === TIERS.length;
 
 ensureDependencies();
@@ -108,5 +114,9 @@ if (summary) {
   process.stdout.write(
     `\ntests: ${summary.numPassedTests} passed, ${summary.numFailedTests} failed${skipped ? `, ${skipped} skipped` : ''}\n`,
   );
+  if (recordDurations) {
+    const { recordDurations: record, DURATIONS_FILE } = require('./jest/longest-first');
+    log(`recorded the durations of ${record(summary)} test files in ${path.relative(ROOT, DURATIONS_FILE)}`);
+  }
 }
 process.exit(jest.status ?? 1);

@@ -4,6 +4,7 @@
 // orchestrator restarts a killed process, the broker comes back, the network
 // heals); the round then waits for /health/ready.
 const { APPS } = require('./platform');
+const { replicaName } = require('../lib/cluster');
 
 /** @param {number} ms */
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -36,9 +37,11 @@ function respawned(supervisor, name) {
 /**
  * Every fault kind, in the order the rounds take them; `config` gives the outage lengths.
  * @param {import('./platform').ChaosConfig} config
+ * @param {{ cluster: boolean }} layout
  * @returns {Fault[]}
  */
-function faultKinds(config) {
+function faultKinds(config, { cluster }) {
+  if (cluster) return clusterFaultKinds(config);
   return [
     ...APPS.map((app) => ({
       name: `kill ${app}`,
@@ -54,9 +57,10 @@ function faultKinds(config) {
       name: 'restart nats',
       describe: `SIGKILL nats-server, started again on the same port ${config.natsDownMs / 1000} s later`,
       async inject(platform) {
-        await platform.nats.kill('SIGKILL');
+        const [nats] = platform.natsNodes;
+        await nats.kill('SIGKILL');
         await sleep(config.natsDownMs);
-        await platform.nats.start();
+        await nats.start();
       },
     },
     {
@@ -76,6 +80,52 @@ function faultKinds(config) {
         await setVendorFaults(platform.simulatorUrl, { atlas: {}, borealis: {}, cobalt: {} });
       },
     },
+  ];
+}
+
+/**
+ * The faults of the cluster layout: a NATS node (the one leading the booking events, then
+ * another), and one replica of each app, the gateways' included; the other replica and nodes
+ * carry on.
+ * @param {import('./platform').ChaosConfig} config
+ * @returns {Fault[]}
+ */
+function clusterFaultKinds(config) {
+  /**
+   * @param {Platform} platform
+   * @param {boolean} leader the node leading BOOKING_EVENTS, or another
+   */
+  const nodeOf = async (platform, leader) => {
+    const name = await platform.stream.leader();
+    if (!name) throw new Error('the BOOKING_EVENTS stream has no leader before the fault');
+    const leading = Number(/(\d+)$/.exec(name)?.[1]) - 1;
+    return leader ? leading : (leading + 1) % platform.natsNodes.length;
+  };
+  /** @param {boolean} leader */
+  const killNode = (leader) => ({
+    name: leader ? 'kill nats leader' : 'kill nats node',
+    describe: `SIGKILL the NATS node ${leader ? 'leading' : 'not leading'} the booking events, started again ${config.clusterNatsDownMs / 1000} s later`,
+    /** @param {Platform} platform */
+    async inject(platform) {
+      const node = platform.natsNodes[await nodeOf(platform, leader)];
+      await node.kill('SIGKILL');
+      await sleep(config.clusterNatsDownMs);
+      await node.start();
+    },
+  });
+  return [
+    killNode(true),
+    killNode(false),
+    ...APPS.map((app) => replicaName(app, 1)).map((replica) => ({
+      name: `kill ${replica}`,
+      describe: `SIGKILL ${replica} (the other replica carries on), restarted ${config.restartDelayMs / 1000} s later`,
+      /** @param {Platform} platform */
+      async inject(platform) {
+        const back = respawned(platform.supervisor, replica);
+        await platform.supervisor.kill(replica, 'SIGKILL', { restartDelayMs: config.restartDelayMs });
+        await back;
+      },
+    })),
   ];
 }
 

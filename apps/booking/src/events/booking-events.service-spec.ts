@@ -1,13 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { BookingEvent, HEADERS, SUBJECTS } from '@hotel/contracts';
-import { DomainError } from '@hotel/platform';
+import { BACKGROUND_JOBS, BackgroundJobs, DomainError, SERVICE_CLIENT, ServiceClient } from '@hotel/platform';
 import { ServiceHarness } from '@hotel/testing';
 import { newBookingTemplate, startBookingHarness } from '../../test/booking-fixtures';
 import { BookingEnv } from '../booking.env';
 import { BookingSaga } from '../bookings/booking-saga';
 import { toBookingView } from '../bookings/booking-view';
 import { BookingEntity, FINAL_STEPS } from '../bookings/booking.entity';
+import { FailPoints } from '../bookings/fail-points';
 import { BookingsRepository, NewBooking } from '../bookings/bookings.repository';
+import { BookingEventsOutbox } from './booking-events-outbox';
 import { BookingEventsRelay } from './booking-events-relay';
 
 // Service tier: the outbox of booking events on a real PostgreSQL database (the
@@ -148,6 +150,37 @@ describe('booking events (service tier: the outbox and its relay)', () => {
     harness.client.streamDown = false;
     await published();
     expect(streamedOf(booking.id).map((message) => (message.data as BookingEvent).sequence)).toEqual([1, 2]);
+  });
+
+  it('two replicas relaying one outbox at once publish each event once, in order per booking, and together send it all', async () => {
+    await published();
+    harness.client.reset();
+    // The other replica: its own relay over the same database and stream.
+    const other = new BookingEventsRelay(harness.get<ServiceClient>(SERVICE_CLIENT), harness.env, harness.get<BackgroundJobs>(BACKGROUND_JOBS), harness.get(FailPoints), harness.get(BookingEventsOutbox));
+    harness.client.streamDown = true;
+    const made = [];
+    for (let i = 0; i < 30; i++) made.push(await settle(await insert()));
+    harness.client.streamDown = false;
+    // Every publication, in the order the stream took it (a repeat of an id included).
+    const publications: string[] = [];
+    const publish = harness.client.publishToStream.bind(harness.client);
+    harness.client.publishToStream = async (subject, data, options) => {
+      publications.push(options.msgId);
+      await new Promise((resolve) => setImmediate(resolve));
+      return publish(subject, data, options);
+    };
+    try {
+      const sent = await Promise.all([relay.drain(), other.drain(), relay.drain(), other.drain()]);
+      expect(sent.reduce((sum, n) => sum + n, 0)).toBe(60);
+    } finally {
+      harness.client.publishToStream = publish;
+    }
+    expect(new Set(publications).size).toBe(publications.length);
+    for (const booking of made) {
+      const rows = await eventsOf(booking.id);
+      expect(rows.every((row) => row.sent_at instanceof Date)).toBe(true);
+      expect(streamedOf(booking.id).map((message) => message.msgId)).toEqual(rows.map((row) => row.id));
+    }
   });
 
   it('pruning deletes sent events past the retention only: never an unsent one, never a recent one', async () => {

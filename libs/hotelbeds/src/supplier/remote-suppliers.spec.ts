@@ -36,6 +36,24 @@ describe('remoteSuppliers', () => {
       for (const supplier of [...realOnly, ...two]) supplier.close?.();
     }
   });
+
+  it("opens a vendor's breaker after five failures in a row and probes again after VENDOR_BREAKER_COOLDOWN_MS (30 s unless said)", async () => {
+    // Port 9 on loopback refuses: every cancellation fails without an answer.
+    const [quick] = remoteSuppliers(envOf({ VENDOR_SIMULATOR_URL: 'http://127.0.0.1:9', SIMULATED_VENDORS: 'atlas', VENDOR_BREAKER_COOLDOWN_MS: 100 }));
+    const [usual] = remoteSuppliers(envOf({ VENDOR_SIMULATOR_URL: 'http://127.0.0.1:9', SIMULATED_VENDORS: 'atlas' }));
+    const booking = { bookingId: 1, reference: 'ATL-1', status: 'confirmed' as const, sandbox: false, placedAt: new Date() };
+    try {
+      for (const supplier of [quick, usual]) {
+        for (let i = 0; i < 5; i++) await expect(supplier.cancel(booking)).rejects.toThrow();
+        expect(supplier.circuits?.().cancellation).toBe('open');
+      }
+      await new Promise((resolve) => setTimeout(resolve, 150));
+      expect([quick.circuits?.().cancellation, usual.circuits?.().cancellation]).toEqual(['half-open', 'open']);
+    } finally {
+      quick.close?.();
+      usual.close?.();
+    }
+  });
 });
 
 describe('vendor URLs', () => {

@@ -23,6 +23,7 @@ export function remoteSuppliers(env: VendorsEnv, options: { hotelCodes?: HotelCo
       baseUrl,
       apiKey,
       secret,
+      ...(env.VENDOR_BREAKER_COOLDOWN_MS !== undefined && { breaker: { cooldownMs: env.VENDOR_BREAKER_COOLDOWN_MS } }),
       onBreakerStateChange: (operation, state) => logger.warn({ msg: 'vendor circuit breaker', vendor: code, operation, state }),
     });
   const suppliers: SupplierPort[] = [];

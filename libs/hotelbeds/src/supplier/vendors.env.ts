@@ -163,6 +163,18 @@ export class VendorsEnv extends WithSimulatedVendorCredentials(RateIdEnv, { secr
   @IsOptional()
   @Matches(new RegExp(`^((${VENDOR_CODES.join('|')})(,(${VENDOR_CODES.join('|')}))*)?$`), { message: `SIMULATED_VENDORS must list vendors of ${VENDOR_CODES.join(', ')}, comma-separated (or be empty)` })
   SIMULATED_VENDORS: string = VENDOR_CODES.join(',');
+
+  /**
+   * How long a vendor operation's circuit breaker stays open (after 5 failures in a row)
+   * before one request probes the vendor again. Meanwhile that operation fails at once
+   * (503 to partners, cancellations and bookings retried by their sagas).
+   */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(100)
+  @Max(600_000)
+  VENDOR_BREAKER_COOLDOWN_MS = 30_000;
 }
 
 /** The simulated vendors a configuration trades with. */
