@@ -504,15 +504,24 @@ async function measure(scenario, cpu) {
   // Neither runs itself: it has its URL.
   const load = /** @type {Scenario & AutocannonScenario} */ (scenario);
   if (scenario.rate) {
-    return openLoop({
-      url: load.url,
-      headers: scenario.headers,
-      paths: scenario.requests?.map((request) => request.path) ?? [new URL(load.url).pathname],
-      rate: scenario.rate,
-      warmupS: WARMUP_S,
-      durationS: DURATION_S,
-      connections: scenario.connections ?? CONNECTIONS,
-    });
+    const rate = scenario.rate;
+    // The load generator warms up and measures in one go at one rate: the CPU of both
+    // phases, per request of both, is the CPU per request.
+    const window = { seconds: WARMUP_S + DURATION_S, operations: rate * (WARMUP_S + DURATION_S) };
+    return withCpu(
+      cpu,
+      () =>
+        openLoop({
+          url: load.url,
+          headers: scenario.headers,
+          paths: scenario.requests?.map((request) => request.path) ?? [new URL(load.url).pathname],
+          rate,
+          warmupS: WARMUP_S,
+          durationS: DURATION_S,
+          connections: scenario.connections ?? CONNECTIONS,
+        }),
+      window,
+    );
   }
   await runAutocannon(load, WARMUP_S);
   const result = await withCpu(cpu, () => runAutocannon(load, DURATION_S));
@@ -523,15 +532,18 @@ async function measure(scenario, cpu) {
 /**
  * The measured phase, with the CPU time the platform's apps spent per request (ms) when
  * `cpu` reads it: CPU time, unlike throughput, hardly moves with what else the machine runs.
+ * `window` is what the CPU is read over when that is not the measured phase alone.
  * @param {(() => CpuSeconds) | undefined} cpu
  * @param {() => Promise<Result>} run
+ * @param {{ seconds: number, operations: number }} [window]
  */
-async function withCpu(cpu, run) {
+async function withCpu(cpu, run, window) {
   const before = cpu?.();
   const result = await run();
   if (cpu && before !== undefined) {
     const after = cpu();
-    const operations = Math.max(1, result.requests.average * (result.durationS ?? DURATION_S));
+    const seconds = window?.seconds ?? result.durationS ?? DURATION_S;
+    const operations = Math.max(1, window?.operations ?? result.requests.average * seconds);
     result.cpuMsPerRequest = ((after.apps - before.apps) * 1000) / operations;
     // NATS and PostgreSQL: the processes present at both reads (a database connection may come and go).
     let infra = 0;
@@ -548,7 +560,7 @@ async function withCpu(cpu, run) {
       if (before.byPid[pid]) perAppCpuMs[name] = (perAppCpuMs[name] ?? 0) + ((seconds - before.byPid[pid].seconds) * 1000) / operations;
     }
     // The same per second of the measured window (in a baseline scenario: each app's idle floor).
-    result.perAppCpuMsPerS = Object.fromEntries(Object.entries(perAppCpuMs).map(([name, ms]) => [name, (ms * operations) / (result.durationS ?? DURATION_S)]));
+    result.perAppCpuMsPerS = Object.fromEntries(Object.entries(perAppCpuMs).map(([name, ms]) => [name, (ms * operations) / seconds]));
   }
   return result;
 }

@@ -2,11 +2,14 @@
 // Jest's test order (jest.config.js `testSequencer`): the longest test files first, so that
 // the two workers end together instead of one running the slowest file alone at the end.
 // Jest orders by the durations it cached on this machine, and without them (a fresh clone,
-// as CI runs) by file size, which puts the chaos and cluster runs, short files that take
-// minutes, last. Here a file's duration is Jest's cached one when there is one, else the
-// one recorded in test-durations.json (`npm test -- --record-durations` writes it); a file
-// with neither, new, goes first, as Jest puts it. A file that failed last time still goes
-// before everything, as in Jest's own order.
+// as CI runs) by file size, which puts the chaos runs, a short file that takes minutes,
+// last. Here a file's duration is Jest's cached one when there is one, else the one
+// recorded in test-durations.json (`npm test -- --record-durations` writes it); a file with
+// neither, new, goes first, as Jest puts it. A file that failed last time still goes before
+// everything, as in Jest's own order. One exception to longest first: the longest system
+// test (the chaos runs, the whole platform as processes) is followed by the unit and
+// service tiers, so that the other worker runs light tests beside it rather than another
+// system test whose timing it would disturb, and the chaos run's bounds with it.
 const fs = require('node:fs');
 const path = require('node:path');
 const Sequencer = require('@jest/test-sequencer').default;
@@ -50,7 +53,13 @@ class LongestFirst extends Sequencer {
       if (knownA !== knownB) return knownA ? 1 : -1;
       return knownA ? b.ms - a.ms : a.test.path.localeCompare(b.test.path);
     });
-    return keyed.map(({ test }) => test);
+    const ordered = keyed.map(({ test }) => test);
+    const system = (/** @type {import('@jest/test-result').Test} */ test) => test.path.endsWith('.e2e-spec.ts');
+    const longestSystem = keyed.find(({ test, failed, ms }) => !failed && Number.isFinite(ms) && system(test))?.test;
+    if (!longestSystem) return ordered;
+    const before = ordered.slice(0, ordered.indexOf(longestSystem));
+    const after = ordered.slice(ordered.indexOf(longestSystem) + 1);
+    return [...before, longestSystem, ...after.filter((test) => !system(test)), ...after.filter(system)];
   }
 }
 

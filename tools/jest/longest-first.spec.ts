@@ -19,11 +19,15 @@ describe('the test order (tools/jest/longest-first.js)', () => {
     expect(recorded['tools/chaos.e2e-spec.ts']).toBeGreaterThan(60);
   });
 
-  it('runs a new file first, then the recorded ones longest first', () => {
+  it('runs a new file first, then the recorded ones longest first, the lighter tiers right after the longest system test', () => {
     const known = Object.entries(recorded).sort(([, a], [, b]) => b - a).map(([file]) => file);
-    const [longest, middle] = [known[0], known[Math.floor(known.length / 2)]];
-    const shortest = known[known.length - 1];
-    const order = new LongestFirst({}).sort([testOf(shortest), testOf(middle), testOf('apps/new/unrecorded.spec.ts'), testOf(longest)]);
-    expect(order.map((test) => test.path)).toEqual([join(ROOT, 'apps/new/unrecorded.spec.ts'), join(ROOT, longest), join(ROOT, middle), join(ROOT, shortest)]);
+    const systems = known.filter((file) => file.endsWith('.e2e-spec.ts'));
+    const others = known.filter((file) => !file.endsWith('.e2e-spec.ts'));
+    const [chaos, longSystem, shortSystem] = [systems[0], systems[1], systems[systems.length - 1]];
+    const [longUnit, shortUnit] = [others[0], others[others.length - 1]];
+    expect(chaos).toBe('tools/chaos.e2e-spec.ts');
+    const files = [shortUnit, shortSystem, longSystem, 'apps/new/unrecorded.spec.ts', chaos, longUnit];
+    const order = new LongestFirst({}).sort(files.map(testOf));
+    expect(order.map((test) => test.path)).toEqual(['apps/new/unrecorded.spec.ts', chaos, longUnit, shortUnit, longSystem, shortSystem].map((file) => join(ROOT, file)));
   });
 });

@@ -1,31 +1,34 @@
 /**
- * The casing of NATS payloads. A payload that is an API body travels in that
- * API's casing, as the gateway passes it through: the booking API's bodies
- * (listed here, with every type they contain) in snake_case, the backend API's
- * (`/api`) in camelCase. Every other field on the bus is camelCase: the
- * internal-only contracts, and the fields the gateway or a service puts around an
- * API body (`actor`, `prebookId`, `testScenario`, ...); the gateway maps them
- * from and to the API's names explicitly. `casing.spec.ts` holds every contract
- * to this list.
+ * The casing of NATS payloads. Services speak domain data in camelCase (ids, amounts
+ * as decimal strings), and the gateway renders the API's answers from it
+ * (apps/gateway/src/booking/booking-api-shapes.ts). Where that move is not done yet, a
+ * payload that is an API body travels in that API's casing, as the gateway passes it
+ * through: the booking API's bodies (listed here, with every type they contain) in
+ * snake_case, the backend API's (`/api`) in camelCase. Every other field on the bus is
+ * camelCase: the internal-only contracts, and the fields the gateway or a service puts
+ * around an API body (`actor`, `prebookId`, `testScenario`, ...); the gateway maps them
+ * from and to the API's names explicitly. The API's types that no longer travel stay
+ * here while a previous version of a subject still carries them (one release).
+ * `casing.spec.ts` holds every contract to this list.
  */
 export const BOOKING_API_BODIES = {
   SearchBody: 'body of POST /search; search.session.create carries it as `search`',
   V2RatesBody: 'body of POST /v2/rates; search.v2-rates.search carries it as `search`',
-  PlacesQuery: 'query of GET /places/search, sent as the search.place.find request',
+  PlacesQuery: 'query of GET /places/search, mapped by the gateway (search.place.find.v1, served one more release, takes it)',
   BookingListQuery: 'query of GET /book; booking.booking.list carries it as `query`',
   BookCreateBody: 'body of POST /book/...; booking.booking.create carries it as `body`',
   V2BookBody: 'body of POST /v2/book: its prebook_id is mapped, the rest travels as a BookCreateBody',
   V2PrebookBody: 'body of POST /v2/prebook, mapped by the gateway',
   PrebookQuery: 'query of GET /prebook/..., mapped by the gateway',
   PromoCodeBody: 'body of POST /book/promocode, mapped by the gateway',
-  PlacesReply: 'response of GET /places/search',
+  PlacesReply: 'response of GET /places/search, rendered by the gateway (and the search.place.find.v1 reply, one more release)',
   SearchData: 'response of POST /search and GET /search/{session_id}',
   HotelRatesData: 'response of GET /hotel/{hotel_id}/{session_id}',
   V2RatesResponse: 'response of POST /v2/rates (a head, then the rates as raw JSON chunks)',
   PrebookData: 'response of GET /prebook/... and POST /v2/prebook, kept as StoredPrebook.response',
   BookingView: 'the Booking resource of book and GET /book',
-  PrecancelView: 'response of GET /book/precancel/{booking_id}',
-  CancelView: 'response of POST /book/cancel/{booking_id}',
+  PrecancelView: 'response of GET /book/precancel/{booking_id}, rendered by the gateway (and the booking.booking.precancel.v2 reply, one more release)',
+  CancelView: 'response of POST /book/cancel/{booking_id}, rendered by the gateway (and the booking.booking.cancel.v2 reply, one more release)',
 } as const satisfies Record<string, string>;
 
 export type BookingApiBody = keyof typeof BOOKING_API_BODIES;

@@ -8,6 +8,8 @@ import {
   RecordedBooking,
   BookingPageChunk,
   CancelView,
+  Cancellation,
+  CancellationQuote,
   CreateBookingReply,
   CreateBookingRequest,
   ListBookingsRequest,
@@ -36,7 +38,7 @@ import {
   RefundRequest,
 } from './accounting/accounting';
 import { SoldOutReply, SoldOutRequest } from './search/inventory';
-import { PlacesQuery, PlacesReply } from './search/places';
+import { FindPlacesRequest, PlaceMatches, PlacesQuery, PlacesReply } from './search/places';
 import { CreateSearchSessionRequest, HotelRatesData, HotelRatesRequest, PollSearchSessionRequest, SearchData } from './search/search-session';
 import { V2RatesChunk, V2RatesRequest } from './search/v2-rates';
 import {
@@ -168,7 +170,9 @@ export const OPERATIONS = {
   /** v2: names the backend token that asks (`mintedBy`), which the new token records. */
   USERS_USER_TOKEN_ISSUE: operation({ subject: 'users.user-token.issue.v2', request: IssueUserTokenRequest, reply: replyOf<UserTokenView>(), callers: ['gateway'] }),
 
-  SEARCH_PLACE_FIND: operation({ subject: 'search.place.find.v1', request: PlacesQuery, reply: replyOf<PlacesReply>(), callers: ['gateway'] }),
+  /** v2: domain data (the gateway renders the API's places). v1, the API's query and reply, is served one more release. */
+  SEARCH_PLACE_FIND: operation({ subject: 'search.place.find.v2', request: FindPlacesRequest, reply: replyOf<PlaceMatches>(), callers: ['gateway'] }),
+  SEARCH_PLACE_FIND_V1: operation({ subject: 'search.place.find.v1', request: PlacesQuery, reply: replyOf<PlacesReply>(), callers: ['gateway'] }),
   SEARCH_SESSION_CREATE: operation({ subject: 'search.session.create.v2', request: CreateSearchSessionRequest, reply: replyOf<SearchData>(), callers: ['gateway'] }),
   SEARCH_SESSION_POLL: operation({ subject: 'search.session.poll.v2', request: PollSearchSessionRequest, reply: replyOf<SearchData>(), callers: ['gateway'] }),
   SEARCH_HOTEL_RATES_GET: operation({ subject: 'search.hotel-rates.get.v2', request: HotelRatesRequest, reply: replyOf<HotelRatesData>(), callers: ['gateway'] }),
@@ -193,10 +197,14 @@ export const OPERATIONS = {
   BOOKING_BOOKING_LIST: operation({ subject: 'booking.booking.list.v2', request: ListBookingsRequest, reply: replyOf<BookingPageChunk>(), callers: ['gateway'] }),
   /** v3: with the page's entity tag, and no bookings for a client that has that page (If-None-Match). v2 is served one more release. */
   BOOKING_BOOKING_LIST_V3: operation({ subject: 'booking.booking.list.v3', request: ListBookingsRequestV3, reply: replyOf<TaggedBookingPageChunk>(), callers: ['gateway'] }),
-  BOOKING_BOOKING_PRECANCEL: operation({ subject: 'booking.booking.precancel.v2', request: BookingIdRequest, reply: replyOf<PrecancelView>(), callers: ['gateway'] }),
+  /** v3: domain data (the gateway renders the API's answer). v2, the API's answer, is served one more release. */
+  BOOKING_BOOKING_PRECANCEL: operation({ subject: 'booking.booking.precancel.v3', request: BookingIdRequest, reply: replyOf<CancellationQuote>(), callers: ['gateway'] }),
+  BOOKING_BOOKING_PRECANCEL_V2: operation({ subject: 'booking.booking.precancel.v2', request: BookingIdRequest, reply: replyOf<PrecancelView>(), callers: ['gateway'] }),
   /** The booking a book request recorded (by its idempotency key or prebook), when its answer did not come. */
   BOOKING_BOOKING_FIND_RECORDED: operation({ subject: 'booking.booking.find-recorded.v1', request: FindRecordedBookingRequest, reply: replyOf<RecordedBooking>(), callers: ['gateway'] }),
-  BOOKING_BOOKING_CANCEL: operation({ subject: 'booking.booking.cancel.v2', request: BookingIdRequest, reply: replyOf<CancelView>(), callers: ['gateway'] }),
+  /** v3: domain data (the gateway renders the API's answer). v2, the API's answer, is served one more release. */
+  BOOKING_BOOKING_CANCEL: operation({ subject: 'booking.booking.cancel.v3', request: BookingIdRequest, reply: replyOf<Cancellation>(), callers: ['gateway'] }),
+  BOOKING_BOOKING_CANCEL_V2: operation({ subject: 'booking.booking.cancel.v2', request: BookingIdRequest, reply: replyOf<CancelView>(), callers: ['gateway'] }),
   /** Answers in several messages (BackendBookingPageChunk), as booking.booking.list does. */
   BOOKING_BACKEND_BOOKING_LIST: operation({ subject: 'booking.backend-booking.list.v2', request: ListBackendBookingsRequest, reply: replyOf<BackendBookingPageChunk>(), callers: ['gateway'] }),
   /** v3: tagged as booking.booking.list.v3 is. v2 is served one more release. */

@@ -1,4 +1,4 @@
-import { PlaceResult } from '@hotel/contracts';
+import { PlaceMatch } from '@hotel/contracts';
 import { Place, gazetteer } from './gazetteer';
 import { foldText } from './text';
 
@@ -45,16 +45,16 @@ export class PlacesIndex {
     for (const [prefix, bucket] of buckets) this.shortPrefixTop.set(prefix, bucket.sort(byRank(prefix)).slice(0, SHORT_PREFIX_KEEP));
   }
 
-  search(text: string, limit = 10): PlaceResult[] {
+  search(text: string, limit = 10): PlaceMatch[] {
     const query = foldText(text);
     if (!query) return [];
     const candidates = query.length <= SHORT_PREFIX ? (this.shortPrefixTop.get(query) ?? []) : this.range(query);
     const seen = new Set<Place>();
-    const results: PlaceResult[] = [];
+    const results: PlaceMatch[] = [];
     for (const entry of [...candidates].sort(byRank(query))) {
       if (seen.has(entry.place)) continue;
       seen.add(entry.place);
-      results.push(toResult(entry.place));
+      results.push(toMatch(entry.place));
       if (results.length === limit) break;
     }
     return results;
@@ -88,12 +88,6 @@ export function formattedAddress(place: Place): string {
   return [place.name, place.region && place.region !== place.name ? place.region : '', place.countryName].filter(Boolean).join(', ');
 }
 
-export function toResult(place: Place): PlaceResult {
-  return {
-    place_id: place.placeId,
-    destination_id: place.destinationId,
-    display_name: place.name,
-    formatted_address: formattedAddress(place),
-    types: place.kind === 'country' ? ['country', 'political'] : ['locality', 'political'],
-  };
+export function toMatch(place: Place): PlaceMatch {
+  return { placeId: place.placeId, destinationId: place.destinationId, name: place.name, formattedAddress: formattedAddress(place), kind: place.kind === 'country' ? 'country' : 'city' };
 }

@@ -1152,6 +1152,7 @@ export interface components {
             success: true;
             message: string | null;
         };
+        /** @description The booking's cancellation, done. */
         CancelView: {
             cancelled: boolean;
             cancellation_reference: string;
@@ -1500,6 +1501,7 @@ export interface components {
             formatted_address: string;
             types: string[];
         };
+        /** @description The places whose name or address starts with the words of `text_query`, best first. */
         PlacesReply: {
             results: components["schemas"]["PlaceResult"][];
         };
@@ -1552,6 +1554,7 @@ export interface components {
             check_out: string;
             rooms: components["schemas"]["RoomRequest"][];
         };
+        /** @description What cancelling the booking would cost if it were cancelled now. */
         PrecancelView: {
             price_cancellation_penalty: number;
             price_currency: string;

@@ -1,7 +1,7 @@
 import { Controller } from '@nestjs/common';
 import { Payload } from '@nestjs/microservices';
 import { Observable, from, mergeMap } from 'rxjs';
-import { BackendBookingPageChunk, BookingIdRequest, BookingPageChunk, CancelView, CreateBookingReply, CreateBookingRequest, FindRecordedBookingRequest, ListBackendBookingsRequest, ListBackendBookingsRequestV3, ListBookingsRequest, ListBookingsRequestV3, OPERATIONS, PrecancelView, ReconciliationBookingPage, ReconciliationBookingsRequest, RecordedBooking, RenderVoucherRequest, RenderVoucherRequestV3, TaggedBookingPageChunk, VoucherAnswer, VoucherPdf } from '@hotel/contracts';
+import { BackendBookingPageChunk, BookingIdRequest, BookingPageChunk, CancelView, Cancellation, CancellationQuote, CreateBookingReply, CreateBookingRequest, FindRecordedBookingRequest, ListBackendBookingsRequest, ListBackendBookingsRequestV3, ListBookingsRequest, ListBookingsRequestV3, OPERATIONS, PrecancelView, ReconciliationBookingPage, decimalToNumber, ReconciliationBookingsRequest, RecordedBooking, RenderVoucherRequest, RenderVoucherRequestV3, TaggedBookingPageChunk, VoucherAnswer, VoucherPdf } from '@hotel/contracts';
 import { Vouchers } from '../vouchers/vouchers';
 import { BookingsService } from './bookings.service';
 import { Handles } from '@hotel/platform';
@@ -58,13 +58,27 @@ export class BookingsController {
   }
 
   @Handles(OPERATIONS.BOOKING_BOOKING_PRECANCEL)
-  precancel(@Payload() request: BookingIdRequest): Promise<PrecancelView> {
+  precancel(@Payload() request: BookingIdRequest): Promise<CancellationQuote> {
     return this.bookings.precancel(request.actor, request.bookingId);
   }
 
+  /** v2, for the gateways of the previous release during a rolling upgrade (remove in the next): the API's answer. */
+  @Handles(OPERATIONS.BOOKING_BOOKING_PRECANCEL_V2)
+  async precancelV2(@Payload() request: BookingIdRequest): Promise<PrecancelView> {
+    const quote = await this.bookings.precancel(request.actor, request.bookingId);
+    return { price_cancellation_penalty: decimalToNumber(quote.penalty), price_currency: quote.currency };
+  }
+
   @Handles(OPERATIONS.BOOKING_BOOKING_CANCEL)
-  cancel(@Payload() request: BookingIdRequest): Promise<CancelView> {
+  cancel(@Payload() request: BookingIdRequest): Promise<Cancellation> {
     return this.bookings.cancel(request.actor, request.bookingId);
+  }
+
+  /** v2, for the gateways of the previous release during a rolling upgrade (remove in the next): the API's answer. */
+  @Handles(OPERATIONS.BOOKING_BOOKING_CANCEL_V2)
+  async cancelV2(@Payload() request: BookingIdRequest): Promise<CancelView> {
+    const cancellation = await this.bookings.cancel(request.actor, request.bookingId);
+    return { cancelled: cancellation.cancelled, cancellation_reference: cancellation.reference };
   }
 
   @Handles(OPERATIONS.BOOKING_BOOKING_CREATE)

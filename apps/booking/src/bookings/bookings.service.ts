@@ -11,11 +11,11 @@ import {
   BookingListQuery,
   TaggedBookingPageChunk,
   BookingRoom,
-  CancelView,
-  PrecancelView,
+  Cancellation,
+  CancellationQuote,
+  currencyDecimals,
   FindRecordedBookingRequest,
   RecordedBooking,
-  milliToNumber,
   todayUtc,
   CreateBookingReply,
   CreateBookingRequest,
@@ -171,11 +171,11 @@ export class BookingsService {
     return { bookingId: visible?.id ?? null };
   }
 
-  async precancel(actor: Actor, bookingId: number): Promise<PrecancelView> {
+  async precancel(actor: Actor, bookingId: number): Promise<CancellationQuote> {
     const booking = await this.cancellable(actor, bookingId);
     // Once a cancellation has started its penalty is fixed.
     const penalty = booking.cancellationPenalty !== null ? toMilli(booking.cancellationPenalty) : this.penalty(booking);
-    return { price_cancellation_penalty: milliToNumber(penalty), price_currency: booking.priceCurrency };
+    return { bookingId: booking.id, penalty: milliToDecimal(penalty, currencyDecimals(booking.priceCurrency)), currency: booking.priceCurrency };
   }
 
   /**
@@ -186,7 +186,7 @@ export class BookingsService {
    * answer; one that cannot finish by the deadline (a service down) answers 503
    * and the recovery loop finishes it.
    */
-  async cancel(actor: Actor, bookingId: number): Promise<CancelView> {
+  async cancel(actor: Actor, bookingId: number): Promise<Cancellation> {
     let booking = await this.cancellable(actor, bookingId);
     let owned = false;
     if (booking.step === 'done') {
@@ -198,7 +198,7 @@ export class BookingsService {
     if (settled.step !== 'cancelled') {
       throw new DomainError('SERVICE_UNAVAILABLE', 'the cancellation is recorded and under way; repeat the call for its reference', undefined, 2);
     }
-    return { cancelled: true, cancellation_reference: settled.cancellationReference! };
+    return { bookingId: settled.id, cancelled: true, reference: settled.cancellationReference! };
   }
 
   /** A booking the caller may cancel (or whose cancellation is under way or done). */

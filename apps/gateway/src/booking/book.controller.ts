@@ -14,6 +14,7 @@ import {
 } from '@hotel/contracts';
 import { ifNoneMatchOf, taggedPageAnswer } from '../http/paginated';
 import { ServiceClient } from '@hotel/platform';
+import { cancelAnswer, precancelAnswer } from './booking-api-shapes';
 import { BookingApi, CurrentActor } from '../auth/api-family';
 import { SERVICE_CLIENT } from '../gateway.tokens';
 import { bookingAnswer, createBooking } from './booking-answer';
@@ -74,13 +75,13 @@ export class BookController {
   }
 
   @Get('book/precancel/:booking_id')
-  precancel(@CurrentActor() actor: Actor, @Param() params: BookingIdParams): Promise<PrecancelView> {
-    return this.services.send(SUBJECTS.BOOKING_BOOKING_PRECANCEL, { actor, bookingId: Number(params.booking_id) });
+  async precancel(@CurrentActor() actor: Actor, @Param() params: BookingIdParams): Promise<PrecancelView> {
+    return precancelAnswer(await this.services.send(SUBJECTS.BOOKING_BOOKING_PRECANCEL, { actor, bookingId: Number(params.booking_id) }));
   }
 
   @Post('book/cancel/:booking_id')
   @HttpCode(200)
-  cancel(@CurrentActor() actor: Actor, @Param() params: BookingIdParams): Promise<CancelView> {
-    return this.services.send(SUBJECTS.BOOKING_BOOKING_CANCEL, { actor, bookingId: Number(params.booking_id) });
+  async cancel(@CurrentActor() actor: Actor, @Param() params: BookingIdParams): Promise<CancelView> {
+    return cancelAnswer(await this.services.send(SUBJECTS.BOOKING_BOOKING_CANCEL, { actor, bookingId: Number(params.booking_id) }));
   }
 }

@@ -3,6 +3,7 @@ import { Actor, ClientPricing, HotelRatesData, PlacesQuery, PlacesReply, SUBJECT
 import { ServiceClient } from '@hotel/platform';
 import { BookingApi, CurrentActor, CurrentPricing } from '../auth/api-family';
 import { SERVICE_CLIENT } from '../gateway.tokens';
+import { placesAnswer } from './booking-api-shapes';
 import { PlacesCache } from './places-cache';
 import { HotelSessionParams, SessionParams } from './search.params';
 
@@ -17,7 +18,7 @@ export class SearchController {
   @Get('places/search')
   places(@Query() query: PlacesQuery): Promise<PlacesReply> {
     const key = `${query.limit ?? ''}|${query.text_query.trim().toLowerCase()}`;
-    return this.placesCache.get(key, () => this.services.send(SUBJECTS.SEARCH_PLACE_FIND, query));
+    return this.placesCache.get(key, async () => placesAnswer(await this.services.send(SUBJECTS.SEARCH_PLACE_FIND, { text: query.text_query, limit: query.limit })));
   }
 
   /** Starts a search, or with `{session_id}` alone polls one. */

@@ -325,7 +325,7 @@ export interface TaggedPageHead {
 /** booking.booking.list.v3: the tagged head, then the bookings as in v2 (none when not modified). */
 export type TaggedBookingPageChunk = TaggedPageHead | Uint8Array;
 
-/** booking.booking.precancel.v2 / cancel.v2 */
+/** booking.booking.precancel.v2 and .v3, cancel.v2 and .v3 */
 export class BookingIdRequest extends ActorScoped {
   @IsInt()
   @IsPositive()
@@ -348,12 +348,32 @@ export interface RecordedBooking {
   bookingId: number | null;
 }
 
+// Rendered by the gateway from a CancellationQuote (and booking.booking.precancel.v2's reply, one more release).
+/** What cancelling the booking would cost if it were cancelled now. */
 export interface PrecancelView {
   price_cancellation_penalty: number;
   price_currency: string;
 }
 
+// Rendered by the gateway from a Cancellation (and booking.booking.cancel.v2's reply, one more release).
+/** The booking's cancellation, done. */
 export interface CancelView {
   cancelled: boolean;
   cancellation_reference: string;
+}
+
+/** booking.booking.precancel.v3: what cancelling a booking would cost now (fixed once its cancellation has started). */
+export interface CancellationQuote {
+  bookingId: number;
+  /** A decimal string in `currency`. */
+  penalty: string;
+  currency: string;
+}
+
+/** booking.booking.cancel.v3: a booking's cancellation, done. */
+export interface Cancellation {
+  bookingId: number;
+  cancelled: true;
+  /** The vendor's reference of the cancellation. */
+  reference: string;
 }

@@ -2,7 +2,7 @@ import { IsInt, IsOptional, Max, Min, MaxLength } from 'class-validator';
 import { QueryInteger } from '../common/page-query';
 import { IsNonBlankString } from '../common/validators';
 
-/** Query of `GET /places/search`, and the search.place.find.v1 request. */
+/** Query of `GET /places/search` (and the search.place.find.v1 request, served for the previous release). */
 export class PlacesQuery {
   @IsNonBlankString({ message: 'text_query must be a non-empty string' })
   @MaxLength(200)
@@ -25,6 +25,36 @@ export interface PlaceResult {
   types: string[];
 }
 
+// Rendered by the gateway from PlaceMatches (and search.place.find.v1's reply, one more release).
+/** The places whose name or address starts with the words of `text_query`, best first. */
 export interface PlacesReply {
   results: PlaceResult[];
+}
+
+/** search.place.find.v2: the places whose name or address starts with the words of `text`, best first. */
+export class FindPlacesRequest {
+  @IsNonBlankString({ message: 'text must be a non-empty string' })
+  @MaxLength(200)
+  text: string;
+
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(50)
+  limit?: number;
+}
+
+/** A place the search found. */
+export interface PlaceMatch {
+  /** The place's id (`gn:<GeoNames id>`, `cc:<country code>`). */
+  placeId: string;
+  /** The same place in the service's own scheme; accepted wherever a place id is. */
+  destinationId: string;
+  name: string;
+  formattedAddress: string;
+  kind: 'city' | 'country';
+}
+
+export interface PlaceMatches {
+  places: PlaceMatch[];
 }
