@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { IncomingHttpHeaders } from 'node:http';
 import { Agent, request } from 'node:https';
 import { gatewayControllers } from '../src/gateway-app.module';
-import { CARD, GUEST, TWO_ADULTS, day, hotelRates, userToken } from '@hotel/testing';
+import { CARD, GUEST, KEEP_ALIVE_IDLE_MS, TWO_ADULTS, day, hotelRates, userToken } from '@hotel/testing';
 import { OpenApiContract } from './openapi-contract';
 import { ClientKeys, TestSystem } from './system';
 
@@ -428,7 +428,7 @@ function requests(route: Route, f: Fixtures): fc.Arbitrary<FuzzRequest> {
 
 // ---------------------------------------------------------------- the client and the check
 
-const agent = new Agent({ keepAlive: true, rejectUnauthorized: false, maxSockets: 16 });
+const agent = new Agent({ keepAlive: true, rejectUnauthorized: false, maxSockets: 16, timeout: KEEP_ALIVE_IDLE_MS });
 
 function send(baseUrl: string, req: FuzzRequest): Promise<{ status: number; headers: IncomingHttpHeaders; text: string }> {
   return new Promise((resolve, reject) => {

@@ -2,6 +2,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { SUBJECTS } from '@hotel/contracts';
 import { ServicePlatformModule } from '@hotel/platform';
 import { BookingEventsConsumer } from './deliveries/booking-events-consumer';
+import { EndpointClients } from './endpoints/endpoint-clients';
 import { TargetPolicy } from './deliveries/target-policy';
 import { WebhookDeliveriesRepository } from './deliveries/webhook-deliveries.repository';
 import { WebhookDeliveryEntity } from './deliveries/webhook-delivery.entity';
@@ -45,6 +46,7 @@ export class WebhooksAppModule {
         WebhookDeliveriesRepository,
         WebhookEndpointsService,
         WebhookDispatcher,
+        EndpointClients,
         BookingEventsConsumer,
       ],
     };

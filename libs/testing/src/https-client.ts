@@ -18,8 +18,16 @@ export interface TestRequest {
   raw?: string | Buffer;
 }
 
-const httpsAgent = new HttpsAgent({ keepAlive: true, rejectUnauthorized: false, maxSockets: 64 });
-const httpAgent = new HttpAgent({ keepAlive: true, maxSockets: 64 });
+/**
+ * A kept-alive connection left idle this long is closed by the tests' clients: before the
+ * gateway closes it (HTTP_KEEP_ALIVE_TIMEOUT_MS, 5 s, which Node's agent would otherwise
+ * match to the millisecond), so that no request goes out on a connection the server is
+ * closing at that moment ("socket hang up", a race of the client's, not an answer).
+ */
+export const KEEP_ALIVE_IDLE_MS = 2000;
+
+const httpsAgent = new HttpsAgent({ keepAlive: true, rejectUnauthorized: false, maxSockets: 64, timeout: KEEP_ALIVE_IDLE_MS });
+const httpAgent = new HttpAgent({ keepAlive: true, maxSockets: 64, timeout: KEEP_ALIVE_IDLE_MS });
 
 /** A small HTTP(S) client for tests; it accepts the gateway's self-signed certificate. */
 export function call<T = any>(baseUrl: string, method: string, path: string, options: TestRequest = {}): Promise<TestResponse<T>> {

@@ -1,4 +1,5 @@
 import { Agent, request } from 'node:https';
+import { KEEP_ALIVE_IDLE_MS } from './https-client';
 
 /**
  * A fetch over node:https that trusts `ca` (a test gateway's self-signed certificate) and
@@ -7,7 +8,7 @@ import { Agent, request } from 'node:https';
  * here. It answers with a real `Response` and honours `init.signal`.
  */
 export function httpsFetch(ca: string): typeof fetch {
-  const agent = new Agent({ keepAlive: true, ca });
+  const agent = new Agent({ keepAlive: true, ca, timeout: KEEP_ALIVE_IDLE_MS });
   return (input, init = {}) =>
     new Promise<Response>((resolve, reject) => {
       const url = new URL(input instanceof Request ? input.url : String(input));

@@ -2,6 +2,7 @@ import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } f
 import { BOOKING_EVENT_TYPES, BookingEvent, BookingEventType, HEADERS, STREAMS, WEBHOOKS_CONSUMER } from '@hotel/contracts';
 import { SERVICE_CLIENT, SERVICE_ENV, ServiceClient, StreamMessage, StreamReading } from '@hotel/platform';
 import { WebhooksEnv } from '../webhooks.env';
+import { EndpointClients } from '../endpoints/endpoint-clients';
 import { WebhookEndpointsRepository } from '../endpoints/webhook-endpoints.repository';
 import { WebhooksFailPoints } from '../webhooks-fail-points';
 import { WebhookDeliveriesRepository, WebhookEvent } from './webhook-deliveries.repository';
@@ -31,6 +32,7 @@ export class BookingEventsConsumer implements OnApplicationBootstrap, OnModuleDe
     @Inject(SERVICE_CLIENT) private readonly services: ServiceClient,
     @Inject(SERVICE_ENV) private readonly env: WebhooksEnv,
     private readonly endpoints: WebhookEndpointsRepository,
+    private readonly endpointClients: EndpointClients,
     private readonly deliveries: WebhookDeliveriesRepository,
     private readonly dispatcher: WebhookDispatcher,
     private readonly failPoints: WebhooksFailPoints,
@@ -55,6 +57,8 @@ export class BookingEventsConsumer implements OnApplicationBootstrap, OnModuleDe
       return;
     }
     this.failPoints.pass('event-received');
+    // Most events are of clients without an endpoint: skipped without reading endpoints.
+    if (!(await this.endpointClients.mayBeOwed(event.clientId, event.happenedAt))) return;
     const { subscribed, anyEndpoint } = await this.endpoints.subscribers(event.clientId, event.type as BookingEventType, event.happenedAt);
     // A client without endpoints has nothing to order: nothing is written for it.
     if (!anyEndpoint) return;

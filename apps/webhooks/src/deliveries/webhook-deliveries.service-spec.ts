@@ -10,6 +10,7 @@ import { WEBHOOKS_MIGRATIONS, WebhooksAppModule } from '../webhooks-app.module';
 import { WebhooksEnv } from '../webhooks.env';
 import { WebhooksFailPoints } from '../webhooks-fail-points';
 import { BookingEventsConsumer } from './booking-events-consumer';
+import { EndpointClients, SNAPSHOT_INTERVAL_MS } from '../endpoints/endpoint-clients';
 import { TargetPolicy } from './target-policy';
 import { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
 import { WebhookDeliveryEntity } from './webhook-delivery.entity';
@@ -83,7 +84,9 @@ describe('webhook endpoints and deliveries (service tier: real PostgreSQL, a rec
     expect(request.json).toEqual({ type: 'webhook.test', timestamp: expect.any(String), data: { endpoint_id: id } });
     expect(request.headers['webhook-id']).toBe(sent.eventId);
     expect(signedWith(secret, request.headers, request.body)).toBe(true);
-    expect(signedWith(secret.replace(/^whsec_./, 'whsec_A'), request.headers, request.body)).toBe(false);
+    // Another secret (its first character changed, whatever it was) does not verify it.
+    const other = `whsec_${secret[6] === 'A' ? 'B' : 'A'}${secret.slice(7)}`;
+    expect(signedWith(other, request.headers, request.body)).toBe(false);
     const logged = await waitForDelivery(id, sent.eventId, (delivery) => delivery.status === 'delivered');
     expect(logged).toEqual(expect.objectContaining({ status: 'delivered', attempts: 1, lastStatusCode: 200, lastError: null }));
   });
@@ -142,4 +145,32 @@ describe('webhook endpoints and deliveries (service tier: real PostgreSQL, a rec
     }
     throw new Error(`delivery of ${eventId} never done`);
   }
+
+  it('skips the events of clients without an endpoint from one snapshot per interval, and owes an endpoint what happens after its creation', async () => {
+    const repository = harness.get(WebhookEndpointsRepository);
+    const snapshots = jest.spyOn(repository, 'clientsWithEndpoints');
+    try {
+      // A replica's own cache (not the one the other tests' consumer would share).
+      const clients = new EndpointClients(repository);
+      const [without, withEndpoint] = [9001, 9002];
+      const past = new Date(Date.now() - 60_000);
+      // A hundred events at once of a client without an endpoint: skipped, on one snapshot.
+      expect(new Set(await Promise.all(Array.from({ length: 100 }, () => clients.mayBeOwed(without, past))))).toEqual(new Set([false]));
+      expect(snapshots).toHaveBeenCalledTimes(1);
+
+      await endpoints.create({ actor: backend(withEndpoint), endpoint: { url: `${receiver.url}/snapshots` } });
+      // An event of the client that happened after the endpoint was made: owed. It is newer than the
+      // snapshot, so it waits for the next one (not sooner than the interval after the last).
+      const asked = Date.now();
+      expect(await clients.mayBeOwed(withEndpoint, new Date())).toBe(true);
+      expect(Date.now() - asked).toBeGreaterThanOrEqual(SNAPSHOT_INTERVAL_MS - 100);
+      expect(snapshots).toHaveBeenCalledTimes(2);
+      // From that snapshot: the client is one with an endpoint (its endpoints are read), the other still is not.
+      expect(await clients.mayBeOwed(withEndpoint, past)).toBe(true);
+      expect(await clients.mayBeOwed(without, past)).toBe(false);
+      expect(snapshots).toHaveBeenCalledTimes(2);
+    } finally {
+      snapshots.mockRestore();
+    }
+  });
 });

@@ -109,6 +109,14 @@ export class WebhookEndpointsRepository {
     return { subscribed: rows.filter((row) => row.takes).map((row) => row.id), anyEndpoint: rows.length > 0 };
   }
 
+  /** The clients with at least one endpoint (enabled or not), and when the statement that read them ran. */
+  async clientsWithEndpoints(): Promise<{ clients: Set<number>; asOf: Date }> {
+    const [row] = await this.dataSource.query<{ clients: number[] | null; asOf: Date }[]>(
+      `SELECT statement_timestamp() AS "asOf", (SELECT array_agg(DISTINCT client_id) FROM webhooks.endpoints) AS clients`,
+    );
+    return { clients: new Set(row.clients ?? []), asOf: row.asOf };
+  }
+
   /** The endpoints' URLs and sealed secrets, by id (for signing). */
   async secrets(ids: number[]): Promise<Map<number, EndpointSecrets>> {
     if (ids.length === 0) return new Map();
