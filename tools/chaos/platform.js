@@ -222,8 +222,7 @@ async function startPlatform({ workDir, config, cleanups, log, keepDatabase = fa
   const stream = await streamReader(natsUrl, fs.readFileSync(path.join(secretsDir, 'nats', 'admin.nk'), 'utf8').trim());
   cleanups.push(() => stream.close());
 
-  const apps = cluster ? [...supervisor.apps.keys()].filter((name) => name !== 'vendor-simulator') : APPS;
-  return { natsNodes, proxy, supervisor, apps, gateway, simulatorUrl, databaseUrl, databaseName, sql, clients, receiver, stream, logDir: path.join(workDir, 'logs') };
+  return { natsNodes, proxy, supervisor, gateway, simulatorUrl, databaseUrl, databaseName, sql, clients, receiver, stream, logDir: path.join(workDir, 'logs') };
 }
 
 /** @typedef {Awaited<ReturnType<typeof startPlatform>>} Platform */
