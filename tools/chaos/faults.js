@@ -35,6 +35,26 @@ function respawned(supervisor, name) {
 }
 
 /**
+ * SIGKILL of one supervised process (an app, or one replica of it), restarted after the
+ * configured delay; resolves once it runs again.
+ * @param {string} name
+ * @param {import('./platform').ChaosConfig} config
+ * @param {string} note said after the name in the description
+ * @returns {Fault}
+ */
+function killProcess(name, config, note) {
+  return {
+    name: `kill ${name}`,
+    describe: `SIGKILL ${name}${note}, restarted ${config.restartDelayMs / 1000} s later`,
+    async inject(platform) {
+      const back = respawned(platform.supervisor, name);
+      await platform.supervisor.kill(name, 'SIGKILL', { restartDelayMs: config.restartDelayMs });
+      await back;
+    },
+  };
+}
+
+/**
  * Every fault kind, in the order the rounds take them; `config` gives the outage lengths.
  * @param {import('./platform').ChaosConfig} config
  * @param {{ cluster: boolean }} layout
@@ -43,16 +63,7 @@ function respawned(supervisor, name) {
 function faultKinds(config, { cluster }) {
   if (cluster) return clusterFaultKinds(config);
   return [
-    ...APPS.map((app) => ({
-      name: `kill ${app}`,
-      describe: `SIGKILL ${app}, restarted ${config.restartDelayMs / 1000} s later`,
-      /** @param {Platform} platform */
-      async inject(platform) {
-        const back = respawned(platform.supervisor, app);
-        await platform.supervisor.kill(app, 'SIGKILL', { restartDelayMs: config.restartDelayMs });
-        await back;
-      },
-    })),
+    ...APPS.map((app) => killProcess(app, config, '')),
     {
       name: 'restart nats',
       describe: `SIGKILL nats-server, started again on the same port ${config.natsDownMs / 1000} s later`,
@@ -116,16 +127,7 @@ function clusterFaultKinds(config) {
   return [
     killNode(true),
     killNode(false),
-    ...APPS.map((app) => replicaName(app, 1)).map((replica) => ({
-      name: `kill ${replica}`,
-      describe: `SIGKILL ${replica} (the other replica carries on), restarted ${config.restartDelayMs / 1000} s later`,
-      /** @param {Platform} platform */
-      async inject(platform) {
-        const back = respawned(platform.supervisor, replica);
-        await platform.supervisor.kill(replica, 'SIGKILL', { restartDelayMs: config.restartDelayMs });
-        await back;
-      },
-    })),
+    ...APPS.map((app) => killProcess(replicaName(app, 1), config, ' (the other replica carries on)')),
   ];
 }
 

@@ -1,7 +1,7 @@
-import { RoomRequest, milliToDecimal, toMilli } from '@hotel/contracts';
+import { RoomRequest, SUBJECTS, milliToDecimal, toMilli } from '@hotel/contracts';
 import { VENDOR_CODES, hotelsForPlace, priceEpoch, toHotelDetails } from '@hotel/inventory';
 import { randomUUID } from 'node:crypto';
-import { ServiceHarness, startServiceHarness } from '@hotel/testing';
+import { FakeServiceClient, ServiceHarness, startServiceHarness } from '@hotel/testing';
 // eslint-disable-next-line @nx/enforce-module-boundaries -- a real offer, priced as the vendor simulator prices it
 import { VENDORS, listOffers, priceOffer } from '../../vendor-simulator/src/inventory/simulated-inventory';
 import { BOOKING_ENTITIES, BOOKING_MIGRATIONS, BookingAppModule } from '../src/booking-app.module';
@@ -73,4 +73,21 @@ export function newBookingTemplate(): NewBooking {
     promoDiscount: '0.00',
     testScenario: null,
   };
+}
+
+/**
+ * For service-tier tests: the services a booking's saga calls answer as they do when all
+ * goes well (funds held and captured or released, the vendor books and cancels, the prebook
+ * attached, the refund posted). A test changes one answer with `client.on` again.
+ */
+export function answerSagaCallsNormally(client: FakeServiceClient): void {
+  client
+    .on(SUBJECTS.ACCOUNTING_HOLD_PLACE, ({ bookingId, amount }) => ({ bookingId, amount, status: 'active', entryId: null }))
+    .on(SUBJECTS.RATES_SUPPLIER_BOOK, ({ bookingId }) => ({ reference: `SUP-${bookingId}`, status: 'confirmed' }))
+    .on(SUBJECTS.ACCOUNTING_HOLD_CAPTURE, ({ bookingId }) => ({ bookingId, amount: '0.00', status: 'captured', entryId: bookingId }))
+    .on(SUBJECTS.ACCOUNTING_HOLD_RELEASE, ({ bookingId }) => ({ bookingId, amount: '0.00', status: 'released', entryId: null }))
+    .on(SUBJECTS.RATES_PREBOOK_ATTACH, () => ({ attached: true }))
+    .on(SUBJECTS.RATES_SUPPLIER_CANCEL, ({ bookingId }) => ({ reference: `SUP-${bookingId}`, status: 'cancelled' }))
+    // The saga reads nothing of the posted refund.
+    .on(SUBJECTS.ACCOUNTING_REFUND_CREATE, ({ bookingId }) => ({ id: bookingId }) as never);
 }

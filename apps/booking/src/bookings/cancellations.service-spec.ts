@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Actor, SUBJECTS } from '@hotel/contracts';
 import { ServiceHarness } from '@hotel/testing';
-import { newBookingTemplate, startBookingHarness } from '../../test/booking-fixtures';
+import { answerSagaCallsNormally, newBookingTemplate, startBookingHarness } from '../../test/booking-fixtures';
 import { BookingEnv } from '../booking.env';
 import { BookingSaga } from './booking-saga';
 import { FINAL_STEPS } from './booking.entity';
@@ -37,13 +37,7 @@ describe('cancellations (service tier)', () => {
     // The controller as the bus reaches it (the harness holds the providers, not the controllers).
     controller = new BookingsController(harness.get(BookingsService), harness.get(Vouchers));
     template = newBookingTemplate();
-    harness.client
-      .on(SUBJECTS.ACCOUNTING_HOLD_PLACE, ({ bookingId, amount }) => ({ bookingId, amount, status: 'active', entryId: null }))
-      .on(SUBJECTS.RATES_SUPPLIER_BOOK, ({ bookingId }) => ({ reference: `SUP-${bookingId}`, status: 'confirmed' }))
-      .on(SUBJECTS.ACCOUNTING_HOLD_CAPTURE, ({ bookingId }) => ({ bookingId, amount: '0.00', status: 'captured', entryId: bookingId }))
-      .on(SUBJECTS.RATES_PREBOOK_ATTACH, () => ({ attached: true }))
-      .on(SUBJECTS.RATES_SUPPLIER_CANCEL, ({ bookingId }) => ({ reference: `SUP-${bookingId}`, status: 'cancelled' }))
-      .on(SUBJECTS.ACCOUNTING_REFUND_CREATE, ({ bookingId }) => ({ id: bookingId }) as never);
+    answerSagaCallsNormally(harness.client);
   });
   afterAll(() => harness?.close());
 

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { BookingEvent, HEADERS, SUBJECTS } from '@hotel/contracts';
 import { BACKGROUND_JOBS, BackgroundJobs, DomainError, SERVICE_CLIENT, ServiceClient } from '@hotel/platform';
 import { ServiceHarness } from '@hotel/testing';
-import { newBookingTemplate, startBookingHarness } from '../../test/booking-fixtures';
+import { answerSagaCallsNormally, newBookingTemplate, startBookingHarness } from '../../test/booking-fixtures';
 import { BookingEnv } from '../booking.env';
 import { BookingSaga } from '../bookings/booking-saga';
 import { toBookingView } from '../bookings/booking-view';
@@ -54,12 +54,7 @@ describe('booking events (service tier: the outbox and its relay)', () => {
     saga = harness.get(BookingSaga);
     relay = harness.get(BookingEventsRelay);
     template = newBookingTemplate();
-    harness.client
-      .on(SUBJECTS.ACCOUNTING_HOLD_PLACE, ({ bookingId, amount }) => ({ bookingId, amount, status: 'active', entryId: null }))
-      .on(SUBJECTS.RATES_SUPPLIER_BOOK, ({ bookingId }) => ({ reference: `SUP-${bookingId}`, status: 'confirmed' }))
-      .on(SUBJECTS.ACCOUNTING_HOLD_CAPTURE, ({ bookingId }) => ({ bookingId, amount: '0.00', status: 'captured', entryId: bookingId }))
-      .on(SUBJECTS.ACCOUNTING_HOLD_RELEASE, ({ bookingId }) => ({ bookingId, amount: '0.00', status: 'released', entryId: null }))
-      .on(SUBJECTS.RATES_PREBOOK_ATTACH, () => ({ attached: true }));
+    answerSagaCallsNormally(harness.client);
   });
   afterAll(() => harness?.close());
 
