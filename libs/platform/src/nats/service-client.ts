@@ -33,6 +33,9 @@ export interface SendOptions {
   requestId?: string;
 }
 
+
+/** How long one pull of a stream consumer waits for messages before the next (see consumeStream). */
+const STREAM_PULL_EXPIRES_MS = 5000;
 /** The packets of Nest's NATS transport, which every service's server speaks. */
 interface NestRequestPacket {
   pattern: string;
@@ -327,7 +330,10 @@ export class ServiceClient {
             // Made before with other settings (an operator changed it): read it as it is.
             .catch((error: unknown) => manager.consumers.info(config.stream, config.name).catch(() => Promise.reject(error)));
           const consumer = await connection.jetstream({ timeout: this.defaultTimeoutMs }).consumers.get(config.stream, config.name);
-          const messages = await consumer.consume({ max_messages: config.batch ?? 100 });
+          // Each pull lasts 5 s (nats.js's default is 30 s, heartbeats every 15 s): when the
+          // consumer's leader is lost with a NATS node, the missed heartbeats show it within
+          // seconds and the pull is made again to the new leader, rather than after half a minute.
+          const messages = await consumer.consume({ max_messages: config.batch ?? 100, expires: STREAM_PULL_EXPIRES_MS });
           current = messages;
           if (stopped) messages.stop();
           if (failingSince !== undefined) this.logger.log({ msg: 'reading the stream again', stream: config.stream, consumer: config.name });
