@@ -21,6 +21,7 @@ const { sharedLimitsCost } = require('./bench/shared-limits-cost');
 const { ROOT, NX_ENV, log, ensureDependencies, build, freePort, findOnPath, portAnswers } = require('./lib/workspace');
 const { vendorRoundTripCost } = require('./bench/vendor-round-trip');
 const { readSimulatorCredentials } = require('./lib/vendor-simulator');
+const { describeProfile } = require('./bench/cpu-profiles');
 
 const USAGE = `usage: npm run bench [-- --duration S] [--connections N] [--warmup S] [--cooldown S] [--settle S] [--flow-workers N] [--only TEXT] [--tracing] [--compare REF] [--json FILE]
 
@@ -43,7 +44,10 @@ const USAGE = `usage: npm run bench [-- --duration S] [--connections N] [--warmu
                      their ratio (this / REF). The load, the scenarios and their setup are this checkout's.
   --json FILE        also writes the scenarios' figures to FILE (and skips the measurements of this
                      checkout's parts that follow the table: metrics, shared limits, vendor round trip)
-  --platform-root DIR  run the platform of the checkout at DIR (built) instead of this one's (--compare uses it)`;
+  --platform-root DIR  run the platform of the checkout at DIR (built) instead of this one's (--compare uses it)
+  --profile DIR      a CPU profile of every app over each measured window (SIGUSR2 to each app at its
+                     start and end), written to DIR/<scenario>/<app>-<pid>-<n>.cpuprofile, and a summary of
+                     each (self time by package and by function) printed after the table`;
 
 let parsed;
 try {
@@ -66,6 +70,7 @@ try {
     compare: { type: 'string' },
     json: { type: 'string' },
     'platform-root': { type: 'string' },
+    profile: { type: 'string' },
     },
   });
 } catch (error) {
@@ -93,6 +98,15 @@ const V2_FLOW_WORKERS = Number(options['v2-flow-workers']);
 const FLOW_DURATION_S = Number(options['flow-duration']);
 /** Where the measured platform's code is: this checkout, or another one (--platform-root). */
 const PLATFORM_ROOT = path.resolve(options['platform-root'] ?? ROOT);
+if (options.profile && (options.compare || options['platform-root'])) {
+  // Another commit's apps may not handle SIGUSR2, whose default action ends the process.
+  process.stderr.write(`--profile profiles this checkout's platform only: not with --compare or --platform-root\n${USAGE}\n`);
+  process.exit(2);
+}
+/** Where --profile writes the apps' CPU profiles, one folder per scenario. */
+const PROFILE_DIR = options.profile ? path.resolve(options.profile) : undefined;
+/** @type {{ scenario: string, file: string, app: string, cpuMsPerOp?: number }[]} */
+const profiles = [];
 
 /** @typedef {import('node:child_process').ChildProcess} ChildProcess */
 /** @typedef {import('./bench/open-loop').LoadResult} LoadResult */
@@ -123,7 +137,11 @@ const PLATFORM_ROOT = path.resolve(options['platform-root'] ?? ROOT);
 /** An answer of the platform's API (its JSON as it is). @typedef {Pick<import('./lib/https').Answer, 'status' | 'headers' | 'body'>} ApiAnswer */
 /** What admin create-client prints. @typedef {{ client_id: number, api_key: string, sandbox_api_key: string, backend_token: string }} ClientKeys */
 /** @typedef {{ check_in: string, check_out: string, rooms: { adults: number, children: number, children_ages: number[] }[] }} Stay */
-/** CPU seconds so far (appsCpuSeconds). @typedef {{ apps: number, simulator: number, byPid: Record<string, { name: string, seconds: number, infrastructure?: boolean }> }} CpuSeconds */
+/**
+ * CPU seconds so far (appsCpuSeconds): `infrastructure` marks NATS and the platform's
+ * PostgreSQL backends, `vendors` the simulator's own backends (the vendors' cost, not the platform's).
+ * @typedef {{ apps: number, simulator: number, byPid: Record<string, { name: string, seconds: number, infrastructure?: boolean, vendors?: boolean }> }} CpuSeconds
+ */
 /** The platform `npm start` runs, and the vendor simulator its banner names. @typedef {ChildProcess & { simulatorUrl: string | null }} Platform */
 
 /** What to undo at the end, in reverse order. @type {(() => unknown)[]} */
@@ -539,6 +557,7 @@ async function measure(scenario, cpu) {
  */
 async function withCpu(cpu, run, window) {
   const before = cpu?.();
+  const profiled = before && PROFILE_DIR ? await startProfiles(before) : undefined;
   const result = await run();
   if (cpu && before !== undefined) {
     const after = cpu();
@@ -551,7 +570,12 @@ async function withCpu(cpu, run, window) {
       if (infrastructure && before.byPid[pid]) infra += seconds - before.byPid[pid].seconds;
     }
     result.infraCpuMsPerRequest = (infra * 1000) / operations;
-    result.simulatorCpuMsPerRequest = ((after.simulator - before.simulator) * 1000) / operations;
+    // The simulator's process, and its database backends present at both reads.
+    let vendorsDatabase = 0;
+    for (const [pid, { vendors, seconds }] of Object.entries(after.byPid)) {
+      if (vendors && before.byPid[pid]) vendorsDatabase += seconds - before.byPid[pid].seconds;
+    }
+    result.simulatorCpuMsPerRequest = ((after.simulator - before.simulator + vendorsDatabase) * 1000) / operations;
     // CPU ms per operation of each process, by its dist/apps/<name> (pids present at both reads).
     /** @type {Record<string, number>} */
     const perAppCpuMs = {};
@@ -561,8 +585,51 @@ async function withCpu(cpu, run, window) {
     }
     // The same per second of the measured window (in a baseline scenario: each app's idle floor).
     result.perAppCpuMsPerS = Object.fromEntries(Object.entries(perAppCpuMs).map(([name, ms]) => [name, (ms * operations) / seconds]));
+    if (profiled) await profiled.stop(perAppCpuMs);
   }
   return result;
+}
+
+/** The scenario being measured (the folder of its CPU profiles). */
+let measuring = '';
+
+/**
+ * --profile: SIGUSR2 to every app (the vendor simulator is not the platform's), which starts a
+ * CPU profile in each; `stop` signals again, waits for each app's file and files it under
+ * the scenario's folder, to be summarized after the table.
+ * @param {CpuSeconds} cpu the apps, by pid
+ */
+async function startProfiles(cpu) {
+  const dir = /** @type {string} */ (PROFILE_DIR);
+  const raw = path.join(dir, 'raw');
+  const apps = Object.entries(cpu.byPid).filter(([, { name, infrastructure, vendors }]) => !infrastructure && !vendors && name !== 'vendor-simulator');
+  const signal = () => apps.forEach(([pid]) => process.kill(Number(pid), 'SIGUSR2'));
+  signal();
+  // The profilers start within milliseconds; the load has not started yet.
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  return {
+    /** @param {Record<string, number>} cpuMsPerOp each app's, from /proc */
+    async stop(cpuMsPerOp) {
+      signal();
+      const folder = path.join(dir, measuring.replace(/[^\w.-]+/g, '-').slice(0, 80));
+      fs.mkdirSync(folder, { recursive: true });
+      for (const [pid, { name }] of apps) {
+        const prefix = `${name}-${pid}-`;
+        let found;
+        for (let waited = 0; !found && waited < 10_000; waited += 100) {
+          found = fs.readdirSync(raw).find((file) => file.startsWith(prefix));
+          if (!found) await new Promise((resolve) => setTimeout(resolve, 100));
+        }
+        if (!found) {
+          log(`no CPU profile from ${name} (pid ${pid})`);
+          continue;
+        }
+        const file = path.join(folder, found);
+        fs.renameSync(path.join(raw, found), file);
+        profiles.push({ scenario: measuring, file, app: name, cpuMsPerOp: cpuMsPerOp[name] });
+      }
+    },
+  };
 }
 
 /**
@@ -605,11 +672,43 @@ function appsCpuSeconds(platform) {
     else apps += seconds;
   }
   const postgres = fs.readdirSync('/proc').filter((pid) => /^\d+$/.test(pid) && readComm(pid) === 'postgres');
-  for (const [pid, name] of [...(natsPid ? [[String(natsPid), 'nats-server']] : []), ...postgres.map((pid) => [pid, 'postgres'])]) {
+  const natsSeconds = natsPid ? cpuSecondsOf(String(natsPid)) : undefined;
+  if (natsSeconds !== undefined) byPid[String(natsPid)] = { name: 'nats-server', seconds: natsSeconds, infrastructure: true };
+  // A backend serves one connection all its life, and each app's connections carry its schema as
+  // their application_name: PostgreSQL's CPU by the app it worked for.
+  const applications = databaseApplications();
+  for (const pid of postgres) {
     const seconds = cpuSecondsOf(pid);
-    if (seconds !== undefined) byPid[pid] = { name, seconds, infrastructure: true };
+    if (seconds === undefined) continue;
+    const application = applications.get(pid);
+    byPid[pid] =
+      application === SIMULATOR_DATABASE_APPLICATION
+        ? { name: `postgres (${application})`, seconds, vendors: true }
+        : { name: application ? `postgres (${application})` : 'postgres', seconds, infrastructure: true };
   }
   return { apps, simulator, byPid };
+}
+
+/** The application_name of the vendor simulator's database connections (its schema). */
+const SIMULATOR_DATABASE_APPLICATION = 'vendor_simulator';
+/** The benchmark's scratch database, once made: where databaseApplications asks. */
+let benchDatabaseUrl = '';
+
+/**
+ * The application_name of each PostgreSQL backend (by pid) connected to the benchmark's
+ * database: the schema of the app whose pool holds it. Empty until the database exists.
+ * @returns {Map<string, string>}
+ */
+function databaseApplications() {
+  if (!benchDatabaseUrl) return new Map();
+  const psql = spawnSync('psql', [benchDatabaseUrl, '-AtF', '\t', '-c', 'SELECT pid, application_name FROM pg_stat_activity WHERE datname = current_database()'], { encoding: 'utf8' });
+  if (psql.status !== 0) return new Map();
+  return new Map(
+    psql.stdout
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => /** @type {[string, string]} */ (line.split('\t'))),
+  );
 }
 
 /**
@@ -631,21 +730,32 @@ function readComm(pid) {
 function platformRssMiB(platform) {
   const children = fs.readFileSync(`/proc/${platform.pid}/task/${platform.pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean);
   let kib = 0;
+  let processes = 0;
+  /** @type {Record<string, number>} MiB by process: the supervisor, and each app by its name */
+  const byProcess = {};
   for (const pid of [String(platform.pid), ...children]) {
     try {
-      kib += Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
+      const name = pid === String(platform.pid) ? 'supervisor' : (/dist\/apps\/([^/]+)/.exec(fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8'))?.[1] ?? pid);
+      const processKib = Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
+      byProcess[name] = processKib / 1024;
+      // The simulator stands for vendors outside the platform: not in the platform's total.
+      if (name === 'vendor-simulator') continue;
+      kib += processKib;
+      processes++;
     } catch {
       // an app restarting: not counted in this sample
     }
   }
-  return { processes: children.length + 1, mib: kib / 1024 };
+  return { processes, mib: kib / 1024, byProcess };
 }
 
 /**
- * The platform's RSS before the first scenario (idle, settled) and its peak while they run (sampled every 250 ms), with the scenario of the peak.
- * @type {{ idle: { processes: number, mib: number } | null, peak: { mib: number, scenario: string } }}
+ * The platform's RSS (the vendor simulator left out) before the first scenario (idle,
+ * settled) and its peak while they run (sampled every 250 ms), with the scenario of the
+ * peak; and each process's own peak.
+ * @type {{ idle: { processes: number, mib: number, byProcess: Record<string, number> } | null, peak: { mib: number, scenario: string }, peakByProcess: Record<string, number> }}
  */
-const memory = { idle: null, peak: { mib: 0, scenario: '' } };
+const memory = { idle: null, peak: { mib: 0, scenario: '' }, peakByProcess: {} };
 
 /**
  * Measures each scenario in turn: its results, in order, with the apps' CPU per request (/proc around the measured window).
@@ -658,12 +768,14 @@ async function measureEach(scenarios, platform) {
   memory.idle ??= platformRssMiB(platform);
   let current = '';
   const sampler = setInterval(() => {
-    const { mib } = platformRssMiB(platform);
+    const { mib, byProcess } = platformRssMiB(platform);
     if (mib > memory.peak.mib) memory.peak = { mib, scenario: current };
+    for (const [name, processMib] of Object.entries(byProcess)) memory.peakByProcess[name] = Math.max(memory.peakByProcess[name] ?? 0, processMib);
   }, 250);
   cleanups.push(() => clearInterval(sampler));
   for (const [index, scenario] of scenarios.entries()) {
     current = scenario.name;
+    measuring = scenario.name;
     // A pause between scenarios: a few seconds after a busy phase ends, V8's memory reducer
     // runs full garbage collections in every process that was busy (the load generator, the
     // baselines, the services), which would land in the next scenario's measurement.
@@ -694,6 +806,7 @@ async function main() {
   build({ quiet: true });
   const natsUrl = await startNats();
   const databaseUrl = await scratchDatabase();
+  benchDatabaseUrl = databaseUrl;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hotel-bench-'));
   cleanups.push(() => fs.rmSync(dataDir, { recursive: true, force: true }));
   const gatewayPort = await freePort();
@@ -713,7 +826,9 @@ async function main() {
     // every request lease one token from the shared limits (the most they can cost a request).
     RATE_LIMIT_RPS: process.env.BENCH_RATE_LIMIT_RPS || '1000000',
     RATE_LIMIT_BURST: process.env.BENCH_RATE_LIMIT_BURST || '1000000',
+    ...(PROFILE_DIR && { CPU_PROFILE_DIR: path.join(PROFILE_DIR, 'raw') }),
   };
+  if (PROFILE_DIR) fs.mkdirSync(path.join(PROFILE_DIR, 'raw'), { recursive: true });
   const platform = await startPlatform(platformEnv);
   const gateway = `https://127.0.0.1:${gatewayPort}`;
 
@@ -750,9 +865,16 @@ async function main() {
   const booking = { authorization: `Bearer ${keys.api_key}` };
   const stay = { check_in: daysAhead(45), check_out: daysAhead(47), rooms: [{ adults: 2, children: 0, children_ages: [] }] };
   // Hotels around Paris (from the API itself) for the V2 scenarios with hotel_ids.
-  const around = await api(gateway, 'POST', '/v2/rates', booking, { ...stay, coordinates: { lat: 48.85341, long: 2.3488 }, radius: 50000, limit: 2000 });
+  // A platform just started may see every vendor miss V2's deadline (search_completed false,
+  // no rate): a partner searches again, and so does the benchmark, a few times.
   /** @type {number[]} */
-  const nearby = [...new Set(around.body.rates.map(/** @param {{ hotel_id: number }} rate */ (rate) => rate.hotel_id))];
+  let nearby = [];
+  for (let attempt = 1; nearby.length === 0 && attempt <= 5; attempt++) {
+    const around = await api(gateway, 'POST', '/v2/rates', booking, { ...stay, coordinates: { lat: 48.85341, long: 2.3488 }, radius: 50000, limit: 2000 });
+    nearby = [...new Set((around.body.rates ?? []).map(/** @param {{ hotel_id: number }} rate */ (rate) => rate.hotel_id))];
+    if (nearby.length === 0) await new Promise((resolve) => setTimeout(resolve, 2000));
+  }
+  if (nearby.length === 0) throw new Error('no hotel with rates around Paris after 5 searches: the vendors do not answer');
   /** @param {number} count */
   const hotelIds = (count) => Array.from({ length: count }, (_, i) => nearby[i % nearby.length] + 0);
   log(`${nearby.length} hotels with rates around Paris for the V2 scenarios`);
@@ -995,12 +1117,19 @@ async function main() {
     const perSecond = Object.entries(result.perAppCpuMsPerS ?? {}).sort((a, b) => b[1] - a[1]).map(([name, ms]) => `${name}=${ms.toFixed(1)}`);
     process.stdout.write(`per-app CPU ms/s, ${scenario.name}: ${perSecond.join(' ')}\n`);
   }
+  for (const { scenario, file, app, cpuMsPerOp } of profiles) {
+    process.stdout.write(`\nCPU profile, ${scenario}\n${describeProfile(file, app, cpuMsPerOp).join('\n')}\n`);
+  }
   if (sink) process.stdout.write(`tracing on: the apps exported ${sink.spans()} spans (warm-ups included)\n`);
   // (measureEach read it: the reference scenario always runs.)
-  const idle = /** @type {{ processes: number, mib: number }} */ (memory.idle);
+  const idle = /** @type {NonNullable<typeof memory.idle>} */ (memory.idle);
   process.stdout.write(
-    `memory: the platform's ${idle.processes} processes (supervisor and apps) use ${idle.mib.toFixed(0)} MiB resident when idle (settled, before the first scenario), ${memory.peak.mib.toFixed(0)} MiB at their peak (during "${memory.peak.scenario}")\n`,
+    `memory: the platform's ${idle.processes} processes (supervisor and apps; the vendor simulator left out) use ${idle.mib.toFixed(0)} MiB resident when idle (settled, before the first scenario), ${memory.peak.mib.toFixed(0)} MiB at their peak (during "${memory.peak.scenario}")\n`,
   );
+  const perProcess = Object.entries(idle.byProcess)
+    .sort((a, b) => b[1] - a[1])
+    .map(([name, mib]) => `${name}=${mib.toFixed(0)}/${(memory.peakByProcess[name] ?? mib).toFixed(0)}`);
+  process.stdout.write(`memory by process, MiB resident idle/peak: ${perProcess.join(' ')}\n`);
   // What follows measures this checkout's parts (not --platform-root's): a run for --compare leaves it out.
   if (options.json) return;
   const recording = metricsRecordingCost();

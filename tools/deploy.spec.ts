@@ -9,6 +9,8 @@ const { build } = require('./lib/kustomize') as { build(dir: string): any[] };
 const { validate } = require('./lib/manifests') as { validate(object: unknown): string[] };
 
 const ROOT = resolve(__dirname, '..');
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- plain JavaScript of the workspace's commands, not built
+const { nodeFlagsOf } = require('./lib/app-memory') as { nodeFlagsOf(app: string): string[] };
 /** What `npm run cluster` runs (tools/cluster.js). */
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- plain JavaScript of the workspace's commands, not built
 const CLUSTER = require('./cluster') as { NATS_NODES: number; APP_REPLICAS: number; CLUSTER_ENV: Record<string, string> };
@@ -310,6 +312,19 @@ describe('deployment files', () => {
     for (const app of APPS) {
       const hpa = ofKind('HorizontalPodAutoscaler').find((object) => object.spec.scaleTargetRef.name === app);
       expect({ app, minReplicas: hpa.spec.minReplicas >= CLUSTER.APP_REPLICAS }).toEqual({ app, minReplicas: true });
+    }
+  });
+
+  it('every app runs with the Node flags chosen for it (tools/lib/app-memory.js) in docker-compose.yml and in both overlays, and the others with none', () => {
+    const compose = parse(readFileSync(join(ROOT, 'docker-compose.yml'), 'utf8'), { merge: true });
+    for (const app of APPS) {
+      const flags = nodeFlagsOf(app).join(' ') || undefined;
+      expect({ app, compose: compose.services[app].environment.NODE_OPTIONS }).toEqual({ app, compose: flags });
+      for (const overlay of OVERLAYS) {
+        const container = rendered[overlay].find((object) => object.kind === 'Deployment' && object.metadata.name === app).spec.template.spec.containers[0];
+        const nodeOptions = container.env?.find((variable: { name: string }) => variable.name === 'NODE_OPTIONS')?.value;
+        expect({ app, overlay, nodeOptions }).toEqual({ app, overlay, nodeOptions: flags });
+      }
     }
   });
 

@@ -12,6 +12,7 @@ const { EventEmitter } = require('node:events');
 const fs = require('node:fs');
 const path = require('node:path');
 const { ROOT, log: defaultLog } = require('./workspace');
+const { nodeFlagsOf } = require('./app-memory');
 
 /** The platform's services (dist/apps/<name>); the gateway comes on top. */
 const SERVICES = ['users', 'accounting', 'promo', 'search', 'rates', 'booking', 'webhooks'];
@@ -144,7 +145,7 @@ class Supervisor extends EventEmitter {
    * @param {string} options.logDir where <name>.log files go
    * @param {string} [options.runDir] where <name>.pid files go (none without it)
    * @param {Record<string,string>} [options.env] environment for every app (on top of process.env)
-   * @param {string[]} [options.nodeFlags] Node flags for every app
+   * @param {string[]} [options.nodeFlags] Node flags for every app, after each app's own (tools/lib/app-memory.js)
    * @param {boolean} [options.echo] relay warnings and errors to stderr as `[name] line`
    * @param {(message: string) => void} [options.log] where restarts are reported
    * @param {{initialMs?: number, maxMs?: number, resetAfterMs?: number}} [options.backoff]
@@ -251,7 +252,7 @@ class Supervisor extends EventEmitter {
     fs.closeSync(fs.openSync(logPath, 'a', 0o600));
     fs.chmodSync(logPath, 0o600);
     const logStream = fs.createWriteStream(logPath, { flags: 'a', mode: 0o600 });
-    const child = spawn(process.execPath, [...this.nodeFlags, this.entry(app.name)], {
+    const child = spawn(process.execPath, [...nodeFlagsOf(app.name), ...this.nodeFlags, this.entry(app.name)], {
       cwd: ROOT,
       env: { ...process.env, ...this.env, ...app.env },
       stdio: ['ignore', 'pipe', 'pipe'],

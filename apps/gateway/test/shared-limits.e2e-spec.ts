@@ -68,7 +68,9 @@ describe('limits shared by three gateway replicas', () => {
     );
     const elapsedS = (Date.now() - started) / 1000;
     const allowed = statusCount(responses, 200);
-    expect(statusCount(responses, 429)).toBe(300 - allowed);
+    // Every answer is 200 or 429; anything else is named with its code and message (a CI run once had 36 others).
+    const others = responses.filter((response) => response.status !== 200 && response.status !== 429);
+    expect(others.map((response) => `${response.status} ${JSON.stringify(response.body)}`)).toEqual([]);
     // At most burst + rate × time + the leases' slack: min(50/s × 0.2 s, 3 replicas × (3 − 1)) = 6.
     expect(allowed).toBeGreaterThanOrEqual(100);
     expect(allowed).toBeLessThanOrEqual(100 + 50 * elapsedS + 6);

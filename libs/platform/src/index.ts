@@ -2,6 +2,7 @@ export * from './config/env';
 export * from './logging/request-context';
 export * from './logging/json-logger';
 export * from './logging/long-pauses';
+export * from './logging/cpu-profile';
 export * from './errors/domain-error';
 export * from './auth/require-backend';
 export * from './errors/validation';

@@ -1,4 +1,4 @@
-import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, Entity, PrimaryColumn } from 'typeorm';
 import { AMOUNT_COLUMN, DECIMAL_COLUMN } from '@hotel/platform';
 import { BookingRoom, BookingStatus, HotelDetails, HotelRate, OfferKeyWire, PaymentMethod, TestScenario } from '@hotel/contracts';
 import type { PaymentProcessorName } from '../payments/payment-processor';
@@ -33,7 +33,8 @@ export const CANCELLATION_STEPS: readonly SagaStep[] = ['cancelling', 'refunding
  */
 @Entity({ schema: 'booking', name: 'bookings' })
 export class BookingEntity {
-  @PrimaryGeneratedColumn({ type: 'integer' })
+  /** From the serial's sequence (booking.bookings_id_seq): the repository takes it before the insert. */
+  @PrimaryColumn({ type: 'integer' })
   id: number;
 
   @Column({ name: 'client_id', type: 'integer' })

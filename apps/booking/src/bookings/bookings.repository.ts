@@ -184,27 +184,12 @@ export class BookingsRepository {
     const hours = Math.trunc(idempotencyHours);
     try {
       const row = await this.dataSource.transaction(async (manager) => {
-        const result = await manager
-          .getRepository(BookingEntity)
-          .createQueryBuilder()
-          .insert()
-          .values({
-            ...booking,
-            status: 'pending',
-            step: 'created',
-            ...this.lease,
-            idempotencyExpiresAt: booking.idempotencyKey ? () => `now() + make_interval(hours => ${hours})` : null,
-            bookingReference: [],
-            eventSequence: 1,
-          })
-          // returning() takes property names; the raw rows come back keyed by column name.
-          .returning(['id', 'createdAt', 'updatedAt'])
-          .updateEntity(false)
-          .execute();
-        const [inserted] = result.raw as { id: number; created_at: Date; updated_at: Date }[];
+        // The id and the transaction's time first: the row is written once, with its
+        // representations (which carry both) in it, not inserted and then rewritten.
+        const [allocated] = (await manager.query(`SELECT nextval('booking.bookings_id_seq')::int AS id, now() AS at`)) as { id: number; at: Date }[];
         const created: BookingEntity = {
           ...booking,
-          id: inserted.id,
+          id: allocated.id,
           status: 'pending',
           step: 'created',
           ccPaymentId: null,
@@ -217,16 +202,26 @@ export class BookingsRepository {
           cancellationReference: null,
           cancellationPenalty: null,
           cancelledAt: null,
-          createdAt: inserted.created_at,
-          updatedAt: inserted.updated_at,
+          // created_at and updated_at default to now(): this transaction's time, as read above.
+          createdAt: allocated.at,
+          updatedAt: allocated.at,
         };
-        // Its id and created_at are in its representations: stored once the insert gave them.
         await manager
           .getRepository(BookingEntity)
           .createQueryBuilder()
-          .update()
-          .set({ ...storedViewsOf(created), viewsAt: () => 'updated_at' })
-          .where('id = :id', { id: created.id })
+          .insert()
+          .values({
+            ...booking,
+            id: created.id,
+            status: 'pending',
+            step: 'created',
+            ...this.lease,
+            idempotencyExpiresAt: booking.idempotencyKey ? () => `now() + make_interval(hours => ${hours})` : null,
+            bookingReference: [],
+            eventSequence: 1,
+            ...storedViewsOf(created),
+            viewsAt: () => 'now()',
+          })
           .updateEntity(false)
           .execute();
         await this.events.record(manager, created, 1);

@@ -17,6 +17,8 @@ export interface UnsentEvent {
   clientId: number;
   /** The exact bytes to publish (JSON). */
   payload: string;
+  /** Its booking has a later event unsent: the next one, which this batch could not take before this one was sent. */
+  later: boolean;
 }
 
 /**
@@ -75,12 +77,13 @@ export class BookingEventsOutbox {
   async publishUnsent(
     limit: number,
     publish: (events: UnsentEvent[]) => Promise<{ published: string[]; failure?: unknown }>,
-  ): Promise<{ sent: number; failure?: unknown }> {
+  ): Promise<{ sent: number; more: boolean; failure?: unknown }> {
     return this.dataSource.transaction(async (manager) => {
       // Raw SQL: "the earliest unsent event of each booking, skipping what another replica
       // holds" is a NOT EXISTS over the same table with FOR UPDATE OF ... SKIP LOCKED.
       const events: UnsentEvent[] = await manager.query(
-        `SELECT e.id, e.type, e.client_id AS "clientId", e.payload
+        `SELECT e.id, e.type, e.client_id AS "clientId", e.payload,
+                EXISTS (SELECT 1 FROM booking.booking_events n WHERE n.booking_id = e.booking_id AND n.sent_at IS NULL AND n.sequence > e.sequence) AS later
            FROM booking.booking_events e
           WHERE e.sent_at IS NULL
             AND NOT EXISTS (SELECT 1 FROM booking.booking_events p WHERE p.booking_id = e.booking_id AND p.sent_at IS NULL AND p.sequence < e.sequence)
@@ -89,12 +92,14 @@ export class BookingEventsOutbox {
           FOR UPDATE OF e SKIP LOCKED`,
         [limit],
       );
-      if (events.length === 0) return { sent: 0 };
+      if (events.length === 0) return { sent: 0, more: false };
       const { published, failure } = await publish(events);
       if (published.length > 0) {
         await manager.getRepository(BookingEventEntity).createQueryBuilder().update().set({ sentAt: () => 'now()' }).where('id = ANY(:ids::uuid[])', { ids: published }).execute();
       }
-      return { sent: published.length, ...(failure !== undefined && { failure }) };
+      // More to take now: a full batch may have left some, and a booking's later event waited for this one.
+      const more = published.length > 0 && (events.length === limit || events.some((event) => event.later));
+      return { sent: published.length, more, ...(failure !== undefined && { failure }) };
     });
   }
 

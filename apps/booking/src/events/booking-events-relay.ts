@@ -94,10 +94,12 @@ export class BookingEventsRelay implements OnApplicationBootstrap, OnModuleDestr
         }
         this.streamReady = true;
       }
-      for (let sent = -1; sent !== 0 && !this.loop.isStopped; ) {
+      // Until a batch says nothing more was there to take: an event committed since it was
+      // taken nudged the loop, which runs again after this pass (no empty transaction to end each pass).
+      for (let more = true; more && !this.loop.isStopped; ) {
         const batch = await this.publishBatch();
-        sent = batch.sent;
-        published += sent;
+        more = batch.more;
+        published += batch.sent;
         if (batch.failure) throw batch.failure;
       }
       if (this.failingSince !== undefined) {
@@ -132,7 +134,7 @@ export class BookingEventsRelay implements OnApplicationBootstrap, OnModuleDestr
    * acknowledged; those it did not are left for a later pass (and the failure
    * comes back to end this one).
    */
-  private publishBatch(): Promise<{ sent: number; failure?: unknown }> {
+  private publishBatch(): Promise<{ sent: number; more: boolean; failure?: unknown }> {
     return this.outbox.publishUnsent(BATCH, async (events) => {
       this.failPoints.pass('after-status-commit');
       const encoder = new TextEncoder();

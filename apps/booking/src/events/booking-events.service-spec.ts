@@ -147,6 +147,33 @@ describe('booking events (service tier: the outbox and its relay)', () => {
     expect(streamedOf(booking.id).map((message) => (message.data as BookingEvent).sequence)).toEqual([1, 2]);
   });
 
+  it('a pass takes a booking\'s later event as soon as the earlier one is sent, and ends without an empty transaction', async () => {
+    await published();
+    harness.client.reset();
+    harness.client.streamDown = true;
+    const booking = await settle(await insert());
+    harness.client.streamDown = false;
+    const outbox = harness.get(BookingEventsOutbox);
+    const publishUnsent = outbox.publishUnsent.bind(outbox);
+    const batches: { sent: number; more: boolean }[] = [];
+    outbox.publishUnsent = async (limit, publish) => {
+      const batch = await publishUnsent(limit, publish);
+      batches.push(batch);
+      return batch;
+    };
+    try {
+      expect(await relay.drain()).toBe(2);
+    } finally {
+      outbox.publishUnsent = publishUnsent;
+    }
+    // created (its booking has a later event: take more), then confirmed (nothing more): two transactions.
+    expect(batches).toEqual([
+      { sent: 1, more: true },
+      { sent: 1, more: false },
+    ]);
+    expect(streamedOf(booking.id).map((message) => (message.data as BookingEvent).type)).toEqual(['booking.created', 'booking.confirmed']);
+  });
+
   it('two replicas relaying one outbox at once publish each event once, in order per booking, and together send it all', async () => {
     await published();
     harness.client.reset();

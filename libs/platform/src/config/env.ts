@@ -223,6 +223,11 @@ export class PlatformEnv {
   @Matches(/^https?:\/\/[^\s/]+(\/\S*)?$/, { message: 'OTEL_EXPORTER_OTLP_ENDPOINT must be an http:// or https:// URL (the collector\'s OTLP/HTTP address)' })
   OTEL_EXPORTER_OTLP_ENDPOINT?: string;
 
+  /** Where SIGUSR2 writes this app's CPU profiles (the first signal starts one, the next writes it); the system's temporary directory by default. */
+  @IsOptional()
+  @IsString()
+  CPU_PROFILE_DIR?: string;
+
   /** The service.name of this app's spans; the app's name by default. */
   @IsOptional()
   @Matches(/^[\w.:-]{1,100}$/, { message: 'OTEL_SERVICE_NAME must be 1-100 letters, digits or ._:-' })

@@ -1,5 +1,6 @@
 import { ValidationPipe } from '@nestjs/common';
 import { DomainError, flattenValidationErrors } from './domain-error';
+import { cacheValidationMetadata } from './validation-metadata-cache';
 
 /**
  * The validation both the gateway (HTTP DTOs) and every service (contract classes
@@ -7,6 +8,7 @@ import { DomainError, flattenValidationErrors } from './domain-error';
  * the declared classes, and failures become one VALIDATION_FAILED error.
  */
 export function createValidationPipe(): ValidationPipe {
+  cacheValidationMetadata();
   return new ValidationPipe({
     whitelist: true,
     forbidNonWhitelisted: true,

@@ -8,6 +8,7 @@ import { ConfigError, ServiceEnv, developmentSecrets, loadEnv } from '../config/
 import { isDatabaseUp } from '../database/service-data-source';
 import { JsonLogger } from '../logging/json-logger';
 import { logLongGarbageCollections } from '../logging/long-pauses';
+import { cpuProfileOnSignal } from '../logging/cpu-profile';
 import { BusIdentity } from '@hotel/contracts';
 import { busCredentials, natsServer } from '../nats/nats-options';
 import { AppMetrics } from '../metrics/app-metrics';
@@ -135,6 +136,7 @@ export function runServiceProcess<E extends ServiceEnv>(
     const logger = new JsonLogger(name, env.LOG_LEVEL);
     logger.log({ msg: `${name} service listening on NATS`, queue: name, traces: env.OTEL_EXPORTER_OTLP_ENDPOINT });
     logLongGarbageCollections(logger);
+    cpuProfileOnSignal(name, logger, env.CPU_PROFILE_DIR);
     closeOnSignal(logger, () => running.close());
   }, exitOnStartFailure(name));
 }
