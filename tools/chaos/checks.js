@@ -393,6 +393,14 @@ async function waitForSagas(sql, { since, boundMs, maxWaitMs, createdBefore = nu
 }
 
 /**
+ * A cancellation the platform took and is finishing, answered 503 because its saga outlived
+ * the call (a slow machine, not an unavailable platform): the client repeats it for its
+ * reference, and the round's bound on every booking's end checks that it is finished.
+ * @param {HttpRecord} record
+ */
+const underWay = (record) => record.status === 503 && record.op === 'cancel' && /recorded and under way/.test(record.message ?? '');
+
+/**
  * Violations in what a round's HTTP answers were: 5xx other than 503 with Retry-After, and 503 or no answer outside a fault.
  * @param {HttpRecord[]} records
  * @param {{ from: number, to: number } | null} faultWindow
@@ -409,11 +417,20 @@ function httpViolations(records, faultWindow, roundStart) {
    * @returns {Violation[]}
    */
   const grouped = (name, rule, matching) => {
-    /** @type {Map<string, { op: string, status: number, code: string | null, count: number, first_at_s: number }>} */
+    // The first answer of each group says why (its message) and how long it took: what the next person needs to find the cause.
+    /** @type {Map<string, { op: string, status: number, code: string | null, count: number, first_at_s: number, first_took_s: number, first_message: string | null }>} */
     const groups = new Map();
     for (const record of matching) {
       const key = `${record.op} ${record.status} ${record.code}`;
-      const group = groups.get(key) ?? { op: record.op, status: record.status, code: record.code, count: 0, first_at_s: +((record.startedAt - roundStart) / 1000).toFixed(1) };
+      const group = groups.get(key) ?? {
+        op: record.op,
+        status: record.status,
+        code: record.code,
+        count: 0,
+        first_at_s: +((record.startedAt - roundStart) / 1000).toFixed(1),
+        first_took_s: +((record.endedAt - record.startedAt) / 1000).toFixed(1),
+        first_message: record.message,
+      };
       group.count += 1;
       groups.set(key, group);
     }
@@ -428,7 +445,7 @@ function httpViolations(records, faultWindow, roundStart) {
     ...grouped(
       'unavailable_only_during_a_fault',
       `503 or no answer only during a fault and up to its grace after the platform is ready again${faultWindow ? '' : ' (this round has no fault)'}`,
-      records.filter((record) => (record.status === 503 || record.status === 0) && !inWindow(record)),
+      records.filter((record) => (record.status === 503 || record.status === 0) && !inWindow(record) && !underWay(record)),
     ),
   ];
 }

@@ -23,7 +23,7 @@ const BUSINESS_FAILURES = ['INSUFFICIENT_FUNDS', 'PAYMENT_DECLINED', 'PAYMENT_IN
 /** @typedef {{ (): number, pick<T>(items: T[]): T, int(min: number, max: number): number }} Rng */
 /**
  * One HTTP answer as a round records it (status 0: none, `code` then says why).
- * @typedef {{ op: string, startedAt: number, endedAt: number, status: number, code: string | null, retryAfter: string | null }} HttpRecord
+ * @typedef {{ op: string, startedAt: number, endedAt: number, status: number, code: string | null, message: string | null, retryAfter: string | null }} HttpRecord
  */
 /** @typedef {{ status: number, code: string | null, id: number | null, bookingStatus: string | null }} BookAnswer */
 /** @typedef {{ clientId: number, key: string, reference: string, answers: BookAnswer[] }} BookingEntry */
@@ -90,11 +90,12 @@ class Recorder {
     try {
       const response = await request(base, method, pathName, options);
       const code = response.status >= 400 ? (response.body?.code ?? 'NO_CODE') : null;
-      this.records.push({ op, startedAt, endedAt: Date.now(), status: response.status, code, retryAfter: response.headers['retry-after'] ?? null });
+      const message = response.status >= 400 ? (response.body?.message ?? null) : null;
+      this.records.push({ op, startedAt, endedAt: Date.now(), status: response.status, code, message, retryAfter: response.headers['retry-after'] ?? null });
       return response;
     } catch (error) {
       const code = error.code ?? 'TRANSPORT_ERROR';
-      this.records.push({ op, startedAt, endedAt: Date.now(), status: 0, code, retryAfter: null });
+      this.records.push({ op, startedAt, endedAt: Date.now(), status: 0, code, message: error.message ?? null, retryAfter: null });
       return { status: 0, headers: {}, body: { code } };
     }
   }

@@ -455,8 +455,11 @@ function parseJson(text: string): unknown {
 }
 
 /** Below 500; a 4xx carries the error envelope. */
-function problemWith(response: { status: number; text: string }): string | null {
-  if (response.status >= 500 || response.status < 200) return `status ${response.status}`;
+function problemWith(response: { status: number; headers: IncomingHttpHeaders; text: string }, pattern: string): string | null {
+  // Readiness answers for the platform, not for the input: 503 with Retry-After when a round of
+  // health checks is late, as on a machine this busy (a CI run once met it). Any other 5xx fails.
+  const readinessDown = pattern === '/health/ready' && response.status === 503 && response.headers['retry-after'] !== undefined;
+  if (!readinessDown && (response.status >= 500 || response.status < 200)) return `status ${response.status}`;
   if (response.status < 400) return null;
   let body: any;
   try {
@@ -560,7 +563,7 @@ describe('fuzzing every route', () => {
           const property = fc.asyncProperty(requests(route, fixtures), async (req) => {
             const response = await send(system.url, req);
             statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
-            const problem = problemWith(response);
+            const problem = problemWith(response, route.pattern);
             if (problem) throw new Error(`${req.method} ${req.path}: ${problem}: ${response.text.slice(0, 300)}`);
             // And as the OpenAPI document says (the contract test, as TestSystem.request checks every answer).
             OpenApiContract.served().assert(req.method, req.path, { ...response, body: parseJson(response.text) });
