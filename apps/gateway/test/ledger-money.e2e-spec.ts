@@ -1,6 +1,6 @@
 import { request as httpsRequest } from 'node:https';
 import { inflateSync } from 'node:zlib';
-import { bearer, bookV1, day, parseCsv, prebookV1, queryTestDatabase, settledBooking, staySequence } from '@hotel/testing';
+import { bearer, bookV1, day, parseCsv, prebookV1, queryTestDatabase, repeatWhileUnavailable, settledBooking, staySequence } from '@hotel/testing';
 import { groupedAmount } from '../src/backend/statement-pdf';
 import { ClientKeys, TestSystem } from './system';
 
@@ -199,11 +199,17 @@ describe('ledger money', () => {
       [clientId, MAX, `${yesterday}T01:00:00Z`, SEEDED],
     );
     // Today: maximal credits through the API, by the finance credential and by the client's own backend token (under `immediate`), concurrently in batches.
+    // Each as a client sends money: with an Idempotency-Key, repeated after a 503 (thirty writes to one
+    // account queue on its row, and on a busy machine some outlive the call): still credited once (the sums below).
     expect((await system.admin('set-credit-policy', '--client-id', String(clientId), '--self-credits', 'immediate')).code).toBe(0);
     const started = Date.now();
     for (let batch = 0; batch < API_CREDITS; batch += 30) {
       const answers = await Promise.all(
-        Array.from({ length: 30 }, (_, i) => post((batch + i) % 2 ? finance : { authorization: whale.backend_token }, clientId, { credit: Number(MAX), name: `Wire ${batch + i}` })),
+        Array.from({ length: 30 }, (_, i) => {
+          const credential = (batch + i) % 2 ? finance : { authorization: whale.backend_token };
+          const headers = { ...credential, 'idempotency-key': `whale-wire-${batch + i}` };
+          return repeatWhileUnavailable(() => post(headers, clientId, { credit: Number(MAX), name: `Wire ${batch + i}` }));
+        }),
       );
       expect(answers.map((answer) => answer.status)).toEqual(Array(30).fill(201));
     }
