@@ -255,7 +255,13 @@ describe('npm start (embedded PostgreSQL)', () => {
     const beforeStop = first.output().length;
     expect(await stop(first.child)).toBe(0);
     // A clean stop logs no trouble: no error or warning from any app.
-    expect(first.output().slice(beforeStop)).not.toMatch(/"level":"(error|warn|fatal)"/);
+    // (A long garbage collection is the machine's load, not the stop's: a CI run met one of 108 ms.)
+    const trouble = first
+      .output()
+      .slice(beforeStop)
+      .split('\n')
+      .filter((line) => /"level":"(error|warn|fatal)"/.test(line) && !line.includes('"msg":"long garbage collection"'));
+    expect(trouble).toEqual([]);
     // A clean stop leaves no pid files behind.
     expect(pidOf('users')).toBeUndefined();
 
