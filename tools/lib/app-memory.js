@@ -24,13 +24,16 @@ const APP_NODE_FLAGS = {
   rates: SMALL_YOUNG_GENERATION,
 };
 
+/** The app a replica's name (`booking@2`) runs; an app's own name as it is. */
+const appOf = (/** @type {string} */ replica) => replica.replace(/@\d+$/, '');
+
 /**
  * The Node flags an app (or a replica of it, `booking@2`) runs with.
  * @param {string} name
  * @returns {string[]}
  */
 function nodeFlagsOf(name) {
-  return APP_NODE_FLAGS[name.replace(/@\d+$/, '')] ?? [];
+  return APP_NODE_FLAGS[appOf(name)] ?? [];
 }
 
-module.exports = { APP_NODE_FLAGS, nodeFlagsOf };
+module.exports = { APP_NODE_FLAGS, appOf, nodeFlagsOf };

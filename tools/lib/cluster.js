@@ -23,8 +23,8 @@ const CLUSTER_ENV = { BOOKING_EVENTS_REPLICAS: String(NATS_NODES), RATE_LIMIT_ST
 /** The name of replica `index` (0-based) of an app: `booking`, `booking@2`. */
 const replicaName = (/** @type {string} */ app, /** @type {number} */ index) => (index === 0 ? app : `${app}@${index + 1}`);
 
-/** The app a replica runs: `booking` for `booking@2`. */
-const appOf = (/** @type {string} */ replica) => replica.replace(/@\d+$/, '');
+// The app a replica runs (`booking` for `booking@2`): shared with the supervisor's Node flags.
+const { appOf } = require('./app-memory');
 
 /**
  * The configuration of node `index`: the platform's broker configuration (listen address,

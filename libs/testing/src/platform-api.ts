@@ -180,6 +180,11 @@ export async function roomsSold(system: SystemUnderTest, bookingId: number): Pro
   return row.sold;
 }
 
+/** 503 SERVICE_UNAVAILABLE with Retry-After: the platform refusing for now (failing closed), which a client repeats. */
+export function answeredUnavailable(response: TestResponse): boolean {
+  return response.status === 503 && response.body?.code === 'SERVICE_UNAVAILABLE' && Number(response.headers['retry-after']) > 0;
+}
+
 /**
  * Sends a request again, as a client does, while it is answered 503 SERVICE_UNAVAILABLE
  * with Retry-After (a saga that outlived the answer's deadline on a loaded machine), at
@@ -189,8 +194,7 @@ export async function roomsSold(system: SystemUnderTest, bookingId: number): Pro
 export async function repeatWhileUnavailable(send: () => Promise<TestResponse>, attempts = 6): Promise<TestResponse> {
   for (let attempt = 1; ; attempt++) {
     const response = await send();
-    const retryAfter = Number(response.headers['retry-after']);
-    if (response.status !== 503 || response.body?.code !== 'SERVICE_UNAVAILABLE' || !(retryAfter > 0) || attempt === attempts) return response;
-    await new Promise((resolve) => setTimeout(resolve, 1000 * retryAfter));
+    if (!answeredUnavailable(response) || attempt === attempts) return response;
+    await new Promise((resolve) => setTimeout(resolve, 1000 * Number(response.headers['retry-after'])));
   }
 }
