@@ -15,7 +15,7 @@ export const BOOKING_API_BODIES = {
   SearchBody: 'body of POST /search; search.session.create carries it as `search`',
   V2RatesBody: 'body of POST /v2/rates; search.v2-rates.search carries it as `search`',
   PlacesQuery: 'query of GET /places/search, mapped by the gateway (search.place.find.v1, served one more release, takes it)',
-  BookingListQuery: 'query of GET /book; booking.booking.list carries it as `query`',
+  BookingListQuery: 'query of GET /book, mapped by the gateway to a BookingListFilter (booking.booking.list.v2, served for the previous release, takes it)',
   BookCreateBody: 'body of POST /book/...; booking.booking.create carries it as `body`',
   V2BookBody: 'body of POST /v2/book: its prebook_id is mapped, the rest travels as a BookCreateBody',
   V2PrebookBody: 'body of POST /v2/prebook, mapped by the gateway',

@@ -13,7 +13,7 @@ import {
   CreateBookingReply,
   CreateBookingRequest,
   ListBookingsRequest,
-  ListBookingsRequestV3,
+  ListBookingsRequestV4,
   TaggedBookingPageChunk,
   PrecancelView,
 } from './booking/book';
@@ -193,10 +193,14 @@ export const OPERATIONS = {
   RATES_VENDOR_RECONCILIATION_LIST: operation({ subject: 'rates.vendor-reconciliation.list.v1', request: ListVendorReconciliationsRequest, reply: replyOf<VendorReconciliationSection>(), callers: ['accounting'] }),
 
   BOOKING_BOOKING_CREATE: operation({ subject: 'booking.booking.create.v2', request: CreateBookingRequest, reply: replyOf<CreateBookingReply>(), callers: ['gateway'] }),
-  /** Answers in several messages (BookingPageChunk): the total, then the bookings as raw JSON bytes. */
-  BOOKING_BOOKING_LIST: operation({ subject: 'booking.booking.list.v2', request: ListBookingsRequest, reply: replyOf<BookingPageChunk>(), callers: ['gateway'] }),
-  /** v3: with the page's entity tag, and no bookings for a client that has that page (If-None-Match). v2 is served one more release. */
-  BOOKING_BOOKING_LIST_V3: operation({ subject: 'booking.booking.list.v3', request: ListBookingsRequestV3, reply: replyOf<TaggedBookingPageChunk>(), callers: ['gateway'] }),
+  /**
+   * Answers in several messages (TaggedBookingPageChunk): the head with the page's entity tag, then the bookings
+   * as raw JSON bytes (none for a client that has that page, If-None-Match). v4: the filter in the booking
+   * context's words (BookingListFilter); v3 took the API's query and was never in a release, so it is gone.
+   */
+  BOOKING_BOOKING_LIST: operation({ subject: 'booking.booking.list.v4', request: ListBookingsRequestV4, reply: replyOf<TaggedBookingPageChunk>(), callers: ['gateway'] }),
+  /** v2, the API's query and an untagged head (the total): served for the previous release's gateways. */
+  BOOKING_BOOKING_LIST_V2: operation({ subject: 'booking.booking.list.v2', request: ListBookingsRequest, reply: replyOf<BookingPageChunk>(), callers: ['gateway'] }),
   /** v3: domain data (the gateway renders the API's answer). v2, the API's answer, is served one more release. */
   BOOKING_BOOKING_PRECANCEL: operation({ subject: 'booking.booking.precancel.v3', request: BookingIdRequest, reply: replyOf<CancellationQuote>(), callers: ['gateway'] }),
   BOOKING_BOOKING_PRECANCEL_V2: operation({ subject: 'booking.booking.precancel.v2', request: BookingIdRequest, reply: replyOf<PrecancelView>(), callers: ['gateway'] }),
@@ -207,7 +211,7 @@ export const OPERATIONS = {
   BOOKING_BOOKING_CANCEL_V2: operation({ subject: 'booking.booking.cancel.v2', request: BookingIdRequest, reply: replyOf<CancelView>(), callers: ['gateway'] }),
   /** Answers in several messages (BackendBookingPageChunk), as booking.booking.list does. */
   BOOKING_BACKEND_BOOKING_LIST: operation({ subject: 'booking.backend-booking.list.v2', request: ListBackendBookingsRequest, reply: replyOf<BackendBookingPageChunk>(), callers: ['gateway'] }),
-  /** v3: tagged as booking.booking.list.v3 is. v2 is served one more release. */
+  /** v3: tagged as booking.booking.list.v4 is. v2 is served for the previous release's gateways. */
   BOOKING_BACKEND_BOOKING_LIST_V3: operation({ subject: 'booking.backend-booking.list.v3', request: ListBackendBookingsRequestV3, reply: replyOf<TaggedBookingPageChunk>(), callers: ['gateway'] }),
   BOOKING_VOUCHER_RENDER: operation({ subject: 'booking.voucher.render.v2', request: RenderVoucherRequest, reply: replyOf<VoucherPdf>(), callers: ['gateway'] }),
   /** v3: with the PDF's entity tag, and 'not modified' for a client that has it. */

@@ -1,7 +1,7 @@
 import { Controller } from '@nestjs/common';
 import { Payload } from '@nestjs/microservices';
 import { Observable, from, mergeMap } from 'rxjs';
-import { BackendBookingPageChunk, BookingIdRequest, BookingPageChunk, CancelView, Cancellation, CancellationQuote, CreateBookingReply, CreateBookingRequest, FindRecordedBookingRequest, ListBackendBookingsRequest, ListBackendBookingsRequestV3, ListBookingsRequest, ListBookingsRequestV3, OPERATIONS, PrecancelView, ReconciliationBookingPage, decimalToNumber, ReconciliationBookingsRequest, RecordedBooking, RenderVoucherRequest, RenderVoucherRequestV3, TaggedBookingPageChunk, VoucherAnswer, VoucherPdf } from '@hotel/contracts';
+import { BackendBookingPageChunk, BookingIdRequest, BookingPageChunk, CancelView, Cancellation, CancellationQuote, CreateBookingReply, CreateBookingRequest, FindRecordedBookingRequest, ListBackendBookingsRequest, ListBackendBookingsRequestV3, ListBookingsRequest, ListBookingsRequestV4, bookingListFilterOf, OPERATIONS, PrecancelView, ReconciliationBookingPage, decimalToNumber, ReconciliationBookingsRequest, RecordedBooking, RenderVoucherRequest, RenderVoucherRequestV3, TaggedBookingPageChunk, VoucherAnswer, VoucherPdf } from '@hotel/contracts';
 import { Vouchers } from '../vouchers/vouchers';
 import { BookingsService } from './bookings.service';
 import { Handles } from '@hotel/platform';
@@ -14,9 +14,9 @@ export class BookingsController {
   ) {}
 
   /** Answers in several NATS messages: the tagged head, then the bookings as raw bytes (none when not modified). */
-  @Handles(OPERATIONS.BOOKING_BOOKING_LIST_V3)
-  list(@Payload() request: ListBookingsRequestV3): Observable<TaggedBookingPageChunk> {
-    return inMessages(this.bookings.list(request.actor, request.query, request.ifNoneMatch));
+  @Handles(OPERATIONS.BOOKING_BOOKING_LIST)
+  list(@Payload() request: ListBookingsRequestV4): Observable<TaggedBookingPageChunk> {
+    return inMessages(this.bookings.list(request.actor, request.filter, request.ifNoneMatch));
   }
 
   @Handles(OPERATIONS.BOOKING_BACKEND_BOOKING_LIST_V3)
@@ -25,9 +25,9 @@ export class BookingsController {
   }
 
   /** v2, for the gateways of the previous release during a rolling upgrade (remove in the next): the head is `total` alone. */
-  @Handles(OPERATIONS.BOOKING_BOOKING_LIST)
+  @Handles(OPERATIONS.BOOKING_BOOKING_LIST_V2)
   listV2(@Payload() request: ListBookingsRequest): Observable<BookingPageChunk> {
-    return inMessages(this.bookings.list(request.actor, request.query).then(untagged));
+    return inMessages(this.bookings.list(request.actor, bookingListFilterOf(request.query)).then(untagged));
   }
 
   /** v2, as listV2. */

@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { Brackets, DataSource, EntityManager, QueryFailedError, SelectQueryBuilder } from 'typeorm';
-import { BookingListQuery } from '@hotel/contracts';
+import { BookingListFilter, BookingSortKey } from '@hotel/contracts';
 import { DomainError, SERVICE_ENV, getPage, getRawPage } from '@hotel/platform';
 import { BookingEnv } from '../booking.env';
 import { BookingEventsOutbox } from '../events/booking-events-outbox';
@@ -83,14 +83,14 @@ export interface IdempotencyKeyOwner {
   userId: number | null;
 }
 
-/** The list's sort keys and the property each means (the DTO allows only these keys). */
-const SORT_PROPERTIES: Record<NonNullable<BookingListQuery['sort_by']>, keyof BookingEntity> = {
+/** The list's sort keys and the property each means (the filter's validation allows only these keys). */
+const SORT_PROPERTIES: Record<BookingSortKey, keyof BookingEntity> = {
   id: 'id',
-  created_at: 'createdAt',
-  check_in: 'checkIn',
-  check_out: 'checkOut',
-  price_chargeable: 'priceChargeable',
-  hotel_name: 'hotelName',
+  createdAt: 'createdAt',
+  checkIn: 'checkIn',
+  checkOut: 'checkOut',
+  priceChargeable: 'priceChargeable',
+  hotelName: 'hotelName',
   status: 'status',
 };
 
@@ -333,7 +333,7 @@ export class BookingsRepository {
    * were stored, or whose rendering changed since) is rendered from its row now and
    * stored, unless a change stored them meanwhile.
    */
-  async storedPage(scope: BookingScope, query: BookingListQuery, kind: 'api' | 'backend', options: { excludeFailed?: boolean } = {}): Promise<{ rows: StoredBooking[]; total: number }> {
+  async storedPage(scope: BookingScope, query: BookingListFilter, kind: 'api' | 'backend', options: { excludeFailed?: boolean } = {}): Promise<{ rows: StoredBooking[]; total: number }> {
     const { page, filtered, limit, offset } = this.pageQuery(scope, query, options);
     const selection = page
       .select('b.id', 'id')
@@ -379,7 +379,7 @@ export class BookingsRepository {
    * triggers keep (migration 1764620000000): a sum over a few rows, not a count of every
    * matching booking. Undefined for any other filter: that total is counted.
    */
-  private countedTotal(scope: BookingScope, query: BookingListQuery, options: { excludeFailed?: boolean }): Promise<number> | undefined {
+  private countedTotal(scope: BookingScope, query: BookingListFilter, options: { excludeFailed?: boolean }): Promise<number> | undefined {
     if (Object.entries(query).some(([key, value]) => value !== undefined && !COUNTED_BY.has(key))) return undefined;
     const counts = this.dataSource.createQueryBuilder().select('COALESCE(sum(c.bookings), 0)', 'total').from('booking.booking_counts', 'c').where('c.client_id = :clientId', { clientId: scope.clientId });
     if (scope.sandbox !== null) counts.andWhere('c.sandbox = :sandbox', { sandbox: scope.sandbox });
@@ -390,30 +390,27 @@ export class BookingsRepository {
   }
 
   /** The page query (ordered, not yet paged) and the filtered query its total counts. */
-  private pageQuery(scope: BookingScope, query: BookingListQuery, options: { excludeFailed?: boolean }) {
+  private pageQuery(scope: BookingScope, query: BookingListFilter, options: { excludeFailed?: boolean }) {
     const filtered = inScope(this.select(), scope);
     if (options.excludeFailed) filtered.andWhere(`b.status <> 'failed'`);
     if (query.id !== undefined) filtered.andWhere('b.id = :id', { id: query.id });
-    if (query.hotel_name) filtered.andWhere('b.hotelName ILIKE :hotelName', { hotelName: `%${query.hotel_name.replace(/[\\%_]/g, (c) => `\\${c}`)}%` });
-    if (query.first_name) filtered.andWhere('lower(b.firstName) = lower(:firstName)', { firstName: query.first_name });
-    if (query.last_name) filtered.andWhere('lower(b.lastName) = lower(:lastName)', { lastName: query.last_name });
+    if (query.hotelName) filtered.andWhere('b.hotelName ILIKE :hotelName', { hotelName: `%${query.hotelName.replace(/[\\%_]/g, (c) => `\\${c}`)}%` });
+    if (query.firstName) filtered.andWhere('lower(b.firstName) = lower(:firstName)', { firstName: query.firstName });
+    if (query.lastName) filtered.andWhere('lower(b.lastName) = lower(:lastName)', { lastName: query.lastName });
     if (query.status) filtered.andWhere('b.status = :status', { status: query.status });
-    if (query.payment_method) filtered.andWhere('b.paymentMethod = :paymentMethod', { paymentMethod: query.payment_method });
-    if (query.vendor_reference) filtered.andWhere('b.bookingReference @> ARRAY[:vendorReference::text]', { vendorReference: query.vendor_reference });
-    if (query.client_reference) filtered.andWhere('b.clientReference = :clientReference', { clientReference: query.client_reference });
-    for (const [field, property] of [['check_in', 'checkIn'], ['check_out', 'checkOut'], ['created_at', 'createdAt']] as const) {
-      const filter = query[field];
-      if (!filter) continue;
-      const [from, to = from] = filter.split('..');
-      // created_at is a moment: its range runs to the end of the last day.
-      const upper = field === 'created_at' ? `b.${property} < :${field}To::date + 1` : `b.${property} <= :${field}To::date`;
-      filtered.andWhere(new Brackets((range) => range.where(`b.${property} >= :${field}From::date`).andWhere(upper)));
-      filtered.setParameter(`${field}From`, from).setParameter(`${field}To`, to);
+    if (query.paymentMethod) filtered.andWhere('b.paymentMethod = :paymentMethod', { paymentMethod: query.paymentMethod });
+    if (query.vendorReference) filtered.andWhere('b.bookingReference @> ARRAY[:vendorReference::text]', { vendorReference: query.vendorReference });
+    if (query.clientReference) filtered.andWhere('b.clientReference = :clientReference', { clientReference: query.clientReference });
+    for (const [range, property] of [[query.checkIn, 'checkIn'], [query.checkOut, 'checkOut'], [query.createdOn, 'createdAt']] as const) {
+      if (!range) continue;
+      // createdAt is a moment: its range runs to the end of the last day.
+      const upper = property === 'createdAt' ? `b.${property} < :${property}To::date + 1` : `b.${property} <= :${property}To::date`;
+      filtered.andWhere(new Brackets((days) => days.where(`b.${property} >= :${property}From::date`).andWhere(upper)));
+      filtered.setParameter(`${property}From`, range.from).setParameter(`${property}To`, range.to);
     }
-    const sortKey = query.sort_by ?? 'created_at';
-    const sortProperty = SORT_PROPERTIES[sortKey];
-    if (!sortProperty) throw DomainError.validation([{ field: 'sort_by', message: `sort_by must be one of ${Object.keys(SORT_PROPERTIES).join(', ')}` }]);
-    const direction = query.sort_order === 'asc' ? 'ASC' : 'DESC';
+    const sortProperty = SORT_PROPERTIES[query.sortBy ?? 'createdAt'];
+    if (!sortProperty) throw DomainError.validation([{ field: 'sortBy', message: `sortBy must be one of ${Object.keys(SORT_PROPERTIES).join(', ')}` }]);
+    const direction = query.sortOrder === 'asc' ? 'ASC' : 'DESC';
     const limit = query.limit ?? 50;
     const offset = ((query.page ?? 1) - 1) * limit;
     const page = filtered.clone().orderBy(`b.${sortProperty}`, direction).addOrderBy('b.id', direction);
@@ -517,7 +514,7 @@ export class BookingsRepository {
 const NEEDS_NO_CARD = `step <> 'charging'`;
 
 /** What a page may say and still take its total from the kept counts: any other filter counts its total. */
-const COUNTED_BY: ReadonlySet<string> = new Set<keyof BookingListQuery>(['page', 'after', 'limit', 'sort_by', 'sort_order', 'status']);
+const COUNTED_BY: ReadonlySet<string> = new Set<keyof BookingListFilter>(['page', 'after', 'limit', 'sortBy', 'sortOrder', 'status']);
 
 /**
  * How many bookings a filtered query matches: COUNT(*), where TypeORM's getCount() writes

@@ -8,7 +8,7 @@ import {
   BackendBookingQuery,
   BookingLanguage,
   commaJoinedChunks,
-  BookingListQuery,
+  BookingListFilter,
   TaggedBookingPageChunk,
   BookingRoom,
   Cancellation,
@@ -113,8 +113,8 @@ export class BookingsService {
    * stored Bookings with this moment's voucher links and updated_at filled in, as bytes;
    * tagged (taggedPage), and the head alone for a client that has these bytes.
    */
-  async list(actor: Actor, query: BookingListQuery, ifNoneMatch?: string): Promise<TaggedBookingPageChunk[]> {
-    const { rows, total } = await this.bookings.storedPage(scopeOf(actor), query, 'api');
+  async list(actor: Actor, filter: BookingListFilter, ifNoneMatch?: string): Promise<TaggedBookingPageChunk[]> {
+    const { rows, total } = await this.bookings.storedPage(scopeOf(actor), filter, 'api');
     const now = Date.now();
     const views = rows.map((row) => filledApiView(row.view, row.updatedAt, () => this.vouchers.url(row.id, now)));
     return taggedPage(total, [...commaJoinedChunks(views)], ifNoneMatch);

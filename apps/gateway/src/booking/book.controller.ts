@@ -5,6 +5,7 @@ import {
   Actor,
   BookCreateBody,
   BookingListQuery,
+  bookingListFilterOf,
   BookingView,
   CancelView,
   IsIdString,
@@ -71,7 +72,7 @@ export class BookController {
     @Headers('if-none-match') ifNoneMatch: string | undefined,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<Readable | undefined> {
-    return taggedPageAnswer(await this.services.sendForAll(SUBJECTS.BOOKING_BOOKING_LIST_V3, { actor, query, ...ifNoneMatchOf(ifNoneMatch) }), reply);
+    return taggedPageAnswer(await this.services.sendForAll(SUBJECTS.BOOKING_BOOKING_LIST, { actor, filter: bookingListFilterOf(query), ...ifNoneMatchOf(ifNoneMatch) }), reply);
   }
 
   @Get('book/precancel/:booking_id')

@@ -90,7 +90,7 @@ export interface BackendBookingPage {
 /** booking.backend-booking.list.v2: the head (`total`), then BackendBooking objects as raw JSON bytes (see BookingPageChunk). */
 export type BackendBookingPageChunk = { total: number } | Uint8Array;
 
-/** booking.backend-booking.list.v3: as v2, with the client's If-None-Match; answered as booking.booking.list.v3 is (TaggedBookingPageChunk). */
+/** booking.backend-booking.list.v3: as v2, with the client's If-None-Match; answered as booking.booking.list.v4 is (TaggedBookingPageChunk). */
 export class ListBackendBookingsRequestV3 extends ListBackendBookingsRequest {
   @IsOptional()
   @Matches(ENTITY_TAGS)

@@ -19,7 +19,7 @@ import {
 import { ActorScoped } from '../common/actor';
 import { ENTITY_TAGS } from '../common/entity-tags';
 import { TEST_SCENARIOS, TestScenario } from '../common/test-scenario';
-import { IsDayOrRange, IsNonBlankString } from '../common/validators';
+import { IsCalendarDay, IsDayOrRange, IsNonBlankString } from '../common/validators';
 import { CancellationPolicyData, HotelDetails, HotelRate } from '../search/hotel';
 import { PAYMENT_METHODS, PaymentMethod } from '../rates/prebook';
 import { PrebookSelector } from '../rates/supplier';
@@ -281,7 +281,7 @@ export class BookingListQuery {
   client_reference?: string;
 }
 
-/** booking.booking.list.v2 */
+/** booking.booking.list.v2 (the previous release's gateways): the API's query as it came. */
 export class ListBookingsRequest extends ActorScoped {
   @IsDefined()
   @ValidateNested()
@@ -304,17 +304,161 @@ export interface BookingPage {
  */
 export type BookingPageChunk = { total: number } | Uint8Array;
 
-/** booking.booking.list.v3: as v2, with the client's If-None-Match. */
-export class ListBookingsRequestV3 extends ListBookingsRequest {
+/** What a booking list may be ordered by, in the booking context's words. */
+export const BOOKING_SORT_KEYS = ['id', 'createdAt', 'checkIn', 'checkOut', 'priceChargeable', 'hotelName', 'status'] as const;
+export type BookingSortKey = (typeof BOOKING_SORT_KEYS)[number];
+
+/** The days from `from` to `to`, both included. */
+export class DayRange {
+  @IsCalendarDay()
+  from: string;
+
+  @IsCalendarDay()
+  to: string;
+}
+
+/**
+ * Which of the caller's bookings a list shows, in what order, and which page: the domain
+ * request of booking.booking.list.v4. The gateway maps the booking API's `GET /book`
+ * query (BookingListQuery) to it with bookingListFilterOf, so a change to the query's
+ * public names is the gateway's alone.
+ */
+export class BookingListFilter {
+  // The same paging as the API's query (BookingListQuery), in the same words.
+  @PageNumber()
+  page?: number;
+
+  @PageLimit(200, 'limit must be from 1 to 200')
+  limit?: number;
+
+  @PageAfter()
+  after?: number;
+
+  @IsOptional()
+  @IsIn(BOOKING_SORT_KEYS)
+  sortBy?: BookingSortKey;
+
+  @IsOptional()
+  @IsIn(['asc', 'desc'])
+  sortOrder?: 'asc' | 'desc';
+
+  @QueryId()
+  id?: number;
+
+  /** Part of the hotel's name, in any case. */
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
+  hotelName?: string;
+
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => DayRange)
+  createdOn?: DayRange;
+
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => DayRange)
+  checkIn?: DayRange;
+
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => DayRange)
+  checkOut?: DayRange;
+
+  /** The lead guest's first name, in any case. */
+  @IsOptional()
+  @IsString()
+  @MaxLength(100)
+  firstName?: string;
+
+  @IsOptional()
+  @IsString()
+  @MaxLength(100)
+  lastName?: string;
+
+  @IsOptional()
+  @IsIn(BOOKING_STATUSES)
+  status?: BookingStatus;
+
+  @IsOptional()
+  @IsIn(PAYMENT_METHODS)
+  paymentMethod?: PaymentMethod;
+
+  /** One of the vendor's references of the booking. */
+  @IsOptional()
+  @IsString()
+  @MaxLength(128)
+  vendorReference?: string;
+
+  @IsOptional()
+  @IsString()
+  @MaxLength(128)
+  clientReference?: string;
+}
+
+/** The API's sort fields by the filter's sort keys. */
+const SORT_KEY_OF: Record<(typeof BOOKING_SORT_FIELDS)[number], BookingSortKey> = {
+  id: 'id',
+  created_at: 'createdAt',
+  check_in: 'checkIn',
+  check_out: 'checkOut',
+  price_chargeable: 'priceChargeable',
+  hotel_name: 'hotelName',
+  status: 'status',
+};
+
+/** A validated day filter (`YYYY-MM-DD` or `YYYY-MM-DD..YYYY-MM-DD`) as a range. */
+function dayRangeOf(days: string | undefined): DayRange | undefined {
+  if (days === undefined) return undefined;
+  const [from, to = from] = days.split('..');
+  return { from, to };
+}
+
+/**
+ * The booking API's `GET /book` query in the booking context's words: the one mapping,
+ * used by the gateway (and, for the previous release's gateways, by booking's handlers of
+ * list.v2 and .v3, which still receive the query). Fields left out of the query stay out.
+ */
+export function bookingListFilterOf(query: BookingListQuery): BookingListFilter {
+  const filter: BookingListFilter = {
+    page: query.page,
+    limit: query.limit,
+    after: query.after,
+    sortBy: query.sort_by && SORT_KEY_OF[query.sort_by],
+    sortOrder: query.sort_order,
+    id: query.id,
+    hotelName: query.hotel_name,
+    createdOn: dayRangeOf(query.created_at),
+    checkIn: dayRangeOf(query.check_in),
+    checkOut: dayRangeOf(query.check_out),
+    firstName: query.first_name,
+    lastName: query.last_name,
+    status: query.status,
+    paymentMethod: query.payment_method,
+    vendorReference: query.vendor_reference,
+    clientReference: query.client_reference,
+  };
+  for (const key of Object.keys(filter) as (keyof BookingListFilter)[]) if (filter[key] === undefined) delete filter[key];
+  return filter;
+}
+
+/** booking.booking.list.v4: v3 with the list's filter in the booking context's words (BookingListFilter) instead of the API's query. */
+export class ListBookingsRequestV4 extends ActorScoped {
+  @IsDefined()
+  @ValidateNested()
+  @Type(() => BookingListFilter)
+  filter: BookingListFilter;
+
   @IsOptional()
   @Matches(ENTITY_TAGS)
   ifNoneMatch?: string;
 }
 
 /**
- * The head of a page in v3 of the lists: `total`, the page's entity tag (one per content
- * of the page's bytes), and `notModified` when the client's If-None-Match names it (then
- * no bookings follow: the client has them).
+ * The head of a page in booking.booking.list.v4 and booking.backend-booking.list.v3:
+ * `total`, the page's entity tag (one per content of the page's bytes), and `notModified`
+ * when the client's If-None-Match names it (then no bookings follow: the client has them).
  */
 export interface TaggedPageHead {
   total: number;
@@ -322,7 +466,7 @@ export interface TaggedPageHead {
   notModified?: true;
 }
 
-/** booking.booking.list.v3: the tagged head, then the bookings as in v2 (none when not modified). */
+/** booking.booking.list.v4 (and booking.backend-booking.list.v3): the tagged head, then the bookings as in v2 (none when not modified). */
 export type TaggedBookingPageChunk = TaggedPageHead | Uint8Array;
 
 /** booking.booking.precancel.v2 and .v3, cancel.v2 and .v3 */

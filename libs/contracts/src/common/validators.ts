@@ -133,6 +133,18 @@ export function isCalendarDay(value: unknown): value is string {
   return typeof value === 'string' && !value.startsWith('0000') && parseDay(value) !== null;
 }
 
+/** A day `YYYY-MM-DD` that exists in the calendar (isCalendarDay). */
+export function IsCalendarDay(options?: ValidationOptions) {
+  return (target: object, propertyName: string) =>
+    registerDecorator({
+      name: 'isCalendarDay',
+      target: target.constructor,
+      propertyName,
+      options: { message: `${propertyName} must be a real date YYYY-MM-DD`, ...options },
+      validator: { validate: isCalendarDay },
+    });
+}
+
 /** A day filter of a list: `YYYY-MM-DD`, or a range `YYYY-MM-DD..YYYY-MM-DD`, of real days. */
 export function IsDayOrRange(options?: ValidationOptions) {
   return (target: object, propertyName: string) =>
