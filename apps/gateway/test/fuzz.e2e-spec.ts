@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { IncomingHttpHeaders } from 'node:http';
 import { Agent, request } from 'node:https';
 import { gatewayControllers } from '../src/gateway-app.module';
-import { CARD, GUEST, KEEP_ALIVE_IDLE_MS, TWO_ADULTS, day, hotelRates, userToken } from '@hotel/testing';
+import { CARD, GUEST, KEEP_ALIVE_IDLE_MS, TWO_ADULTS, day, hotelRates, lostToKeepAliveRace, userToken } from '@hotel/testing';
 import { OpenApiContract } from './openapi-contract';
 import { ClientKeys, TestSystem } from './system';
 
@@ -441,7 +441,7 @@ function send(baseUrl: string, req: FuzzRequest): Promise<{ status: number; head
       res.on('error', reject);
     });
     outgoing.on('timeout', () => outgoing.destroy(new Error('no answer within 30 s')));
-    outgoing.on('error', reject);
+    outgoing.on('error', (error) => (lostToKeepAliveRace(outgoing, error) ? send(baseUrl, req).then(resolve, reject) : reject(error)));
     outgoing.end(payload);
   });
 }

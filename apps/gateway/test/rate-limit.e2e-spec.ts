@@ -135,16 +135,17 @@ describe('page places', () => {
   });
 
   it("lets waiting pages in per client in turn, and gives up on a page that waits longer than a service would be given", async () => {
-    // An accounting replica that notes whose list request it got and answers each 100 ms
-    // later (404), one at a time; once `hang` is set it stops answering.
+    // An accounting replica that notes whose list request it got and answers it (404): the
+    // first only when the test lets it go, the others at once; once `hang` is set it stops answering.
     const clients: number[] = [];
     let hang = false;
-    let busyUntil = 0;
+    let letFirstGo!: () => void;
+    const firstMayGo = new Promise<void>((resolve) => (letFirstGo = resolve));
     const replica = await system.standInLedger((message, clientId) => {
       clients.push(clientId);
       if (hang) return;
-      busyUntil = Math.max(busyUntil, Date.now()) + 100;
-      setTimeout(() => answerNoEntries(message), busyUntil - Date.now());
+      if (clients.length === 1) void firstMayGo.then(() => answerNoEntries(message));
+      else answerNoEntries(message);
     });
     try {
       const flooding = await system.createClient('Flooding Pages');
@@ -163,6 +164,13 @@ describe('page places', () => {
       answers.push(page(flooding), page(flooding), page(flooding));
       await new Promise((resolve) => setTimeout(resolve, 30));
       answers.push(page(other));
+      // The first page holds the place until every other page waits in the gateway's queue, so
+      // the order below is the scheduler's alone. The test cannot see that queue: it leaves the
+      // pages 400 ms to arrive (a CI run on a loaded machine took over 70 ms, when the first
+      // page held the place for 100 ms only), which keeps the last page's wait well below
+      // RPC_TIMEOUT_MS, when it would give up.
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      letFirstGo();
       expect((await Promise.all(answers)).map((answer) => answer.status)).toEqual([404, 404, 404, 404, 404]);
       // The flood had its turn: the other client's page goes before the flood's next ones.
       // First come first served would have been F F F F O.

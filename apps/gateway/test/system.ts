@@ -80,6 +80,21 @@ export interface SystemWithClient {
 }
 
 /**
+ * One step of a test platform's start. A step still going after 15 s is named on standard
+ * error every 15 s: a start that hangs (a CI run once met one that outlived its 60 s hook)
+ * would otherwise end as a bare hook timeout that says nothing of where it stopped.
+ */
+async function startStep<T>(name: string, step: () => Promise<T>): Promise<T> {
+  const started = Date.now();
+  const report = setInterval(() => process.stderr.write(`[test system] ${name}: still going after ${Math.round((Date.now() - started) / 1000)} s\n`), 15_000);
+  try {
+    return await step();
+  } finally {
+    clearInterval(report);
+  }
+}
+
+/**
  * The whole platform for one test file: a private NATS server, a fresh database,
  * every service and the gateway, started in this process through the same code
  * paths their `main` uses.
@@ -110,8 +125,8 @@ export class TestSystem implements SystemUnderTest {
     services: readonly ServiceName[] = SERVICE_NAMES,
     options: { databaseUrl?: (url: string) => string; gateway?: boolean } = {},
   ): Promise<TestSystem> {
-    const nats = await startTestNats();
-    const database = await createTestDatabase();
+    const nats = await startStep('starting its NATS server', startTestNats);
+    const database = await startStep('creating its database', createTestDatabase);
     const env: Env = {
       NATS_URL: nats.url,
       DATABASE_URL: options.databaseUrl ? options.databaseUrl(database.url) : database.url,
@@ -134,8 +149,8 @@ export class TestSystem implements SystemUnderTest {
     const system = new TestSystem(nats, database, env);
     system.dataDir = mkdtempSync(join(tmpdir(), 'hotel-test-gateway-'));
     try {
-      for (const name of services) await system.startReplica(name);
-      if (options.gateway !== false) await system.startGateway();
+      for (const name of services) await startStep(`starting ${name}`, () => system.startReplica(name));
+      if (options.gateway !== false) await startStep('starting the gateway', () => system.startGateway());
     } catch (error) {
       await system.close();
       throw error;
@@ -165,7 +180,7 @@ export class TestSystem implements SystemUnderTest {
   static async startWithClient(env: Env = {}, options: { creditLimit?: string; databaseUrl?: (url: string) => string } = {}): Promise<SystemWithClient> {
     const system = await TestSystem.start({ ...INSTANT_VENDORS, ...env }, SERVICE_NAMES, { databaseUrl: options.databaseUrl });
     try {
-      const acme = await system.createClient('Acme Travel', options.creditLimit ?? '100000');
+      const acme = await startStep('creating its client', () => system.createClient('Acme Travel', options.creditLimit ?? '100000'));
       return { system, acme, auth: bearer(acme.api_key) };
     } catch (error) {
       await system.close();

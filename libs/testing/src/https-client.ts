@@ -29,6 +29,16 @@ export const KEEP_ALIVE_IDLE_MS = 2000;
 const httpsAgent = new HttpsAgent({ keepAlive: true, rejectUnauthorized: false, maxSockets: 64, timeout: KEEP_ALIVE_IDLE_MS });
 const httpAgent = new HttpAgent({ keepAlive: true, maxSockets: 64, timeout: KEEP_ALIVE_IDLE_MS });
 
+/**
+ * Whether a request failed because it went out on a kept-alive connection that the server
+ * closed at that moment: the request never reached a handler, and Node's documentation
+ * (`request.reusedSocket`) has the client send it again. The idle limit above makes this rare;
+ * a client starved past it (a loaded machine delays its timers) still meets it.
+ */
+export function lostToKeepAliveRace(request: { reusedSocket: boolean }, error: NodeJS.ErrnoException): boolean {
+  return request.reusedSocket && error.code === 'ECONNRESET';
+}
+
 /** A small HTTP(S) client for tests; it accepts the gateway's self-signed certificate. */
 export function call<T = any>(baseUrl: string, method: string, path: string, options: TestRequest = {}): Promise<TestResponse<T>> {
   const url = new URL(path, baseUrl);
@@ -56,7 +66,7 @@ export function call<T = any>(baseUrl: string, method: string, path: string, opt
         resolve({ status: res.statusCode ?? 0, headers: res.headers, body, text, bytes });
       });
     });
-    req.on('error', reject);
+    req.on('error', (error) => (lostToKeepAliveRace(req, error) ? call<T>(baseUrl, method, path, options).then(resolve, reject) : reject(error)));
     if (payload !== undefined) req.write(payload);
     req.end();
   });

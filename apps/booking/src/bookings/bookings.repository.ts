@@ -333,8 +333,8 @@ export class BookingsRepository {
    * were stored, or whose rendering changed since) is rendered from its row now and
    * stored, unless a change stored them meanwhile.
    */
-  async storedPage(scope: BookingScope, query: BookingListFilter, kind: 'api' | 'backend', options: { excludeFailed?: boolean } = {}): Promise<{ rows: StoredBooking[]; total: number }> {
-    const { page, filtered, limit, offset } = this.pageQuery(scope, query, options);
+  async storedPage(scope: BookingScope, filter: BookingListFilter, kind: 'api' | 'backend', options: { excludeFailed?: boolean } = {}): Promise<{ rows: StoredBooking[]; total: number }> {
+    const { page, filtered, limit, offset } = this.pageQuery(scope, filter, options);
     const selection = page
       .select('b.id', 'id')
       .addSelect('b.updatedAt', 'updated_at')
@@ -342,8 +342,8 @@ export class BookingsRepository {
       .addSelect('b.viewsAt = b.updatedAt', 'current');
     const [raw, total, cursorFound] = await Promise.all([
       getRawPage<{ id: number; updated_at: Date; view: string | null; current: boolean | null }>(selection, limit, offset),
-      this.countedTotal(scope, query, options) ?? countOf(filtered),
-      query.after === undefined ? true : inScope(this.select(), scope).andWhere('b.id = :after', { after: query.after }).getExists(),
+      this.countedTotal(scope, filter, options) ?? countOf(filtered),
+      filter.after === undefined ? true : inScope(this.select(), scope).andWhere('b.id = :after', { after: filter.after }).getExists(),
     ]);
     if (!cursorFound) throw DomainError.validation([{ field: 'after', message: 'after must be the id of one of the bookings this list shows' }]);
     const stale = raw.filter((row) => !row.current || row.view === null).map((row) => row.id);
@@ -379,48 +379,48 @@ export class BookingsRepository {
    * triggers keep (migration 1764620000000): a sum over a few rows, not a count of every
    * matching booking. Undefined for any other filter: that total is counted.
    */
-  private countedTotal(scope: BookingScope, query: BookingListFilter, options: { excludeFailed?: boolean }): Promise<number> | undefined {
-    if (Object.entries(query).some(([key, value]) => value !== undefined && !COUNTED_BY.has(key))) return undefined;
+  private countedTotal(scope: BookingScope, filter: BookingListFilter, options: { excludeFailed?: boolean }): Promise<number> | undefined {
+    if (Object.entries(filter).some(([key, value]) => value !== undefined && !COUNTED_BY.has(key))) return undefined;
     const counts = this.dataSource.createQueryBuilder().select('COALESCE(sum(c.bookings), 0)', 'total').from('booking.booking_counts', 'c').where('c.client_id = :clientId', { clientId: scope.clientId });
     if (scope.sandbox !== null) counts.andWhere('c.sandbox = :sandbox', { sandbox: scope.sandbox });
     if (scope.userId !== null) counts.andWhere('c.user_id = :userId', { userId: scope.userId });
-    if (query.status) counts.andWhere('c.status = :status', { status: query.status });
+    if (filter.status) counts.andWhere('c.status = :status', { status: filter.status });
     if (options.excludeFailed) counts.andWhere(`c.status <> 'failed'`);
     return counts.getRawOne<{ total: string }>().then((row) => Number(row?.total ?? 0));
   }
 
   /** The page query (ordered, not yet paged) and the filtered query its total counts. */
-  private pageQuery(scope: BookingScope, query: BookingListFilter, options: { excludeFailed?: boolean }) {
+  private pageQuery(scope: BookingScope, filter: BookingListFilter, options: { excludeFailed?: boolean }) {
     const filtered = inScope(this.select(), scope);
     if (options.excludeFailed) filtered.andWhere(`b.status <> 'failed'`);
-    if (query.id !== undefined) filtered.andWhere('b.id = :id', { id: query.id });
-    if (query.hotelName) filtered.andWhere('b.hotelName ILIKE :hotelName', { hotelName: `%${query.hotelName.replace(/[\\%_]/g, (c) => `\\${c}`)}%` });
-    if (query.firstName) filtered.andWhere('lower(b.firstName) = lower(:firstName)', { firstName: query.firstName });
-    if (query.lastName) filtered.andWhere('lower(b.lastName) = lower(:lastName)', { lastName: query.lastName });
-    if (query.status) filtered.andWhere('b.status = :status', { status: query.status });
-    if (query.paymentMethod) filtered.andWhere('b.paymentMethod = :paymentMethod', { paymentMethod: query.paymentMethod });
-    if (query.vendorReference) filtered.andWhere('b.bookingReference @> ARRAY[:vendorReference::text]', { vendorReference: query.vendorReference });
-    if (query.clientReference) filtered.andWhere('b.clientReference = :clientReference', { clientReference: query.clientReference });
-    for (const [range, property] of [[query.checkIn, 'checkIn'], [query.checkOut, 'checkOut'], [query.createdOn, 'createdAt']] as const) {
+    if (filter.id !== undefined) filtered.andWhere('b.id = :id', { id: filter.id });
+    if (filter.hotelName) filtered.andWhere('b.hotelName ILIKE :hotelName', { hotelName: `%${filter.hotelName.replace(/[\\%_]/g, (c) => `\\${c}`)}%` });
+    if (filter.firstName) filtered.andWhere('lower(b.firstName) = lower(:firstName)', { firstName: filter.firstName });
+    if (filter.lastName) filtered.andWhere('lower(b.lastName) = lower(:lastName)', { lastName: filter.lastName });
+    if (filter.status) filtered.andWhere('b.status = :status', { status: filter.status });
+    if (filter.paymentMethod) filtered.andWhere('b.paymentMethod = :paymentMethod', { paymentMethod: filter.paymentMethod });
+    if (filter.vendorReference) filtered.andWhere('b.bookingReference @> ARRAY[:vendorReference::text]', { vendorReference: filter.vendorReference });
+    if (filter.clientReference) filtered.andWhere('b.clientReference = :clientReference', { clientReference: filter.clientReference });
+    for (const [range, property] of [[filter.checkIn, 'checkIn'], [filter.checkOut, 'checkOut'], [filter.createdOn, 'createdAt']] as const) {
       if (!range) continue;
       // createdAt is a moment: its range runs to the end of the last day.
       const upper = property === 'createdAt' ? `b.${property} < :${property}To::date + 1` : `b.${property} <= :${property}To::date`;
       filtered.andWhere(new Brackets((days) => days.where(`b.${property} >= :${property}From::date`).andWhere(upper)));
       filtered.setParameter(`${property}From`, range.from).setParameter(`${property}To`, range.to);
     }
-    const sortProperty = SORT_PROPERTIES[query.sortBy ?? 'createdAt'];
+    const sortProperty = SORT_PROPERTIES[filter.sortBy ?? 'createdAt'];
     if (!sortProperty) throw DomainError.validation([{ field: 'sortBy', message: `sortBy must be one of ${Object.keys(SORT_PROPERTIES).join(', ')}` }]);
-    const direction = query.sortOrder === 'asc' ? 'ASC' : 'DESC';
-    const limit = query.limit ?? 50;
-    const offset = ((query.page ?? 1) - 1) * limit;
+    const direction = filter.sortOrder === 'asc' ? 'ASC' : 'DESC';
+    const limit = filter.limit ?? 50;
+    const offset = ((filter.page ?? 1) - 1) * limit;
     const page = filtered.clone().orderBy(`b.${sortProperty}`, direction).addOrderBy('b.id', direction);
-    if (query.after !== undefined) {
+    if (filter.after !== undefined) {
       // Keyset: the rows past the caller's last one in the same order, (sort value, id) compared
       // as a pair with the database's own values (microseconds, collation). The subquery reads
       // `after` in the caller's scope only (its b is the inner row; the scope's parameters are the
       // outer query's): another client's booking is no position (storedPage refuses it).
       const cursor = inScope(this.select(), scope).select(`b.${sortProperty}`).addSelect('b.id').andWhere('b.id = :after');
-      page.andWhere(`(b.${sortProperty}, b.id) ${direction === 'ASC' ? '>' : '<'} (${cursor.getQuery()})`, { after: query.after });
+      page.andWhere(`(b.${sortProperty}, b.id) ${direction === 'ASC' ? '>' : '<'} (${cursor.getQuery()})`, { after: filter.after });
     }
     return { page, filtered, limit, offset };
   }
