@@ -1,4 +1,4 @@
-import { TWO_ADULTS, bearer, completedSearch, day, queryTestDatabase } from '@hotel/testing';
+import { TWO_ADULTS, bearer, completedSearch, day, queryTestDatabase, repeatWhileUnavailable } from '@hotel/testing';
 import { TestSystem } from './system';
 
 const PARIS = { lat: 48.85341, long: 2.3488 };
@@ -76,8 +76,11 @@ describe('V2 rates', () => {
   });
 
   it('answers a large page (a country) in chunks, streamed into one valid response', async () => {
-    const response = await v2({ place_id: 'cc:FR', limit: 2000 });
-    expect(response.status).toBe(200);
+    // A country on a cold cache: two CI runs on a slow machine met 503 with Retry-After (the
+    // search outlived the call), which a partner repeats (V2 rates are safe to repeat) and
+    // which warms the vendors' answers. An answer other than 200 is shown with its message.
+    const response = await repeatWhileUnavailable(() => v2({ place_id: 'cc:FR', limit: 2000 }));
+    expect({ status: response.status, message: response.body?.message }).toEqual({ status: 200, message: undefined });
     expect(response.text.length).toBeGreaterThan(1024 * 1024);
     expect(response.body.metadata.total_hotels).toBeGreaterThan(500);
     expect(hotelsOf(response.body.rates).length).toBe(response.body.metadata.total_hotels);
