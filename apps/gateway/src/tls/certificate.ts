@@ -1,5 +1,5 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { X509Certificate } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { X509Certificate, createPrivateKey } from 'node:crypto';
 import { createSecureContext } from 'node:tls';
 import { join } from 'node:path';
 import { generate } from 'selfsigned';
@@ -19,11 +19,8 @@ export async function loadTlsMaterial(options: { certFile?: string; keyFile?: st
     return { cert: readFileSync(options.certFile, 'utf8'), key: readFileSync(options.keyFile, 'utf8') };
   }
   const dir = join(options.dataDir, 'tls');
-  const certPath = join(dir, 'dev-cert.pem');
-  const keyPath = join(dir, 'dev-key.pem');
-  if (existsSync(certPath) && existsSync(keyPath)) {
-    return { cert: readFileSync(certPath, 'utf8'), key: readFileSync(keyPath, 'utf8') };
-  }
+  const kept = keptPair(dir);
+  if (kept) return kept;
   const pems = await generate([{ name: 'commonName', value: 'localhost' }], {
     keyType: 'ec',
     curve: 'P-256',
@@ -42,10 +39,55 @@ export async function loadTlsMaterial(options: { certFile?: string; keyFile?: st
       },
     ],
   });
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(certPath, pems.cert);
-  writeFileSync(keyPath, pems.private, { mode: 0o600 });
-  return { cert: pems.cert, key: pems.private };
+  // Replicas sharing a data directory start at once (npm run cluster, the chaos runs): the
+  // pair is written into a directory of its own and renamed into place whole, so a file is
+  // never read half written and the certificate never kept beside another replica's key
+  // (which failed every later start). The first rename wins; the others use its pair.
+  mkdirSync(options.dataDir, { recursive: true });
+  const staged = mkdtempSync(join(options.dataDir, 'tls-'));
+  writeFileSync(join(staged, CERT_FILE), pems.cert);
+  writeFileSync(join(staged, KEY_FILE), pems.private, { mode: 0o600 });
+  const meanwhile = keptPair(dir);
+  if (meanwhile) {
+    rmSync(staged, { recursive: true, force: true });
+    return meanwhile;
+  }
+  // A directory without a usable pair (an earlier version's race left a certificate beside
+  // another key) is set aside first; another replica may have done so already.
+  if (existsSync(dir)) {
+    try {
+      renameSync(dir, `${dir}-unusable-${Date.now()}-${process.pid}`);
+    } catch {
+      // gone already
+    }
+  }
+  try {
+    renameSync(staged, dir);
+    return { cert: pems.cert, key: pems.private };
+  } catch (error) {
+    rmSync(staged, { recursive: true, force: true });
+    const theirs = keptPair(dir);
+    if (!theirs) throw error;
+    return theirs;
+  }
+}
+
+const CERT_FILE = 'dev-cert.pem';
+const KEY_FILE = 'dev-key.pem';
+
+/** The generated pair kept in `dir`, when both files are there and the key is the certificate's; otherwise null. */
+function keptPair(dir: string): TlsMaterial | null {
+  let pair: TlsMaterial;
+  try {
+    pair = { cert: readFileSync(join(dir, CERT_FILE), 'utf8'), key: readFileSync(join(dir, KEY_FILE), 'utf8') };
+  } catch {
+    return null;
+  }
+  try {
+    return new X509Certificate(pair.cert).checkPrivateKey(createPrivateKey(pair.key)) ? pair : null;
+  } catch {
+    return null;
+  }
 }
 
 /** A certificate's subject and when it expires, for the log. */
