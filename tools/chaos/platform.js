@@ -93,6 +93,23 @@ function admin(natsUrl, secretsDir, args) {
 }
 
 /**
+ * The last lines of each gateway log in `logDir`: the work directory is removed when the run
+ * ends, so a gateway that never became ready says why in the error itself.
+ * @param {string} logDir
+ */
+function lastGatewayLines(logDir) {
+  try {
+    return fs
+      .readdirSync(logDir)
+      .filter((name) => name.startsWith('gateway'))
+      .map((name) => `--- ${name} (last lines) ---\n${fs.readFileSync(path.join(logDir, name), 'utf8').trimEnd().split('\n').slice(-15).join('\n')}`)
+      .join('\n');
+  } catch (error) {
+    return `(the gateway logs could not be read: ${error instanceof Error ? error.message : String(error)})`;
+  }
+}
+
+/**
  * Starts everything; `cleanups` receives each stop step as soon as there is
  * something to stop, so a failure half-way still cleans up.
  * @param {{ workDir: string, config: ChaosConfig, cleanups: (() => unknown)[], log: Log, keepDatabase?: boolean, cluster?: boolean }} options
@@ -190,7 +207,9 @@ async function startPlatform({ workDir, config, cleanups, log, keepDatabase = fa
   const gateway = `https://127.0.0.1:${gatewayPort}`;
   const started = Date.now();
   for (const each of gatewayPorts) {
-    if (!(await waitUntil200(`https://127.0.0.1:${each}/health/ready`, 120_000))) throw new Error(`the platform did not become ready within 120 s; logs in ${path.join(workDir, 'logs')}`);
+    if (!(await waitUntil200(`https://127.0.0.1:${each}/health/ready`, 120_000))) {
+      throw new Error(`the platform did not become ready within 120 s; logs in ${path.join(workDir, 'logs')}\n${lastGatewayLines(path.join(workDir, 'logs'))}`);
+    }
   }
   log(`platform ready in ${((Date.now() - started) / 1000).toFixed(1)} s at ${gateway}${cluster ? ` (a balancer over gateways on ports ${gatewayPorts.join(' and ')})` : ''}`);
 
