@@ -30,7 +30,11 @@ describe('limits shared by three gateway replicas', () => {
     const acme = await system.createClient('Spread Travel');
     const started = Date.now();
     const responses: TestResponse[] = [];
-    for (let i = 0; i < 24; i++) responses.push(await call(gateways[i % 3], 'GET', '/me', { headers: bearer(acme.api_key) }));
+    let firstSixS = 0;
+    for (let i = 0; i < 24; i++) {
+      responses.push(await call(gateways[i % 3], 'GET', '/me', { headers: bearer(acme.api_key) }));
+      if (i === 5) firstSixS = (Date.now() - started) / 1000;
+    }
     const elapsedS = (Date.now() - started) / 1000;
     const allowed = responses.filter((response) => response.status === 200);
     // The burst, plus what 2 requests a second refilled meanwhile; per-replica buckets would have allowed 18.
@@ -42,7 +46,9 @@ describe('limits shared by three gateway replicas', () => {
     const remaining = responses.slice(0, 6).map((response) => Number(response.headers['ratelimit-remaining']));
     expect(remaining[0]).toBe(5);
     for (let i = 1; i < 6; i++) expect(remaining[i]).toBeLessThanOrEqual(remaining[i - 1]);
-    expect(remaining[5]).toBeLessThanOrEqual(1);
+    // None left after six, but what 2 a second refilled while they were answered (a CI run on a
+    // loaded machine took long enough for 2); per-replica buckets would leave 4.
+    expect(remaining[5]).toBeLessThanOrEqual(Math.max(1, Math.ceil(2 * firstSixS)));
     for (const response of responses) expect(response.headers['ratelimit-limit']).toBe('6');
     for (const response of responses.filter((answer) => answer.status === 429)) {
       expect(response.headers['retry-after']).toBe('1');

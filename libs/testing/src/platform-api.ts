@@ -52,7 +52,9 @@ export type PaymentMethod = 'account' | 'credit_card';
  * the first answer).
  */
 export async function completedSearch(system: SystemUnderTest, headers: Headers, search: Record<string, unknown>, timeoutMs = 15_000): Promise<{ sessionId: string; results: any[] }> {
-  const started = await system.request('POST', '/search', { headers, json: search });
+  // A 503 with Retry-After (a loaded machine: the call outlived its time) is repeated as a client
+  // would (both calls are safe to repeat); any other answer but 200 fails with its body.
+  const started = await repeatWhileUnavailable(() => system.request('POST', '/search', { headers, json: search }));
   if (started.status !== 200) throw new Error(`POST /search answered ${started.status}: ${JSON.stringify(started.body)}`);
   const sessionId: string = started.body.data.session_id;
   let data = started.body.data;
@@ -60,7 +62,9 @@ export async function completedSearch(system: SystemUnderTest, headers: Headers,
   while (!data.search_completed) {
     if (Date.now() > deadline) throw new Error(`search ${sessionId} did not complete within ${timeoutMs} ms`);
     await sleep(50);
-    data = (await system.request('GET', `/search/${sessionId}`, { headers })).body.data;
+    const polled = await repeatWhileUnavailable(() => system.request('GET', `/search/${sessionId}`, { headers }));
+    if (polled.status !== 200) throw new Error(`GET /search/${sessionId} answered ${polled.status}: ${JSON.stringify(polled.body)}`);
+    data = polled.body.data;
   }
   return { sessionId, results: data.results };
 }
