@@ -1,4 +1,4 @@
-import { readdirSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { ArgumentMetadata } from '@nestjs/common';
 import { BUS_IDENTITIES, HEALTH_SUBJECT_BY_SERVICE, OPERATIONS, Operation, OperationKey, SERVICE_NAMES, busPermissions, ownerOf } from '@hotel/contracts';
@@ -46,6 +46,15 @@ function handlers(): Handler[] {
   return found;
 }
 
+/** The TypeScript of every app, tests aside. */
+function appSources(directory = 'apps'): { file: string; text: string }[] {
+  return readdirSync(join(ROOT, directory), { withFileTypes: true }).flatMap((entry) => {
+    const path = `${directory}/${entry.name}`;
+    if (entry.isDirectory()) return appSources(path);
+    return /(?<!\.(spec|service-spec|e2e-spec))\.ts$/.test(entry.name) ? [{ file: path, text: readFileSync(join(ROOT, path), 'utf8') }] : [];
+  });
+}
+
 const ALL = handlers();
 const KEYS = Object.keys(OPERATIONS) as OperationKey[];
 const HEALTH_SUBJECTS = new Set<string>(Object.values(HEALTH_SUBJECT_BY_SERVICE));
@@ -82,6 +91,21 @@ describe('operations', () => {
   it("each handler's payload is validated with its operation's request class", () => {
     expect(ALL.length).toBeGreaterThan(70);
     for (const handler of ALL) expect(`${handler.controller}.${handler.method}: ${(handler.paramTypes[0] as { name?: string })?.name}`).toBe(`${handler.controller}.${handler.method}: ${handler.operation.request.name}`);
+  });
+
+  it('one served for the previous release has a current successor, and no app of this release sends it', () => {
+    const versionOf = (subject: string) => Number(/\.v(\d+)$/.exec(subject)![1]);
+    const stemOf = (subject: string) => subject.replace(/\.v\d+$/, '');
+    const previous = KEYS.filter((key) => OPERATIONS[key].servedForPreviousRelease);
+    expect(previous.length).toBeGreaterThan(0);
+    const sources = appSources();
+    for (const key of previous) {
+      const { subject } = OPERATIONS[key];
+      const successors = KEYS.filter((other) => !OPERATIONS[other].servedForPreviousRelease && stemOf(OPERATIONS[other].subject) === stemOf(subject) && versionOf(OPERATIONS[other].subject) > versionOf(subject));
+      expect(`${key}: ${successors.length}`).toBe(`${key}: 1`);
+      const sentBy = sources.filter(({ text }) => new RegExp(`SUBJECTS\\.${key}\\b`).test(text)).map(({ file }) => file);
+      expect(`${key} sent by ${sentBy.join(', ') || 'none'}`).toBe(`${key} sent by none`);
+    }
   });
 
   describe('refuse a payload with a field their request class does not declare', () => {

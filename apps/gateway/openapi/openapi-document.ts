@@ -6,7 +6,7 @@ import { HTTP_STATUS_BY_CODE } from '@hotel/platform';
 import { OPENAPI_DOCUMENT_FILE } from '../src/docs/docs.controller';
 import { gatewayControllers } from '../src/gateway-app.module';
 import { JsonSchema, ref } from './json-schema';
-import { OPERATIONS, OperationSpec, Reply, TAGS } from './operations';
+import { ROUTES, RouteDefinition, Reply, TAGS, routeDefinitionOf } from '../src/http/route-definitions';
 import { bodySchemas, classSchema } from './request-schemas';
 import { replySchemas } from './reply-schemas';
 import { GatewayRoute, gatewayRoutes } from './routes';
@@ -32,7 +32,7 @@ const EVERY_ROUTE: ErrorCode[] = ['VALIDATION_FAILED', 'FORBIDDEN', 'PAYLOAD_TOO
 const AUTHENTICATED: ErrorCode[] = ['UNAUTHORIZED', 'RATE_LIMITED', 'SERVICE_UNAVAILABLE'];
 
 /** The error codes a route answers with, the common ones first. */
-export function errorCodes(route: GatewayRoute, spec: OperationSpec): ErrorCode[] {
+export function errorCodes(route: GatewayRoute, spec: RouteDefinition): ErrorCode[] {
   return [...new Set([...EVERY_ROUTE, ...(route.family ? AUTHENTICATED : []), ...spec.errors])];
 }
 
@@ -277,7 +277,7 @@ function parametersOf(route: GatewayRoute, example: OperationExample): JsonSchem
   ];
 }
 
-function operation(route: GatewayRoute, spec: OperationSpec, example: OperationExample): JsonSchema {
+function operation(route: GatewayRoute, spec: RouteDefinition, example: OperationExample): JsonSchema {
   const statuses = Object.keys(spec.replies).map(Number);
   if (!statuses.includes(route.status)) throw new Error(`${route.key}: the route answers ${route.status}, which its replies (${statuses.join(', ')}) do not list`);
   const authenticated = route.family !== undefined;
@@ -311,23 +311,23 @@ function operation(route: GatewayRoute, spec: OperationSpec, example: OperationE
       },
     }),
     responses,
-    // Whether a client may send the call again (operations.ts RetryRule); the SDK follows it.
+    // Whether a client may send the call again (route-definitions.ts RetryRule); the SDK follows it.
     'x-retry': spec.retry,
   };
 }
 
-/** The routes and the operations table, refused unless they name the same set. */
-export function documentedRoutes(): { route: GatewayRoute; spec: OperationSpec }[] {
+/** The routes and their definitions (ROUTES), refused unless they name the same set. */
+export function documentedRoutes(): { route: GatewayRoute; spec: RouteDefinition }[] {
   const routes = gatewayRoutes(gatewayControllers());
-  const undocumented = routes.filter((route) => !OPERATIONS[route.key]).map((route) => route.key);
-  const unrouted = Object.keys(OPERATIONS).filter((key) => !routes.some((route) => route.key === key));
+  const undocumented = routes.filter((route) => !routeDefinitionOf(route.key)).map((route) => route.key);
+  const unrouted = Object.keys(ROUTES).filter((key) => !routes.some((route) => route.key === key));
   if (undocumented.length || unrouted.length) {
     throw new Error(
-      `the operations table (apps/gateway/openapi/operations.ts) and the gateway's routes differ: ` +
-        `routes without an operation: ${undocumented.join(', ') || 'none'}; operations without a route: ${unrouted.join(', ') || 'none'}`,
+      `the route definitions (apps/gateway/src/http/route-definitions.ts) and the gateway's routes differ: ` +
+        `routes without a definition: ${undocumented.join(', ') || 'none'}; definitions without a route: ${unrouted.join(', ') || 'none'}`,
     );
   }
-  return routes.map((route) => ({ route, spec: OPERATIONS[route.key] }));
+  return routes.map((route) => ({ route, spec: routeDefinitionOf(route.key)! }));
 }
 
 /** The schemas of both sides: request classes (class-validator) and reply types (TypeScript); a name both use must mean the same fields. */

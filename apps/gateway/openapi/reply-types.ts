@@ -1,7 +1,7 @@
 /**
  * The root file the OpenAPI generator reads reply types from (TypeScript
- * sources, with ts-json-schema-generator): every type an operation of the
- * operations table answers with, named as the document names its schema.
+ * sources, with ts-json-schema-generator): every type a route of the
+ * route definitions (ROUTES) answers with, named as the document names its schema.
  */
 export type {
   AccountingEntryView,

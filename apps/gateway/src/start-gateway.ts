@@ -26,6 +26,7 @@ import { SECURITY_HEADERS, installSecurityHeaders, secureReply } from './http/se
 import { TrustedProxies } from './http/trusted-proxies';
 import { describeCertificate, loadTlsMaterial, watchTlsFiles } from './tls/certificate';
 import { TLS_POLICY } from './tls/policy';
+import { undeclaredSendCheck } from './http/route';
 
 export { BODY_LIMIT_BYTES };
 
@@ -228,7 +229,11 @@ export async function startGateway(env: GatewayEnv): Promise<RunningGateway> {
   const proxies = TrustedProxies.parse(env.TRUSTED_PROXIES);
   const tls = await loadTlsMaterial({ certFile: env.TLS_CERT, keyFile: env.TLS_KEY, dataDir: env.DATA_DIR });
   const metrics = new AppMetrics('gateway');
-  const services = new ServiceClient(busCredentials(env, 'gateway'), env.RPC_TIMEOUT_MS).recordTo(metrics).withLanes(LARGE_ANSWER_SUBJECTS);
+  const routeLog = new Logger('routes');
+  const services = new ServiceClient(busCredentials(env, 'gateway'), env.RPC_TIMEOUT_MS)
+    .recordTo(metrics)
+    .withLanes(LARGE_ANSWER_SUBJECTS)
+    .checkEachSend(undeclaredSendCheck(env.NODE_ENV === 'production' ? 'report' : 'refuse', (message) => routeLog.error(message)));
   let plainServer: Server | undefined;
   let secureServer: ReturnType<typeof createHttpsServer> | undefined;
   const connectionsRefused = metrics.counter('hotel_http_connections_refused_total', 'Connections closed at once, by listener: their address already held MAX_CONNECTIONS_PER_ADDRESS', ['listener']);

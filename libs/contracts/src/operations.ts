@@ -122,6 +122,12 @@ export interface Operation<Subject extends string = string, Request = unknown, R
   request: RequestClass<Request>;
   reply: ReplyType<Reply>;
   callers: readonly BusIdentity[];
+  /**
+   * An older version kept answering for one release after its successor (the same
+   * subject with a higher `.v<n>`) appeared, for the previous release's callers during a
+   * rolling upgrade: nothing of this release sends it, and the release after removes it.
+   */
+  servedForPreviousRelease?: true;
 }
 
 function operation<const Subject extends string, Request, Reply>(definition: Operation<Subject, Request, Reply>): Operation<Subject, Request, Reply> {
@@ -172,7 +178,7 @@ export const OPERATIONS = {
 
   /** v2: domain data (the gateway renders the API's places). v1, the API's query and reply, is served one more release. */
   SEARCH_PLACE_FIND: operation({ subject: 'search.place.find.v2', request: FindPlacesRequest, reply: replyOf<PlaceMatches>(), callers: ['gateway'] }),
-  SEARCH_PLACE_FIND_V1: operation({ subject: 'search.place.find.v1', request: PlacesQuery, reply: replyOf<PlacesReply>(), callers: ['gateway'] }),
+  SEARCH_PLACE_FIND_V1: operation({ subject: 'search.place.find.v1', request: PlacesQuery, reply: replyOf<PlacesReply>(), callers: ['gateway'], servedForPreviousRelease: true }),
   SEARCH_SESSION_CREATE: operation({ subject: 'search.session.create.v2', request: CreateSearchSessionRequest, reply: replyOf<SearchData>(), callers: ['gateway'] }),
   SEARCH_SESSION_POLL: operation({ subject: 'search.session.poll.v2', request: PollSearchSessionRequest, reply: replyOf<SearchData>(), callers: ['gateway'] }),
   SEARCH_HOTEL_RATES_GET: operation({ subject: 'search.hotel-rates.get.v2', request: HotelRatesRequest, reply: replyOf<HotelRatesData>(), callers: ['gateway'] }),
@@ -200,20 +206,20 @@ export const OPERATIONS = {
    */
   BOOKING_BOOKING_LIST: operation({ subject: 'booking.booking.list.v4', request: ListBookingsRequestV4, reply: replyOf<TaggedBookingPageChunk>(), callers: ['gateway'] }),
   /** v2, the API's query and an untagged head (the total): served for the previous release's gateways. */
-  BOOKING_BOOKING_LIST_V2: operation({ subject: 'booking.booking.list.v2', request: ListBookingsRequest, reply: replyOf<BookingPageChunk>(), callers: ['gateway'] }),
+  BOOKING_BOOKING_LIST_V2: operation({ subject: 'booking.booking.list.v2', request: ListBookingsRequest, reply: replyOf<BookingPageChunk>(), callers: ['gateway'], servedForPreviousRelease: true }),
   /** v3: domain data (the gateway renders the API's answer). v2, the API's answer, is served one more release. */
   BOOKING_BOOKING_PRECANCEL: operation({ subject: 'booking.booking.precancel.v3', request: BookingIdRequest, reply: replyOf<CancellationQuote>(), callers: ['gateway'] }),
-  BOOKING_BOOKING_PRECANCEL_V2: operation({ subject: 'booking.booking.precancel.v2', request: BookingIdRequest, reply: replyOf<PrecancelView>(), callers: ['gateway'] }),
+  BOOKING_BOOKING_PRECANCEL_V2: operation({ subject: 'booking.booking.precancel.v2', request: BookingIdRequest, reply: replyOf<PrecancelView>(), callers: ['gateway'], servedForPreviousRelease: true }),
   /** The booking a book request recorded (by its idempotency key or prebook), when its answer did not come. */
   BOOKING_BOOKING_FIND_RECORDED: operation({ subject: 'booking.booking.find-recorded.v1', request: FindRecordedBookingRequest, reply: replyOf<RecordedBooking>(), callers: ['gateway'] }),
   /** v3: domain data (the gateway renders the API's answer). v2, the API's answer, is served one more release. */
   BOOKING_BOOKING_CANCEL: operation({ subject: 'booking.booking.cancel.v3', request: BookingIdRequest, reply: replyOf<Cancellation>(), callers: ['gateway'] }),
-  BOOKING_BOOKING_CANCEL_V2: operation({ subject: 'booking.booking.cancel.v2', request: BookingIdRequest, reply: replyOf<CancelView>(), callers: ['gateway'] }),
+  BOOKING_BOOKING_CANCEL_V2: operation({ subject: 'booking.booking.cancel.v2', request: BookingIdRequest, reply: replyOf<CancelView>(), callers: ['gateway'], servedForPreviousRelease: true }),
   /** Answers in several messages (BackendBookingPageChunk), as booking.booking.list does. */
-  BOOKING_BACKEND_BOOKING_LIST: operation({ subject: 'booking.backend-booking.list.v2', request: ListBackendBookingsRequest, reply: replyOf<BackendBookingPageChunk>(), callers: ['gateway'] }),
+  BOOKING_BACKEND_BOOKING_LIST: operation({ subject: 'booking.backend-booking.list.v2', request: ListBackendBookingsRequest, reply: replyOf<BackendBookingPageChunk>(), callers: ['gateway'], servedForPreviousRelease: true }),
   /** v3: tagged as booking.booking.list.v4 is. v2 is served for the previous release's gateways. */
   BOOKING_BACKEND_BOOKING_LIST_V3: operation({ subject: 'booking.backend-booking.list.v3', request: ListBackendBookingsRequestV3, reply: replyOf<TaggedBookingPageChunk>(), callers: ['gateway'] }),
-  BOOKING_VOUCHER_RENDER: operation({ subject: 'booking.voucher.render.v2', request: RenderVoucherRequest, reply: replyOf<VoucherPdf>(), callers: ['gateway'] }),
+  BOOKING_VOUCHER_RENDER: operation({ subject: 'booking.voucher.render.v2', request: RenderVoucherRequest, reply: replyOf<VoucherPdf>(), callers: ['gateway'], servedForPreviousRelease: true }),
   /** v3: with the PDF's entity tag, and 'not modified' for a client that has it. */
   BOOKING_VOUCHER_RENDER_V3: operation({ subject: 'booking.voucher.render.v3', request: RenderVoucherRequestV3, reply: replyOf<VoucherAnswer>(), callers: ['gateway'] }),
   SEARCH_RATE_RESOLVE: operation({ subject: 'search.rate.resolve.v2', request: ResolveRateRequest, reply: replyOf<ResolvedRate>(), callers: ['rates'] }),

@@ -1,4 +1,4 @@
-import { Body, Controller, Get, Headers, HttpCode, Inject, Param, Post, Query, Res } from '@nestjs/common';
+import { Body, Controller, Headers, Inject, Param, Query, Res } from '@nestjs/common';
 import { FastifyReply } from 'fastify';
 import { Readable } from 'node:stream';
 import {
@@ -31,6 +31,7 @@ import { scopedActor } from './client-scope';
 import { ExportPages, byteStream } from './ledger-export';
 import { idempotencyKeyOf } from './idempotency-key';
 import { statementPdf } from './statement-pdf';
+import { Route } from '../http/route';
 
 /** `{id}` of an entry or of a credit request. */
 export class EntryIdParams {
@@ -74,7 +75,7 @@ function download(reply: FastifyReply, mediaType: string, filename: string): voi
  * The finance team's ledger: entries are appended, never changed. The client's backend
  * token reads its own; the finance credential every client's, naming it with `clientId`.
  */
-@Controller('api/accounting')
+@Controller()
 @BackendApi()
 export class AccountingController {
   constructor(@Inject(SERVICE_CLIENT) private readonly services: ServiceClient) {}
@@ -85,8 +86,7 @@ export class AccountingController {
    * same entry answers exactly what the first answered and writes nothing; another entry
    * under the key is 409 IDEMPOTENCY_CONFLICT.
    */
-  @Post()
-  @HttpCode(201)
+  @Route('POST /api/accounting')
   async create(
     @CurrentActor() actor: Actor,
     @Body() entry: NewAccountingEntry,
@@ -107,7 +107,7 @@ export class AccountingController {
    * with filters (`from`, `to`, `name`, `bookingId`, `minAmount`, `maxAmount`) every entry that
    * matches. As CSV (`format=csv`, `Accept: text/csv`): every entry, oldest first, streamed.
    */
-  @Get()
+  @Route('GET /api/accounting')
   async list(
     @CurrentActor() actor: Actor,
     @Query() query: LedgerQuery,
@@ -128,20 +128,20 @@ export class AccountingController {
   }
 
   /** The finance credential's client picker: clients by a part of their name or by id, active ones first (at most `limit`, 20 unless said). */
-  @Get('clients')
+  @Route('GET /api/accounting/clients')
   clients(@CurrentActor() actor: Actor, @Query() query: ClientSearchQuery): Promise<ClientName[]> {
     if (actor.role !== 'finance') throw new DomainError('FORBIDDEN', 'only the finance credential lists clients');
     return this.services.send(SUBJECTS.USERS_CLIENT_SEARCH, { ...(query.search && { search: query.search }), limit: query.limit ?? 20 });
   }
 
   /** An addition for the finance team: credit limit, credits, debits, holds and available funds. */
-  @Get('balance')
+  @Route('GET /api/accounting/balance')
   balance(@CurrentActor() actor: Actor, @Query() query: ClientScopeQuery): Promise<BalanceView> {
     return this.services.send(SUBJECTS.ACCOUNTING_BALANCE_GET, { actor: scopedActor(actor, query.clientId) });
   }
 
   /** Credits, debits, the closing balance and available funds of each day of the period. */
-  @Get('balance/daily')
+  @Route('GET /api/accounting/balance/daily')
   daily(@CurrentActor() actor: Actor, @Query() query: PeriodQuery): Promise<DailyBalanceView> {
     return this.services.send(SUBJECTS.ACCOUNTING_BALANCE_DAILY, { actor: scopedActor(actor, query.clientId), from: query.from, to: query.to });
   }
@@ -150,7 +150,7 @@ export class AccountingController {
    * The period's opening balance, every entry, the totals, the closing balance, the credit
    * limit and the funds available at the end; as JSON, CSV or PDF, streamed.
    */
-  @Get('statement')
+  @Route('GET /api/accounting/statement')
   async statement(
     @CurrentActor() actor: Actor,
     @Query() query: StatementQuery,
@@ -197,13 +197,13 @@ export class AccountingController {
   }
 
   /** Every booking of the period against its ledger entries: the mismatches, and totals per status. */
-  @Get('reconciliation')
+  @Route('GET /api/accounting/reconciliation')
   reconciliation(@CurrentActor() actor: Actor, @Query() query: PeriodQuery): Promise<ReconciliationView> {
     return this.services.send(SUBJECTS.ACCOUNTING_RECONCILIATION_GET, { actor: scopedActor(actor, query.clientId), from: query.from, to: query.to });
   }
 
   /** Credit requests, newest first: a client's own, or (finance credential) one client's or every client's. */
-  @Get('requests')
+  @Route('GET /api/accounting/requests')
   async requests(@CurrentActor() actor: Actor, @Query() query: CreditRequestQuery): Promise<Paginated<CreditRequestView>> {
     const page = await this.services.send(SUBJECTS.ACCOUNTING_CREDIT_REQUEST_LIST, {
       actor: scopedActor(actor, query.clientId),
@@ -215,24 +215,22 @@ export class AccountingController {
   }
 
   /** The finance credential books a pending credit: its entry is appended once, however often (or concurrently) this is called. */
-  @Post('requests/:id/confirm')
-  @HttpCode(200)
+  @Route('POST /api/accounting/requests/{id}/confirm')
   confirm(@CurrentActor() actor: Actor, @Param() params: EntryIdParams): Promise<CreditRequestView> {
     return this.services.send(SUBJECTS.ACCOUNTING_CREDIT_REQUEST_CONFIRM, { actor, id: Number(params.id) });
   }
 
-  @Post('requests/:id/reject')
-  @HttpCode(200)
+  @Route('POST /api/accounting/requests/{id}/reject')
   reject(@CurrentActor() actor: Actor, @Param() params: EntryIdParams): Promise<CreditRequestView> {
     return this.services.send(SUBJECTS.ACCOUNTING_CREDIT_REQUEST_REJECT, { actor, id: Number(params.id) });
   }
 
-  @Get('booking/:bookingId')
+  @Route('GET /api/accounting/booking/{bookingId}')
   forBooking(@CurrentActor() actor: Actor, @Param() params: BookingIdParams, @Query() query: ClientScopeQuery): Promise<AccountingEntryView[]> {
     return this.services.send(SUBJECTS.ACCOUNTING_ENTRY_LIST_BY_BOOKING, { actor: scopedActor(actor, query.clientId), bookingId: Number(params.bookingId) });
   }
 
-  @Get(':id')
+  @Route('GET /api/accounting/{id}')
   get(@CurrentActor() actor: Actor, @Param() params: EntryIdParams, @Query() query: ClientScopeQuery): Promise<AccountingEntryView> {
     return this.services.send(SUBJECTS.ACCOUNTING_ENTRY_GET, { actor: scopedActor(actor, query.clientId), id: Number(params.id) });
   }

@@ -1,11 +1,12 @@
 import { Readable } from 'node:stream';
-import { Controller, Get, Header, Headers, Inject, Param, Query, Res } from '@nestjs/common';
+import { Controller, Header, Headers, Inject, Param, Query, Res } from '@nestjs/common';
 import { FastifyReply } from 'fastify';
 import { Actor, BackendBookingQuery, IsIdString, SUBJECTS } from '@hotel/contracts';
 import { ServiceClient } from '@hotel/platform';
 import { BackendApi, CurrentActor } from '../auth/api-family';
 import { SERVICE_CLIENT } from '../gateway.tokens';
 import { ifNoneMatchOf, taggedPageAnswer } from '../http/paginated';
+import { Route } from '../http/route';
 
 export class BookingUserParams {
   @IsIdString()
@@ -13,7 +14,7 @@ export class BookingUserParams {
 }
 
 /** Backend bookings: the client's (a user token: that user's), newest first, `page`/`limit` (default 100, at most 500). */
-@Controller('api/booking')
+@Controller()
 @BackendApi()
 export class BackendBookingsController {
   constructor(@Inject(SERVICE_CLIENT) private readonly services: ServiceClient) {}
@@ -22,7 +23,7 @@ export class BackendBookingsController {
    * The bookings come as raw bytes from the booking service and are joined into the envelope
    * undecoded (see rawPage); with an ETag, and 304 for an unchanged page asked with If-None-Match.
    */
-  @Get()
+  @Route('GET /api/booking')
   @Header('content-type', 'application/json; charset=utf-8')
   async list(
     @CurrentActor() actor: Actor,
@@ -33,7 +34,7 @@ export class BackendBookingsController {
     return taggedPageAnswer(await this.services.sendForAll(SUBJECTS.BOOKING_BACKEND_BOOKING_LIST_V3, { actor, query, ...ifNoneMatchOf(ifNoneMatch) }), reply);
   }
 
-  @Get('user/:userId')
+  @Route('GET /api/booking/user/{userId}')
   @Header('content-type', 'application/json; charset=utf-8')
   async forUser(
     @CurrentActor() actor: Actor,

@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import { Body, Controller, Get, Header, Headers, HttpCode, Inject, Param, Post, Query, Res } from '@nestjs/common';
+import { Body, Controller, Header, Headers, Inject, Param, Query, Res } from '@nestjs/common';
 import { FastifyReply } from 'fastify';
 import {
   Actor,
@@ -21,6 +21,7 @@ import { SERVICE_CLIENT } from '../gateway.tokens';
 import { bookingAnswer, createBooking } from './booking-answer';
 import { PrebookParams } from './prebook.controller';
 import { TestScenarioHeader } from './test-scenario';
+import { Route } from '../http/route';
 
 export class BookingIdParams {
   @IsIdString()
@@ -38,7 +39,7 @@ export class BookController {
    * that needs longer (a slow supplier, a service down) answers with status `pending`
    * and is confirmed or failed later.
    */
-  @Post('book/:hotel_id/:session_id/:rate_id/:payment_method')
+  @Route('POST /book/{hotel_id}/{session_id}/{rate_id}/{payment_method}')
   async v1(
     @CurrentActor() actor: Actor,
     @Param() params: PrebookParams,
@@ -64,7 +65,7 @@ export class BookController {
    * joined here into the envelope without being decoded (see rawPage). It carries an ETag:
    * asked again with If-None-Match, an unchanged page is 304 with no body.
    */
-  @Get('book')
+  @Route('GET /book')
   @Header('content-type', 'application/json; charset=utf-8')
   async list(
     @CurrentActor() actor: Actor,
@@ -75,13 +76,12 @@ export class BookController {
     return taggedPageAnswer(await this.services.sendForAll(SUBJECTS.BOOKING_BOOKING_LIST, { actor, filter: bookingListFilterOf(query), ...ifNoneMatchOf(ifNoneMatch) }), reply);
   }
 
-  @Get('book/precancel/:booking_id')
+  @Route('GET /book/precancel/{booking_id}')
   async precancel(@CurrentActor() actor: Actor, @Param() params: BookingIdParams): Promise<PrecancelView> {
     return precancelAnswer(await this.services.send(SUBJECTS.BOOKING_BOOKING_PRECANCEL, { actor, bookingId: Number(params.booking_id) }));
   }
 
-  @Post('book/cancel/:booking_id')
-  @HttpCode(200)
+  @Route('POST /book/cancel/{booking_id}')
   async cancel(@CurrentActor() actor: Actor, @Param() params: BookingIdParams): Promise<CancelView> {
     return cancelAnswer(await this.services.send(SUBJECTS.BOOKING_BOOKING_CANCEL, { actor, bookingId: Number(params.booking_id) }));
   }

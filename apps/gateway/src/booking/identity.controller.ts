@@ -1,17 +1,18 @@
-import { Controller, Get } from '@nestjs/common';
+import { Controller } from '@nestjs/common';
 import { Actor, ClientPricing, currencyDecimals } from '@hotel/contracts';
 import { BookingApi, CurrentActor, CurrentPricing } from '../auth/api-family';
 import { IdentityView } from '../http/reply-views';
+import { Route } from '../http/route';
 
 /**
  * `GET /me`, an addition to the specification: tells an integrator which client
  * (and user) a credential acts for, whether it is a sandbox key and which currency
  * the client is priced in: the first call to make when wiring up a key.
  */
-@Controller('me')
+@Controller()
 @BookingApi()
 export class IdentityController {
-  @Get()
+  @Route('GET /me')
   whoAmI(@CurrentActor() actor: Actor, @CurrentPricing() pricing: ClientPricing): IdentityView {
     return {
       client_id: actor.clientId,

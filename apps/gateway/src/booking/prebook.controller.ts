@@ -1,4 +1,4 @@
-import { Controller, Get, Inject, Param, Query } from '@nestjs/common';
+import { Controller, Inject, Param, Query } from '@nestjs/common';
 import { IsIn, IsUUID } from 'class-validator';
 import { Actor, ClientPricing, PAYMENT_METHODS, PaymentMethod, PrebookData, PrebookQuery, SUBJECTS, TestScenario } from '@hotel/contracts';
 import { ServiceClient } from '@hotel/platform';
@@ -6,6 +6,7 @@ import { BookingApi, CurrentActor, CurrentPricing } from '../auth/api-family';
 import { SERVICE_CLIENT } from '../gateway.tokens';
 import { HotelSessionParams } from './search.params';
 import { TestScenarioHeader } from './test-scenario';
+import { Route } from '../http/route';
 
 export class PrebookParams extends HotelSessionParams {
   @IsUUID('all', { message: 'rate_id must be a UUID' })
@@ -20,7 +21,7 @@ export class PrebookParams extends HotelSessionParams {
 export class PrebookController {
   constructor(@Inject(SERVICE_CLIENT) private readonly services: ServiceClient) {}
 
-  @Get('prebook/:hotel_id/:session_id/:rate_id/:payment_method')
+  @Route('GET /prebook/{hotel_id}/{session_id}/{rate_id}/{payment_method}')
   v1(
     @CurrentActor() actor: Actor,
     @CurrentPricing() pricing: ClientPricing,

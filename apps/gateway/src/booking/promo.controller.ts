@@ -1,18 +1,18 @@
-import { Body, Controller, HttpCode, Inject, Post } from '@nestjs/common';
+import { Body, Controller, Inject } from '@nestjs/common';
 import { Actor, ClientPricing, PromoCodeBody, SUBJECTS, milliToNumber, toMilli, toDecimalString } from '@hotel/contracts';
 import { ServiceClient, requireAmountFits } from '@hotel/platform';
 import { BookingApi, CurrentActor, CurrentPricing } from '../auth/api-family';
 import { SERVICE_CLIENT } from '../gateway.tokens';
 import { PromoDiscountView } from '../http/reply-views';
+import { Route } from '../http/route';
 
-@Controller('book/promocode')
+@Controller()
 @BookingApi()
 export class PromoController {
   constructor(@Inject(SERVICE_CLIENT) private readonly services: ServiceClient) {}
 
   /** 200 with the discount, or 400 PROMO_CODE_INVALID saying why (unknown, expired, minimum amount, used up in the key's world). */
-  @Post()
-  @HttpCode(200)
+  @Route('POST /book/promocode')
   async validate(@CurrentActor() actor: Actor, @CurrentPricing() pricing: ClientPricing, @Body() body: PromoCodeBody): Promise<PromoDiscountView> {
     // The amount is a booking's price, in the client's account currency.
     requireAmountFits('booking_amount', body.booking_amount, pricing.currency);

@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Inject, Param, Post, Query } from '@nestjs/common';
+import { Body, Controller, Inject, Param, Query } from '@nestjs/common';
 import { Actor, ClientPricing, HotelRatesData, PlacesQuery, PlacesReply, SUBJECTS, SearchBody, SearchData } from '@hotel/contracts';
 import { ServiceClient } from '@hotel/platform';
 import { BookingApi, CurrentActor, CurrentPricing } from '../auth/api-family';
@@ -6,6 +6,7 @@ import { SERVICE_CLIENT } from '../gateway.tokens';
 import { placesAnswer } from './booking-api-shapes';
 import { PlacesCache } from './places-cache';
 import { HotelSessionParams, SessionParams } from './search.params';
+import { Route } from '../http/route';
 
 /** Places, V1 search with polling, and one hotel's rates (V2 rates: V2RatesController). */
 @Controller()
@@ -15,15 +16,14 @@ export class SearchController {
 
   constructor(@Inject(SERVICE_CLIENT) private readonly services: ServiceClient) {}
 
-  @Get('places/search')
+  @Route('GET /places/search')
   places(@Query() query: PlacesQuery): Promise<PlacesReply> {
     const key = `${query.limit ?? ''}|${query.text_query.trim().toLowerCase()}`;
     return this.placesCache.get(key, async () => placesAnswer(await this.services.send(SUBJECTS.SEARCH_PLACE_FIND, { text: query.text_query, limit: query.limit })));
   }
 
   /** Starts a search, or with `{session_id}` alone polls one. */
-  @Post('search')
-  @HttpCode(200)
+  @Route('POST /search')
   search(@CurrentActor() actor: Actor, @CurrentPricing() pricing: ClientPricing, @Body() body: SearchBody): Promise<SearchData> {
     if (body.session_id !== undefined) {
       return this.services.send(SUBJECTS.SEARCH_SESSION_POLL, { actor, sessionId: body.session_id });
@@ -31,12 +31,12 @@ export class SearchController {
     return this.services.send(SUBJECTS.SEARCH_SESSION_CREATE, { actor, pricing, search: body });
   }
 
-  @Get('search/:session_id')
+  @Route('GET /search/{session_id}')
   poll(@CurrentActor() actor: Actor, @Param() params: SessionParams): Promise<SearchData> {
     return this.services.send(SUBJECTS.SEARCH_SESSION_POLL, { actor, sessionId: params.session_id });
   }
 
-  @Get('hotel/:hotel_id/:session_id')
+  @Route('GET /hotel/{hotel_id}/{session_id}')
   hotel(@CurrentActor() actor: Actor, @Param() params: HotelSessionParams): Promise<HotelRatesData> {
     return this.services.send(SUBJECTS.SEARCH_HOTEL_RATES_GET, { actor, sessionId: params.session_id, hotelId: Number(params.hotel_id) });
   }

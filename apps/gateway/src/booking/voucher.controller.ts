@@ -1,10 +1,11 @@
-import { Controller, Get, Headers, Inject, Param, Query, Res } from '@nestjs/common';
+import { Controller, Headers, Inject, Param, Query, Res } from '@nestjs/common';
 import { FastifyReply } from 'fastify';
 import { IsOptional, IsString } from 'class-validator';
 import { IsIdString, SUBJECTS } from '@hotel/contracts';
 import { DomainError, ServiceClient } from '@hotel/platform';
 import { SERVICE_CLIENT } from '../gateway.tokens';
 import { ifNoneMatchOf } from '../http/paginated';
+import { Route } from '../http/route';
 
 export class VoucherParams {
   @IsIdString()
@@ -26,11 +27,11 @@ export class VoucherQuery {
  * PDF is rendered once per version of the booking and carries an ETag: a client (or a
  * cache) asking again with If-None-Match gets 304 and no body.
  */
-@Controller('vouchers')
+@Controller()
 export class VoucherController {
   constructor(@Inject(SERVICE_CLIENT) private readonly services: ServiceClient) {}
 
-  @Get(':booking_id')
+  @Route('GET /vouchers/{booking_id}')
   async voucher(
     @Param() params: VoucherParams,
     @Query() query: VoucherQuery,

@@ -1,4 +1,4 @@
-import { Controller, Get, Header, Headers, Param, Res } from '@nestjs/common';
+import { Controller, Header, Headers, Param, Res } from '@nestjs/common';
 import { FastifyReply } from 'fastify';
 import { IsIn } from 'class-validator';
 import { matchesEntityTag } from '@hotel/contracts';
@@ -6,6 +6,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { pageContentSecurityPolicy } from '../http/security-headers';
+import { Route } from '../http/route';
 
 /**
  * The page's own files: Swagger UI's from the `swagger-ui-dist` package, read from
@@ -101,21 +102,21 @@ export class DocsController {
   private readonly pageFile = staticFile(Buffer.from(PAGE));
   private readonly assets = new Map<string, StaticFile>();
 
-  @Get('openapi.json')
+  @Route('GET /openapi.json')
   @Header('content-type', 'application/json; charset=utf-8')
   openApiDocument(@Headers('if-none-match') ifNoneMatch: string | undefined, @Res({ passthrough: true }) reply: FastifyReply): Buffer | undefined {
     this.document ??= staticFile(readFileSync(OPENAPI_DOCUMENT_FILE));
     return serve(this.document, DOCUMENT_MAX_AGE_S, ifNoneMatch, reply);
   }
 
-  @Get('docs')
+  @Route('GET /docs')
   @Header('content-type', 'text/html; charset=utf-8')
   @Header('content-security-policy', DOCS_CONTENT_SECURITY_POLICY)
   page(@Headers('if-none-match') ifNoneMatch: string | undefined, @Res({ passthrough: true }) reply: FastifyReply): Buffer | undefined {
     return serve(this.pageFile, DOCUMENT_MAX_AGE_S, ifNoneMatch, reply);
   }
 
-  @Get('docs/:asset')
+  @Route('GET /docs/{asset}')
   asset(@Param() params: DocsAssetParams, @Headers('if-none-match') ifNoneMatch: string | undefined, @Res({ passthrough: true }) reply: FastifyReply): Buffer | undefined {
     reply.header('content-type', ASSET_TYPES[params.asset]);
     let file = this.assets.get(params.asset);

@@ -1,9 +1,10 @@
-import { Controller, Get, Header, Param, Res } from '@nestjs/common';
+import { Controller, Header, Param, Res } from '@nestjs/common';
 import { FastifyReply } from 'fastify';
 import { IsIn } from 'class-validator';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pageContentSecurityPolicy } from '../http/security-headers';
+import { Route } from '../http/route';
 
 /** The console's files, built in the repository (static/, copied beside the build): no CDN, nothing from elsewhere. */
 const ASSET_TYPES = {
@@ -37,18 +38,18 @@ export class FinanceConsoleAssetParams {
  * operator's token, typed into it, is kept in the tab's sessionStorage and sent as
  * `Authorization` to the backend API.
  */
-@Controller('finance')
+@Controller()
 export class FinanceConsoleController {
   private readonly files = new Map<string, Buffer>();
 
-  @Get()
+  @Route('GET /finance')
   @Header('content-type', 'text/html; charset=utf-8')
   @Header('content-security-policy', FINANCE_CONSOLE_CONTENT_SECURITY_POLICY)
   page(): Buffer {
     return this.file('index.html');
   }
 
-  @Get(':asset')
+  @Route('GET /finance/{asset}')
   @Header('cache-control', 'no-cache')
   asset(@Param() params: FinanceConsoleAssetParams, @Res({ passthrough: true }) reply: FastifyReply): Buffer {
     reply.header('content-type', ASSET_TYPES[params.asset]);

@@ -1,19 +1,20 @@
-import { Controller, Get } from '@nestjs/common';
+import { Controller } from '@nestjs/common';
 import { LivenessView, ReadinessView } from '../http/reply-views';
 import { ReadinessMonitor } from './readiness-monitor';
+import { Route } from '../http/route';
 
-@Controller('health')
+@Controller()
 export class HealthController {
   constructor(private readonly monitor: ReadinessMonitor) {}
 
   /** Liveness: the gateway process answers. No credential needed. */
-  @Get()
+  @Route('GET /health')
   live(): LivenessView {
     return { status: 'ok' };
   }
 
   /** Readiness: every service answered over NATS and reached its database at the last background check. */
-  @Get('ready')
+  @Route('GET /health/ready')
   ready(): ReadinessView {
     return this.monitor.readiness();
   }

@@ -1,18 +1,18 @@
-import { Body, Controller, HttpCode, Inject, Post } from '@nestjs/common';
+import { Body, Controller, Inject } from '@nestjs/common';
 import { Actor, ClientPricing, PrebookData, SUBJECTS, TestScenario, V2PrebookBody } from '@hotel/contracts';
 import { ServiceClient } from '@hotel/platform';
 import { BookingApi, CurrentActor, CurrentPricing } from '../auth/api-family';
 import { TestScenarioHeader } from '../booking/test-scenario';
 import { SERVICE_CLIENT } from '../gateway.tokens';
+import { Route } from '../http/route';
 
 /** V2 prebook: holds a rate from /v2/rates by its id; the answer's prebook_id is what /v2/book takes. */
-@Controller('v2')
+@Controller()
 @BookingApi()
 export class V2PrebookController {
   constructor(@Inject(SERVICE_CLIENT) private readonly services: ServiceClient) {}
 
-  @Post('prebook')
-  @HttpCode(200)
+  @Route('POST /v2/prebook')
   prebook(
     @CurrentActor() actor: Actor,
     @CurrentPricing() pricing: ClientPricing,

@@ -1,10 +1,11 @@
-import { Body, Controller, Header, HttpCode, Inject, Post } from '@nestjs/common';
+import { Body, Controller, Header, Inject } from '@nestjs/common';
 import { PassThrough, Readable } from 'node:stream';
 import { Actor, ClientPricing, SUBJECTS, V2RatesBody, V2RatesResponse } from '@hotel/contracts';
 import { ServiceClient } from '@hotel/platform';
 import { BookingApi, CurrentActor, CurrentPricing } from '../auth/api-family';
 import { SERVICE_CLIENT } from '../gateway.tokens';
 import { bytesBody } from '../http/paginated';
+import { Route } from '../http/route';
 
 const COMMA = Buffer.from(',');
 const CLOSING = Buffer.from(']}');
@@ -29,7 +30,7 @@ function hotelsOnPage(head: Omit<V2RatesResponse, 'rates'>): number {
 }
 
 /** V2 rates: the rates of given hotels for a stay, at once, without a search session. */
-@Controller('v2')
+@Controller()
 @BookingApi()
 export class V2RatesController {
   constructor(@Inject(SERVICE_CLIENT) private readonly services: ServiceClient) {}
@@ -43,8 +44,7 @@ export class V2RatesController {
    * before the answer starts is an error answer; after, the response is cut off (the
    * client sees an incomplete body, never a shorter valid one).
    */
-  @Post('rates')
-  @HttpCode(200)
+  @Route('POST /v2/rates')
   @Header('content-type', 'application/json; charset=utf-8')
   async rates(@CurrentActor() actor: Actor, @CurrentPricing() pricing: ClientPricing, @Body() body: V2RatesBody): Promise<Readable> {
     return new Promise<Readable>((resolve, reject) => {

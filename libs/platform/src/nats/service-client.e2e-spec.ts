@@ -116,3 +116,46 @@ describe('ServiceClient.withLanes', () => {
     }
   });
 });
+
+/**
+ * checkEachSend: the gateway's check that a route sends only what its definition
+ * declares. A refused call is not sent at all (no responder sees it); another goes out.
+ */
+describe('ServiceClient.checkEachSend', () => {
+  let nats: TestNats;
+  let client: ServiceClient;
+
+  beforeAll(async () => {
+    nats = await startTestNats();
+    client = new ServiceClient(nats.bus('gateway'), 2000).checkEachSend((subject) => {
+      if (subject === SUBJECTS.PROMO_CODE_QUOTE) throw new Error(`refused: ${subject}`);
+    });
+    await client.connect();
+  });
+  afterAll(async () => {
+    await client?.close();
+    await nats?.stop();
+  });
+
+  it('fails a refused call unsent and sends the others', async () => {
+    const connection = await connect(natsConnectionOptions(nats.bus('promo')));
+    const received: string[] = [];
+    for (const subject of [SUBJECTS.PROMO_CODE_QUOTE, SUBJECTS.PROMO_HEALTH_CHECK]) {
+      connection.subscribe(subject, {
+        callback: (_error, message) => {
+          received.push(message.subject);
+          message.respond(new TextEncoder().encode(JSON.stringify({ id: 'x', response: { service: 'promo', status: 'ok' }, isDisposed: true })));
+        },
+      });
+    }
+    await connection.flush();
+    try {
+      await expect(client.send(SUBJECTS.PROMO_CODE_QUOTE, {} as never)).rejects.toThrow(`refused: ${SUBJECTS.PROMO_CODE_QUOTE}`);
+      await expect(client.sendForAll(SUBJECTS.PROMO_CODE_QUOTE, {} as never)).rejects.toThrow('refused');
+      await expect(client.send(SUBJECTS.PROMO_HEALTH_CHECK, {})).resolves.toMatchObject({ status: 'ok' });
+      expect(received).toEqual([SUBJECTS.PROMO_HEALTH_CHECK]);
+    } finally {
+      await connection.close();
+    }
+  });
+});

@@ -149,6 +149,7 @@ export class ServiceClient {
   /** Subjects whose calls have a connection of their own (see above), and those connections once connected. */
   private laneSubjects: readonly string[] = [];
   private readonly lanes = new Map<string, Lane>();
+  private sendCheck?: (subject: string) => void;
 
   constructor(
     private readonly bus: BusCredentials,
@@ -161,6 +162,12 @@ export class ServiceClient {
   recordTo(metrics: AppMetrics): this {
     this.metrics = metrics;
     metrics.gauge('hotel_nats_connected', '1 while the app is connected to NATS', (gauge) => gauge.set(this.isConnected() ? 1 : 0));
+    return this;
+  }
+
+  /** Runs `check` before each call (send, sendForAll, sendForEach): a throw fails the call unsent. */
+  checkEachSend(check: (subject: string) => void): this {
+    this.sendCheck = check;
     return this;
   }
 
@@ -231,6 +238,7 @@ export class ServiceClient {
   }
 
   private async measured<T>(subject: string, call: () => Promise<T>): Promise<T> {
+    this.sendCheck?.(subject);
     const end = this.metrics?.rpcSent.startTimer({ subject });
     try {
       const result = await traced(this.bus.identity, subject, { kind: SpanKind.CLIENT, attributes: natsAttributes(subject) }, call);

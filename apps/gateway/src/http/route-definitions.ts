@@ -1,4 +1,4 @@
-import { ErrorCode } from '@hotel/contracts';
+import { ErrorCode, OPERATIONS, Operation } from '@hotel/contracts';
 
 /**
  * How a success reply is written: `envelope` `{data, success, message}`; `page` the
@@ -35,12 +35,6 @@ export const TAGS = [
 export type Tag = (typeof TAGS)[number]['name'];
 
 /**
- * What the code cannot tell about one route: its name, words, reply type and the
- * error codes its services answer with. Everything else (path, method, status,
- * credential, parameters, body) is read from the controller (routes.ts), and the
- * document generator refuses a route without an entry here or an entry without a route.
- */
-/**
  * Whether a client may send a call again after a 429, a 503 or no answer: `safe`, as it
  * is; `with-idempotency-key`, only with the key it sent the first time (a repeat then
  * replays the first answer); `never`, since a repeat would do it twice. The document
@@ -48,7 +42,22 @@ export type Tag = (typeof TAGS)[number]['name'];
  */
 export type RetryRule = 'safe' | 'with-idempotency-key' | 'never';
 
-export interface OperationSpec {
+/**
+ * One public route, declared once: its key (`METHOD /path/{template}`) is its HTTP
+ * mapping, which the `@Route(key)` decorator gives the controller's handler; its
+ * status, its name and words for the OpenAPI document, its retry rule and the bus
+ * operations it sends. What the handler's signature already says (credential,
+ * parameters, body) is read from the controller (openapi/routes.ts).
+ */
+export interface RouteDefinition {
+  /** The success status unless the handler sets another; default 201 for POST, else 200 (Nest's). */
+  status?: number;
+  /**
+   * The bus operations the handler sends while it answers (through helpers too). The
+   * gateway refuses any other (a 500 outside production, a logged error in production):
+   * a route is tied to the operations it maps to, checked on every call the tests make.
+   */
+  sends: readonly Operation[];
   operationId: string;
   tag: Tag;
   retry: RetryRule;
@@ -103,9 +112,10 @@ const PREBOOK_DESCRIPTION =
   '`promo_code_response`); for `account` checks available funds (400 `INSUFFICIENT_FUNDS`); `credit_card` gets a `payment_session_token`. The prebook holds its price ' +
   'until `expires_at`. With a sandbox key, `X-Test-Scenario` forces `price_changed` or `sold_out`.';
 
-/** Keyed by `METHOD /path/{template}`, as routes.ts names a route. */
-export const OPERATIONS: Record<string, OperationSpec> = {
+/** Every public route, keyed by `METHOD /path/{template}`. */
+export const ROUTES = {
   'GET /health': {
+    sends: [],
     operationId: 'getLiveness',
     tag: 'Health',
     retry: 'safe',
@@ -114,6 +124,7 @@ export const OPERATIONS: Record<string, OperationSpec> = {
     errors: [],
   },
   'GET /health/ready': {
+    sends: [],
     operationId: 'getReadiness',
     tag: 'Health',
     // A readiness check reports a 503; retrying would hide it.
@@ -124,6 +135,7 @@ export const OPERATIONS: Record<string, OperationSpec> = {
     errors: ['SERVICE_UNAVAILABLE'],
   },
   'GET /openapi.json': {
+    sends: [],
     operationId: 'getOpenApiDocument',
     tag: 'Documentation',
     retry: 'safe',
@@ -133,6 +145,7 @@ export const OPERATIONS: Record<string, OperationSpec> = {
     errors: [],
   },
   'GET /docs': {
+    sends: [],
     operationId: 'getApiReference',
     tag: 'Documentation',
     retry: 'safe',
@@ -143,6 +156,7 @@ export const OPERATIONS: Record<string, OperationSpec> = {
     errors: [],
   },
   'GET /docs/{asset}': {
+    sends: [],
     operationId: 'getApiReferenceAsset',
     tag: 'Documentation',
     retry: 'safe',
@@ -152,6 +166,7 @@ export const OPERATIONS: Record<string, OperationSpec> = {
     errors: [],
   },
   'GET /finance': {
+    sends: [],
     operationId: 'getFinanceConsole',
     tag: 'Documentation',
     retry: 'safe',
@@ -161,6 +176,7 @@ export const OPERATIONS: Record<string, OperationSpec> = {
     errors: [],
   },
   'GET /finance/{asset}': {
+    sends: [],
     operationId: 'getFinanceConsoleAsset',
     tag: 'Documentation',
     retry: 'safe',
@@ -169,6 +185,7 @@ export const OPERATIONS: Record<string, OperationSpec> = {
     errors: [],
   },
   'GET /me': {
+    sends: [],
     operationId: 'getIdentity',
     tag: 'Identity',
     retry: 'safe',
@@ -178,6 +195,7 @@ export const OPERATIONS: Record<string, OperationSpec> = {
     errors: [],
   },
   'GET /places/search': {
+    sends: [OPERATIONS.SEARCH_PLACE_FIND],
     operationId: 'searchPlaces',
     tag: 'Places and search',
     retry: 'safe',
@@ -189,6 +207,8 @@ export const OPERATIONS: Record<string, OperationSpec> = {
     errors: [],
   },
   'POST /search': {
+    status: 200,
+    sends: [OPERATIONS.SEARCH_SESSION_CREATE, OPERATIONS.SEARCH_SESSION_POLL],
     operationId: 'searchHotels',
     tag: 'Places and search',
     // A new search starts another session: harmless.
@@ -200,6 +220,7 @@ export const OPERATIONS: Record<string, OperationSpec> = {
     errors: ['NOT_FOUND', 'SESSION_EXPIRED', ...FX_ERRORS],
   },
   'GET /search/{session_id}': {
+    sends: [OPERATIONS.SEARCH_SESSION_POLL],
     operationId: 'pollSearch',
     tag: 'Places and search',
     retry: 'safe',
@@ -209,6 +230,7 @@ export const OPERATIONS: Record<string, OperationSpec> = {
     errors: ['NOT_FOUND', 'SESSION_EXPIRED', ...FX_ERRORS],
   },
   'GET /hotel/{hotel_id}/{session_id}': {
+    sends: [OPERATIONS.SEARCH_HOTEL_RATES_GET],
     operationId: 'getHotelRates',
     tag: 'Places and search',
     retry: 'safe',
@@ -218,6 +240,7 @@ export const OPERATIONS: Record<string, OperationSpec> = {
     errors: ['NOT_FOUND', 'SESSION_EXPIRED', ...FX_ERRORS],
   },
   'GET /prebook/{hotel_id}/{session_id}/{rate_id}/{payment_method}': {
+    sends: [OPERATIONS.RATES_PREBOOK_CREATE],
     operationId: 'prebookRate',
     tag: 'Prebook and book',
     // Each prebook is a new one at the current price; book uses the latest.
@@ -228,6 +251,7 @@ export const OPERATIONS: Record<string, OperationSpec> = {
     errors: ['NOT_FOUND', 'SESSION_EXPIRED', 'RATE_NOT_AVAILABLE', 'INSUFFICIENT_FUNDS', ...FX_ERRORS],
   },
   'POST /book/{hotel_id}/{session_id}/{rate_id}/{payment_method}': {
+    sends: [OPERATIONS.BOOKING_BOOKING_CREATE, OPERATIONS.BOOKING_BOOKING_FIND_RECORDED],
     operationId: 'bookRate',
     tag: 'Prebook and book',
     retry: 'with-idempotency-key',
@@ -237,6 +261,8 @@ export const OPERATIONS: Record<string, OperationSpec> = {
     errors: BOOK_ERRORS,
   },
   'POST /book/promocode': {
+    status: 200,
+    sends: [OPERATIONS.PROMO_CODE_QUOTE],
     operationId: 'validatePromoCode',
     tag: 'Bookings',
     retry: 'safe',
@@ -246,6 +272,7 @@ export const OPERATIONS: Record<string, OperationSpec> = {
     errors: ['PROMO_CODE_INVALID'],
   },
   'GET /book': {
+    sends: [OPERATIONS.BOOKING_BOOKING_LIST],
     operationId: 'listBookings',
     tag: 'Bookings',
     retry: 'safe',
@@ -258,6 +285,7 @@ export const OPERATIONS: Record<string, OperationSpec> = {
     errors: [],
   },
   'GET /book/precancel/{booking_id}': {
+    sends: [OPERATIONS.BOOKING_BOOKING_PRECANCEL],
     operationId: 'previewCancellation',
     tag: 'Bookings',
     retry: 'safe',
@@ -266,6 +294,8 @@ export const OPERATIONS: Record<string, OperationSpec> = {
     errors: ['NOT_FOUND'],
   },
   'POST /book/cancel/{booking_id}': {
+    status: 200,
+    sends: [OPERATIONS.BOOKING_BOOKING_CANCEL],
     operationId: 'cancelBooking',
     tag: 'Bookings',
     // One cancellation and one refund however often it is sent.
@@ -278,6 +308,7 @@ export const OPERATIONS: Record<string, OperationSpec> = {
     errors: ['NOT_FOUND', 'CONFLICT'],
   },
   'GET /vouchers/{booking_id}': {
+    sends: [OPERATIONS.BOOKING_VOUCHER_RENDER_V3],
     operationId: 'getVoucher',
     tag: 'Bookings',
     retry: 'safe',
@@ -290,6 +321,8 @@ export const OPERATIONS: Record<string, OperationSpec> = {
     errors: ['NOT_FOUND', 'SERVICE_UNAVAILABLE'],
   },
   'POST /v2/rates': {
+    status: 200,
+    sends: [OPERATIONS.SEARCH_V2_RATES_SEARCH],
     operationId: 'searchRatesV2',
     tag: 'V2',
     retry: 'safe',
@@ -301,6 +334,8 @@ export const OPERATIONS: Record<string, OperationSpec> = {
     errors: [...FX_ERRORS],
   },
   'POST /v2/prebook': {
+    status: 200,
+    sends: [OPERATIONS.RATES_PREBOOK_CREATE],
     operationId: 'prebookV2',
     tag: 'V2',
     retry: 'safe',
@@ -310,6 +345,7 @@ export const OPERATIONS: Record<string, OperationSpec> = {
     errors: ['NOT_FOUND', 'RATE_NOT_AVAILABLE', 'INSUFFICIENT_FUNDS', ...FX_ERRORS],
   },
   'POST /v2/book': {
+    sends: [OPERATIONS.BOOKING_BOOKING_CREATE, OPERATIONS.BOOKING_BOOKING_FIND_RECORDED],
     operationId: 'bookV2',
     tag: 'V2',
     retry: 'with-idempotency-key',
@@ -319,6 +355,7 @@ export const OPERATIONS: Record<string, OperationSpec> = {
     errors: BOOK_ERRORS,
   },
   'POST /api/user': {
+    sends: [OPERATIONS.USERS_USER_CREATE],
     operationId: 'createUser',
     tag: 'Users',
     // Each call creates another user.
@@ -329,6 +366,7 @@ export const OPERATIONS: Record<string, OperationSpec> = {
     errors: ['IDEMPOTENCY_CONFLICT'],
   },
   'GET /api/user/{id}': {
+    sends: [OPERATIONS.USERS_USER_GET],
     operationId: 'getUser',
     tag: 'Users',
     retry: 'safe',
@@ -337,6 +375,7 @@ export const OPERATIONS: Record<string, OperationSpec> = {
     errors: ['NOT_FOUND'],
   },
   'PUT /api/user/{id}': {
+    sends: [OPERATIONS.USERS_USER_UPDATE],
     operationId: 'updateUser',
     tag: 'Users',
     retry: 'safe',
@@ -345,6 +384,7 @@ export const OPERATIONS: Record<string, OperationSpec> = {
     errors: ['NOT_FOUND'],
   },
   'DELETE /api/user/{id}': {
+    sends: [OPERATIONS.USERS_USER_DELETE],
     operationId: 'deleteUser',
     tag: 'Users',
     // A repeat of a delete whose answer was lost is 404; a repeat of a token issue mints another token.
@@ -354,6 +394,7 @@ export const OPERATIONS: Record<string, OperationSpec> = {
     errors: ['NOT_FOUND'],
   },
   'GET /api/user/{id}/token': {
+    sends: [OPERATIONS.USERS_USER_TOKEN_ISSUE],
     operationId: 'issueUserToken',
     tag: 'Users',
     retry: 'never',
@@ -363,6 +404,8 @@ export const OPERATIONS: Record<string, OperationSpec> = {
     errors: ['NOT_FOUND'],
   },
   'POST /api/accounting': {
+    status: 201,
+    sends: [OPERATIONS.ACCOUNTING_ENTRY_CREATE],
     operationId: 'createAccountingEntry',
     tag: 'Accounting',
     // Each call appends another ledger entry.
@@ -377,6 +420,7 @@ export const OPERATIONS: Record<string, OperationSpec> = {
     errors: ['NOT_FOUND', 'IDEMPOTENCY_CONFLICT'],
   },
   'GET /api/accounting': {
+    sends: [OPERATIONS.ACCOUNTING_ENTRY_LIST, OPERATIONS.ACCOUNTING_EXPORT_PAGE, OPERATIONS.USERS_CLIENT_GET],
     operationId: 'listAccountingEntries',
     tag: 'Accounting',
     retry: 'safe',
@@ -387,6 +431,7 @@ export const OPERATIONS: Record<string, OperationSpec> = {
     errors: ['NOT_FOUND'],
   },
   'GET /api/accounting/balance': {
+    sends: [OPERATIONS.ACCOUNTING_BALANCE_GET],
     operationId: 'getBalance',
     tag: 'Accounting',
     retry: 'safe',
@@ -395,6 +440,7 @@ export const OPERATIONS: Record<string, OperationSpec> = {
     errors: ['NOT_FOUND'],
   },
   'GET /api/accounting/booking/{bookingId}': {
+    sends: [OPERATIONS.ACCOUNTING_ENTRY_LIST_BY_BOOKING],
     operationId: 'listBookingAccountingEntries',
     tag: 'Accounting',
     retry: 'safe',
@@ -403,6 +449,7 @@ export const OPERATIONS: Record<string, OperationSpec> = {
     errors: ['NOT_FOUND'],
   },
   'GET /api/accounting/{id}': {
+    sends: [OPERATIONS.ACCOUNTING_ENTRY_GET],
     operationId: 'getAccountingEntry',
     tag: 'Accounting',
     retry: 'safe',
@@ -411,6 +458,8 @@ export const OPERATIONS: Record<string, OperationSpec> = {
     errors: ['NOT_FOUND'],
   },
   'POST /api/webhook': {
+    status: 201,
+    sends: [OPERATIONS.WEBHOOKS_ENDPOINT_CREATE],
     operationId: 'createWebhookEndpoint',
     tag: 'Webhooks',
     // Each call adds another endpoint (and secret).
@@ -422,6 +471,7 @@ export const OPERATIONS: Record<string, OperationSpec> = {
     errors: ['CONFLICT'],
   },
   'GET /api/webhook': {
+    sends: [OPERATIONS.WEBHOOKS_ENDPOINT_LIST],
     operationId: 'listWebhookEndpoints',
     tag: 'Webhooks',
     retry: 'safe',
@@ -430,6 +480,8 @@ export const OPERATIONS: Record<string, OperationSpec> = {
     errors: [],
   },
   'POST /api/webhook/deliveries/{id}/retry': {
+    status: 202,
+    sends: [OPERATIONS.WEBHOOKS_DELIVERY_RETRY],
     operationId: 'retryWebhookDelivery',
     tag: 'Webhooks',
     // One more attempt of the same event (same webhook-id): a receiver drops the repeat.
@@ -440,6 +492,7 @@ export const OPERATIONS: Record<string, OperationSpec> = {
     errors: ['NOT_FOUND', 'CONFLICT'],
   },
   'GET /api/webhook/{id}': {
+    sends: [OPERATIONS.WEBHOOKS_ENDPOINT_GET],
     operationId: 'getWebhookEndpoint',
     tag: 'Webhooks',
     retry: 'safe',
@@ -448,6 +501,7 @@ export const OPERATIONS: Record<string, OperationSpec> = {
     errors: ['NOT_FOUND'],
   },
   'PUT /api/webhook/{id}': {
+    sends: [OPERATIONS.WEBHOOKS_ENDPOINT_UPDATE],
     operationId: 'updateWebhookEndpoint',
     tag: 'Webhooks',
     retry: 'safe',
@@ -457,6 +511,7 @@ export const OPERATIONS: Record<string, OperationSpec> = {
     errors: ['NOT_FOUND'],
   },
   'DELETE /api/webhook/{id}': {
+    sends: [OPERATIONS.WEBHOOKS_ENDPOINT_DELETE],
     operationId: 'deleteWebhookEndpoint',
     tag: 'Webhooks',
     // A repeat of a delete whose answer was lost is 404; a repeat of a rotation replaces the secret just shown.
@@ -467,6 +522,8 @@ export const OPERATIONS: Record<string, OperationSpec> = {
     errors: ['NOT_FOUND'],
   },
   'POST /api/webhook/{id}/rotate-secret': {
+    status: 200,
+    sends: [OPERATIONS.WEBHOOKS_ENDPOINT_ROTATE_SECRET],
     operationId: 'rotateWebhookSecret',
     tag: 'Webhooks',
     retry: 'never',
@@ -476,6 +533,8 @@ export const OPERATIONS: Record<string, OperationSpec> = {
     errors: ['NOT_FOUND'],
   },
   'POST /api/webhook/{id}/test': {
+    status: 202,
+    sends: [OPERATIONS.WEBHOOKS_ENDPOINT_TEST],
     operationId: 'testWebhookEndpoint',
     tag: 'Webhooks',
     // Each call sends another test event.
@@ -486,6 +545,7 @@ export const OPERATIONS: Record<string, OperationSpec> = {
     errors: ['NOT_FOUND', 'CONFLICT'],
   },
   'GET /api/webhook/{id}/deliveries': {
+    sends: [OPERATIONS.WEBHOOKS_DELIVERY_LIST],
     operationId: 'listWebhookDeliveries',
     tag: 'Webhooks',
     retry: 'safe',
@@ -496,6 +556,7 @@ export const OPERATIONS: Record<string, OperationSpec> = {
   },
   // Finance workspace
   'GET /api/accounting/clients': {
+    sends: [OPERATIONS.USERS_CLIENT_SEARCH],
     operationId: 'searchClients',
     tag: 'Finance',
     retry: 'safe',
@@ -505,6 +566,7 @@ export const OPERATIONS: Record<string, OperationSpec> = {
     errors: ['FORBIDDEN'],
   },
   'GET /api/accounting/statement': {
+    sends: [OPERATIONS.ACCOUNTING_STATEMENT_SUMMARY, OPERATIONS.ACCOUNTING_EXPORT_PAGE, OPERATIONS.USERS_CLIENT_GET],
     operationId: 'getStatement',
     tag: 'Finance',
     retry: 'safe',
@@ -515,6 +577,7 @@ export const OPERATIONS: Record<string, OperationSpec> = {
     errors: ['NOT_FOUND'],
   },
   'GET /api/accounting/balance/daily': {
+    sends: [OPERATIONS.ACCOUNTING_BALANCE_DAILY],
     operationId: 'getDailyBalance',
     tag: 'Finance',
     retry: 'safe',
@@ -523,6 +586,7 @@ export const OPERATIONS: Record<string, OperationSpec> = {
     errors: ['NOT_FOUND'],
   },
   'GET /api/accounting/reconciliation': {
+    sends: [OPERATIONS.ACCOUNTING_RECONCILIATION_GET],
     operationId: 'getReconciliation',
     tag: 'Finance',
     retry: 'safe',
@@ -533,6 +597,7 @@ export const OPERATIONS: Record<string, OperationSpec> = {
     errors: ['NOT_FOUND'],
   },
   'GET /api/accounting/requests': {
+    sends: [OPERATIONS.ACCOUNTING_CREDIT_REQUEST_LIST],
     operationId: 'listCreditRequests',
     tag: 'Finance',
     retry: 'safe',
@@ -542,6 +607,8 @@ export const OPERATIONS: Record<string, OperationSpec> = {
     errors: ['NOT_FOUND'],
   },
   'POST /api/accounting/requests/{id}/confirm': {
+    status: 200,
+    sends: [OPERATIONS.ACCOUNTING_CREDIT_REQUEST_CONFIRM],
     operationId: 'confirmCreditRequest',
     tag: 'Finance',
     // A confirmation or rejection is made once; a repeat answers the same request.
@@ -552,6 +619,8 @@ export const OPERATIONS: Record<string, OperationSpec> = {
     errors: ['NOT_FOUND', 'CONFLICT'],
   },
   'POST /api/accounting/requests/{id}/reject': {
+    status: 200,
+    sends: [OPERATIONS.ACCOUNTING_CREDIT_REQUEST_REJECT],
     operationId: 'rejectCreditRequest',
     tag: 'Finance',
     retry: 'safe',
@@ -561,6 +630,7 @@ export const OPERATIONS: Record<string, OperationSpec> = {
     errors: ['NOT_FOUND', 'CONFLICT'],
   },
   'GET /api/booking': {
+    sends: [OPERATIONS.BOOKING_BACKEND_BOOKING_LIST_V3],
     operationId: 'listBackendBookings',
     tag: 'Backend bookings',
     retry: 'safe',
@@ -571,6 +641,7 @@ export const OPERATIONS: Record<string, OperationSpec> = {
     errors: [],
   },
   'GET /api/booking/user/{userId}': {
+    sends: [OPERATIONS.BOOKING_BACKEND_BOOKING_LIST_V3],
     operationId: 'listUserBackendBookings',
     tag: 'Backend bookings',
     retry: 'safe',
@@ -580,4 +651,12 @@ export const OPERATIONS: Record<string, OperationSpec> = {
     conditional: true,
     errors: [],
   },
-};
+} satisfies Record<string, RouteDefinition>;
+
+/** A public route's key: `METHOD /path/{template}`. */
+export type RouteKey = keyof typeof ROUTES;
+
+/** The definition of a route, by its key (for code that holds a key as a string). */
+export function routeDefinitionOf(key: string): RouteDefinition | undefined {
+  return Object.hasOwn(ROUTES, key) ? (ROUTES as Record<string, RouteDefinition>)[key] : undefined;
+}
