@@ -109,6 +109,7 @@ export class TestSystem implements SystemUnderTest {
   dataDir!: string;
   /** The vendor simulator the search and rates services call (none when a test names its own VENDOR_SIMULATOR_URL). */
   vendors?: TestSimulator;
+  private vendorsStarting?: Promise<void>;
 
   private constructor(
     readonly nats: TestNats,
@@ -149,7 +150,14 @@ export class TestSystem implements SystemUnderTest {
     const system = new TestSystem(nats, database, env);
     system.dataDir = mkdtempSync(join(tmpdir(), 'hotel-test-gateway-'));
     try {
-      for (const name of services) await startStep(`starting ${name}`, () => system.startReplica(name));
+      // Side by side, as replicas start in a cluster, but webhooks after booking: booking
+      // creates the stream of booking events that webhooks reads.
+      const [first, then] = [services.filter((name) => name !== 'webhooks'), services.filter((name) => name === 'webhooks')];
+      // Every start settled before a failure is thrown, so that close() stops them all.
+      const started = await startStep(`starting ${first.join(', ')}`, () => Promise.allSettled(first.map((name) => system.startReplica(name))));
+      const failed = started.find((result) => result.status === 'rejected');
+      if (failed) throw failed.reason;
+      for (const name of then) await startStep(`starting ${name}`, () => system.startReplica(name));
       if (options.gateway !== false) await startStep('starting the gateway', () => system.startGateway());
     } catch (error) {
       await system.close();
@@ -165,11 +173,15 @@ export class TestSystem implements SystemUnderTest {
    */
   async startVendors(): Promise<void> {
     if (this.vendors || this.env.VENDOR_SIMULATOR_URL) return;
-    this.vendors = await startTestSimulator({
+    // Search and rates start side by side: the first starts the simulator, both wait for it.
+    this.vendorsStarting ??= startTestSimulator({
       latency: this.env.VENDOR_LATENCY_MS ?? DEFAULT_VENDOR_LATENCY_MS,
       platformVariables: this.env,
+    }).then((vendors) => {
+      this.vendors = vendors;
+      Object.assign(this.env, vendors.platformEnv);
     });
-    Object.assign(this.env, this.vendors.platformEnv);
+    await this.vendorsStarting;
   }
 
   /**
