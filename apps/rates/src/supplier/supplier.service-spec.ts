@@ -27,15 +27,21 @@ describe('SupplierService with a vendor over the network (service tier: real Pos
   };
   const record = async (bookingId: number) =>
     ((await harness.dataSource.query(`SELECT status, reference FROM rates.supplier_bookings WHERE booking_id = $1`, [bookingId])) as { status: string; reference: string | null }[])[0] ?? null;
-  /** What another connection sees while the vendor works: no lock of this booking is held, so no transaction is open for it. */
-  // Locks held by this test database's sessions only: other test files share the PostgreSQL server.
-  const heldLocks = async () =>
+  /**
+   * What another connection sees while the vendor works: no lock of this booking is held
+   * (its advisory lock, two keys: objid is the booking id) and no transaction holds the
+   * supplier bookings' table, so none is open for it. Only this booking's and that table's
+   * locks count: the service's own background work (an exchange-rate refresh at its start)
+   * may hold a transaction of its own at that moment, as it once did in a CI run.
+   */
+  const heldLocks = async (bookingId: number) =>
     Number(
       (
         (await harness.dataSource.query(
           `SELECT count(*)::int AS held FROM pg_locks
-            WHERE pid IN (SELECT pid FROM pg_stat_activity WHERE datname = current_database())
-              AND (locktype = 'advisory' OR (locktype = 'transactionid' AND mode = 'ExclusiveLock' AND pid <> pg_backend_pid()))`,
+            WHERE pid IN (SELECT pid FROM pg_stat_activity WHERE datname = current_database()) AND pid <> pg_backend_pid()
+              AND ((locktype = 'advisory' AND objsubid = 2 AND objid = $1) OR (locktype = 'relation' AND relation = 'rates.supplier_bookings'::regclass))`,
+          [bookingId],
         )) as { held: number }[]
       )[0].held,
     );
@@ -53,12 +59,29 @@ describe('SupplierService with a vendor over the network (service tier: real Pos
     await harness?.close();
   });
 
+  it('sees a transaction holding a booking\'s lock or the supplier bookings\' table (what the tests below rule out)', async () => {
+    const runner = harness.dataSource.createQueryRunner();
+    await runner.connect();
+    try {
+      await runner.startTransaction();
+      await runner.query(`SELECT pg_advisory_xact_lock(hashtext('supplier-booking'), $1)`, [99]);
+      expect(await heldLocks(99)).toBe(1);
+      expect(await heldLocks(98)).toBe(0);
+      await runner.query(`SELECT count(*) FROM rates.supplier_bookings`);
+      expect(await heldLocks(98)).toBeGreaterThan(0);
+    } finally {
+      await runner.rollbackTransaction();
+      await runner.release();
+    }
+    expect(await heldLocks(99)).toBe(0);
+  });
+
   it('reserves, then calls the vendor with no transaction open, then records its answer; a repeat answers the record', async () => {
     const booking = request(1);
     vendor.whileWorking = async () => {
       // The reservation is committed before the call: another connection sees it.
       expect(await record(1)).toEqual({ status: 'requested', reference: null });
-      expect(await heldLocks()).toBe(0);
+      expect(await heldLocks(1)).toBe(0);
     };
     expect(await supplier.book(booking)).toEqual({ reference: 'REMOTE-1-1', status: 'confirmed' });
     expect(await record(1)).toEqual({ status: 'confirmed', reference: 'REMOTE-1-1' });
@@ -130,7 +153,7 @@ describe('SupplierService with a vendor over the network (service tier: real Pos
     // One cancellation: while the vendor works, nothing is locked and the booking still stands.
     vendor.whileWorking = async () => {
       vendor.whileWorking = null;
-      expect(await heldLocks()).toBe(0);
+      expect(await heldLocks(5)).toBe(0);
       expect(await record(5)).toEqual({ status: 'confirmed', reference: 'REMOTE-5-1' });
       // Two more cancellations arrive meanwhile.
       racing = [supplier.cancel(5), supplier.cancel(5)];
