@@ -46,11 +46,11 @@ function handlers(): Handler[] {
   return found;
 }
 
-/** The TypeScript of every app, tests aside. */
-function appSources(directory = 'apps'): { file: string; text: string }[] {
+/** The TypeScript of every app and library, tests aside (the contracts, which declare the operations, too). */
+function sources(directory: string): { file: string; text: string }[] {
   return readdirSync(join(ROOT, directory), { withFileTypes: true }).flatMap((entry) => {
     const path = `${directory}/${entry.name}`;
-    if (entry.isDirectory()) return appSources(path);
+    if (entry.isDirectory()) return sources(path);
     return /(?<!\.(spec|service-spec|e2e-spec))\.ts$/.test(entry.name) ? [{ file: path, text: readFileSync(join(ROOT, path), 'utf8') }] : [];
   });
 }
@@ -93,17 +93,17 @@ describe('operations', () => {
     for (const handler of ALL) expect(`${handler.controller}.${handler.method}: ${(handler.paramTypes[0] as { name?: string })?.name}`).toBe(`${handler.controller}.${handler.method}: ${handler.operation.request.name}`);
   });
 
-  it('one served for the previous release has a current successor, and no app of this release sends it', () => {
+  it('one served for the previous release has a current successor, and no app or library of this release sends it', () => {
     const versionOf = (subject: string) => Number(/\.v(\d+)$/.exec(subject)![1]);
     const stemOf = (subject: string) => subject.replace(/\.v\d+$/, '');
     const previous = KEYS.filter((key) => OPERATIONS[key].servedForPreviousRelease);
     expect(previous.length).toBeGreaterThan(0);
-    const sources = appSources();
+    const code = [...sources('apps'), ...sources('libs')];
     for (const key of previous) {
       const { subject } = OPERATIONS[key];
       const successors = KEYS.filter((other) => !OPERATIONS[other].servedForPreviousRelease && stemOf(OPERATIONS[other].subject) === stemOf(subject) && versionOf(OPERATIONS[other].subject) > versionOf(subject));
       expect(`${key}: ${successors.length}`).toBe(`${key}: 1`);
-      const sentBy = sources.filter(({ text }) => new RegExp(`SUBJECTS\\.${key}\\b`).test(text)).map(({ file }) => file);
+      const sentBy = code.filter(({ text }) => new RegExp(`SUBJECTS\\.${key}\\b`).test(text)).map(({ file }) => file);
       expect(`${key} sent by ${sentBy.join(', ') || 'none'}`).toBe(`${key} sent by none`);
     }
   });

@@ -22,6 +22,7 @@ import { WebhooksEnv } from '../../webhooks/src/webhooks.env';
 import { TestSimulator, startTestSimulator } from '../../vendor-simulator/test/test-simulator';
 import { GatewayEnv } from '../src/gateway.env';
 import { RunningGateway, startGateway } from '../src/start-gateway';
+import { undeclaredSendsMet } from '../src/http/route';
 import { OpenApiContract } from './openapi-contract';
 
 type Env = Record<string, string>;
@@ -109,7 +110,6 @@ export class TestSystem implements SystemUnderTest {
   dataDir!: string;
   /** The vendor simulator the search and rates services call (none when a test names its own VENDOR_SIMULATOR_URL). */
   vendors?: TestSimulator;
-  private vendorsStarting?: Promise<void>;
 
   private constructor(
     readonly nats: TestNats,
@@ -153,10 +153,12 @@ export class TestSystem implements SystemUnderTest {
       // Side by side, as replicas start in a cluster, but webhooks after booking: booking
       // creates the stream of booking events that webhooks reads.
       const [first, then] = [services.filter((name) => name !== 'webhooks'), services.filter((name) => name === 'webhooks')];
+      if (first.some((name) => VENDOR_CALLERS.includes(name))) await startStep('starting the vendor simulator', () => system.startVendors());
       // Every start settled before a failure is thrown, so that close() stops them all.
       const started = await startStep(`starting ${first.join(', ')}`, () => Promise.allSettled(first.map((name) => system.startReplica(name))));
-      const failed = started.find((result) => result.status === 'rejected');
-      if (failed) throw failed.reason;
+      const failed = started.flatMap((result) => (result.status === 'rejected' ? [result.reason as unknown] : []));
+      if (failed.length === 1) throw failed[0];
+      if (failed.length > 1) throw new AggregateError(failed, `${failed.length} services did not start`);
       for (const name of then) await startStep(`starting ${name}`, () => system.startReplica(name));
       if (options.gateway !== false) await startStep('starting the gateway', () => system.startGateway());
     } catch (error) {
@@ -173,15 +175,11 @@ export class TestSystem implements SystemUnderTest {
    */
   async startVendors(): Promise<void> {
     if (this.vendors || this.env.VENDOR_SIMULATOR_URL) return;
-    // Search and rates start side by side: the first starts the simulator, both wait for it.
-    this.vendorsStarting ??= startTestSimulator({
+    this.vendors = await startTestSimulator({
       latency: this.env.VENDOR_LATENCY_MS ?? DEFAULT_VENDOR_LATENCY_MS,
       platformVariables: this.env,
-    }).then((vendors) => {
-      this.vendors = vendors;
-      Object.assign(this.env, vendors.platformEnv);
     });
-    await this.vendorsStarting;
+    Object.assign(this.env, this.vendors.platformEnv);
   }
 
   /**
@@ -334,6 +332,10 @@ export class TestSystem implements SystemUnderTest {
     await this.database.drop();
     await this.nats.stop();
     rmSync(this.dataDir, { recursive: true, force: true });
+    // A bus call a route does not declare was refused (a 500 outside production), but a
+    // helper that does without the answer (a client's name on a document) hides it.
+    const undeclared = undeclaredSendsMet();
+    if (undeclared.length) throw new Error(`calls the gateway's routes do not declare (ROUTES, sends):\n${undeclared.join('\n')}`);
   }
 }
 

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { Readable } from 'node:stream';
 import { Actor, AccountingEntryView, ExportPage, ExportPageRequest, SUBJECTS } from '@hotel/contracts';
 import { DomainError, ServiceClient } from '@hotel/platform';
@@ -13,11 +14,20 @@ export type ExportSelection = Pick<ExportPageRequest, 'kind' | 'format' | 'from'
  * so an export of any size holds one page (under 1 MB) in the gateway.
  */
 export class ExportPages {
+  /**
+   * The later pages are asked for while the response streams, after the handler has
+   * returned: in the context the export was opened in (its route and trace), so that
+   * those calls are checked and traced as the first one is.
+   */
+  private readonly nextPage: (page: ExportPage) => Promise<ExportPage>;
+
   private constructor(
     private readonly services: ServiceClient,
     private readonly request: Omit<ExportPageRequest, 'after' | 'upTo' | 'balance'>,
     readonly first: ExportPage,
-  ) {}
+  ) {
+    this.nextPage = AsyncLocalStorage.bind((page: ExportPage) => this.askNextPage(page));
+  }
 
   /** Asks for the first page now, so a refusal (403, 404, 400) is an ordinary error answer, before anything is sent. */
   static async open(services: ServiceClient, actor: Actor, selection: ExportSelection, options: { upTo?: number; balance?: string } = {}): Promise<ExportPages> {
@@ -42,7 +52,7 @@ export class ExportPages {
    * (a busy moment) is asked for again, a few times, before that. Safe to repeat: a page
    * is a read of the snapshot the first page fixed.
    */
-  private async nextPage(page: ExportPage): Promise<ExportPage> {
+  private async askNextPage(page: ExportPage): Promise<ExportPage> {
     for (let attempt = 1; ; attempt++) {
       try {
         return await this.services.send(SUBJECTS.ACCOUNTING_EXPORT_PAGE, { ...this.request, after: page.next!, upTo: page.upTo, balance: page.balance });

@@ -2,7 +2,8 @@ import { Controller, Header, RequestMethod } from '@nestjs/common';
 import { HEADERS_METADATA, HTTP_CODE_METADATA, METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
 import { HEALTH_SUBJECT_BY_SERVICE, OPERATIONS, SUBJECTS } from '@hotel/contracts';
 import { DomainError } from '@hotel/platform';
-import { Route, undeclaredSendCheck } from './route';
+import { API_FAMILY, BackendApi } from '../auth/api-family';
+import { Route, undeclaredSendCheck, undeclaredSendsMet } from './route';
 import { ROUTES, RouteDefinition } from './route-definitions';
 
 /** What a handler of a probe controller saw: the check's verdict on a subject, after an await (the context must survive it). */
@@ -24,10 +25,14 @@ class ProbeController {
   }
 
   @Route('GET /api/user/{id}')
+  @BackendApi()
   get(): string {
     return 'got';
   }
 }
+
+@BackendApi()
+class BackendProbe {}
 
 const handler = (name: keyof ProbeController) => ProbeController.prototype[name] as (...args: unknown[]) => unknown;
 
@@ -42,6 +47,8 @@ describe('@Route', () => {
     expect(Reflect.getMetadata(METHOD_METADATA, handler('get'))).toBe(RequestMethod.GET);
     expect(Reflect.getMetadata(HEADERS_METADATA, handler('cancel'))).toEqual([{ name: 'x-probe', value: 'kept' }]);
     expect(handler('cancel').name).toBe('cancel');
+    // The credential a route takes (its API family), set below @Route on the method.
+    expect(Reflect.getMetadata(API_FAMILY, handler('get'))).toBe(Reflect.getMetadata(API_FAMILY, BackendProbe));
   });
 
   it('runs the handler with its route in context: a declared call passes, another is refused, after an await too', async () => {
@@ -56,6 +63,8 @@ describe('@Route', () => {
     });
     // Outside a route (the credential check, a background refresh) nothing is checked.
     expect(() => check(SUBJECTS.BOOKING_BOOKING_CREATE)).not.toThrow();
+    // And what was refused is kept, for the test platform to fail the file on.
+    expect(undeclaredSendsMet()).toContain(`POST /book/cancel/{booking_id} sent ${SUBJECTS.BOOKING_BOOKING_CREATE}, which its route definition does not declare (sends)`);
   });
 
   it('in production reports an undeclared call once per route and subject, and lets it through', async () => {
@@ -104,7 +113,7 @@ describe("the gateway's bus permissions", () => {
   it('are the routes\' calls, its own (the credential check before a route, the readiness probe) and the previous release\'s operations', () => {
     const routeCalls = Object.values(ROUTES as Record<string, RouteDefinition>).flatMap((definition) => definition.sends);
     const ownCalls = [OPERATIONS.USERS_CREDENTIAL_RESOLVE, ...Object.values(OPERATIONS).filter((operation) => Object.values(HEALTH_SUBJECT_BY_SERVICE).includes(operation.subject as never))];
-    const previousRelease = Object.values(OPERATIONS).filter((operation) => operation.servedForPreviousRelease);
+    const previousRelease = Object.values(OPERATIONS).filter((operation) => operation.servedForPreviousRelease && (operation.callers as readonly string[]).includes('gateway'));
     const derived = new Set([...routeCalls, ...ownCalls, ...previousRelease].map((operation) => operation.subject));
     const declared = Object.values(OPERATIONS)
       .filter((operation) => (operation.callers as readonly string[]).includes('gateway'))

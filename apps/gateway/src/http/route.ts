@@ -57,9 +57,22 @@ export function undeclaredSendCheck(mode: 'refuse' | 'report', report: (message:
     const route = routeInCall.getStore();
     if (!route || route.sends.has(subject)) return;
     const message = `${route.key} sent ${subject}, which its route definition does not declare (sends)`;
+    undeclaredSends.add(message);
     if (mode === 'refuse') throw new DomainError('INTERNAL_ERROR', message);
     if (reported.has(message)) return;
     reported.add(message);
     report(message);
   };
+}
+
+/** Every undeclared call this process has met (refused or reported), once each. */
+const undeclaredSends = new Set<string>();
+
+/**
+ * The undeclared calls met so far: the test platform fails a test file that met any,
+ * since a helper that answers without what a call would have told it (a client's name
+ * for a document's title) hides the refusal from the answer.
+ */
+export function undeclaredSendsMet(): string[] {
+  return [...undeclaredSends];
 }

@@ -1,4 +1,4 @@
-import { KeyObject, createPrivateKey, sign } from 'node:crypto';
+import { KeyObject, createHash, createPrivateKey, sign } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { Authenticator, ConnectionOptions, nkeys } from 'nats';
 import { BusIdentity, inboxPrefixOf } from '@hotel/contracts';
@@ -24,24 +24,38 @@ export function busCredentials(env: PlatformEnv, identity: BusIdentity): BusCred
 /** The DER (PKCS #8, RFC 8410) of an Ed25519 private key up to its 32-byte seed. */
 const ED25519_PKCS8_PREFIX = Buffer.from('302e020100300506032b657004220420', 'hex');
 
-/** Per seed: the identity's public NKEY and its private key as Node's crypto holds it. */
+/**
+ * Per identity (keyed by a hash of its seed, not by the seed itself): its public NKEY
+ * and its private key as Node's crypto holds it. An app has a few identities at most.
+ */
 const nkeySigners = new Map<string, { nkey: string; privateKey: KeyObject }>();
 
 /**
  * The NKEY challenge answer (the public key and the nonce signed with Ed25519), as
  * nats.js's nkeyAuthenticator gives it, signed by Node's crypto: nats.js signs in
- * JavaScript (tweetnacl), which took about 15 ms of CPU per connection (the key derived
- * twice, then the signature), and an app opens several connections at every start and
- * reconnection. Native signing takes a few microseconds; the signature is the same
+ * JavaScript (tweetnacl), which took about 15 ms of CPU per connection in Node (the key
+ * derived twice, then the signature; about 90 ms under Jest), and an app opens several
+ * connections at every start and reconnection. Native signing takes a few microseconds; the signature is the same
  * (Ed25519 is deterministic).
  */
 export function nkeyChallengeAnswer(seed: string): Authenticator {
-  let signer = nkeySigners.get(seed);
+  const id = createHash('sha256').update(seed).digest('base64');
+  let signer = nkeySigners.get(id);
   if (!signer) {
     const pair = nkeys.fromSeed(new TextEncoder().encode(seed));
-    const der = Buffer.concat([ED25519_PKCS8_PREFIX, pair.getRawSeed()]);
-    signer = { nkey: pair.getPublicKey(), privateKey: createPrivateKey({ key: der, format: 'der', type: 'pkcs8' }) };
-    nkeySigners.set(seed, signer);
+    const raw = pair.getRawSeed();
+    const der = Buffer.alloc(ED25519_PKCS8_PREFIX.length + raw.length);
+    ED25519_PKCS8_PREFIX.copy(der);
+    der.set(raw, ED25519_PKCS8_PREFIX.length);
+    try {
+      signer = { nkey: pair.getPublicKey(), privateKey: createPrivateKey({ key: der, format: 'der', type: 'pkcs8' }) };
+    } finally {
+      // Node's key object holds the key now: no other copy is left to linger.
+      der.fill(0);
+      raw.fill(0);
+      pair.clear();
+    }
+    nkeySigners.set(id, signer);
   }
   const { nkey, privateKey } = signer;
   return (nonce?: string) => ({ nkey, sig: nonce ? sign(null, Buffer.from(nonce), privateKey).toString('base64') : '' });
