@@ -9,9 +9,10 @@ export interface TcpProxy {
 
 /**
  * A loopback TCP proxy to `target`, for tests that cut a dependency off (the
- * database) while the apps keep running.
+ * database) while the apps keep running; with `latencyMs`, every chunk is passed on
+ * that much later, in order, both ways (a distant link: what is on its way stays so).
  */
-export async function startTcpProxy(target: { host: string; port: number }): Promise<TcpProxy> {
+export async function startTcpProxy(target: { host: string; port: number }, options: { latencyMs?: number } = {}): Promise<TcpProxy> {
   const sockets = new Set<Socket>();
   let refusing = false;
   const server: Server = createServer((client) => {
@@ -22,7 +23,14 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
       socket.on('close', () => sockets.delete(socket));
       socket.on('error', () => undefined);
     }
-    client.pipe(upstream).pipe(client);
+    if (options.latencyMs) {
+      const delay = options.latencyMs;
+      const relay = (from: Socket, to: Socket) => from.on('data', (chunk: Buffer) => setTimeout(() => to.writable && to.write(chunk), delay));
+      relay(client, upstream);
+      relay(upstream, client);
+    } else {
+      client.pipe(upstream).pipe(client);
+    }
     client.on('close', () => upstream.destroy());
     upstream.on('close', () => client.destroy());
   });

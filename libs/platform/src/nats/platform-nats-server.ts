@@ -21,9 +21,14 @@ import { SpanKind, endSpan, natsAttributes, startSpanFromHeaders, withSpan } fro
  * - a handler's reply that is bytes (a Uint8Array) goes out as those bytes, marked
  *   by a header (HEADERS.RAW_REPLY), instead of as JSON in Nest's packet: large
  *   pre-serialized answers are neither escaped here nor parsed by the caller;
- * - a graceful close ends the subscriptions, then waits until every request in hand
+ * - a graceful close drains the subscriptions, then waits until every request in hand
  *   is answered (and every event handled), at most `gracePeriodMs`: Nest's waits the
- *   whole period every time, so each replica stopped in a rolling upgrade took it.
+ *   whole period every time, so each replica stopped in a rolling upgrade took it. Drain,
+ *   not unsubscribe: nats.js forgets an unsubscribed subscription at once, so a request
+ *   the broker had already sent to this replica (on its way when the replica stopped) was
+ *   dropped and its caller waited its whole timeout (a rolling upgrade under load lost one
+ *   in about every third run); a drained one is handled until the broker confirms the
+ *   unsubscription.
  */
 export class PlatformNatsServer extends ServerNats {
   private readonly rpcLogger = new Logger('Rpc');
@@ -47,9 +52,10 @@ export class PlatformNatsServer extends ServerNats {
 
   override async close(): Promise<void> {
     // Nest keeps its subscriptions in a private field; should that change, the close waits the whole period as Nest's did.
-    const subscriptions = (this as unknown as { subscriptions?: { unsubscribe(): void }[] }).subscriptions;
+    const subscriptions = (this as unknown as { subscriptions?: { drain(): Promise<void> }[] }).subscriptions;
     if (Array.isArray(subscriptions)) {
-      for (const subscription of subscriptions) subscription.unsubscribe();
+      // A broker that is away answers no flush: the drain is bounded by the grace period too.
+      await this.withinGrace(Promise.all(subscriptions.map((subscription) => subscription.drain().catch(() => undefined))));
       await this.untilIdle();
       await this.flushReplies();
     } else {
@@ -71,6 +77,13 @@ export class PlatformNatsServer extends ServerNats {
     }
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([connection.flush().catch(() => undefined), new Promise((resolve) => (timer = setTimeout(resolve, Math.min(1000, this.gracePeriodMs))))]);
+    clearTimeout(timer);
+  }
+
+  /** `work`, or the end of the grace period if that comes first. */
+  private async withinGrace(work: Promise<unknown>): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([work, new Promise((resolve) => (timer = setTimeout(resolve, this.gracePeriodMs)))]);
     clearTimeout(timer);
   }
 
