@@ -100,13 +100,17 @@ export interface Prebooked {
   hotelId: number;
 }
 
-/** Searches, reads a hotel's rates and prebooks its first rate (V1). */
+/**
+ * Searches, reads a hotel's rates and prebooks its first rate (V1). A prebook answered 503
+ * with Retry-After (its vendor check outlived the call's timeout on a loaded machine, as
+ * CI runs met) is asked again after it, as a client does: a prebook is safe to repeat.
+ */
 export async function prebookV1(system: SystemUnderTest, headers: Headers, stay: Stay, options: PrebookOptions = {}): Promise<Prebooked> {
   const method = options.method ?? 'account';
   const { sessionId, hotelId, rates } = await hotelRates(system, headers, stay, options.hotelIndex ?? 0);
   const rate = options.refundable ? rates.find((candidate) => candidate.cancellation_policy === 'Refundable') : rates[0];
   if (!rate) throw new Error(`hotel ${hotelId} has no ${options.refundable ? 'refundable ' : ''}rate`);
-  const prebook = await system.request('GET', `/prebook/${hotelId}/${sessionId}/${rate.id}/${method}${options.query ?? ''}`, { headers });
+  const prebook = await repeatWhileUnavailable(() => system.request('GET', `/prebook/${hotelId}/${sessionId}/${rate.id}/${method}${options.query ?? ''}`, { headers }));
   if (prebook.status !== 200) throw new Error(`prebook answered ${prebook.status}: ${JSON.stringify(prebook.body)}`);
   return { path: `/book/${hotelId}/${sessionId}/${rate.id}/${method}`, prebook: prebook.body.data, hotelId };
 }
