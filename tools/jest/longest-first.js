@@ -7,10 +7,12 @@
 // recorded in test-durations.json (`npm test -- --record-durations` writes it); a file with
 // neither, new, goes first, as Jest puts it. A file that failed last time still goes before
 // everything, as in Jest's own order. One exception to longest first: the longest system
-// test (the chaos runs: the whole platform as 9, then 17 processes, under load) goes last,
-// so that it runs beside the last, short files and then alone. Beside the other system
-// tests it took both cores from them: they met their calls' timeouts (503s in CI runs),
-// the fuzz run took 210 s instead of 35 and the chaos runs 240 s instead of 150.
+// test (the chaos runs: the whole platform as 9, then 17 processes, under load) starts
+// when the files left after it add up to its own duration, so that it runs beside the
+// shortest files (mostly the unit and service tiers) and both workers end together. First
+// in line, it ran beside the other system tests and took both cores from them: they met
+// their calls' timeouts (503s in CI runs), the fuzz run took 210 s instead of 35 and the
+// chaos runs 240 s instead of 150. Last in line, it ran alone for three minutes.
 const fs = require('node:fs');
 const path = require('node:path');
 const Sequencer = require('@jest/test-sequencer').default;
@@ -58,7 +60,18 @@ class LongestFirst extends Sequencer {
     const system = (/** @type {import('@jest/test-result').Test} */ test) => test.path.endsWith('.e2e-spec.ts');
     const longestSystem = keyed.find(({ test, failed, ms }) => !failed && Number.isFinite(ms) && system(test))?.test;
     if (!longestSystem) return ordered;
-    return [...ordered.filter((test) => test !== longestSystem), longestSystem];
+    const others = ordered.filter((test) => test !== longestSystem);
+    const seconds = (/** @type {import('@jest/test-result').Test} */ test) => {
+      const ms = durationOf(test);
+      return Number.isFinite(ms) ? ms / 1000 : 0;
+    };
+    // From the end: as many of the shortest files as last as long as the chaos runs (never
+    // before the files that go first: failed last time, or new).
+    const first = new Set(keyed.filter(({ failed, ms }) => failed || !Number.isFinite(ms)).map(({ test }) => test));
+    const floor = others.filter((test) => first.has(test)).length;
+    let at = others.length;
+    for (let left = 0; at > floor && left < seconds(longestSystem); ) left += seconds(others[--at]);
+    return [...others.slice(0, at), longestSystem, ...others.slice(at)];
   }
 }
 
