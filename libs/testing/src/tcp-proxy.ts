@@ -31,8 +31,10 @@ export async function startTcpProxy(target: { host: string; port: number }, opti
     } else {
       client.pipe(upstream).pipe(client);
     }
-    client.on('close', () => upstream.destroy());
-    upstream.on('close', () => client.destroy());
+    // With a latency, what is still on its way is delivered before the other side closes.
+    const later = (close: () => void) => (options.latencyMs ? setTimeout(close, options.latencyMs + 10) : close());
+    client.on('close', () => later(() => upstream.destroy()));
+    upstream.on('close', () => later(() => client.destroy()));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const dropAll = () => {

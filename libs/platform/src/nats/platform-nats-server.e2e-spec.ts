@@ -108,7 +108,8 @@ describe('PlatformNatsServer closing', () => {
     firstRequest = () => {
       closed = stopping.close();
     };
-    const quick = new ServiceClient(nats.bus('gateway'), 2000);
+    // A dropped request is never answered; a slow one (a loaded machine) is, within this timeout.
+    const quick = new ServiceClient(nats.bus('gateway'), 15_000);
     await quick.connect();
     try {
       const sent: Promise<unknown>[] = [];
