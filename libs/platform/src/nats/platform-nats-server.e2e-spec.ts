@@ -84,7 +84,9 @@ describe('PlatformNatsServer closing', () => {
   it('answers the request in hand, then stops long before the grace period is over', async () => {
     const app = await startReplica();
     const answer = quote();
-    while (!release) await new Promise((resolve) => setTimeout(resolve, 10));
+    for (const until = Date.now() + 10_000; !release; await new Promise((resolve) => setTimeout(resolve, 10))) {
+      if (Date.now() > until) throw new Error(`the request never reached the replica: ${String(await answer.catch((error: unknown) => error))}`);
+    }
     const started = Date.now();
     await app.close();
     expect(await answer).toEqual({ code: 'SLOW', discount: '1.00', currency: 'EUR' });

@@ -50,6 +50,23 @@ export class PlatformNatsServer extends ServerNats {
     super(options);
   }
 
+  /**
+   * Listening once the broker has the subscriptions (a round trip after them), not when
+   * they are sent: a caller that heard of the replica (its readiness, a test, a rolling
+   * upgrade stopping the old one next) could otherwise reach the broker first and get no
+   * responder.
+   */
+  override start(callback: (error?: unknown) => void): void {
+    super.start(() => {
+      const connection = this.unwrap<NatsConnection>();
+      let timer: NodeJS.Timeout | undefined;
+      void Promise.race([connection.flush().catch(() => undefined), new Promise((resolve) => (timer = setTimeout(resolve, 5000)))]).then(() => {
+        clearTimeout(timer);
+        callback();
+      });
+    });
+  }
+
   override async close(): Promise<void> {
     // Nest keeps its subscriptions in a private field; should that change, the close waits the whole period as Nest's did.
     const subscriptions = (this as unknown as { subscriptions?: { drain(): Promise<void> }[] }).subscriptions;
