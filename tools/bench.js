@@ -1033,6 +1033,14 @@ async function main() {
       traceable: true,
     },
     {
+      // A completed V1 search polled again: Paris's hotels, each with its lowest rate, derived from what is stored.
+      name: 'search: GET /search/{session_id}, a completed session',
+      url: `${gateway}/search/${session.body.data.session_id}`,
+      headers: booking,
+      connections: 10,
+      traceable: true,
+    },
+    {
       name: 'prebook: GET /prebook/{hotel}/{session}/{rate}/account',
       url: `${gateway}${prebookPath}`,
       headers: booking,

@@ -105,7 +105,11 @@ describe('places and V1 search', () => {
     it('answers 400 for an unknown place and 404 for an unknown session', async () => {
       const unknown = await newSearch({ place_id: 'gn:1' });
       expect(unknown.status).toBe(400);
-      expect(unknown.body.errors).toEqual([expect.objectContaining({ field: 'place_id' })]);
+      expect(unknown.body.errors).toEqual([{ field: 'place_id', message: 'place_id names no known place; find one with GET /places/search' }]);
+      // The field the partner sent is the one named.
+      const unknownDestination = await newSearch({ place_id: undefined, destination_id: 'city-1' });
+      expect(unknownDestination.status).toBe(400);
+      expect(unknownDestination.body.errors).toEqual([{ field: 'destination_id', message: 'destination_id names no known place; find one with GET /places/search' }]);
       const missing = await system.request('GET', '/search/7d1f4c8e-0000-4000-8000-000000000000', { headers: auth });
       expect(missing.status).toBe(404);
       expect(missing.body.code).toBe('NOT_FOUND');

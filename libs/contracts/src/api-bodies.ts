@@ -12,23 +12,23 @@
  * `casing.spec.ts` holds every contract to this list.
  */
 export const BOOKING_API_BODIES = {
-  SearchBody: 'body of POST /search; search.session.create carries it as `search`',
+  SearchBody: 'body of POST /search, mapped by the gateway to a StaySearch (search.session.create.v2, served for the previous release, takes it)',
   V2RatesBody: 'body of POST /v2/rates; search.v2-rates.search carries it as `search`',
-  PlacesQuery: 'query of GET /places/search, mapped by the gateway (search.place.find.v1, served one more release, takes it)',
-  BookingListQuery: 'query of GET /book, mapped by the gateway to a BookingListFilter (booking.booking.list.v2, served for the previous release, takes it)',
+  PlacesQuery: 'query of GET /places/search, mapped by the gateway',
+  BookingListQuery: 'query of GET /book, mapped by the gateway to a BookingListFilter',
   BookCreateBody: 'body of POST /book/...; booking.booking.create carries it as `body`',
   V2BookBody: 'body of POST /v2/book: its prebook_id is mapped, the rest travels as a BookCreateBody',
   V2PrebookBody: 'body of POST /v2/prebook, mapped by the gateway',
   PrebookQuery: 'query of GET /prebook/..., mapped by the gateway',
   PromoCodeBody: 'body of POST /book/promocode, mapped by the gateway',
-  PlacesReply: 'response of GET /places/search, rendered by the gateway (and the search.place.find.v1 reply, one more release)',
-  SearchData: 'response of POST /search and GET /search/{session_id}',
+  PlacesReply: 'response of GET /places/search, rendered by the gateway',
+  SearchData: 'response of POST /search and GET /search/{session_id}, rendered by the gateway from SearchProgress (and the .v2 replies, one more release)',
   HotelRatesData: 'response of GET /hotel/{hotel_id}/{session_id}',
   V2RatesResponse: 'response of POST /v2/rates (a head, then the rates as raw JSON chunks)',
   PrebookData: 'response of GET /prebook/... and POST /v2/prebook, kept as StoredPrebook.response',
   BookingView: 'the Booking resource of book and GET /book',
-  PrecancelView: 'response of GET /book/precancel/{booking_id}, rendered by the gateway (and the booking.booking.precancel.v2 reply, one more release)',
-  CancelView: 'response of POST /book/cancel/{booking_id}, rendered by the gateway (and the booking.booking.cancel.v2 reply, one more release)',
+  PrecancelView: 'response of GET /book/precancel/{booking_id}, rendered by the gateway',
+  CancelView: 'response of POST /book/cancel/{booking_id}, rendered by the gateway',
 } as const satisfies Record<string, string>;
 
 export type BookingApiBody = keyof typeof BOOKING_API_BODIES;

@@ -1,21 +1,17 @@
 import { HealthCheckReply, HealthCheckRequest } from './health/health-check';
 import { BusIdentity, ServiceName } from './identities';
-import { BackendBookingPageChunk, ListBackendBookingsRequest, ListBackendBookingsRequestV3 } from './booking/backend-booking';
-import { RenderVoucherRequest, RenderVoucherRequestV3, VoucherAnswer, VoucherPdf } from './booking/voucher';
+import { ListBackendBookingsRequestV3 } from './booking/backend-booking';
+import { RenderVoucherRequestV3, VoucherAnswer } from './booking/voucher';
 import {
   BookingIdRequest,
   FindRecordedBookingRequest,
   RecordedBooking,
-  BookingPageChunk,
-  CancelView,
   Cancellation,
   CancellationQuote,
   CreateBookingReply,
   CreateBookingRequest,
-  ListBookingsRequest,
   ListBookingsRequestV4,
   TaggedBookingPageChunk,
-  PrecancelView,
 } from './booking/book';
 import { AttachBookingRequest, FindPrebookRequest, StoredPrebook, SupplierBookRequest, SupplierBooking, SupplierCancelRequest, SupplierStatusRequest } from './rates/supplier';
 import { CreatePrebookRequest, PrebookData, ResolveRateRequest, ResolvedRate } from './rates/prebook';
@@ -38,8 +34,8 @@ import {
   RefundRequest,
 } from './accounting/accounting';
 import { SoldOutReply, SoldOutRequest } from './search/inventory';
-import { FindPlacesRequest, PlaceMatches, PlacesQuery, PlacesReply } from './search/places';
-import { CreateSearchSessionRequest, HotelRatesData, HotelRatesRequest, PollSearchSessionRequest, SearchData } from './search/search-session';
+import { FindPlacesRequest, PlaceMatches } from './search/places';
+import { CreateSearchSessionRequest, CreateSearchSessionRequestV3, HotelRatesData, HotelRatesRequest, PollSearchSessionRequest, SearchData, SearchProgress } from './search/search-session';
 import { V2RatesChunk, V2RatesRequest } from './search/v2-rates';
 import {
   ClientCredentials,
@@ -176,11 +172,13 @@ export const OPERATIONS = {
   /** v2: names the backend token that asks (`mintedBy`), which the new token records. */
   USERS_USER_TOKEN_ISSUE: operation({ subject: 'users.user-token.issue.v2', request: IssueUserTokenRequest, reply: replyOf<UserTokenView>(), callers: ['gateway'] }),
 
-  /** v2: domain data (the gateway renders the API's places). v1, the API's query and reply, is served one more release. */
+  /** v2: domain data (the gateway renders the API's places). */
   SEARCH_PLACE_FIND: operation({ subject: 'search.place.find.v2', request: FindPlacesRequest, reply: replyOf<PlaceMatches>(), callers: ['gateway'] }),
-  SEARCH_PLACE_FIND_V1: operation({ subject: 'search.place.find.v1', request: PlacesQuery, reply: replyOf<PlacesReply>(), callers: ['gateway'], servedForPreviousRelease: true }),
-  SEARCH_SESSION_CREATE: operation({ subject: 'search.session.create.v2', request: CreateSearchSessionRequest, reply: replyOf<SearchData>(), callers: ['gateway'] }),
-  SEARCH_SESSION_POLL: operation({ subject: 'search.session.poll.v2', request: PollSearchSessionRequest, reply: replyOf<SearchData>(), callers: ['gateway'] }),
+  /** v3: domain data both ways (a StaySearch; SearchProgress); the gateway maps the API's body and renders its answer. v2, the API's body and answer, is served one more release. */
+  SEARCH_SESSION_CREATE: operation({ subject: 'search.session.create.v3', request: CreateSearchSessionRequestV3, reply: replyOf<SearchProgress>(), callers: ['gateway'] }),
+  SEARCH_SESSION_CREATE_V2: operation({ subject: 'search.session.create.v2', request: CreateSearchSessionRequest, reply: replyOf<SearchData>(), callers: ['gateway'], servedForPreviousRelease: true }),
+  SEARCH_SESSION_POLL: operation({ subject: 'search.session.poll.v3', request: PollSearchSessionRequest, reply: replyOf<SearchProgress>(), callers: ['gateway'] }),
+  SEARCH_SESSION_POLL_V2: operation({ subject: 'search.session.poll.v2', request: PollSearchSessionRequest, reply: replyOf<SearchData>(), callers: ['gateway'], servedForPreviousRelease: true }),
   SEARCH_HOTEL_RATES_GET: operation({ subject: 'search.hotel-rates.get.v2', request: HotelRatesRequest, reply: replyOf<HotelRatesData>(), callers: ['gateway'] }),
   /** Answers in several messages (V2RatesChunk): a head, then the rates in chunks under 1 MB. */
   SEARCH_V2_RATES_SEARCH: operation({ subject: 'search.v2-rates.search.v2', request: V2RatesRequest, reply: replyOf<V2RatesChunk>(), callers: ['gateway'] }),
@@ -205,23 +203,16 @@ export const OPERATIONS = {
    * context's words (BookingListFilter); v3 took the API's query and was never in a release, so it is gone.
    */
   BOOKING_BOOKING_LIST: operation({ subject: 'booking.booking.list.v4', request: ListBookingsRequestV4, reply: replyOf<TaggedBookingPageChunk>(), callers: ['gateway'] }),
-  /** v2, the API's query and an untagged head (the total): served for the previous release's gateways. */
-  BOOKING_BOOKING_LIST_V2: operation({ subject: 'booking.booking.list.v2', request: ListBookingsRequest, reply: replyOf<BookingPageChunk>(), callers: ['gateway'], servedForPreviousRelease: true }),
-  /** v3: domain data (the gateway renders the API's answer). v2, the API's answer, is served one more release. */
+  /** v3: domain data (the gateway renders the API's answer). */
   BOOKING_BOOKING_PRECANCEL: operation({ subject: 'booking.booking.precancel.v3', request: BookingIdRequest, reply: replyOf<CancellationQuote>(), callers: ['gateway'] }),
-  BOOKING_BOOKING_PRECANCEL_V2: operation({ subject: 'booking.booking.precancel.v2', request: BookingIdRequest, reply: replyOf<PrecancelView>(), callers: ['gateway'], servedForPreviousRelease: true }),
   /** The booking a book request recorded (by its idempotency key or prebook), when its answer did not come. */
   BOOKING_BOOKING_FIND_RECORDED: operation({ subject: 'booking.booking.find-recorded.v1', request: FindRecordedBookingRequest, reply: replyOf<RecordedBooking>(), callers: ['gateway'] }),
-  /** v3: domain data (the gateway renders the API's answer). v2, the API's answer, is served one more release. */
+  /** v3: domain data (the gateway renders the API's answer). */
   BOOKING_BOOKING_CANCEL: operation({ subject: 'booking.booking.cancel.v3', request: BookingIdRequest, reply: replyOf<Cancellation>(), callers: ['gateway'] }),
-  BOOKING_BOOKING_CANCEL_V2: operation({ subject: 'booking.booking.cancel.v2', request: BookingIdRequest, reply: replyOf<CancelView>(), callers: ['gateway'], servedForPreviousRelease: true }),
-  /** Answers in several messages (BackendBookingPageChunk), as booking.booking.list does. */
-  BOOKING_BACKEND_BOOKING_LIST: operation({ subject: 'booking.backend-booking.list.v2', request: ListBackendBookingsRequest, reply: replyOf<BackendBookingPageChunk>(), callers: ['gateway'], servedForPreviousRelease: true }),
-  /** v3: tagged as booking.booking.list.v4 is. v2 is served for the previous release's gateways. */
-  BOOKING_BACKEND_BOOKING_LIST_V3: operation({ subject: 'booking.backend-booking.list.v3', request: ListBackendBookingsRequestV3, reply: replyOf<TaggedBookingPageChunk>(), callers: ['gateway'] }),
-  BOOKING_VOUCHER_RENDER: operation({ subject: 'booking.voucher.render.v2', request: RenderVoucherRequest, reply: replyOf<VoucherPdf>(), callers: ['gateway'], servedForPreviousRelease: true }),
+  /** Answers in several messages, tagged, as booking.booking.list does. */
+  BOOKING_BACKEND_BOOKING_LIST: operation({ subject: 'booking.backend-booking.list.v3', request: ListBackendBookingsRequestV3, reply: replyOf<TaggedBookingPageChunk>(), callers: ['gateway'] }),
   /** v3: with the PDF's entity tag, and 'not modified' for a client that has it. */
-  BOOKING_VOUCHER_RENDER_V3: operation({ subject: 'booking.voucher.render.v3', request: RenderVoucherRequestV3, reply: replyOf<VoucherAnswer>(), callers: ['gateway'] }),
+  BOOKING_VOUCHER_RENDER: operation({ subject: 'booking.voucher.render.v3', request: RenderVoucherRequestV3, reply: replyOf<VoucherAnswer>(), callers: ['gateway'] }),
   SEARCH_RATE_RESOLVE: operation({ subject: 'search.rate.resolve.v2', request: ResolveRateRequest, reply: replyOf<ResolvedRate>(), callers: ['rates'] }),
   SEARCH_CATALOG_HOTELS_GET: operation({ subject: 'search.catalog-hotels.get.v1', request: GetCatalogHotelsRequest, reply: replyOf<CatalogHotelsReply>(), callers: ['rates'] }),
   SEARCH_CONTENT_IMPORT_RUN: operation({ subject: 'search.content-import.run.v1', request: RunContentImportRequest, reply: replyOf<ContentImportRunReply>(), callers: ['admin'] }),

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { lastValueFrom, toArray } from 'rxjs';
-import { Actor, BookingListFilter, BookingPageChunk, TaggedBookingPageChunk } from '@hotel/contracts';
+import { Actor, BookingListFilter, TaggedBookingPageChunk } from '@hotel/contracts';
 import { ServiceHarness } from '@hotel/testing';
 import { newBookingTemplate, startBookingHarness } from '../../test/booking-fixtures';
 import { BookingEnv } from '../booking.env';
@@ -23,7 +23,7 @@ describe('booking list (service tier)', () => {
   const ids: Record<'alpha' | 'beta' | 'lodge', number> = { alpha: 0, beta: 0, lodge: 0 };
 
   /** The page's head, and the ids of its bookings in the order sent. */
-  async function page(chunks: (TaggedBookingPageChunk | BookingPageChunk)[]) {
+  async function page(chunks: TaggedBookingPageChunk[]) {
     const [head, ...bytes] = chunks;
     const text = Buffer.concat(bytes as Uint8Array[]).toString('utf8');
     const bookings = text ? (JSON.parse(`[${text}]`) as { id: number }[]) : [];
@@ -65,13 +65,6 @@ describe('booking list (service tier)', () => {
     expect(next).toEqual({ head: { total: 3, etag: expect.any(String) }, ids: [ids.beta] });
     // A client that has the page gets the head alone.
     expect(await list({}, all.head && 'etag' in all.head ? all.head.etag : undefined)).toEqual({ head: { total: 3, etag: (all.head as { etag: string }).etag, notModified: true }, ids: [] });
-  });
-
-  it("v2 (the previous release's gateways) takes the API's query, and answers the same bookings with an untagged head", async () => {
-    const v2 = await page(await lastValueFrom(controller.listV2({ actor, query: { hotel_name: 'alpha', sort_by: 'price_chargeable', sort_order: 'asc' } }).pipe(toArray())));
-    expect(v2).toEqual({ head: { total: 2 }, ids: [ids.alpha, ids.lodge] });
-    const v4 = await list({ hotelName: 'alpha', sortBy: 'priceChargeable', sortOrder: 'asc' });
-    expect(v4.ids).toEqual(v2.ids);
   });
 
   it("a cursor that is not one of the caller's bookings is refused, naming after", async () => {

@@ -41,27 +41,25 @@ describe('cancellations (service tier)', () => {
   });
   afterAll(() => harness?.close());
 
-  it("quotes the penalty as a decimal string in the booking's currency, and the previous version as the API's number", async () => {
+  it("quotes the penalty as a decimal string in the booking's currency", async () => {
     const booking = await confirmedBooking(12.5);
     const request = { actor, bookingId: booking.id };
     expect(await controller.precancel(request)).toEqual({ bookingId: booking.id, penalty: '12.50', currency: template.priceCurrency });
-    expect(await controller.precancelV2(request)).toEqual({ price_cancellation_penalty: 12.5, price_currency: template.priceCurrency });
   });
 
-  it("cancels once: the cancellation's reference, again on a repeat, and the previous version's answer names the same", async () => {
+  it("cancels once: the cancellation's reference, again on a repeat", async () => {
     const booking = await confirmedBooking(0);
     const request = { actor, bookingId: booking.id };
     const cancelled = await controller.cancel(request);
     expect(cancelled).toEqual({ bookingId: booking.id, cancelled: true, reference: expect.any(String) });
     expect(await controller.cancel(request)).toEqual(cancelled);
-    expect(await controller.cancelV2(request)).toEqual({ cancelled: true, cancellation_reference: cancelled.reference });
     expect(harness.client.callsTo(SUBJECTS.RATES_SUPPLIER_CANCEL)).toHaveLength(1);
   });
 
-  it("another client's booking is not found by either version", async () => {
+  it("another client's booking is not found", async () => {
     const booking = await confirmedBooking(0);
     const stranger = { actor: { ...actor, clientId: 2 }, bookingId: booking.id };
-    for (const call of [() => controller.precancel(stranger), () => controller.precancelV2(stranger), () => controller.cancel(stranger)]) {
+    for (const call of [() => controller.precancel(stranger), () => controller.cancel(stranger)]) {
       await expect(call()).rejects.toMatchObject({ code: 'NOT_FOUND' });
     }
   });

@@ -31,12 +31,6 @@ export class Vouchers {
     return voucherUrl(this.env, bookingId, now);
   }
 
-  /** The PDF for a valid link; a tampered or expired link, or a booking neither confirmed nor cancelled, is 404. */
-  async render(bookingId: number, expires: string, signature: string): Promise<VoucherPdf> {
-    const answer = await this.answer(bookingId, expires, signature);
-    return { filename: answer.filename, pdfBase64: answer.pdfBase64 };
-  }
-
   /**
    * The PDF and its entity tag (a digest of what it prints: one per version of the
    * booking), rendered once and kept in booking.voucher_pdfs; for a client whose

@@ -31,7 +31,7 @@ export class BackendBookingsController {
     @Headers('if-none-match') ifNoneMatch: string | undefined,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<Readable | undefined> {
-    return taggedPageAnswer(await this.services.sendForAll(SUBJECTS.BOOKING_BACKEND_BOOKING_LIST_V3, { actor, query, ...ifNoneMatchOf(ifNoneMatch) }), reply);
+    return taggedPageAnswer(await this.services.sendForAll(SUBJECTS.BOOKING_BACKEND_BOOKING_LIST, { actor, query, ...ifNoneMatchOf(ifNoneMatch) }), reply);
   }
 
   @Route('GET /api/booking/user/{userId}')
@@ -44,6 +44,6 @@ export class BackendBookingsController {
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<Readable | undefined> {
     const request = { actor, userId: Number(params.userId), query, ...ifNoneMatchOf(ifNoneMatch) };
-    return taggedPageAnswer(await this.services.sendForAll(SUBJECTS.BOOKING_BACKEND_BOOKING_LIST_V3, request), reply);
+    return taggedPageAnswer(await this.services.sendForAll(SUBJECTS.BOOKING_BACKEND_BOOKING_LIST, request), reply);
   }
 }

@@ -1,4 +1,5 @@
-import { cancelAnswer, placesAnswer, precancelAnswer } from './booking-api-shapes';
+import { SearchBody } from '@hotel/contracts';
+import { cancelAnswer, placesAnswer, precancelAnswer, searchAnswer, staySearchOf } from './booking-api-shapes';
 
 describe("the booking API's answers rendered by the gateway", () => {
   it('places: the ids, the name and address, and Google-style types by kind', () => {
@@ -26,5 +27,35 @@ describe("the booking API's answers rendered by the gateway", () => {
 
   it("cancel: done, with the cancellation's reference", () => {
     expect(cancelAnswer({ bookingId: 7, cancelled: true, reference: 'CXL-7' })).toEqual({ cancelled: true, cancellation_reference: 'CXL-7' });
+  });
+
+  it("search: each hotel's lowest rate with its amount as an exact JSON number, in the service's order", () => {
+    const answer = searchAnswer({
+      sessionId: 's-1',
+      completed: false,
+      hotels: [
+        { id: 7, name: 'Hotel A', stars: 4, lowestRate: { id: 'r-7', amount: '1500', currency: 'JPY' } },
+        { id: 3, name: 'Hotel B', stars: 3, lowestRate: { id: 'r-3', amount: '1.234', currency: 'KWD' } },
+        { id: 9, name: 'Hotel C', stars: 5, lowestRate: { id: 'r-9', amount: '99999999999.99', currency: 'USD' } },
+      ],
+    });
+    expect(answer).toEqual({
+      session_id: 's-1',
+      search_completed: false,
+      results: [
+        { hotel: { id: 7, name: 'Hotel A', stars: 4, lowest_rate: { id: 'r-7', price_chargeable: 1500, price_currency: 'JPY' } } },
+        { hotel: { id: 3, name: 'Hotel B', stars: 3, lowest_rate: { id: 'r-3', price_chargeable: 1.234, price_currency: 'KWD' } } },
+        { hotel: { id: 9, name: 'Hotel C', stars: 5, lowest_rate: { id: 'r-9', price_chargeable: 99999999999.99, price_currency: 'USD' } } },
+      ],
+    });
+    // Nothing else: the answer's JSON is exactly the API's fields.
+    expect(JSON.stringify(answer.results[0])).toBe('{"hotel":{"id":7,"name":"Hotel A","stars":4,"lowest_rate":{"id":"r-7","price_chargeable":1500,"price_currency":"JPY"}}}');
+  });
+
+  it('search request: a place or a destination, the dates and the rooms in domain words', () => {
+    const rooms = [{ adults: 2, children: 1, children_ages: [7] }];
+    const byPlace: SearchBody = { place_id: 'gn:2988507', check_in: '2027-01-10', check_out: '2027-01-12', rooms };
+    expect(staySearchOf(byPlace)).toEqual({ placeId: 'gn:2988507', checkIn: '2027-01-10', checkOut: '2027-01-12', rooms: [{ adults: 2, children: 1, childAges: [7] }] });
+    expect(staySearchOf({ ...byPlace, place_id: undefined, destination_id: 'city-2988507' }).placeId).toBe('city-2988507');
   });
 });

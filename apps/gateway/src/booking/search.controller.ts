@@ -1,9 +1,9 @@
 import { Body, Controller, Inject, Param, Query } from '@nestjs/common';
 import { Actor, ClientPricing, HotelRatesData, PlacesQuery, PlacesReply, SUBJECTS, SearchBody, SearchData } from '@hotel/contracts';
-import { ServiceClient } from '@hotel/platform';
+import { DomainError, ServiceClient } from '@hotel/platform';
 import { BookingApi, CurrentActor, CurrentPricing } from '../auth/api-family';
 import { SERVICE_CLIENT } from '../gateway.tokens';
-import { placesAnswer } from './booking-api-shapes';
+import { placesAnswer, searchAnswer, staySearchOf } from './booking-api-shapes';
 import { PlacesCache } from './places-cache';
 import { HotelSessionParams, SessionParams } from './search.params';
 import { Route } from '../http/route';
@@ -24,16 +24,25 @@ export class SearchController {
 
   /** Starts a search, or with `{session_id}` alone polls one. */
   @Route('POST /search')
-  search(@CurrentActor() actor: Actor, @CurrentPricing() pricing: ClientPricing, @Body() body: SearchBody): Promise<SearchData> {
+  async search(@CurrentActor() actor: Actor, @CurrentPricing() pricing: ClientPricing, @Body() body: SearchBody): Promise<SearchData> {
     if (body.session_id !== undefined) {
-      return this.services.send(SUBJECTS.SEARCH_SESSION_POLL, { actor, sessionId: body.session_id });
+      return searchAnswer(await this.services.send(SUBJECTS.SEARCH_SESSION_POLL, { actor, sessionId: body.session_id }));
     }
-    return this.services.send(SUBJECTS.SEARCH_SESSION_CREATE, { actor, pricing, search: body });
+    try {
+      return searchAnswer(await this.services.send(SUBJECTS.SEARCH_SESSION_CREATE, { actor, pricing, search: staySearchOf(body) }));
+    } catch (error) {
+      // The service names its own field; the partner sent one of two.
+      if (error instanceof DomainError && error.errors?.[0]?.field === 'placeId') {
+        const field = body.place_id !== undefined ? 'place_id' : 'destination_id';
+        throw DomainError.validation([{ field, message: `${field} names no known place; find one with GET /places/search` }]);
+      }
+      throw error;
+    }
   }
 
   @Route('GET /search/{session_id}')
-  poll(@CurrentActor() actor: Actor, @Param() params: SessionParams): Promise<SearchData> {
-    return this.services.send(SUBJECTS.SEARCH_SESSION_POLL, { actor, sessionId: params.session_id });
+  async poll(@CurrentActor() actor: Actor, @Param() params: SessionParams): Promise<SearchData> {
+    return searchAnswer(await this.services.send(SUBJECTS.SEARCH_SESSION_POLL, { actor, sessionId: params.session_id }));
   }
 
   @Route('GET /hotel/{hotel_id}/{session_id}')

@@ -41,7 +41,7 @@ export class VoucherController {
     if (!query.expires || !/^\d{1,12}$/.test(query.expires) || !query.signature || !/^[A-Za-z0-9_-]{10,100}$/.test(query.signature)) {
       throw DomainError.notFound('voucher');
     }
-    const voucher = await this.services.send(SUBJECTS.BOOKING_VOUCHER_RENDER_V3, {
+    const voucher = await this.services.send(SUBJECTS.BOOKING_VOUCHER_RENDER, {
       bookingId: Number(params.booking_id),
       expires: query.expires,
       signature: query.signature,

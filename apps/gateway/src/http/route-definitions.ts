@@ -308,7 +308,7 @@ export const ROUTES = {
     errors: ['NOT_FOUND', 'CONFLICT'],
   },
   'GET /vouchers/{booking_id}': {
-    sends: [OPERATIONS.BOOKING_VOUCHER_RENDER_V3],
+    sends: [OPERATIONS.BOOKING_VOUCHER_RENDER],
     operationId: 'getVoucher',
     tag: 'Bookings',
     retry: 'safe',
@@ -630,7 +630,7 @@ export const ROUTES = {
     errors: ['NOT_FOUND', 'CONFLICT'],
   },
   'GET /api/booking': {
-    sends: [OPERATIONS.BOOKING_BACKEND_BOOKING_LIST_V3],
+    sends: [OPERATIONS.BOOKING_BACKEND_BOOKING_LIST],
     operationId: 'listBackendBookings',
     tag: 'Backend bookings',
     retry: 'safe',
@@ -641,7 +641,7 @@ export const ROUTES = {
     errors: [],
   },
   'GET /api/booking/user/{userId}': {
-    sends: [OPERATIONS.BOOKING_BACKEND_BOOKING_LIST_V3],
+    sends: [OPERATIONS.BOOKING_BACKEND_BOOKING_LIST],
     operationId: 'listUserBackendBookings',
     tag: 'Backend bookings',
     retry: 'safe',

@@ -1,6 +1,6 @@
 import { Controller, OnModuleInit } from '@nestjs/common';
 import { Payload } from '@nestjs/microservices';
-import { FindPlacesRequest, OPERATIONS, PlaceMatches, PlacesQuery, PlacesReply } from '@hotel/contracts';
+import { FindPlacesRequest, OPERATIONS, PlaceMatches } from '@hotel/contracts';
 import { PlacesIndex } from '@hotel/inventory';
 import { Handles } from '@hotel/platform';
 
@@ -21,21 +21,5 @@ export class PlacesController implements OnModuleInit {
   @Handles(OPERATIONS.SEARCH_PLACE_FIND)
   find(@Payload() request: FindPlacesRequest): PlaceMatches {
     return { places: placesIndex().search(request.text, request.limit ?? 10) };
-  }
-
-  /** v1, for the gateways of the previous release during a rolling upgrade (remove in the next): the API's query and reply. */
-  @Handles(OPERATIONS.SEARCH_PLACE_FIND_V1)
-  findV1(@Payload() query: PlacesQuery): PlacesReply {
-    return {
-      results: placesIndex()
-        .search(query.text_query, query.limit ?? 10)
-        .map((place) => ({
-          place_id: place.placeId,
-          destination_id: place.destinationId,
-          display_name: place.name,
-          formatted_address: place.formattedAddress,
-          types: [place.kind === 'country' ? 'country' : 'locality', 'political'],
-        })),
-    };
   }
 }

@@ -1,8 +1,9 @@
-import { Actor, ClientPricing, RoomRequest, SUBJECTS, SearchData, V2RatesBody } from '@hotel/contracts';
+import { Actor, ClientPricing, RoomRequest, SUBJECTS, SearchProgress, StaySearch, V2RatesBody } from '@hotel/contracts';
 import { findPlace, hotelsForPlace } from '@hotel/inventory';
 import { TEST_FX_RATES, refusalOf } from '@hotel/testing';
 import { startSearchHarness } from '../../test/search-fixtures';
 import { V2RatesService } from '../v2/v2-rates.service';
+import { SessionsController } from './sessions.controller';
 import { SessionsService } from './sessions.service';
 
 // Service tier: the search service's V1 sessions and V2 rates with its real repositories on a
@@ -14,6 +15,7 @@ const DAY_MS = 86_400_000;
 const day = (offset: number) => new Date(Date.now() + offset * DAY_MS).toISOString().slice(0, 10);
 const ROOMS: RoomRequest[] = [{ adults: 2, children: 0, children_ages: [] }];
 const STAY = { check_in: day(45), check_out: day(47), rooms: ROOMS };
+const PARIS_STAY: StaySearch = { placeId: PARIS.placeId, checkIn: STAY.check_in, checkOut: STAY.check_out, rooms: [{ adults: 2, children: 0, childAges: [] }] };
 const client = (clientId: number): Actor => ({ clientId, userId: null, role: 'api', sandbox: false });
 const userOf = (clientId: number, userId: number): Actor => ({ clientId, userId, role: 'user', sandbox: false });
 const USD: ClientPricing = { currency: 'USD', fxMarginPercent: '0' };
@@ -24,10 +26,10 @@ describe('search sessions and V2 rates (service tier: real PostgreSQL, vendors o
   let v2: V2RatesService;
 
   /** Polls until the vendors have all answered (or the search's window passed). */
-  async function completed(actor: Actor, sessionId: string): Promise<SearchData> {
+  async function completed(actor: Actor, sessionId: string): Promise<SearchProgress> {
     for (let attempt = 0; attempt < 200; attempt++) {
       const data = await sessions.poll(actor, sessionId);
-      if (data.search_completed) return data;
+      if (data.completed) return data;
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
     throw new Error(`session ${sessionId} never completed`);
@@ -45,50 +47,73 @@ describe('search sessions and V2 rates (service tier: real PostgreSQL, vendors o
   });
 
   it("gathers each hotel's lowest offer of every vendor into the session, in the client's currency, and answers every poll the same once complete", async () => {
-    const started = await sessions.create(client(1), USD, { place_id: PARIS.placeId, ...STAY });
-    expect(started.session_id).toMatch(/^[0-9a-f-]{36}$/);
-    const done = await completed(client(1), started.session_id);
-    expect(done.results.length).toBeGreaterThan(5);
-    for (const { hotel } of done.results) {
-      expect(hotel.lowest_rate.price_currency).toBe('USD');
-      expect(hotel.lowest_rate.price_chargeable).toBeGreaterThan(0);
+    const started = await sessions.create(client(1), USD, PARIS_STAY);
+    expect(started.sessionId).toMatch(/^[0-9a-f-]{36}$/);
+    const done = await completed(client(1), started.sessionId);
+    expect(done.hotels.length).toBeGreaterThan(5);
+    for (const hotel of done.hotels) {
+      expect(hotel.lowestRate.currency).toBe('USD');
+      // A decimal string in the currency's decimals.
+      expect(hotel.lowestRate.amount).toMatch(/^\d+\.\d{2}$/);
+      expect(Number(hotel.lowestRate.amount)).toBeGreaterThan(0);
     }
+    const amounts = done.hotels.map((hotel) => Number(hotel.lowestRate.amount));
+    expect(amounts).toEqual([...amounts].sort((a, b) => a - b));
     // Every hotel is one the place covers, each once.
     const covered = new Set(hotelsForPlace(PARIS.placeId)!.map((hotel) => hotel.id));
-    const ids = done.results.map(({ hotel }) => hotel.id);
+    const ids = done.hotels.map((hotel) => hotel.id);
     expect(ids.every((id) => covered.has(id))).toBe(true);
     expect(new Set(ids).size).toBe(ids.length);
     // Derived from what is stored: the same answer on every poll.
-    expect(await sessions.poll(client(1), started.session_id)).toEqual(done);
-    const stored = await harness.dataSource.query(`SELECT count(*)::int AS n FROM search.sessions WHERE id = $1 AND client_id = 1`, [started.session_id]);
+    expect(await sessions.poll(client(1), started.sessionId)).toEqual(done);
+    const stored = await harness.dataSource.query(`SELECT count(*)::int AS n FROM search.sessions WHERE id = $1 AND client_id = 1`, [started.sessionId]);
     expect(stored).toEqual([{ n: 1 }]);
   });
 
+  it("answers the previous release's gateways (.v2) the API's body and answer, the same search as v3", async () => {
+    const controller = new SessionsController(sessions);
+    const started = await controller.createV2({ actor: client(2), pricing: USD, search: { place_id: PARIS.placeId, ...STAY } });
+    expect(started.session_id).toMatch(/^[0-9a-f-]{36}$/);
+    const done = await completed(client(2), started.session_id);
+    const v2 = await controller.pollV2({ actor: client(2), sessionId: started.session_id });
+    expect(v2).toEqual({
+      session_id: done.sessionId,
+      search_completed: true,
+      results: done.hotels.map((hotel) => ({
+        hotel: { id: hotel.id, name: hotel.name, stars: hotel.stars, lowest_rate: { id: hotel.lowestRate.id, price_chargeable: Number(hotel.lowestRate.amount), price_currency: 'USD' } },
+      })),
+    });
+    // Its validation error names the API's field.
+    const unknown = await refusalOf(controller.createV2({ actor: client(2), pricing: USD, search: { destination_id: 'city-1', ...STAY } }));
+    expect(unknown?.code).toBe('VALIDATION_FAILED');
+    expect(unknown?.errors?.[0].field).toBe('destination_id');
+  });
+
   it("keeps a session to its client, and a user token's session to its user", async () => {
-    const { session_id } = await sessions.create(userOf(3, 30), USD, { place_id: PARIS.placeId, ...STAY });
-    expect((await refusalOf(sessions.poll(client(4), session_id)))?.code).toBe('NOT_FOUND');
-    expect((await refusalOf(sessions.poll(userOf(3, 31), session_id)))?.code).toBe('NOT_FOUND');
+    const { sessionId } = await sessions.create(userOf(3, 30), USD, PARIS_STAY);
+    expect((await refusalOf(sessions.poll(client(4), sessionId)))?.code).toBe('NOT_FOUND');
+    expect((await refusalOf(sessions.poll(userOf(3, 31), sessionId)))?.code).toBe('NOT_FOUND');
     // The client's own keys reach every session of the client.
-    expect((await sessions.poll(client(3), session_id)).session_id).toBe(session_id);
-    expect((await sessions.poll(userOf(3, 30), session_id)).session_id).toBe(session_id);
+    expect((await sessions.poll(client(3), sessionId)).sessionId).toBe(sessionId);
+    expect((await sessions.poll(userOf(3, 30), sessionId)).sessionId).toBe(sessionId);
   });
 
   it('answers SESSION_EXPIRED for a session idle past its lifetime', async () => {
-    const { session_id } = await sessions.create(client(5), USD, { place_id: PARIS.placeId, ...STAY });
-    await harness.dataSource.query(`UPDATE search.sessions SET last_used_at = now() - make_interval(secs => $2) WHERE id = $1`, [session_id, harness.env.SESSION_TTL_S + 5]);
-    expect((await refusalOf(sessions.poll(client(5), session_id)))?.code).toBe('SESSION_EXPIRED');
+    const { sessionId } = await sessions.create(client(5), USD, PARIS_STAY);
+    await harness.dataSource.query(`UPDATE search.sessions SET last_used_at = now() - make_interval(secs => $2) WHERE id = $1`, [sessionId, harness.env.SESSION_TTL_S + 5]);
+    expect((await refusalOf(sessions.poll(client(5), sessionId)))?.code).toBe('SESSION_EXPIRED');
   });
 
   it('refuses a place it does not know as invalid, naming the field', async () => {
-    const error = await refusalOf(sessions.create(client(1), USD, { place_id: 'gn:1', ...STAY }));
+    const error = await refusalOf(sessions.create(client(1), USD, { ...PARIS_STAY, placeId: 'gn:1' }));
     expect(error?.code).toBe('VALIDATION_FAILED');
-    expect(error?.errors?.[0].field).toBe('place_id');
+    expect(error?.errors?.[0].field).toBe('placeId');
   });
 
   it("answers a hotel's rates of every vendor, cheapest first, and resolves a rate id of the session to its offer", async () => {
-    const { session_id } = await sessions.create(client(6), USD, { place_id: PARIS.placeId, ...STAY });
-    const { results } = await completed(client(6), session_id);
-    const hotelId = results[0].hotel.id;
+    const { sessionId: session_id } = await sessions.create(client(6), USD, PARIS_STAY);
+    const { hotels } = await completed(client(6), session_id);
+    const hotelId = hotels[0].id;
     const { hotel, rates } = await sessions.hotelRates(client(6), session_id, hotelId);
     expect(hotel.id).toBe(hotelId);
     expect(rates.length).toBeGreaterThan(0);

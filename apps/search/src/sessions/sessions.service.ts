@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { Actor, ClientPricing, HotelRate, milliToDecimal, milliToNumber, toMilli, HotelRatesData, ResolvedRate, SearchBody, SearchData, SearchResultHotel } from '@hotel/contracts';
+import { Actor, ClientPricing, HotelRate, formatAmount, milliToDecimal, toMilli, HotelRatesData, ResolvedRate, SearchHotel, SearchProgress, StaySearch } from '@hotel/contracts';
 import {
   Hotel,
   findPlace,
@@ -59,21 +59,17 @@ export class SessionsService implements OnModuleInit, OnModuleDestroy {
     clearInterval(this.cleanup);
   }
 
-  async create(actor: Actor, pricing: ClientPricing, search: SearchBody): Promise<SearchData> {
-    const placeId = (search.place_id ?? search.destination_id)!;
-    const place = findPlace(placeId);
-    if (!place) {
-      const field = search.place_id ? 'place_id' : 'destination_id';
-      throw DomainError.validation([{ field, message: `${field} names no known place; find one with GET /places/search` }]);
-    }
+  async create(actor: Actor, pricing: ClientPricing, search: StaySearch): Promise<SearchProgress> {
+    const place = findPlace(search.placeId);
+    if (!place) throw DomainError.validation([{ field: 'placeId', message: 'placeId names no known place' }]);
     const session = await this.sessions.create({
       id: randomUUID(),
       clientId: actor.clientId,
       userId: actor.userId ?? null,
       placeId: place.placeId,
-      checkIn: search.check_in!,
-      checkOut: search.check_out!,
-      rooms: search.rooms!.map((room) => ({ adults: room.adults, children: room.children, children_ages: room.children_ages })),
+      checkIn: search.checkIn,
+      checkOut: search.checkOut,
+      rooms: search.rooms.map((room) => ({ adults: room.adults, children: room.children, children_ages: room.childAges })),
       priceEpoch: priceEpoch(),
       pricing,
       fxDate: (await this.fx.cache.current()).inForce?.date ?? null,
@@ -81,7 +77,7 @@ export class SessionsService implements OnModuleInit, OnModuleDestroy {
     return this.results(session);
   }
 
-  async poll(actor: Actor, sessionId: string): Promise<SearchData> {
+  async poll(actor: Actor, sessionId: string): Promise<SearchProgress> {
     return this.results(await this.use(actor, sessionId));
   }
 
@@ -158,7 +154,7 @@ export class SessionsService implements OnModuleInit, OnModuleDestroy {
     return { offers: offers.map((offer) => ({ ...offer, rate: convertRate(offer.rate, fx.priced(offer.rate.price_currency, session.pricing, session.fxDate)) })), missing };
   }
 
-  private async results(session: SearchSession): Promise<SearchData> {
+  private async results(session: SearchSession): Promise<SearchProgress> {
     const hotels = await this.sessionHotels(session);
     const [fx, answers] = await Promise.all([this.fx.cache.current(session.fxDate), this.vendorAnswersOf(session, hotels)]);
     const conversion = (vendorCurrency: string) => fx.priced(vendorCurrency, session.pricing, session.fxDate);
@@ -175,20 +171,13 @@ export class SessionsService implements OnModuleInit, OnModuleDestroy {
     };
     for (const answer of answers.lowest) consider(answer.key.hotelId, answer.key, answer.price, answer.currency);
     const byId = new Map(hotels.map((hotel) => [hotel.id, hotel]));
-    const results: SearchResultHotel[] = [...lowest.entries()]
+    const found: SearchHotel[] = [...lowest.entries()]
       .sort(([, a], [, b]) => a.price - b.price)
       .map(([hotelId, { key, price, currency }]) => {
         const hotel = byId.get(hotelId)!;
-        return {
-          hotel: {
-            id: hotel.id,
-            name: hotel.name,
-            stars: hotel.stars,
-            lowest_rate: { id: v1RateId(session.id, key), price_chargeable: milliToNumber(price), price_currency: currency },
-          },
-        };
+        return { id: hotel.id, name: hotel.name, stars: hotel.stars, lowestRate: { id: v1RateId(session.id, key), amount: formatAmount(price, currency), currency } };
       });
-    return { session_id: session.id, search_completed: completed, results };
+    return { sessionId: session.id, completed, hotels: found };
   }
 
   /**

@@ -69,7 +69,7 @@ export class BackendBookingQuery extends PageQuery {
   after?: number;
 }
 
-/** booking.backend-booking.list.v2 */
+/** What booking.backend-booking.list.v3 asks (with its If-None-Match: ListBackendBookingsRequestV3). */
 export class ListBackendBookingsRequest extends ActorScoped {
   @IsOptional()
   @IsInt()
@@ -87,10 +87,8 @@ export interface BackendBookingPage {
   total: number;
 }
 
-/** booking.backend-booking.list.v2: the head (`total`), then BackendBooking objects as raw JSON bytes (see BookingPageChunk). */
-export type BackendBookingPageChunk = { total: number } | Uint8Array;
 
-/** booking.backend-booking.list.v3: as v2, with the client's If-None-Match; answered as booking.booking.list.v4 is (TaggedBookingPageChunk). */
+/** booking.backend-booking.list.v3: with the client's If-None-Match; answered as booking.booking.list.v4 is (TaggedBookingPageChunk). */
 export class ListBackendBookingsRequestV3 extends ListBackendBookingsRequest {
   @IsOptional()
   @Matches(ENTITY_TAGS)

@@ -281,28 +281,10 @@ export class BookingListQuery {
   client_reference?: string;
 }
 
-/** booking.booking.list.v2 (the previous release's gateways): the API's query as it came. */
-export class ListBookingsRequest extends ActorScoped {
-  @IsDefined()
-  @ValidateNested()
-  @Type(() => BookingListQuery)
-  query: BookingListQuery;
-}
-
 export interface BookingPage {
   bookings: BookingView[];
   total: number;
 }
-
-/**
- * booking.booking.list.v2 answers a page in several NATS messages: first the head
- * (`total`, all matches across pages), then the page's bookings as raw UTF-8 JSON
- * bytes (BookingView objects joined by commas, no brackets; see HEADERS.RAW_REPLY)
- * in chunks under 1 MB, none for an empty page. The booking service keeps each
- * booking's representation serialized, so a page is joined from stored bytes and
- * the gateway passes them on without decoding them.
- */
-export type BookingPageChunk = { total: number } | Uint8Array;
 
 /** What a booking list may be ordered by, in the booking context's words. */
 export const BOOKING_SORT_KEYS = ['id', 'createdAt', 'checkIn', 'checkOut', 'priceChargeable', 'hotelName', 'status'] as const;
@@ -417,8 +399,7 @@ function dayRangeOf(days: string | undefined): DayRange | undefined {
 
 /**
  * The booking API's `GET /book` query in the booking context's words: the one mapping,
- * used by the gateway (and, for the previous release's gateways, by booking's handlers of
- * list.v2 and .v3, which still receive the query). Fields left out of the query stay out.
+ * used by the gateway. Fields left out of the query stay out.
  */
 export function bookingListFilterOf(query: BookingListQuery): BookingListFilter {
   const filter: BookingListFilter = {
@@ -466,10 +447,18 @@ export interface TaggedPageHead {
   notModified?: true;
 }
 
-/** booking.booking.list.v4 (and booking.backend-booking.list.v3): the tagged head, then the bookings as in v2 (none when not modified). */
+/**
+ * booking.booking.list.v4 (and booking.backend-booking.list.v3) answer a page in several NATS
+ * messages: first the head (`total`, all matches across pages, and the page's entity tag),
+ * then the page's bookings as raw UTF-8 JSON bytes (objects joined by commas, no brackets;
+ * see HEADERS.RAW_REPLY) in chunks under 1 MB, none for an empty page or a client that has
+ * the page (If-None-Match). The booking service keeps each booking's representation
+ * serialized, so a page is joined from stored bytes and the gateway passes them on without
+ * decoding them.
+ */
 export type TaggedBookingPageChunk = TaggedPageHead | Uint8Array;
 
-/** booking.booking.precancel.v2 and .v3, cancel.v2 and .v3 */
+/** booking.booking.precancel.v3 and cancel.v3 */
 export class BookingIdRequest extends ActorScoped {
   @IsInt()
   @IsPositive()
@@ -492,14 +481,14 @@ export interface RecordedBooking {
   bookingId: number | null;
 }
 
-// Rendered by the gateway from a CancellationQuote (and booking.booking.precancel.v2's reply, one more release).
+// Rendered by the gateway from a CancellationQuote.
 /** What cancelling the booking would cost if it were cancelled now. */
 export interface PrecancelView {
   price_cancellation_penalty: number;
   price_currency: string;
 }
 
-// Rendered by the gateway from a Cancellation (and booking.booking.cancel.v2's reply, one more release).
+// Rendered by the gateway from a Cancellation.
 /** The booking's cancellation, done. */
 export interface CancelView {
   cancelled: boolean;

@@ -1,7 +1,7 @@
 import { IsInt, IsOptional, IsPositive, Matches } from 'class-validator';
 import { ENTITY_TAGS } from '../common/entity-tags';
 
-/** booking.voucher.render.v2: the PDF behind a signed voucher link (no credential: the signature is the authority). */
+/** The PDF behind a signed voucher link (no credential: the signature is the authority). */
 export class RenderVoucherRequest {
   @IsInt()
   @IsPositive()
@@ -20,7 +20,7 @@ export interface VoucherPdf {
   pdfBase64: string;
 }
 
-/** booking.voucher.render.v3: as v2, and the PDF's entity tag; none of the PDF when the client has that version already. */
+/** booking.voucher.render.v3: the PDF and its entity tag; none of the PDF when the client has that version already. */
 export class RenderVoucherRequestV3 extends RenderVoucherRequest {
   /** The client's If-None-Match. */
   @IsOptional()

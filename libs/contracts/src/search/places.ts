@@ -2,7 +2,7 @@ import { IsInt, IsOptional, Max, Min, MaxLength } from 'class-validator';
 import { QueryInteger } from '../common/page-query';
 import { IsNonBlankString } from '../common/validators';
 
-/** Query of `GET /places/search` (and the search.place.find.v1 request, served for the previous release). */
+/** Query of `GET /places/search`. */
 export class PlacesQuery {
   @IsNonBlankString({ message: 'text_query must be a non-empty string' })
   @MaxLength(200)
@@ -25,7 +25,7 @@ export interface PlaceResult {
   types: string[];
 }
 
-// Rendered by the gateway from PlaceMatches (and search.place.find.v1's reply, one more release).
+// Rendered by the gateway from PlaceMatches.
 /** The places whose name or address starts with the words of `text_query`, best first. */
 export interface PlacesReply {
   results: PlaceResult[];

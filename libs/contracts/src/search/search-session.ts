@@ -9,7 +9,9 @@ import {
   IsString,
   IsUUID,
   Matches,
+  Max,
   MaxLength,
+  Min,
   ValidateIf,
   ValidateNested,
   ValidationArguments,
@@ -18,7 +20,7 @@ import {
 import { ActorScoped } from '../common/actor';
 import { PricedForActor } from '../users/credentials';
 import { HotelDetails, HotelRate } from './hotel';
-import { IsCheckInDay, IsCheckOutDay, RoomRequest, STAY_LIMITS } from './stay';
+import { ChildAgesMatchChildren, IsCheckInDay, IsCheckOutDay, RoomRequest, STAY_LIMITS } from './stay';
 
 export const PLACE_ID_PATTERN = /^(gn:\d{1,10}|cc:[A-Z]{2})$/;
 export const DESTINATION_ID_PATTERN = /^(city-\d{1,10}|country-[a-z]{2})$/;
@@ -79,7 +81,10 @@ export class SearchBody {
 }
 
 
-/** search.session.create.v2 (v2: the client's pricing; the session's prices are in its currency) */
+/**
+ * search.session.create.v2, served for the previous release's gateways (remove in the next):
+ * the API's body as is. v3 takes a {@link StaySearch}.
+ */
 export class CreateSearchSessionRequest extends PricedForActor {
   @IsDefined()
   @ValidateNested()
@@ -87,7 +92,56 @@ export class CreateSearchSessionRequest extends PricedForActor {
   search: SearchBody;
 }
 
-/** search.session.poll.v2 */
+/** A room of a stay: its guests, and each child's age. */
+export class StayRoom {
+  @IsInt()
+  @Min(1)
+  @Max(STAY_LIMITS.maxAdults)
+  adults: number;
+
+  @IsInt()
+  @Min(0)
+  @Max(STAY_LIMITS.maxChildren)
+  children: number;
+
+  @IsArray()
+  @IsInt({ each: true })
+  @Min(0, { each: true })
+  @Max(STAY_LIMITS.maxChildAge, { each: true })
+  @ChildAgesMatchChildren('childAges')
+  childAges: number[];
+}
+
+/** Where and when a V1 search looks: a place (or the same place's destination id), the dates and the rooms. */
+export class StaySearch {
+  @IsString()
+  @Matches(new RegExp(`${PLACE_ID_PATTERN.source}|${DESTINATION_ID_PATTERN.source}`), { message: 'placeId must be a place id or a destination id' })
+  placeId: string;
+
+  @IsCheckInDay()
+  checkIn: string;
+
+  @IsCheckOutDay(undefined, 'checkIn')
+  checkOut: string;
+
+  @IsDefined()
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(STAY_LIMITS.maxRooms)
+  @ValidateNested({ each: true })
+  @Type(() => StayRoom)
+  rooms: StayRoom[];
+}
+
+/** search.session.create.v3: a new V1 search, priced for the client (the session's prices are in its currency). */
+export class CreateSearchSessionRequestV3 extends PricedForActor {
+  @IsDefined()
+  @ValidateNested()
+  @Type(() => StaySearch)
+  search: StaySearch;
+}
+
+/** search.session.poll.v3 (and .v2, served for the previous release) */
 export class PollSearchSessionRequest extends ActorScoped {
   @IsUUID()
   sessionId: string;
@@ -103,6 +157,23 @@ export class HotelRatesRequest extends ActorScoped {
   hotelId: number;
 }
 
+/** A hotel a V1 search found, with its lowest rate (the amount a decimal string in the session's currency). */
+export interface SearchHotel {
+  id: number;
+  name: string;
+  stars: number;
+  lowestRate: { id: string; amount: string; currency: string };
+}
+
+/** search.session.create.v3 and poll.v3: a V1 search's hotels so far, cheapest first. */
+export interface SearchProgress {
+  sessionId: string;
+  /** Every vendor answered, or the search's window has passed. */
+  completed: boolean;
+  hotels: SearchHotel[];
+}
+
+// Rendered by the gateway from SearchProgress (and the .v2 replies, one more release).
 export interface SearchResultHotel {
   hotel: {
     id: number;

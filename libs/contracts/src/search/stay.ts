@@ -45,7 +45,7 @@ function decorator(name: string, validate: (value: unknown, args: ValidationArgu
     registerDecorator({ name, target: target.constructor, propertyName, options: { message, ...options }, validator: { validate } });
 }
 
-/** check_in: a real day, not in the past (UTC) and at most 500 days ahead. */
+/** A check-in day: a real day, not in the past (UTC) and at most 500 days ahead. */
 export function IsCheckInDay(options?: ValidationOptions) {
   return decorator(
     'isCheckInDay',
@@ -55,7 +55,7 @@ export function IsCheckInDay(options?: ValidationOptions) {
       const today = todayUtc().getTime();
       return day.getTime() >= today && day.getTime() <= today + STAY_LIMITS.maxDaysAhead * DAY_MS;
     },
-    `check_in must be a date YYYY-MM-DD from today (UTC) to ${STAY_LIMITS.maxDaysAhead} days ahead`,
+    `$property must be a date YYYY-MM-DD from today (UTC) to ${STAY_LIMITS.maxDaysAhead} days ahead`,
     options,
   );
 }
@@ -77,11 +77,12 @@ export function IsCheckOutDay(options?: ValidationOptions, checkInField = 'check
   );
 }
 
-function ChildAgesMatchChildren(options?: ValidationOptions) {
+/** One age per child: the array's length is the object's `children`. */
+export function ChildAgesMatchChildren(name = 'children_ages', options?: ValidationOptions) {
   return decorator(
     'childAgesMatchChildren',
     (value, args) => Array.isArray(value) && value.length === (args.object as { children?: unknown }).children,
-    'children_ages must give one age per child',
+    `${name} must give one age per child`,
     options,
   );
 }
