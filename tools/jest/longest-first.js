@@ -8,11 +8,12 @@
 // neither, new, goes first, as Jest puts it. A file that failed last time still goes before
 // everything, as in Jest's own order. One exception to longest first: the longest system
 // test (the chaos runs: the whole platform as 9, then 17 processes, under load) starts
-// when the files left after it add up to its own duration, so that it runs beside the
-// shortest files (mostly the unit and service tiers) and both workers end together. First
-// in line, it ran beside the other system tests and took both cores from them: they met
-// their calls' timeouts (503s in CI runs), the fuzz run took 210 s instead of 35 and the
-// chaos runs 240 s instead of 150. Last in line, it ran alone for three minutes.
+// when the files left after it add up to its own duration on each of the other workers, so
+// that it runs beside the shortest files (mostly the unit and service tiers) and every worker
+// ends at about the same time. First in line, it ran beside the other system tests and took
+// the cores from them: they met their calls' timeouts (503s in CI runs), the fuzz run took
+// 210 s instead of 35 and the chaos runs 240 s instead of 150. Last in line, it ran alone
+// for three minutes.
 const fs = require('node:fs');
 const path = require('node:path');
 const Sequencer = require('@jest/test-sequencer').default;
@@ -40,6 +41,13 @@ const cachedTime = (sequencer, test) => /** @type {CachedRuns} */ (/** @type {un
 const cachedFailure = (sequencer, test) => /** @type {CachedRuns} */ (/** @type {unknown} */ (sequencer)).hasFailed(test);
 
 class LongestFirst extends Sequencer {
+  /** @param {{ globalConfig?: { maxWorkers?: number } }} options as Jest constructs a sequencer */
+  constructor(options) {
+    super(/** @type {never} */ (options));
+    /** Jest's workers (jest.config.js `maxWorkers`, or --maxWorkers); 2 when not told. */
+    this.workers = Math.max(1, options?.globalConfig?.maxWorkers ?? 2);
+  }
+
   /**
    * @param {import('@jest/test-result').Test[]} tests
    * @returns {import('@jest/test-result').Test[]}
@@ -65,12 +73,13 @@ class LongestFirst extends Sequencer {
       const ms = durationOf(test);
       return Number.isFinite(ms) ? ms / 1000 : 0;
     };
-    // From the end: as many of the shortest files as last as long as the chaos runs (never
-    // before the files that go first: failed last time, or new).
+    // From the end: as many of the shortest files as keep the other workers busy as long as
+    // the chaos runs (never before the files that go first: failed last time, or new).
     const first = new Set(keyed.filter(({ failed, ms }) => failed || !Number.isFinite(ms)).map(({ test }) => test));
     const floor = others.filter((test) => first.has(test)).length;
+    const beside = seconds(longestSystem) * Math.max(1, this.workers - 1);
     let at = others.length;
-    for (let left = 0; at > floor && left < seconds(longestSystem); ) left += seconds(others[--at]);
+    for (let left = 0; at > floor && left < beside; ) left += seconds(others[--at]);
     return [...others.slice(0, at), longestSystem, ...others.slice(at)];
   }
 }

@@ -4,7 +4,7 @@ import type { Test } from '@jest/test-result';
 
 const ROOT = resolve(__dirname, '../..');
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- plain JavaScript of the workspace's commands, not built
-const LongestFirst = require('./longest-first') as new (options: unknown) => { sort(tests: Test[]): Test[] };
+const LongestFirst = require('./longest-first') as new (options: { globalConfig?: { maxWorkers?: number } }) => { sort(tests: Test[]): Test[] };
 
 /** A test file as Jest hands it to the sequencer, with Jest's cache off (so only the recorded durations count). */
 const testOf = (file: string) => ({ path: join(ROOT, file), context: { config: { cache: false }, hasteFS: { getSize: () => 0 } } }) as unknown as Test;
@@ -38,5 +38,19 @@ describe('the test order (tools/jest/longest-first.js)', () => {
     const total = after.reduce((sum, seconds) => sum + seconds, 0);
     expect(total).toBeGreaterThanOrEqual(recorded[chaos]);
     expect(total - after[0]).toBeLessThan(recorded[chaos]);
+  });
+
+  it('with three workers, starts the chaos runs when the files after them add up to twice their duration (the two other workers)', () => {
+    const known = Object.keys(recorded);
+    const chaos = 'tools/chaos.e2e-spec.ts';
+    const afterChaos = (maxWorkers: number) => {
+      const all = new LongestFirst({ globalConfig: { maxWorkers } }).sort(known.map(testOf)).map((test) => test.path);
+      return all.slice(all.indexOf(join(ROOT, chaos)) + 1).map((path) => recorded[path.slice(ROOT.length + 1)]);
+    };
+    const after = afterChaos(3);
+    const total = after.reduce((sum, seconds) => sum + seconds, 0);
+    expect(total).toBeGreaterThanOrEqual(2 * recorded[chaos]);
+    expect(total - after[0]).toBeLessThan(2 * recorded[chaos]);
+    expect(after.length).toBeGreaterThan(afterChaos(2).length);
   });
 });
