@@ -1,18 +1,23 @@
 import { plainToInstance } from 'class-transformer';
-import { validateSync } from 'class-validator';
+import { ValidationError, validateSync } from 'class-validator';
 import { StaySearch } from './search-session';
 
 describe('StaySearch (search.session.create.v3), as the search service validates it', () => {
   const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
   const valid = { placeId: 'gn:2988507', checkIn: day(30), checkOut: day(32), rooms: [{ adults: 2, children: 1, childAges: [7] }] };
-  /** Each failing field with its messages. */
-  const problems = (input: object) =>
-    Object.fromEntries(
-      validateSync(plainToInstance(StaySearch, input)).flatMap(function flat(error, _i, _all, parent = ''): [string, string[]][] {
+  /** Each failing field (a dotted path) with its messages. */
+  const problems = (input: object) => {
+    const found: Record<string, string[]> = {};
+    const collect = (errors: ValidationError[], parent: string) => {
+      for (const error of errors) {
         const field = parent ? `${parent}.${error.property}` : error.property;
-        return [...(error.constraints ? [[field, Object.values(error.constraints)] as [string, string[]]] : []), ...(error.children ?? []).flatMap((child) => flat(child, 0, [], field))];
-      }),
-    );
+        if (error.constraints) found[field] = Object.values(error.constraints);
+        collect(error.children ?? [], field);
+      }
+    };
+    collect(validateSync(plainToInstance(StaySearch, input)), '');
+    return found;
+  };
 
   it('takes a place id or a destination id, the dates and the rooms', () => {
     expect(problems(valid)).toEqual({});
