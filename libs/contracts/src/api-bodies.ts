@@ -13,7 +13,7 @@
  */
 export const BOOKING_API_BODIES = {
   SearchBody: 'body of POST /search, mapped by the gateway to a StaySearch (search.session.create.v2, served for the previous release, takes it)',
-  V2RatesBody: 'body of POST /v2/rates; search.v2-rates.search carries it as `search`',
+  V2RatesBody: 'body of POST /v2/rates, mapped by the gateway to a V2RatesQuery (search.v2-rates.search.v2, served for the previous release, takes it)',
   PlacesQuery: 'query of GET /places/search, mapped by the gateway',
   BookingListQuery: 'query of GET /book, mapped by the gateway to a BookingListFilter',
   BookCreateBody: 'body of POST /book/...; booking.booking.create carries it as `body`',
@@ -24,7 +24,7 @@ export const BOOKING_API_BODIES = {
   PlacesReply: 'response of GET /places/search, rendered by the gateway',
   SearchData: 'response of POST /search and GET /search/{session_id}, rendered by the gateway from SearchProgress (and the .v2 replies, one more release)',
   HotelRatesData: 'response of GET /hotel/{hotel_id}/{session_id}',
-  V2RatesResponse: 'response of POST /v2/rates (a head, then the rates as raw JSON chunks)',
+  V2RatesResponse: 'response of POST /v2/rates: its head rendered by the gateway from a V2RatesHead, then the rates as raw JSON chunks the search service serialized',
   PrebookData: 'response of GET /prebook/... and POST /v2/prebook, kept as StoredPrebook.response',
   BookingView: 'the Booking resource of book and GET /book',
   PrecancelView: 'response of GET /book/precancel/{booking_id}, rendered by the gateway',

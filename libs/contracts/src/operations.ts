@@ -36,7 +36,7 @@ import {
 import { SoldOutReply, SoldOutRequest } from './search/inventory';
 import { FindPlacesRequest, PlaceMatches } from './search/places';
 import { CreateSearchSessionRequest, CreateSearchSessionRequestV3, HotelRatesData, HotelRatesRequest, PollSearchSessionRequest, SearchData, SearchProgress } from './search/search-session';
-import { V2RatesChunk, V2RatesRequest } from './search/v2-rates';
+import { V2RatesChunk, V2RatesQueryChunk, V2RatesRequest, V2RatesRequestV3 } from './search/v2-rates';
 import {
   ClientCredentials,
   ClientAccountTerms,
@@ -180,8 +180,13 @@ export const OPERATIONS = {
   SEARCH_SESSION_POLL: operation({ subject: 'search.session.poll.v3', request: PollSearchSessionRequest, reply: replyOf<SearchProgress>(), callers: ['gateway'] }),
   SEARCH_SESSION_POLL_V2: operation({ subject: 'search.session.poll.v2', request: PollSearchSessionRequest, reply: replyOf<SearchData>(), callers: ['gateway'], servedForPreviousRelease: true }),
   SEARCH_HOTEL_RATES_GET: operation({ subject: 'search.hotel-rates.get.v2', request: HotelRatesRequest, reply: replyOf<HotelRatesData>(), callers: ['gateway'] }),
-  /** Answers in several messages (V2RatesChunk): a head, then the rates in chunks under 1 MB. */
-  SEARCH_V2_RATES_SEARCH: operation({ subject: 'search.v2-rates.search.v2', request: V2RatesRequest, reply: replyOf<V2RatesChunk>(), callers: ['gateway'] }),
+  /**
+   * Answers in several messages (V2RatesQueryChunk): a head, then the rates in chunks under 1 MB. v3: the request and
+   * the head in the search service's words (the gateway maps the API's body and renders the head). v2, the API's body
+   * and head, is served one more release.
+   */
+  SEARCH_V2_RATES_SEARCH: operation({ subject: 'search.v2-rates.search.v3', request: V2RatesRequestV3, reply: replyOf<V2RatesQueryChunk>(), callers: ['gateway'] }),
+  SEARCH_V2_RATES_SEARCH_V2: operation({ subject: 'search.v2-rates.search.v2', request: V2RatesRequest, reply: replyOf<V2RatesChunk>(), callers: ['gateway'], servedForPreviousRelease: true }),
 
   RATES_INVENTORY_SOLD_OUT: operation({ subject: 'rates.inventory.sold-out.v2', request: SoldOutRequest, reply: replyOf<SoldOutReply>(), callers: ['search'] }),
   RATES_PREBOOK_CREATE: operation({ subject: 'rates.prebook.create.v3', request: CreatePrebookRequest, reply: replyOf<PrebookData>(), callers: ['gateway'] }),

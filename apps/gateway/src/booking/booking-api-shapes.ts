@@ -13,6 +13,7 @@ import {
   StaySearch,
   decimalToNumber,
 } from '@hotel/contracts';
+import { DomainError } from '@hotel/platform';
 
 /**
  * The booking API's answers that the gateway renders from the services' domain data
@@ -73,4 +74,11 @@ export function searchAnswer(progress: SearchProgress): SearchData {
       },
     })),
   };
+}
+
+/** The search service's unknown place (its field `placeId`), named as the API names it: by the field the partner sent. */
+export function unknownPlaceInApiWords(error: unknown, body: { place_id?: string }): unknown {
+  if (!(error instanceof DomainError && error.errors?.[0]?.field === 'placeId')) return error;
+  const field = body.place_id !== undefined ? 'place_id' : 'destination_id';
+  return DomainError.validation([{ field, message: `${field} names no known place; find one with GET /places/search` }]);
 }

@@ -1,9 +1,9 @@
 import { Body, Controller, Inject, Param, Query } from '@nestjs/common';
 import { Actor, ClientPricing, HotelRatesData, PlacesQuery, PlacesReply, SUBJECTS, SearchBody, SearchData } from '@hotel/contracts';
-import { DomainError, ServiceClient } from '@hotel/platform';
+import { ServiceClient } from '@hotel/platform';
 import { BookingApi, CurrentActor, CurrentPricing } from '../auth/api-family';
 import { SERVICE_CLIENT } from '../gateway.tokens';
-import { placesAnswer, searchAnswer, staySearchOf } from './booking-api-shapes';
+import { placesAnswer, searchAnswer, staySearchOf, unknownPlaceInApiWords } from './booking-api-shapes';
 import { PlacesCache } from './places-cache';
 import { HotelSessionParams, SessionParams } from './search.params';
 import { Route } from '../http/route';
@@ -31,12 +31,7 @@ export class SearchController {
     try {
       return searchAnswer(await this.services.send(SUBJECTS.SEARCH_SESSION_CREATE, { actor, pricing, search: staySearchOf(body) }));
     } catch (error) {
-      // The service names its own field; the partner sent one of two.
-      if (error instanceof DomainError && error.errors?.[0]?.field === 'placeId') {
-        const field = body.place_id !== undefined ? 'place_id' : 'destination_id';
-        throw DomainError.validation([{ field, message: `${field} names no known place; find one with GET /places/search` }]);
-      }
-      throw error;
+      throw unknownPlaceInApiWords(error, body);
     }
   }
 

@@ -1,11 +1,12 @@
 import { Body, Controller, Header, Inject } from '@nestjs/common';
 import { PassThrough, Readable } from 'node:stream';
-import { Actor, ClientPricing, SUBJECTS, V2RatesBody, V2RatesResponse } from '@hotel/contracts';
+import { Actor, ClientPricing, SUBJECTS, V2RatesBody, V2RatesHead, v2RatesHeadOf, v2RatesQueryOf } from '@hotel/contracts';
 import { ServiceClient } from '@hotel/platform';
 import { BookingApi, CurrentActor, CurrentPricing } from '../auth/api-family';
 import { SERVICE_CLIENT } from '../gateway.tokens';
 import { bytesBody } from '../http/paginated';
 import { Route } from '../http/route';
+import { unknownPlaceInApiWords } from '../booking/booking-api-shapes';
 
 const COMMA = Buffer.from(',');
 const CLOSING = Buffer.from(']}');
@@ -21,12 +22,9 @@ const CLOSING = Buffer.from(']}');
 const STREAM_HOTELS = 100;
 const STREAM_AFTER_BYTES = 1024 * 1024;
 
-/** How many hotels the head says its page has (Infinity when it does not say: stream). */
-function hotelsOnPage(head: Omit<V2RatesResponse, 'rates'>): number {
-  const limit = Number(head.search.limit);
-  const page = Number(head.search.page);
-  if (!(limit > 0 && page > 0)) return Infinity;
-  return Math.max(0, Math.min(limit, head.metadata.total_hotels - (page - 1) * limit));
+/** How many hotels the head says its page has. */
+function hotelsOnPage(head: V2RatesHead): number {
+  return Math.max(0, Math.min(head.limit, head.totalHotels - (head.page - 1) * head.limit));
 }
 
 /** V2 rates: the rates of given hotels for a stay, at once, without a search session. */
@@ -38,7 +36,7 @@ export class V2RatesController {
   /**
    * The specification gives this response without an envelope: it is written as
    * bytes, which the envelope hook leaves alone. The search service sends the head
-   * (search, metadata), then the rates already serialized in chunks of raw JSON,
+   * (rendered here: the request echoed, and the metadata), then the rates already serialized in chunks of raw JSON,
    * passed on undecoded. A large page starts with its head (chunked transfer) and
    * each chunk goes on as it arrives (see STREAM_HOTELS). A failure
    * before the answer starts is an error answer; after, the response is cut off (the
@@ -62,10 +60,10 @@ export class V2RatesController {
         resolve(streaming);
       };
       this.services
-        .sendForEach(SUBJECTS.SEARCH_V2_RATES_SEARCH, { actor, pricing, search: body }, (chunk) => {
+        .sendForEach(SUBJECTS.SEARCH_V2_RATES_SEARCH, { actor, pricing, query: v2RatesQueryOf(body) }, (chunk) => {
           if (size === 0) {
             if (!('head' in chunk)) throw new Error('search.v2-rates answered without a head');
-            add(Buffer.from(`${JSON.stringify(chunk.head).slice(0, -1)},"rates":[`), hotelsOnPage(chunk.head) > STREAM_HOTELS);
+            add(Buffer.from(`${JSON.stringify(v2RatesHeadOf(body, chunk.head)).slice(0, -1)},"rates":[`), hotelsOnPage(chunk.head) > STREAM_HOTELS);
           } else if (chunk instanceof Uint8Array && chunk.length > 0) {
             if (rateChunks++ > 0) add(COMMA);
             add(chunk);
@@ -78,7 +76,7 @@ export class V2RatesController {
             gathered.push(CLOSING);
             resolve(bytesBody(gathered));
           },
-          (error: unknown) => (streaming ? streaming.destroy(error instanceof Error ? error : new Error(String(error))) : reject(error)),
+          (error: unknown) => (streaming ? streaming.destroy(error instanceof Error ? error : new Error(String(error))) : reject(unknownPlaceInApiWords(error, body))),
         );
     });
   }

@@ -13,7 +13,8 @@ import {
   SearchProgress,
   decimalToNumber,
 } from '@hotel/contracts';
-import { DomainError, Handles } from '@hotel/platform';
+import { Handles } from '@hotel/platform';
+import { unknownPlaceInApiWords } from '../previous-release';
 import { SessionsService } from './sessions.service';
 
 @Controller()
@@ -34,7 +35,7 @@ export class SessionsController {
   @Handles(OPERATIONS.SEARCH_SESSION_CREATE_V2)
   async createV2(@Payload() request: CreateSearchSessionRequest): Promise<SearchData> {
     const { search } = request;
-    const field = search.place_id ? 'place_id' : 'destination_id';
+    const field = search.place_id !== undefined ? 'place_id' : 'destination_id';
     const stay = {
       placeId: (search.place_id ?? search.destination_id)!,
       checkIn: search.check_in!,
@@ -42,10 +43,7 @@ export class SessionsController {
       rooms: search.rooms!.map((room) => ({ adults: room.adults, children: room.children, childAges: room.children_ages })),
     };
     const progress = await this.sessions.create(request.actor, request.pricing, stay).catch((error: unknown) => {
-      if (error instanceof DomainError && error.errors?.[0]?.field === 'placeId') {
-        throw DomainError.validation([{ field, message: `${field} names no known place; find one with GET /places/search` }]);
-      }
-      throw error;
+      throw unknownPlaceInApiWords(error, field);
     });
     return searchDataV2(progress);
   }

@@ -1,7 +1,9 @@
-import { Actor, ClientPricing, RoomRequest, SUBJECTS, SearchProgress, StaySearch, V2RatesBody } from '@hotel/contracts';
+import { lastValueFrom, toArray } from 'rxjs';
+import { Actor, ClientPricing, RoomRequest, SUBJECTS, SearchProgress, StaySearch, V2RatesBody, V2RatesHead, V2RatesResponse, v2RatesQueryOf } from '@hotel/contracts';
 import { findPlace, hotelsForPlace } from '@hotel/inventory';
 import { TEST_FX_RATES, refusalOf } from '@hotel/testing';
 import { startSearchHarness } from '../../test/search-fixtures';
+import { V2RatesController } from '../v2/v2-rates.controller';
 import { V2RatesService } from '../v2/v2-rates.service';
 import { SessionsController } from './sessions.controller';
 import { SessionsService } from './sessions.service';
@@ -131,18 +133,37 @@ describe('search sessions and V2 rates (service tier: real PostgreSQL, vendors o
 
   it('answers V2 rates for hotel ids at once, every rate with an id and a price in the currency asked for', async () => {
     const ids = hotelsForPlace(PARIS.placeId)!.slice(0, 10).map((hotel) => hotel.id);
-    const body = Object.assign(new V2RatesBody(), { hotel_ids: ids, ...STAY });
-    const { head, rates } = await v2.search(body, { currency: 'EUR', fxMarginPercent: '0' });
+    const query = { hotelIds: ids, checkIn: PARIS_STAY.checkIn, checkOut: PARIS_STAY.checkOut, rooms: PARIS_STAY.rooms, memberRates: true };
+    const { head, rates } = await v2.search(query, { currency: 'EUR', fxMarginPercent: '0' });
     expect(rates.length).toBeGreaterThan(0);
-    const parsed = rates.map((rate) => JSON.parse(rate.json.toString('utf8')) as { id: string; hotel_id: number; price_currency: string; price_chargeable: number });
+    const parsed = rates.map((rate) => JSON.parse(rate.json.toString('utf8')) as { id: string; hotel_id: number; price_currency: string; price_chargeable: number; price_per_night_avg: number });
     for (const rate of parsed) {
       expect(ids).toContain(rate.hotel_id);
       expect(rate.price_currency).toBe('EUR');
       expect(rate.id.length).toBeGreaterThan(20);
     }
     expect(new Set(parsed.map((rate) => rate.id)).size).toBe(parsed.length);
-    expect(head.search_completed).toBe(true);
-    expect(head.metadata).toEqual(expect.objectContaining({ nights: 2, rooms: 1 }));
-    expect(head.metadata.total_hotels).toBe(new Set(parsed.map((rate) => rate.hotel_id)).size);
+    expect(head).toEqual(expect.objectContaining({ completed: true, page: 1, limit: ids.length, nights: 2, rooms: 1 }));
+    expect(head.totalHotels).toBe(new Set(parsed.map((rate) => rate.hotel_id)).size);
+    // Amounts as decimal strings: the highest average night of the answer.
+    expect(head.maxPricePerNightAvg).toMatch(/^\d+\.\d{2,3}$/);
+    expect(Number(head.maxPricePerNightAvg)).toBe(Math.max(...parsed.map((rate) => rate.price_per_night_avg)));
+    expect(head.radius).toBeUndefined();
+  });
+
+  it("answers the previous release's gateways (.v2) the API's body and head, the same rates as v3", async () => {
+    const controller = new V2RatesController(harness.get(V2RatesService));
+    const body = Object.assign(new V2RatesBody(), { place_id: PARIS.placeId, ...STAY, limit: 3, filters: { sort_by: 'stars_desc' } });
+    const v3 = await lastValueFrom(controller.search({ actor: client(1), pricing: USD, query: v2RatesQueryOf(body) }).pipe(toArray()));
+    const previous = await lastValueFrom(controller.searchV2({ actor: client(1), pricing: USD, search: body }).pipe(toArray()));
+    const head = previous[0] as { head: V2RatesResponse };
+    expect(head.head.search).toEqual({ place_id: PARIS.placeId, ...STAY, limit: 3, filters: { sort_by: 'stars_desc' }, nationality: 'US', page: 1 });
+    expect(head.head.metadata).toEqual(expect.objectContaining({ nights: 2, rooms: 1, total_hotels: (v3[0] as { head: V2RatesHead }).head.totalHotels }));
+    expect(typeof head.head.metadata.max_price_inclusive).toBe('number');
+    // The rates are the same bytes.
+    expect(Buffer.concat(previous.slice(1) as Uint8Array[]).toString()).toBe(Buffer.concat(v3.slice(1) as Uint8Array[]).toString());
+    // An unknown place is named by the API's field the partner sent.
+    const unknown = await refusalOf(lastValueFrom(controller.searchV2({ actor: client(1), pricing: USD, search: Object.assign(new V2RatesBody(), { destination_id: 'city-1', ...STAY }) })));
+    expect(unknown?.errors?.[0].field).toBe('destination_id');
   });
 });

@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { ClientPricing, Coordinates, V2_LIMITS, V2RatesBody, V2RatesChunk, commaJoinedChunks, nightsBetween } from '@hotel/contracts';
+import { ClientPricing, Coordinates, V2_LIMITS, V2RatesHead, V2RatesQuery, V2RatesQueryChunk, commaJoinedChunks, nightsBetween, toDecimalString } from '@hotel/contracts';
 import { Hotel, Stay, Suppliers, distanceMeters, findPlace, priceEpoch, priceEpochStart, FxRates } from '@hotel/inventory';
 import { DomainError, SERVICE_ENV } from '@hotel/platform';
 import { OfferFinder } from '../offers/offer-finder';
@@ -40,24 +40,24 @@ export class V2RatesService {
    * and sorted, then the page's rates in chunks of serialized JSON, each joined only
    * when the one before has been handed to the broker, so the head leaves first.
    */
-  async *answer(body: V2RatesBody, pricing: ClientPricing): AsyncGenerator<V2RatesChunk> {
-    const { head, rates } = await this.search(body, pricing);
+  async *answer(query: V2RatesQuery, pricing: ClientPricing): AsyncGenerator<V2RatesQueryChunk> {
+    const { head, rates } = await this.search(query, pricing);
     yield { head };
     await new Promise((resolve) => setImmediate(resolve));
     yield* commaJoinedChunks(rates.map((rate) => rate.json));
   }
 
-  async search(body: V2RatesBody, pricing: ClientPricing): Promise<{ head: Extract<V2RatesChunk, { head: unknown }>['head']; rates: CachedRate[] }> {
+  async search(query: V2RatesQuery, pricing: ClientPricing): Promise<{ head: V2RatesHead; rates: CachedRate[] }> {
     const started = performance.now();
-    const { hotels: located, center, radius } = await this.locate(body);
-    const filters = body.filters ?? {};
+    const { hotels: located, center, radius } = await this.locate(query);
+    const filter = query.filter ?? {};
     const hotels = located.filter(
       (hotel) =>
-        (!filters.star_rating || filters.star_rating.includes(Math.floor(hotel.stars))) &&
-        (!filters.property_types || filters.property_types.includes(hotel.type)) &&
-        (!filters.amenities || filters.amenities.every((amenity) => hotel.amenities.includes(amenity))),
+        (!filter.starRating || filter.starRating.includes(Math.floor(hotel.stars))) &&
+        (!filter.propertyTypes || filter.propertyTypes.includes(hotel.type)) &&
+        (!filter.amenities || filter.amenities.every((amenity) => hotel.amenities.includes(amenity))),
     );
-    const stay = { check_in: body.check_in, check_out: body.check_out, rooms: body.rooms };
+    const stay = { check_in: query.checkIn, check_out: query.checkOut, rooms: query.rooms.map((room) => ({ adults: room.adults, children: room.children, children_ages: room.childAges })) };
     const fx = await this.fx.cache.current();
     // Rates are priced per 15-minute price step; their ids carry the step's start.
     const epoch = priceEpoch();
@@ -69,25 +69,25 @@ export class V2RatesService {
       fxDate,
       conversion: (vendorCurrency) => fx.priced(vendorCurrency, pricing),
     };
-    const { results: unsorted, missing } = await this.byHotel(hotels, this.suppliers.codes, stay, body, epoch, issuedAt, priced);
+    const { results: unsorted, missing } = await this.byHotel(hotels, this.suppliers.codes, stay, query, epoch, issuedAt, priced);
     const vendorsAnswered = performance.now();
-    const results = unsorted.sort(this.order(body, center));
+    const results = unsorted.sort(this.order(query, center));
 
-    const limit = body.limit ?? (body.hotel_ids ? body.hotel_ids.length : V2_LIMITS.defaultLimit);
-    const page = body.page ?? 1;
+    const limit = query.limit ?? (query.hotelIds ? query.hotelIds.length : V2_LIMITS.defaultLimit);
+    const page = query.page ?? 1;
     const allRates = results.flatMap((result) => result.rates);
-    const head = {
-      search_completed: missing.length === 0,
-      search: { ...body, nationality: body.nationality ?? 'US', ...(body.coordinates ? { radius } : {}), page, limit },
-      metadata: {
-        total_hotels: results.length,
-        total_pages: Math.ceil(results.length / limit),
-        max_price_per_night_avg: allRates.reduce((max, rate) => Math.max(max, rate.pricePerNightAvg), 0),
-        max_price_inclusive: allRates.reduce((max, rate) => Math.max(max, rate.priceInclusive), 0),
-        nights: nightsBetween(body.check_in, body.check_out),
-        rooms: body.rooms.length,
-        center_coordinates: center,
-      },
+    const head: V2RatesHead = {
+      completed: missing.length === 0,
+      page,
+      limit,
+      ...(radius !== undefined && { radius }),
+      totalHotels: results.length,
+      totalPages: Math.ceil(results.length / limit),
+      maxPricePerNightAvg: toDecimalString(allRates.reduce((max, rate) => Math.max(max, rate.pricePerNightAvg), 0)),
+      maxPriceInclusive: toDecimalString(allRates.reduce((max, rate) => Math.max(max, rate.priceInclusive), 0)),
+      nights: nightsBetween(query.checkIn, query.checkOut),
+      rooms: query.rooms.length,
+      center,
     };
     const pageRates = results.slice((page - 1) * limit, page * limit).flatMap((result) => result.rates);
     this.logger.debug({
@@ -100,21 +100,17 @@ export class V2RatesService {
     return { head, rates: pageRates };
   }
 
-  private async locate(body: V2RatesBody): Promise<{ hotels: Hotel[]; center: Coordinates; radius?: number }> {
-    const placeId = body.place_id ?? body.destination_id;
-    if (placeId) {
-      const place = findPlace(placeId);
-      if (!place) {
-        const field = body.place_id ? 'place_id' : 'destination_id';
-        throw DomainError.validation([{ field, message: `${field} names no known place; find one with GET /places/search` }]);
-      }
-      return { hotels: (await this.catalog.forPlace(placeId, PLACE_HOTEL_CAP))!, center: { lat: place.lat, long: place.long } };
+  private async locate(query: V2RatesQuery): Promise<{ hotels: Hotel[]; center: Coordinates; radius?: number }> {
+    if (query.placeId !== undefined) {
+      const place = findPlace(query.placeId);
+      if (!place) throw DomainError.validation([{ field: 'placeId', message: 'placeId names no known place' }]);
+      return { hotels: (await this.catalog.forPlace(query.placeId, PLACE_HOTEL_CAP))!, center: { lat: place.lat, long: place.long } };
     }
-    if (body.coordinates) {
-      const radius = body.radius ?? V2_LIMITS.defaultRadius;
-      return { hotels: await this.catalog.near(body.coordinates.lat, body.coordinates.long, radius), center: body.coordinates, radius };
+    if (query.coordinates) {
+      const radius = query.radius ?? V2_LIMITS.defaultRadius;
+      return { hotels: await this.catalog.near(query.coordinates.lat, query.coordinates.long, radius), center: query.coordinates, radius };
     }
-    const ids = [...new Set(body.hotel_ids ?? [])];
+    const ids = [...new Set(query.hotelIds ?? [])];
     const hotels = (await this.catalog.hotels(ids)).filter((hotel): hotel is Hotel => hotel !== undefined);
     const center = hotels.length
       ? { lat: round6(hotels.reduce((sum, hotel) => sum + hotel.lat, 0) / hotels.length), long: round6(hotels.reduce((sum, hotel) => sum + hotel.long, 0) / hotels.length) }
@@ -126,13 +122,13 @@ export class V2RatesService {
     hotels: Hotel[],
     vendors: readonly string[],
     stay: Stay,
-    body: V2RatesBody,
+    query: V2RatesQuery,
     epoch: number,
     issuedAt: Date,
     priced: PricedIn,
   ): Promise<{ results: HotelResult[]; missing: string[] }> {
-    const filters = body.filters ?? {};
-    const withMemberRates = body.search_loyalty_rates !== false;
+    const filter = query.filter ?? {};
+    const withMemberRates = query.memberRates;
     const { rates: cached, missing } = await this.cache.rates(hotels, vendors, stay, epoch, issuedAt, priced, this.env.V2_DEADLINE_MS);
     const results: HotelResult[] = [];
     for (let i = 0; i < hotels.length; i++) {
@@ -141,18 +137,18 @@ export class V2RatesService {
       const rates = cached[i].filter(
         (rate) =>
           (withMemberRates || !rate.memberRate) &&
-          (!filters.price_range || (rate.pricePerNightAvg >= filters.price_range[0] && rate.pricePerNightAvg <= filters.price_range[1])) &&
-          (!filters.room_type || category(rate.roomId) === filters.room_type),
+          (!filter.priceRange || (rate.pricePerNightAvg >= filter.priceRange[0] && rate.pricePerNightAvg <= filter.priceRange[1])) &&
+          (!filter.roomType || category(rate.roomId) === filter.roomType),
       );
       if (rates.length > 0) results.push({ hotel, rates, lowest: rates[0].priceChargeable });
     }
     return { results, missing };
   }
 
-  private order(body: V2RatesBody, center: Coordinates) {
+  private order(query: V2RatesQuery, center: Coordinates) {
     const distance = (hotel: Hotel) => distanceMeters(center.lat, center.long, hotel.lat, hotel.long);
     const byPrice = (a: HotelResult, b: HotelResult) => a.lowest - b.lowest || a.hotel.id - b.hotel.id;
-    switch (body.filters?.sort_by ?? 'price_asc') {
+    switch (query.sortBy ?? 'price_asc') {
       case 'price_desc':
         return (a: HotelResult, b: HotelResult) => b.lowest - a.lowest || a.hotel.id - b.hotel.id;
       case 'stars_desc':

@@ -112,12 +112,8 @@ export class StayRoom {
   childAges: number[];
 }
 
-/** Where and when a V1 search looks: a place (or the same place's destination id), the dates and the rooms. */
-export class StaySearch {
-  @IsString()
-  @Matches(new RegExp(`${PLACE_ID_PATTERN.source}|${DESTINATION_ID_PATTERN.source}`), { message: 'placeId must be a place id or a destination id' })
-  placeId: string;
-
+/** The dates and rooms of a stay, in the search service's words (V1 search and V2 rates). */
+export class StayQuery {
   @IsCheckInDay()
   checkIn: string;
 
@@ -131,6 +127,13 @@ export class StaySearch {
   @ValidateNested({ each: true })
   @Type(() => StayRoom)
   rooms: StayRoom[];
+}
+
+/** Where and when a V1 search looks: a place (or the same place's destination id), the dates and the rooms. */
+export class StaySearch extends StayQuery {
+  @IsString()
+  @Matches(new RegExp(`${PLACE_ID_PATTERN.source}|${DESTINATION_ID_PATTERN.source}`), { message: 'placeId must be a place id or a destination id' })
+  placeId: string;
 }
 
 /** search.session.create.v3: a new V1 search, priced for the client (the session's prices are in its currency). */

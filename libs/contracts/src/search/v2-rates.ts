@@ -22,8 +22,9 @@ import {
 import { PricedForActor } from '../users/credentials';
 import { MAX_PAGE } from '../common/page-query';
 import { MAX_INT_ID, MAX_MONEY_AMOUNT } from '../common/validators';
+import { decimalToNumber } from '../common/money';
 import { Coordinates, HotelRate } from './hotel';
-import { DESTINATION_ID_PATTERN, PLACE_ID_PATTERN } from './search-session';
+import { DESTINATION_ID_PATTERN, PLACE_ID_PATTERN, StayQuery } from './search-session';
 import { StayRequest } from './stay';
 
 export const V2_SORTS = ['price_asc', 'price_desc', 'stars_desc', 'rating_desc', 'distance_asc'] as const;
@@ -44,13 +45,13 @@ export class CoordinatesInput implements Coordinates {
   long: number;
 }
 
-function PriceRange() {
+function PriceRange(name = 'price_range') {
   return (target: object, propertyName: string) =>
     registerDecorator({
       name: 'priceRange',
       target: target.constructor,
       propertyName,
-      options: { message: `price_range must be [min, max] with 0 <= min <= max <= ${MAX_MONEY_AMOUNT}` },
+      options: { message: `${name} must be [min, max] with 0 <= min <= max <= ${MAX_MONEY_AMOUNT}` },
       validator: {
         // Bounds of a filter, compared with averages: any decimals, but amounts the platform can hold.
         validate: (value: unknown) =>
@@ -98,16 +99,15 @@ export class AvailabilityFilter {
   sort_by?: (typeof V2_SORTS)[number];
 }
 
-function ExactlyOneLocation() {
+function ExactlyOneLocation(fields: readonly string[] = LOCATION_FIELDS) {
   return (target: object, propertyName: string) =>
     registerDecorator({
       name: 'exactlyOneLocation',
       target: target.constructor,
       propertyName,
-      options: { message: `give exactly one of ${LOCATION_FIELDS.join(', ')}` },
+      options: { message: `give exactly one of ${fields.join(', ')}` },
       validator: {
-        validate: (_value: unknown, args: ValidationArguments) =>
-          LOCATION_FIELDS.filter((field) => (args.object as Record<string, unknown>)[field] !== undefined).length === 1,
+        validate: (_value: unknown, args: ValidationArguments) => fields.filter((field) => (args.object as Record<string, unknown>)[field] !== undefined).length === 1,
       },
     });
 }
@@ -172,13 +172,192 @@ export class V2RatesBody extends StayRequest {
   limit?: number;
 }
 
-/** search.v2-rates.search.v2 (v2: the client's pricing); the reply comes in chunks (see V2RatesChunk). */
+/**
+ * search.v2-rates.search.v2, served for the previous release's gateways (remove in the next):
+ * the API's body as is; the reply comes in chunks (see V2RatesChunk). v3 takes a V2RatesQuery.
+ */
 export class V2RatesRequest extends PricedForActor {
   @IsDefined()
   @ValidateNested()
   @Type(() => V2RatesBody)
   search: V2RatesBody;
 }
+
+/** Which hotels and rates a V2 rates search keeps, in the search service's words. */
+export class V2RatesFilter {
+  @IsOptional()
+  @PriceRange('priceRange')
+  priceRange?: [number, number];
+
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(5)
+  @IsInt({ each: true })
+  @Min(1, { each: true })
+  @Max(5, { each: true })
+  starRating?: number[];
+
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(20)
+  @IsString({ each: true })
+  @MaxLength(100, { each: true })
+  propertyTypes?: string[];
+
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(20)
+  @IsString({ each: true })
+  @MaxLength(100, { each: true })
+  amenities?: string[];
+
+  @IsOptional()
+  @IsIn(ROOM_TYPES)
+  roomType?: (typeof ROOM_TYPES)[number];
+}
+
+const QUERY_LOCATIONS = ['placeId', 'coordinates', 'hotelIds'] as const;
+
+/** search.v2-rates.search.v3: where (exactly one of a place, coordinates or hotel ids), the stay, and which rates, in the search service's words. */
+export class V2RatesQuery extends StayQuery {
+  @ExactlyOneLocation(QUERY_LOCATIONS)
+  location?: never;
+
+  /** A place id or the same place's destination id. */
+  @IsOptional()
+  @Matches(new RegExp(`${PLACE_ID_PATTERN.source}|${DESTINATION_ID_PATTERN.source}`), { message: 'placeId must be a place id or a destination id' })
+  placeId?: string;
+
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => CoordinatesInput)
+  coordinates?: CoordinatesInput;
+
+  /** Meters around `coordinates` (V2_LIMITS.defaultRadius when not given). */
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(V2_LIMITS.maxRadius)
+  radius?: number;
+
+  @IsOptional()
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(V2_LIMITS.maxHotelIds)
+  @IsInt({ each: true })
+  @IsPositive({ each: true })
+  @Max(MAX_INT_ID, { each: true })
+  hotelIds?: number[];
+
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => V2RatesFilter)
+  filter?: V2RatesFilter;
+
+  @IsOptional()
+  @IsIn(V2_SORTS)
+  sortBy?: (typeof V2_SORTS)[number];
+
+  /** Whether members' rates are in the answer. */
+  @IsBoolean()
+  memberRates: boolean;
+
+  /** The page (1 when not given), of `limit` hotels (V2_LIMITS.defaultLimit, or as many as hotelIds, when not given). */
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(MAX_PAGE)
+  page?: number;
+
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(V2_LIMITS.maxLimit)
+  limit?: number;
+}
+
+/**
+ * `POST /v2/rates`'s body (valid: a V2RatesBody) in the search service's words: the one
+ * mapping, used by the gateway (and, for the previous release's gateways, by the search
+ * service's handler of .v2, which still receives the body).
+ */
+export function v2RatesQueryOf(body: V2RatesBody): V2RatesQuery {
+  const filters = body.filters;
+  const filter: V2RatesFilter | undefined = filters && {
+    ...(filters.price_range && { priceRange: filters.price_range }),
+    ...(filters.star_rating && { starRating: filters.star_rating }),
+    ...(filters.property_types && { propertyTypes: filters.property_types }),
+    ...(filters.amenities && { amenities: filters.amenities }),
+    ...(filters.room_type && { roomType: filters.room_type }),
+  };
+  const placeId = body.place_id ?? body.destination_id;
+  return {
+    ...(placeId !== undefined && { placeId }),
+    ...(body.coordinates && { coordinates: body.coordinates }),
+    ...(body.radius !== undefined && { radius: body.radius }),
+    ...(body.hotel_ids && { hotelIds: body.hotel_ids }),
+    checkIn: body.check_in,
+    checkOut: body.check_out,
+    rooms: body.rooms.map((room) => ({ adults: room.adults, children: room.children, childAges: room.children_ages })),
+    ...(filter && { filter }),
+    ...(filters?.sort_by && { sortBy: filters.sort_by }),
+    memberRates: body.search_loyalty_rates !== false,
+    ...(body.page !== undefined && { page: body.page }),
+    ...(body.limit !== undefined && { limit: body.limit }),
+  };
+}
+
+/**
+ * The head of `POST /v2/rates`'s answer (everything but the rates): the request echoed with
+ * the defaults it was answered with, and the metadata, amounts as JSON numbers (exact).
+ * Rendered by the gateway (and by the search service's .v2 handler for the previous release).
+ */
+export function v2RatesHeadOf(body: V2RatesBody, head: V2RatesHead): Omit<V2RatesResponse, 'rates'> {
+  const echo: Record<string, unknown> = {};
+  // The fields the partner sent, in their order (a field left out stays out).
+  for (const [field, value] of Object.entries(body)) if (value !== undefined) echo[field] = value;
+  return {
+    search_completed: head.completed,
+    search: { ...echo, nationality: body.nationality ?? 'US', ...(head.radius !== undefined ? { radius: head.radius } : {}), page: head.page, limit: head.limit },
+    metadata: {
+      total_hotels: head.totalHotels,
+      total_pages: head.totalPages,
+      max_price_per_night_avg: decimalToNumber(head.maxPricePerNightAvg),
+      max_price_inclusive: decimalToNumber(head.maxPriceInclusive),
+      nights: head.nights,
+      rooms: head.rooms,
+      center_coordinates: head.center,
+    },
+  };
+}
+
+/** search.v2-rates.search.v3; the reply comes in chunks (see V2RatesQueryChunk). */
+export class V2RatesRequestV3 extends PricedForActor {
+  @IsDefined()
+  @ValidateNested()
+  @Type(() => V2RatesQuery)
+  query: V2RatesQuery;
+}
+
+/** The head of a V2 rates answer, in the search service's words: what it was answered with, and figures of the whole answer (amounts as decimal strings in the client's currency). */
+export interface V2RatesHead {
+  /** Every vendor answered in time. */
+  completed: boolean;
+  page: number;
+  limit: number;
+  /** For a coordinates search: the radius it used. */
+  radius?: number;
+  totalHotels: number;
+  totalPages: number;
+  maxPricePerNightAvg: string;
+  maxPriceInclusive: string;
+  nights: number;
+  rooms: number;
+  center: Coordinates;
+}
+
+/** search.v2-rates.search.v3's messages: the head, then the page's rates as the API's HotelRate objects, serialized (as V2RatesChunk's). */
+export type V2RatesQueryChunk = { head: V2RatesHead } | Uint8Array;
 
 export interface SearchMetadata {
   total_hotels: number;
