@@ -1,6 +1,6 @@
 // @ts-check
 // Jest's test order (jest.config.js `testSequencer`): the longest test files first, so that
-// the two workers end together instead of one running the slowest file alone at the end.
+// the workers end together instead of one running the slowest file alone at the end.
 // Jest orders by the durations it cached on this machine, and without them (a fresh clone,
 // as CI runs) by file size, which puts the chaos runs, a short file that takes minutes,
 // last. Here a file's duration is Jest's cached one when there is one, else the one

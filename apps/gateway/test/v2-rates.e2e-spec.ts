@@ -112,10 +112,14 @@ describe('V2 rates', () => {
     ['limit 2001', { place_id: 'gn:2988507', limit: 2001 }],
     ['nine rooms', { place_id: 'gn:2988507', rooms: Array.from({ length: 9 }, () => TWO_ADULTS[0]) }],
     ['an unknown place', { place_id: 'gn:1' }],
+    ['a null location', { place_id: null }],
+    ['a null location beside another', { coordinates: null, hotel_ids: [1] }],
   ])('answers 400 for %s', async (_name, body) => {
     const response = await v2(body);
     expect(response.status).toBe(400);
     expect(response.body).toMatchObject({ data: null, success: false, code: 'VALIDATION_FAILED' });
+    // Named in the API's words, never the search service's (placeId, query.location).
+    for (const error of response.body.errors) expect(error.field).not.toMatch(/placeId|query|hotelIds/);
   });
 
   describe('filters and sorting', () => {

@@ -10,8 +10,7 @@ import { BookingsService } from './bookings.service';
 import { Vouchers } from '../vouchers/vouchers';
 
 // Service tier: the booking list as the bus reaches it (real PostgreSQL). booking.booking.list.v4
-// takes its filter in the booking context's words (the gateway maps GET /book's query); v2,
-// served for the previous release's gateways, still takes the API's query and answers the same.
+// takes its filter in the booking context's words (the gateway maps GET /book's query).
 
 const DAY_MS = 86_400_000;
 const day = (offset: number) => new Date(Date.now() + offset * DAY_MS).toISOString().slice(0, 10);

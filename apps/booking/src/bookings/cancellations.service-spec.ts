@@ -11,9 +11,8 @@ import { BookingsService } from './bookings.service';
 import { Vouchers } from '../vouchers/vouchers';
 
 // Service tier: what the booking service answers about cancelling (real PostgreSQL, the
-// other services faked). Its current operations answer domain data (the gateway renders
-// the API's answers); the previous versions, served one more release for the gateways of
-// the previous release, answer the API's shape as they always did.
+// other services faked). Its operations answer domain data (the gateway renders the API's
+// answers).
 
 describe('cancellations (service tier)', () => {
   let harness: ServiceHarness<BookingEnv>;

@@ -18,7 +18,7 @@ const OPENING = Buffer.from('{"data":[');
 
 /**
  * The body of a page whose items a service sent as raw JSON bytes (a head with
- * `total`, then items joined by commas, in chunks: BookingPageChunk): the same
+ * `total`, then items joined by commas, in chunks: TaggedBookingPageChunk): the same
  * bytes the envelope hook writes for a {@link Paginated} (`{"data", "total",
  * "success", "message"}`), joined without decoding the items. A route answering
  * it sets `content-type: application/json; charset=utf-8`.

@@ -9,5 +9,4 @@ describe('places (the search service)', () => {
     expect(places.length).toBeLessThanOrEqual(2);
     expect(controller.find({ text: 'brazil' }).places[0]).toMatchObject({ placeId: 'cc:BR', kind: 'country' });
   });
-
 });

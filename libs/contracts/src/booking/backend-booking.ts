@@ -87,7 +87,6 @@ export interface BackendBookingPage {
   total: number;
 }
 
-
 /** booking.backend-booking.list.v3: with the client's If-None-Match; answered as booking.booking.list.v4 is (TaggedBookingPageChunk). */
 export class ListBackendBookingsRequestV3 extends ListBackendBookingsRequest {
   @IsOptional()

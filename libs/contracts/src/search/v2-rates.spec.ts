@@ -63,6 +63,10 @@ describe("POST /v2/rates's body in the search service's words, and its head rend
     expect(validateSync(both).map((error) => error.property)).toEqual(['location']);
     const none = plainToInstance(V2RatesQuery, { ...v2RatesQueryOf(body({ hotel_ids: [3] })), hotelIds: undefined });
     expect(validateSync(none).map((error) => error.property)).toEqual(['location']);
+    // The API's body: a null location names nothing, alone or beside another.
+    expect(validateSync(plainToInstance(V2RatesBody, { ...stay, place_id: null })).map((error) => error.property)).toEqual(['location']);
+    expect(validateSync(plainToInstance(V2RatesBody, { ...stay, coordinates: null, hotel_ids: [1] })).map((error) => error.property)).toEqual(['location']);
+    expect(validateSync(plainToInstance(V2RatesBody, { ...stay, hotel_ids: [1] }))).toEqual([]);
   });
 
   it('echoes the request with the defaults it was answered with, and the metadata with amounts as numbers', () => {

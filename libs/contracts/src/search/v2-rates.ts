@@ -107,7 +107,11 @@ function ExactlyOneLocation(fields: readonly string[] = LOCATION_FIELDS) {
       propertyName,
       options: { message: `give exactly one of ${fields.join(', ')}` },
       validator: {
-        validate: (_value: unknown, args: ValidationArguments) => fields.filter((field) => (args.object as Record<string, unknown>)[field] !== undefined).length === 1,
+        // One field given, and not null: a null location names nothing (a search of nowhere).
+        validate: (_value: unknown, args: ValidationArguments) => {
+          const given = fields.filter((field) => (args.object as Record<string, unknown>)[field] !== undefined);
+          return given.length === 1 && (args.object as Record<string, unknown>)[given[0]] !== null;
+        },
       },
     });
 }
