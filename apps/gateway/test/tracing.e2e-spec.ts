@@ -39,12 +39,20 @@ describe('tracing on', () => {
     ({ system, auth } = await TestSystem.startWithClient({ LOG_LEVEL: 'debug' }));
     exporter.reset();
     await book(system, auth, 'trace-me-1');
-    // The HTTP span ends once the answer is sent (a moment after the client has it), and the
-    // webhooks service reads the booking's event from its stream a little later still.
-    for (let i = 0; i < 250; i++) {
-      root = exporter.getFinishedSpans().find((span) => span.name === BOOK_ROUTE)!;
-      spans = exporter.getFinishedSpans().filter((span) => span.spanContext().traceId === root?.spanContext().traceId);
-      if (root && exporter.getFinishedSpans().some((span) => span.kind === SpanKind.CONSUMER && span.name === CREATED_EVENT)) break;
+    // The HTTP span ends once the answer is sent (a moment after the client has it), a
+    // service's server span once its reply is sent (so possibly after the caller has it),
+    // and the webhooks service reads the booking's event from its stream a little later
+    // still: wait for the whole trace, every span's parent finished too (on a loaded
+    // machine that took more than the 5 s this once waited).
+    const finished = () => exporter.getFinishedSpans();
+    const isFinished = (spanId: string | undefined) => finished().some((span) => span.spanContext().spanId === spanId);
+    const served = (subject: string) => spans.some((span) => span.kind === SpanKind.SERVER && span.name === subject);
+    for (let i = 0; i < 1500; i++) {
+      root = finished().find((span) => span.name === BOOK_ROUTE)!;
+      spans = finished().filter((span) => span.spanContext().traceId === root?.spanContext().traceId);
+      const whole = root && spans.every((span) => span === root || isFinished(span.parentSpanContext?.spanId));
+      const calls = [SUBJECTS.BOOKING_BOOKING_CREATE, SUBJECTS.RATES_SUPPLIER_BOOK, SUBJECTS.ACCOUNTING_HOLD_PLACE].every(served);
+      if (whole && calls && finished().some((span) => span.kind === SpanKind.CONSUMER && span.name === CREATED_EVENT)) break;
       await sleep(20);
     }
   });
