@@ -10,6 +10,7 @@ import {
   CancellationQuote,
   CreateBookingReply,
   CreateBookingRequest,
+  CreateBookingRequestV3,
   ListBookingsRequestV4,
   TaggedBookingPageChunk,
 } from './booking/book';
@@ -201,7 +202,9 @@ export const OPERATIONS = {
   RATES_VENDOR_RECONCILIATION_RUN: operation({ subject: 'rates.vendor-reconciliation.run.v1', request: RunVendorReconciliationRequest, reply: replyOf<VendorReconciliationRunReply>(), callers: ['admin'] }),
   RATES_VENDOR_RECONCILIATION_LIST: operation({ subject: 'rates.vendor-reconciliation.list.v1', request: ListVendorReconciliationsRequest, reply: replyOf<VendorReconciliationSection>(), callers: ['accounting'] }),
 
-  BOOKING_BOOKING_CREATE: operation({ subject: 'booking.booking.create.v2', request: CreateBookingRequest, reply: replyOf<CreateBookingReply>(), callers: ['gateway'] }),
+  /** v3: the order in the booking service's words (the gateway maps the API's body, and names its refusals' fields as the API does). v2, the API's body, is served one more release. */
+  BOOKING_BOOKING_CREATE: operation({ subject: 'booking.booking.create.v3', request: CreateBookingRequestV3, reply: replyOf<CreateBookingReply>(), callers: ['gateway'] }),
+  BOOKING_BOOKING_CREATE_V2: operation({ subject: 'booking.booking.create.v2', request: CreateBookingRequest, reply: replyOf<CreateBookingReply>(), callers: ['gateway'], servedForPreviousRelease: true }),
   /**
    * Answers in several messages (TaggedBookingPageChunk): the head with the page's entity tag, then the bookings
    * as raw JSON bytes (none for a client that has that page, If-None-Match). v4: the filter in the booking

@@ -7,6 +7,10 @@ import {
   CancellationQuote,
   CreateBookingReply,
   CreateBookingRequest,
+  CreateBookingRequestV3,
+  bookRequestFingerprint,
+  bookingOrderOf,
+  inBookApiWords,
   FindRecordedBookingRequest,
   ListBackendBookingsRequestV3,
   ListBookingsRequestV4,
@@ -20,7 +24,7 @@ import {
 } from '@hotel/contracts';
 import { Vouchers } from '../vouchers/vouchers';
 import { BookingsService } from './bookings.service';
-import { Handles } from '@hotel/platform';
+import { DomainError, Handles } from '@hotel/platform';
 
 @Controller()
 export class BookingsController {
@@ -67,8 +71,19 @@ export class BookingsController {
   }
 
   @Handles(OPERATIONS.BOOKING_BOOKING_CREATE)
-  create(@Payload() request: CreateBookingRequest): Promise<CreateBookingReply> {
+  create(@Payload() request: CreateBookingRequestV3): Promise<CreateBookingReply> {
     return this.bookings.create(request);
+  }
+
+  /** v2, for the gateways of the previous release during a rolling upgrade (remove in the next): the API's body, and its refusals in the API's words. */
+  @Handles(OPERATIONS.BOOKING_BOOKING_CREATE_V2)
+  async createV2(@Payload() request: CreateBookingRequest): Promise<CreateBookingReply> {
+    const { body, ...selector } = request;
+    try {
+      return await this.bookings.create({ ...selector, order: bookingOrderOf(body), fingerprint: bookRequestFingerprint(request) });
+    } catch (error) {
+      throw error instanceof DomainError ? error.reworded(inBookApiWords) : error;
+    }
   }
 }
 

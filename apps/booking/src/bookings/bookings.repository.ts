@@ -232,8 +232,8 @@ export class BookingsRepository {
       return row;
     } catch (error) {
       const constraint = error instanceof QueryFailedError ? (error.driverError as { constraint?: string }).constraint : undefined;
-      if (constraint === 'bookings_client_reference') throw new DomainError('DUPLICATE_CLIENT_REFERENCE', 'duplicate client_reference');
-      if (constraint === 'bookings_idempotency_key') throw new DomainError('CONFLICT', 'idempotency_key in use');
+      if (constraint === 'bookings_client_reference') throw new DomainError('DUPLICATE_CLIENT_REFERENCE', 'duplicate clientReference');
+      if (constraint === 'bookings_idempotency_key') throw new DomainError('CONFLICT', 'idempotencyKey in use');
       if (constraint === 'bookings_one_per_prebook') {
         const existing = await this.liveBookingOfPrebook(booking.prebookId);
         throw new DomainError('PREBOOK_ALREADY_BOOKED', `prebook already booked: booking ${existing ?? 'unknown'}; prebook again for another booking`);

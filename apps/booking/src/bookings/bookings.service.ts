@@ -1,12 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { createHash } from 'node:crypto';
 import {
   ReconciliationBookingPage,
   ReconciliationBookingsRequest,
   parseDay,
   Actor,
   BackendBookingQuery,
-  BookingLanguage,
+  BookingOrder,
   commaJoinedChunks,
   BookingListFilter,
   TaggedBookingPageChunk,
@@ -18,7 +17,7 @@ import {
   RecordedBooking,
   todayUtc,
   CreateBookingReply,
-  CreateBookingRequest,
+  CreateBookingRequestV3,
   FieldError,
   SUBJECTS,
   StoredPrebook,
@@ -38,7 +37,7 @@ import { BookingScope, BookingsRepository, NewBooking } from './bookings.reposit
 import { filledApiView } from './stored-views';
 import { taggedPage } from './tagged-page';
 
-const CARD_FIELDS = ['payment_token', 'payment_first_name', 'payment_last_name', 'payment_postal_code', 'payment_expiration'] as const;
+const CARD_FIELDS = ['token', 'firstName', 'lastName', 'postalCode', 'expiration'] as const;
 /**
  * How long before its caller's deadline a request answers with what it has (a
  * fifth of the time it was given, within these bounds): the answer must still
@@ -69,17 +68,16 @@ export class BookingsService {
    * service down) answers `pending` and goes on; the booking is finished or undone
    * whatever happens to this process.
    */
-  async create(request: CreateBookingRequest): Promise<CreateBookingReply> {
-    const { actor, body } = request;
-    const fingerprint = fingerprintOf(request);
-    const card = cardOf(request);
-    if (body.idempotency_key) {
-      const previous = await this.bookings.findByIdempotencyKey(keyOwner(actor), body.idempotency_key);
+  async create(request: CreateBookingRequestV3): Promise<CreateBookingReply> {
+    const { actor, order, fingerprint } = request;
+    const card = cardOf(order);
+    if (order.idempotencyKey) {
+      const previous = await this.bookings.findByIdempotencyKey(keyOwner(actor), order.idempotencyKey);
       if (previous) return this.replay(previous, fingerprint, card);
     }
     const prebook = await this.services.send(SUBJECTS.RATES_PREBOOK_FIND, {
       actor,
-      language: languageOf(body),
+      language: order.language ?? 'en',
       ...(request.prebookId
         ? { prebookId: request.prebookId }
         : { sessionId: request.sessionId, hotelId: request.hotelId, rateId: request.rateId, paymentMethod: request.paymentMethod }),
@@ -92,8 +90,8 @@ export class BookingsService {
     } catch (error) {
       // A concurrent request with the same idempotency key won the insert (whichever
       // unique index it tripped first): answer as its repeat.
-      if (error instanceof DomainError && body.idempotency_key) {
-        const winner = await this.bookings.findByIdempotencyKey(keyOwner(actor), body.idempotency_key);
+      if (error instanceof DomainError && order.idempotencyKey) {
+        const winner = await this.bookings.findByIdempotencyKey(keyOwner(actor), order.idempotencyKey);
         if (winner) return this.replay(winner, fingerprint, card);
       }
       throw error;
@@ -232,7 +230,7 @@ export class BookingsService {
    */
   private async replay(previous: BookingEntity, fingerprint: string, card?: CardDetails): Promise<CreateBookingReply> {
     if (previous.requestFingerprint !== fingerprint) {
-      throw new DomainError('IDEMPOTENCY_CONFLICT', 'idempotency_key was used with a different request');
+      throw new DomainError('IDEMPOTENCY_CONFLICT', 'idempotencyKey was used with a different request');
     }
     const current = await this.saga.settle(previous, {
       owned: false,
@@ -252,40 +250,40 @@ export class BookingsService {
     return this.view(booking);
   }
 
-  private validateAgainstPrebook(request: CreateBookingRequest, prebook: StoredPrebook) {
+  private validateAgainstPrebook({ order }: CreateBookingRequestV3, prebook: StoredPrebook) {
     const errors: FieldError[] = [];
     const expected = prebook.response.rooms.length;
-    if (request.body.rooms.length !== expected) {
-      errors.push({ field: 'rooms', message: `rooms must name a lead guest for each of the ${expected} prebooked room(s)` });
+    if (order.leadGuests.length !== expected) {
+      errors.push({ field: 'leadGuests', message: `leadGuests must name a lead guest for each of the ${expected} prebooked room(s)` });
     }
     // The discount is fixed at prebook, where the price with it was confirmed; a code
     // named at book must be that one (never silently ignored, never a second discount).
-    const promoCode = request.body.promo_code?.trim().toUpperCase();
+    const promoCode = order.promoCode?.trim().toUpperCase();
     if (promoCode && promoCode !== prebook.promoCode) {
       errors.push({
-        field: 'promo_code',
+        field: 'promoCode',
         message: prebook.promoCode
-          ? `promo_code must be the code applied at prebook (${prebook.promoCode})`
-          : 'promo codes are applied at prebook: prebook again with promo_code to book with this discount',
+          ? `promoCode must be the code applied at prebook (${prebook.promoCode})`
+          : 'promo codes are applied at prebook: prebook again with promoCode to book with this discount',
       });
     }
     if (prebook.paymentMethod === 'credit_card') {
       for (const field of CARD_FIELDS) {
-        if (!request.body[field]) errors.push({ field, message: `${field} is required for credit_card payment` });
+        if (!order.card[field]) errors.push({ field: `card.${field}`, message: `card.${field} is required for credit_card payment` });
       }
-      if (request.body.payment_expiration && expirationPassed(request.body.payment_expiration)) {
-        errors.push({ field: 'payment_expiration', message: 'payment_expiration is in the past' });
+      if (order.card.expiration && expirationPassed(order.card.expiration)) {
+        errors.push({ field: 'card.expiration', message: 'card.expiration is in the past' });
       }
     }
     if (errors.length) throw DomainError.validation(errors);
   }
 
-  private newBooking(request: CreateBookingRequest, prebook: StoredPrebook, fingerprint: string): NewBooking {
-    const { actor, body } = request;
-    const language = languageOf(body);
-    const rooms: BookingRoom[] = body.rooms.map((guest, index) => ({
-      adults: [{ title: null, first_name: guest.lead_first_name.trim(), last_name: guest.lead_last_name.trim() }],
-      children: (prebook.response.rooms[index]?.children_ages ?? []).map((age) => ({ title: null, first_name: '', last_name: guest.lead_last_name.trim(), age })),
+  private newBooking(request: CreateBookingRequestV3, prebook: StoredPrebook, fingerprint: string): NewBooking {
+    const { actor, order } = request;
+    const language = order.language ?? 'en';
+    const rooms: BookingRoom[] = order.leadGuests.map((guest, index) => ({
+      adults: [{ title: null, first_name: guest.firstName.trim(), last_name: guest.lastName.trim() }],
+      children: (prebook.response.rooms[index]?.children_ages ?? []).map((age) => ({ title: null, first_name: '', last_name: guest.lastName.trim(), age })),
     }));
     const rate = prebook.response.rate;
     return {
@@ -299,21 +297,21 @@ export class BookingsService {
       hotelName: prebook.hotel.name,
       checkIn: prebook.response.search.check_in,
       checkOut: prebook.response.search.check_out,
-      firstName: body.rooms[0].lead_first_name.trim(),
-      lastName: body.rooms[0].lead_last_name.trim(),
-      email: body.email,
-      phone: body.phone,
+      firstName: order.leadGuests[0].firstName.trim(),
+      lastName: order.leadGuests[0].lastName.trim(),
+      email: order.email,
+      phone: order.phone,
       priceChargeable: milliToDecimal(toMilli(prebook.priceChargeable)),
       priceCurrency: rate.price_currency,
       rate,
       hotel: prebook.hotel,
       rooms,
       language,
-      loyaltyNumber: body.loyalty_number ?? null,
-      specialRequest: body.special_request ?? null,
+      loyaltyNumber: order.loyaltyNumber ?? null,
+      specialRequest: order.specialRequest ?? null,
       remarks: prebook.response.remarks,
-      clientReference: body.client_reference ?? null,
-      idempotencyKey: body.idempotency_key ?? null,
+      clientReference: order.clientReference ?? null,
+      idempotencyKey: order.idempotencyKey ?? null,
       requestFingerprint: fingerprint,
       promoCode: prebook.promoCode,
       promoDiscount: prebook.discount,
@@ -341,36 +339,7 @@ function keyOwner(actor: Actor) {
   return { clientId: actor.clientId, sandbox: actor.sandbox, userId: actor.userId ?? null };
 }
 
-function cardOf(request: CreateBookingRequest): CardDetails | undefined {
-  const { payment_token: token, payment_expiration: expiration } = request.body;
+function cardOf(order: BookingOrder): CardDetails | undefined {
+  const { token, expiration } = order.card;
   return token && expiration ? { token, expiration } : undefined;
-}
-
-/**
- * The request's fields under the names they had when fingerprints were first
- * stored (before the request's own fields were camelCase), so that a key used
- * before the rename still matches its repeat.
- */
-const FINGERPRINT_NAMES: Record<string, string> = {
-  prebookId: 'prebook_id',
-  sessionId: 'session_id',
-  hotelId: 'hotel_id',
-  rateId: 'rate_id',
-  paymentMethod: 'payment_method',
-  testScenario: 'test_scenario',
-};
-
-/** What makes two requests "the same": the rate they book and every body field, in a stable order. */
-function fingerprintOf(request: CreateBookingRequest): string {
-  const { actor: _actor, ...rest } = request;
-  const named = Object.fromEntries(Object.entries(rest).map(([field, value]) => [FINGERPRINT_NAMES[field] ?? field, value]));
-  const canonical = JSON.stringify(named, (_key, value) =>
-    value && typeof value === 'object' && !Array.isArray(value) ? Object.fromEntries(Object.entries(value).sort(([a], [b]) => a.localeCompare(b))) : value,
-  );
-  return createHash('sha256').update(canonical).digest('hex');
-}
-
-/** The language of a booking's texts: `language`, or the older `lang`, or English. */
-function languageOf(body: CreateBookingRequest['body']): BookingLanguage {
-  return body.language ?? body.lang ?? 'en';
 }

@@ -1,4 +1,5 @@
 import { Type } from 'class-transformer';
+import { createHash } from 'node:crypto';
 import { PageAfter, PageLimit, PageNumber, QueryId } from '../common/page-query';
 import {
   ArrayMaxSize,
@@ -123,7 +124,11 @@ export class V2BookBody extends BookCreateBody {
   prebook_id: string;
 }
 
-/** booking.booking.create.v2: the body as the caller sent it (V2: without prebook_id), and which prebook it books. */
+/**
+ * booking.booking.create.v2, served for the previous release's gateways (remove in the next):
+ * the body as the caller sent it (V2: without prebook_id), and which prebook it books. v3
+ * takes a BookingOrder.
+ */
 export class CreateBookingRequest extends PrebookSelector {
   @IsDefined()
   @ValidateNested()
@@ -134,6 +139,193 @@ export class CreateBookingRequest extends PrebookSelector {
   @IsOptional()
   @IsIn(TEST_SCENARIOS)
   testScenario?: TestScenario;
+}
+
+/** The guest a room is booked for. */
+export class LeadGuest {
+  @IsNonBlankString()
+  @MaxLength(100)
+  firstName: string;
+
+  @IsNonBlankString()
+  @MaxLength(100)
+  lastName: string;
+}
+
+/** What the partner gave of a card (required for a card payment: the booking service checks it against the prebook's payment method). */
+export class CardInput {
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
+  token?: string;
+
+  @IsOptional()
+  @IsNonBlankString()
+  @MaxLength(100)
+  firstName?: string;
+
+  @IsOptional()
+  @IsNonBlankString()
+  @MaxLength(100)
+  lastName?: string;
+
+  @IsOptional()
+  @IsNonBlankString()
+  @MaxLength(20)
+  postalCode?: string;
+
+  /** MM/YY. */
+  @IsOptional()
+  @Matches(/^(0[1-9]|1[0-2])\/\d{2}$/)
+  expiration?: string;
+}
+
+/** A book request in the booking service's words: for each room its lead guest, the contact, the card, and the partner's keys. */
+export class BookingOrder {
+  @IsDefined()
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(STAY_LIMITS.maxRooms)
+  @ValidateNested({ each: true })
+  @Type(() => LeadGuest)
+  leadGuests: LeadGuest[];
+
+  @IsEmail()
+  @MaxLength(254)
+  email: string;
+
+  @IsNonBlankString()
+  @MaxLength(40)
+  phone: string;
+
+  @IsDefined()
+  @ValidateNested()
+  @Type(() => CardInput)
+  card: CardInput;
+
+  @IsOptional()
+  @IsString()
+  @MaxLength(64)
+  promoCode?: string;
+
+  @IsOptional()
+  @Matches(/^[\x21-\x7e]{1,128}$/)
+  idempotencyKey?: string;
+
+  @IsOptional()
+  @IsString()
+  @MaxLength(64)
+  loyaltyNumber?: string;
+
+  @IsOptional()
+  @IsString()
+  @MaxLength(1000)
+  specialRequest?: string;
+
+  @IsOptional()
+  @Matches(/^[\x20-\x7e]{1,128}$/)
+  clientReference?: string;
+
+  /** The language of the booking's texts (English when not given). */
+  @IsOptional()
+  @IsIn(BOOKING_LANGUAGES)
+  language?: BookingLanguage;
+}
+
+/** booking.booking.create.v3: which prebook to book, and the order. */
+export class CreateBookingRequestV3 extends PrebookSelector {
+  @IsDefined()
+  @ValidateNested()
+  @Type(() => BookingOrder)
+  order: BookingOrder;
+
+  /**
+   * What makes a repeat of an idempotency key the same request (else 409): a digest of the
+   * request as the partner sent it (bookRequestFingerprint), taken where it is known whole.
+   */
+  @Matches(/^[0-9a-f]{64}$/)
+  fingerprint: string;
+
+  /** Sandbox only (X-Test-Scenario). */
+  @IsOptional()
+  @IsIn(TEST_SCENARIOS)
+  testScenario?: TestScenario;
+}
+
+/**
+ * A book request of the booking API (POST /book/... or /v2/book) in the booking service's
+ * words: the one mapping, used by the gateway (and by the booking service's handler of
+ * .v2, which still receives the body, for the previous release's gateways).
+ */
+export function bookingOrderOf(body: BookCreateBody): BookingOrder {
+  const card: CardInput = {
+    ...(body.payment_token !== undefined && { token: body.payment_token }),
+    ...(body.payment_first_name !== undefined && { firstName: body.payment_first_name }),
+    ...(body.payment_last_name !== undefined && { lastName: body.payment_last_name }),
+    ...(body.payment_postal_code !== undefined && { postalCode: body.payment_postal_code }),
+    ...(body.payment_expiration !== undefined && { expiration: body.payment_expiration }),
+  };
+  const language = body.language ?? body.lang;
+  return {
+    leadGuests: body.rooms.map((room) => ({ firstName: room.lead_first_name, lastName: room.lead_last_name })),
+    email: body.email,
+    phone: body.phone,
+    card,
+    ...(body.promo_code !== undefined && { promoCode: body.promo_code }),
+    ...(body.idempotency_key !== undefined && { idempotencyKey: body.idempotency_key }),
+    ...(body.loyalty_number !== undefined && { loyaltyNumber: body.loyalty_number }),
+    ...(body.special_request !== undefined && { specialRequest: body.special_request }),
+    ...(body.client_reference !== undefined && { clientReference: body.client_reference }),
+    ...(language !== undefined && { language }),
+  };
+}
+
+/**
+ * The request's selector fields under the names they had when fingerprints were first
+ * stored (before the request's own fields were camelCase), so that a key used before
+ * the rename still matches its repeat.
+ */
+const FINGERPRINT_NAMES: Record<string, string> = {
+  prebookId: 'prebook_id',
+  sessionId: 'session_id',
+  hotelId: 'hotel_id',
+  rateId: 'rate_id',
+  paymentMethod: 'payment_method',
+  testScenario: 'test_scenario',
+};
+
+/**
+ * What makes two book requests "the same": the rate they book and every field of the
+ * partner's body, in a stable order, as a SHA-256 digest. Stored with each booking; the
+ * same function as the booking service always used, so keys used before an upgrade still
+ * match their repeats.
+ */
+export function bookRequestFingerprint(request: Omit<CreateBookingRequest, 'actor'> & { actor?: unknown }): string {
+  const { actor: _actor, ...rest } = request;
+  const named = Object.fromEntries(Object.entries(rest).map(([field, value]) => [FINGERPRINT_NAMES[field] ?? field, value]));
+  const canonical = JSON.stringify(named, (_key, value) =>
+    value && typeof value === 'object' && !Array.isArray(value) ? Object.fromEntries(Object.entries(value).sort(([a], [b]) => a.localeCompare(b))) : value,
+  );
+  return createHash('sha256').update(canonical).digest('hex');
+}
+
+/** The book request's fields as the booking service names them, and as the booking API does. */
+const BOOK_API_NAMES: Record<string, string> = {
+  leadGuests: 'rooms',
+  promoCode: 'promo_code',
+  idempotencyKey: 'idempotency_key',
+  clientReference: 'client_reference',
+  'card.token': 'payment_token',
+  'card.firstName': 'payment_first_name',
+  'card.lastName': 'payment_last_name',
+  'card.postalCode': 'payment_postal_code',
+  'card.expiration': 'payment_expiration',
+};
+const BOOK_DOMAIN_NAMES = new RegExp(`\\b(${Object.keys(BOOK_API_NAMES).map((name) => name.replace('.', '\\.')).join('|')})\\b`, 'g');
+
+/** A booking service's refusal of a book request (a field, a message) in the booking API's words. */
+export function inBookApiWords(text: string): string {
+  return text.replace(BOOK_DOMAIN_NAMES, (name) => BOOK_API_NAMES[name]);
 }
 
 export interface BookingGuest {

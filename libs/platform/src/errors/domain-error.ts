@@ -27,6 +27,11 @@ export class DomainError extends Error {
     return new DomainError('NOT_FOUND', `${what} not found`);
   }
 
+  /** The same refusal, its message and fields reworded (a service's field names in an API's words, say). */
+  reworded(words: (text: string) => string): DomainError {
+    return new DomainError(this.code, words(this.message), this.errors?.map((error) => ({ field: words(error.field), message: words(error.message) })), this.retryAfterSeconds);
+  }
+
   static fromWire(payload: RpcErrorPayload): DomainError {
     return new DomainError(payload.code, payload.message, payload.errors, payload.retryAfterSeconds);
   }
