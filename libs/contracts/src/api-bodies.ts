@@ -17,7 +17,7 @@ export const BOOKING_API_BODIES = {
   PlacesQuery: 'query of GET /places/search, mapped by the gateway',
   BookingListQuery: 'query of GET /book, mapped by the gateway to a BookingListFilter',
   BookCreateBody: 'body of POST /book/..., mapped by the gateway to a BookingOrder (booking.booking.create.v2, served for the previous release, takes it as `body`)',
-  V2BookBody: 'body of POST /v2/book: its prebook_id is mapped, the rest as a BookCreateBody is',
+  V2BookBody: 'body of POST /v2/book: mapped as a BookCreateBody is, its prebook_id to the prebook booked',
   V2PrebookBody: 'body of POST /v2/prebook, mapped by the gateway',
   PrebookQuery: 'query of GET /prebook/..., mapped by the gateway',
   PromoCodeBody: 'body of POST /book/promocode, mapped by the gateway',

@@ -11,6 +11,7 @@ import {
   bookRequestFingerprint,
   bookingOrderOf,
   inBookApiWords,
+  isOwnBookRefusal,
   FindRecordedBookingRequest,
   ListBackendBookingsRequestV3,
   ListBookingsRequestV4,
@@ -82,7 +83,7 @@ export class BookingsController {
     try {
       return await this.bookings.create({ ...selector, order: bookingOrderOf(body), fingerprint: bookRequestFingerprint(request) });
     } catch (error) {
-      throw error instanceof DomainError ? error.reworded(inBookApiWords) : error;
+      throw error instanceof DomainError && isOwnBookRefusal(error.code) ? error.reworded(inBookApiWords) : error;
     }
   }
 }

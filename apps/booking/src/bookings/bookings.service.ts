@@ -224,7 +224,7 @@ export class BookingsService {
 
   /**
    * The first request's booking for a repeated idempotency key, once it has an
-   * outcome (or as it stands at the deadline), or 409 for a different body. A
+   * outcome (or as it stands at the deadline), or 409 for a different request (another fingerprint). A
    * repeat carries the card again, so it can take over a card booking whose
    * worker died before charging.
    */

@@ -1,5 +1,5 @@
 import { FastifyReply } from 'fastify';
-import { Actor, BookingView, CreateBookingReply, CreateBookingRequest, SUBJECTS, bookRequestFingerprint, bookingOrderOf, inBookApiWords } from '@hotel/contracts';
+import { Actor, BookingView, CreateBookingReply, CreateBookingRequest, SUBJECTS, bookRequestFingerprint, bookingOrderOf, inBookApiWords, isOwnBookRefusal } from '@hotel/contracts';
 import { DomainError, ServiceClient } from '@hotel/platform';
 
 /** A created booking is 201; a repeat with the same idempotency_key answers the original with 200. */
@@ -16,20 +16,20 @@ const LOOKUP_TIMEOUT_MS = 1500;
 /**
  * Books (booking.booking.create): the partner's request as the booking service takes it (a
  * BookingOrder, and the request's fingerprint for its idempotency key), its refusals named
- * in the API's words. When the booking service's answer does not come (a replica
+ * in the API's words. `request` is the partner's request as the API has it (the selector, the
+ * body, the sandbox scenario). When the booking service's answer does not come (a replica
  * gone mid-request: 503), the booking may have been recorded all the same, and the platform
  * finishes it whatever happens. So the 503 says which booking it was, when the request's
  * idempotency key (or V2, its prebook) finds one, and always how to get its outcome: repeat
  * with the same key, which answers that booking and never makes a second.
  */
-// `request` is the partner's request as the API has it (the selector, the body, the sandbox scenario).
 export async function createBooking(services: ServiceClient, request: CreateBookingRequest): Promise<CreateBookingReply> {
   const { body, ...selector } = request;
   try {
     return await services.send(SUBJECTS.BOOKING_BOOKING_CREATE, { ...selector, order: bookingOrderOf(body), fingerprint: bookRequestFingerprint(request) });
   } catch (error) {
     if (!(error instanceof DomainError)) throw error;
-    if (error.code !== 'SERVICE_UNAVAILABLE') throw error.reworded(inBookApiWords);
+    if (error.code !== 'SERVICE_UNAVAILABLE') throw isOwnBookRefusal(error.code) ? error.reworded(inBookApiWords) : error;
     const key = request.body.idempotency_key;
     const bookingId = await recordedBooking(services, request.actor, key, request.prebookId);
     const repeat = key ? 'repeat this request with the same idempotency_key for its outcome' : 'send an idempotency_key with every book request, so that a repeat answers the booking';

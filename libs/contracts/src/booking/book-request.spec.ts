@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
-import { BookCreateBody, BookingOrder, bookRequestFingerprint, bookingOrderOf, inBookApiWords } from './book';
+import { BookCreateBody, BookingOrder, bookRequestFingerprint, bookingOrderOf, inBookApiWords, isOwnBookRefusal } from './book';
 
 describe("a book request in the booking service's words", () => {
   const body: BookCreateBody = {
@@ -63,7 +63,14 @@ describe("a book request in the booking service's words", () => {
     expect(inBookApiWords('leadGuests')).toBe('rooms');
     expect(inBookApiWords('duplicate clientReference')).toBe('duplicate client_reference');
     expect(inBookApiWords('idempotencyKey was used with a different request')).toBe('idempotency_key was used with a different request');
+    // A refusal of the order's input names the body's fields, as the API's validation does.
+    expect(inBookApiWords('order.leadGuests.0.firstName')).toBe('body.rooms.0.lead_first_name');
+    expect(inBookApiWords('order.card.expiration')).toBe('body.payment_expiration');
+    expect(inBookApiWords('order.specialRequest must be shorter than or equal to 1000 characters')).toBe('body.special_request must be shorter than or equal to 1000 characters');
     // Only whole names: other words stay.
     expect(inBookApiWords('card declined: insufficient funds; promoCodes, cardholder')).toBe('card declined: insufficient funds; promoCodes, cardholder');
+    // Only the booking service's own refusals are reworded; a vendor's or a card processor's text passes as it came.
+    expect(['VALIDATION_FAILED', 'IDEMPOTENCY_CONFLICT', 'CONFLICT', 'DUPLICATE_CLIENT_REFERENCE'].every((code) => isOwnBookRefusal(code as never))).toBe(true);
+    expect(['SUPPLIER_ERROR', 'PAYMENT_DECLINED', 'SERVICE_UNAVAILABLE', 'RATE_NOT_AVAILABLE'].some((code) => isOwnBookRefusal(code as never))).toBe(false);
   });
 });

@@ -18,6 +18,7 @@ import {
   ValidateNested,
 } from 'class-validator';
 import { ActorScoped } from '../common/actor';
+import { ErrorCode } from '../errors';
 import { ENTITY_TAGS } from '../common/entity-tags';
 import { TEST_SCENARIOS, TestScenario } from '../common/test-scenario';
 import { IsCalendarDay, IsDayOrRange, IsNonBlankString } from '../common/validators';
@@ -309,23 +310,40 @@ export function bookRequestFingerprint(request: Omit<CreateBookingRequest, 'acto
   return createHash('sha256').update(canonical).digest('hex');
 }
 
-/** The book request's fields as the booking service names them, and as the booking API does. */
+/**
+ * The book request's fields as the booking service names them, and as the booking API does
+ * (a card's names before a lead guest's: `card.firstName` is matched whole first).
+ */
 const BOOK_API_NAMES: Record<string, string> = {
-  leadGuests: 'rooms',
-  promoCode: 'promo_code',
-  idempotencyKey: 'idempotency_key',
-  clientReference: 'client_reference',
   'card.token': 'payment_token',
   'card.firstName': 'payment_first_name',
   'card.lastName': 'payment_last_name',
   'card.postalCode': 'payment_postal_code',
   'card.expiration': 'payment_expiration',
+  leadGuests: 'rooms',
+  firstName: 'lead_first_name',
+  lastName: 'lead_last_name',
+  promoCode: 'promo_code',
+  idempotencyKey: 'idempotency_key',
+  clientReference: 'client_reference',
+  loyaltyNumber: 'loyalty_number',
+  specialRequest: 'special_request',
 };
-const BOOK_DOMAIN_NAMES = new RegExp(`\\b(${Object.keys(BOOK_API_NAMES).map((name) => name.replace('.', '\\.')).join('|')})\\b`, 'g');
+const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const BOOK_DOMAIN_NAMES = new RegExp(`\\b(?:${Object.keys(BOOK_API_NAMES).map(escaped).join('|')})\\b`, 'g');
 
-/** A booking service's refusal of a book request (a field, a message) in the booking API's words. */
+/** A booking service's refusal of a book request (a field, a message) in the booking API's words: the order is the body. */
 export function inBookApiWords(text: string): string {
-  return text.replace(BOOK_DOMAIN_NAMES, (name) => BOOK_API_NAMES[name]);
+  return text.replace(/\border\./g, 'body.').replace(BOOK_DOMAIN_NAMES, (name) => BOOK_API_NAMES[name]);
+}
+
+/**
+ * Whether a refusal of a book request is the booking service's own (its input checks, a key's
+ * conflicts), worded in its names: the others carry a vendor's, a card processor's or another
+ * service's text, passed on as it came.
+ */
+export function isOwnBookRefusal(code: ErrorCode): boolean {
+  return code === 'VALIDATION_FAILED' || code === 'IDEMPOTENCY_CONFLICT' || code === 'CONFLICT' || code === 'DUPLICATE_CLIENT_REFERENCE';
 }
 
 export interface BookingGuest {
