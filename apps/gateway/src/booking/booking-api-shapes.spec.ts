@@ -1,5 +1,5 @@
-import { SearchBody } from '@hotel/contracts';
-import { cancelAnswer, placesAnswer, precancelAnswer, searchAnswer, staySearchOf } from './booking-api-shapes';
+import { SearchBody, searchAnswer, staySearchOf } from '@hotel/contracts';
+import { cancelAnswer, placesAnswer, precancelAnswer } from './booking-api-shapes';
 
 describe("the booking API's answers rendered by the gateway", () => {
   it('places: the ids, the name and address, and Google-style types by kind', () => {

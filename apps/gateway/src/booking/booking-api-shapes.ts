@@ -7,10 +7,6 @@ import {
   PlacesReply,
   PrecancelView,
   PlaceResult,
-  SearchBody,
-  SearchData,
-  SearchProgress,
-  StaySearch,
   decimalToNumber,
 } from '@hotel/contracts';
 import { DomainError } from '@hotel/platform';
@@ -20,8 +16,9 @@ import { DomainError } from '@hotel/platform';
  * (camelCase, amounts as decimal strings): the one place their public shape is written,
  * so a change to it is a change here and in the OpenAPI document, never a new service
  * contract. The answers not listed here are still shaped by their service (the Booking,
- * hotel rates, V2 rates, prebooks); they move here one by one. The requests the gateway
- * maps to domain requests are here too.
+ * hotel rates, V2 rates, prebooks); they move here one by one. Those a service's previous
+ * version still answers for one release (the searches, V2 rates' head, the book request) are
+ * mapped and rendered beside their API types in the contracts, used by both until then.
  */
 
 /** `GET /places/search`. */
@@ -48,32 +45,6 @@ export function precancelAnswer(quote: CancellationQuote): PrecancelView {
 /** `POST /book/cancel/{booking_id}`. */
 export function cancelAnswer(cancellation: Cancellation): CancelView {
   return { cancelled: cancellation.cancelled, cancellation_reference: cancellation.reference };
-}
-
-/** `POST /search` (a new search), as the search service takes it. The body is valid (SearchBody): a place or a destination, dates and rooms. */
-export function staySearchOf(body: SearchBody): StaySearch {
-  return {
-    placeId: (body.place_id ?? body.destination_id)!,
-    checkIn: body.check_in!,
-    checkOut: body.check_out!,
-    rooms: body.rooms!.map((room) => ({ adults: room.adults, children: room.children, childAges: room.children_ages })),
-  };
-}
-
-/** `POST /search` and `GET /search/{session_id}`: each hotel with its lowest rate, the amount a JSON number (exact). */
-export function searchAnswer(progress: SearchProgress): SearchData {
-  return {
-    session_id: progress.sessionId,
-    search_completed: progress.completed,
-    results: progress.hotels.map((hotel) => ({
-      hotel: {
-        id: hotel.id,
-        name: hotel.name,
-        stars: hotel.stars,
-        lowest_rate: { id: hotel.lowestRate.id, price_chargeable: decimalToNumber(hotel.lowestRate.amount), price_currency: hotel.lowestRate.currency },
-      },
-    })),
-  };
 }
 
 /** The search service's unknown place (its field `placeId`), named as the API names it: by the field the partner sent. */

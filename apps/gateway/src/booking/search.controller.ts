@@ -1,9 +1,9 @@
 import { Body, Controller, Inject, Param, Query } from '@nestjs/common';
-import { Actor, ClientPricing, HotelRatesData, PlacesQuery, PlacesReply, SUBJECTS, SearchBody, SearchData } from '@hotel/contracts';
+import { Actor, ClientPricing, HotelRatesData, PlacesQuery, PlacesReply, SUBJECTS, SearchBody, SearchData, searchAnswer, staySearchOf } from '@hotel/contracts';
 import { ServiceClient } from '@hotel/platform';
 import { BookingApi, CurrentActor, CurrentPricing } from '../auth/api-family';
 import { SERVICE_CLIENT } from '../gateway.tokens';
-import { placesAnswer, searchAnswer, staySearchOf, unknownPlaceInApiWords } from './booking-api-shapes';
+import { placesAnswer, unknownPlaceInApiWords } from './booking-api-shapes';
 import { PlacesCache } from './places-cache';
 import { HotelSessionParams, SessionParams } from './search.params';
 import { Route } from '../http/route';

@@ -11,7 +11,8 @@ import {
   ResolvedRate,
   SearchData,
   SearchProgress,
-  decimalToNumber,
+  searchAnswer,
+  staySearchOf,
 } from '@hotel/contracts';
 import { Handles } from '@hotel/platform';
 import { unknownPlaceInApiWords } from '../previous-release';
@@ -34,24 +35,17 @@ export class SessionsController {
   /** v2, for the gateways of the previous release during a rolling upgrade (remove in the next): the API's body and answer. */
   @Handles(OPERATIONS.SEARCH_SESSION_CREATE_V2)
   async createV2(@Payload() request: CreateSearchSessionRequest): Promise<SearchData> {
-    const { search } = request;
-    const field = search.place_id !== undefined ? 'place_id' : 'destination_id';
-    const stay = {
-      placeId: (search.place_id ?? search.destination_id)!,
-      checkIn: search.check_in!,
-      checkOut: search.check_out!,
-      rooms: search.rooms!.map((room) => ({ adults: room.adults, children: room.children, childAges: room.children_ages })),
-    };
-    const progress = await this.sessions.create(request.actor, request.pricing, stay).catch((error: unknown) => {
+    const field = request.search.place_id !== undefined ? 'place_id' : 'destination_id';
+    const progress = await this.sessions.create(request.actor, request.pricing, staySearchOf(request.search)).catch((error: unknown) => {
       throw unknownPlaceInApiWords(error, field);
     });
-    return searchDataV2(progress);
+    return searchAnswer(progress);
   }
 
   /** v2, as createV2. */
   @Handles(OPERATIONS.SEARCH_SESSION_POLL_V2)
   async pollV2(@Payload() request: PollSearchSessionRequest): Promise<SearchData> {
-    return searchDataV2(await this.sessions.poll(request.actor, request.sessionId));
+    return searchAnswer(await this.sessions.poll(request.actor, request.sessionId));
   }
 
   @Handles(OPERATIONS.SEARCH_RATE_RESOLVE)
@@ -65,13 +59,3 @@ export class SessionsController {
   }
 }
 
-/** The v2 answer (the API's), for the previous release's gateways. */
-function searchDataV2(progress: SearchProgress): SearchData {
-  return {
-    session_id: progress.sessionId,
-    search_completed: progress.completed,
-    results: progress.hotels.map(({ lowestRate, ...hotel }) => ({
-      hotel: { ...hotel, lowest_rate: { id: lowestRate.id, price_chargeable: decimalToNumber(lowestRate.amount), price_currency: lowestRate.currency } },
-    })),
-  };
-}

@@ -18,6 +18,7 @@ import {
   registerDecorator,
 } from 'class-validator';
 import { ActorScoped } from '../common/actor';
+import { decimalToNumber } from '../common/money';
 import { PricedForActor } from '../users/credentials';
 import { HotelDetails, HotelRate } from './hotel';
 import { ChildAgesMatchChildren, IsCheckInDay, IsCheckOutDay, RoomRequest, STAY_LIMITS } from './stay';
@@ -196,4 +197,34 @@ export interface HotelRatesData {
   hotel: HotelDetails;
   rates: HotelRate[];
   search_completed: boolean;
+}
+
+/**
+ * `POST /search` (a new search) as the search service takes it: the one mapping, used by the
+ * gateway (and by the search service's .v2 handler for the previous release's gateways).
+ * The body is valid (SearchBody): a place or a destination, dates and rooms.
+ */
+export function staySearchOf(body: SearchBody): StaySearch {
+  return {
+    placeId: (body.place_id ?? body.destination_id)!,
+    checkIn: body.check_in!,
+    checkOut: body.check_out!,
+    rooms: body.rooms!.map((room) => ({ adults: room.adults, children: room.children, childAges: room.children_ages })),
+  };
+}
+
+/** The answer of `POST /search` and `GET /search/{session_id}`: each hotel with its lowest rate, the amount a JSON number (exact). Rendered by the gateway (and the .v2 handler). */
+export function searchAnswer(progress: SearchProgress): SearchData {
+  return {
+    session_id: progress.sessionId,
+    search_completed: progress.completed,
+    results: progress.hotels.map((hotel) => ({
+      hotel: {
+        id: hotel.id,
+        name: hotel.name,
+        stars: hotel.stars,
+        lowest_rate: { id: hotel.lowestRate.id, price_chargeable: decimalToNumber(hotel.lowestRate.amount), price_currency: hotel.lowestRate.currency },
+      },
+    })),
+  };
 }
