@@ -1041,6 +1041,14 @@ async function main() {
       traceable: true,
     },
     {
+      // One hotel of a completed V1 search: its details and every rate, priced from the vendors' (cached) answers.
+      name: 'rates: GET /hotel/{hotel_id}/{session_id}, a completed session',
+      url: `${gateway}/hotel/${hotelRates.body.data.hotel.id}/${session.body.data.session_id}`,
+      headers: booking,
+      connections: 10,
+      traceable: true,
+    },
+    {
       name: 'prebook: GET /prebook/{hotel}/{session}/{rate}/account',
       url: `${gateway}${prebookPath}`,
       headers: booking,

@@ -154,9 +154,11 @@ describe('a rolling upgrade from the previous release', () => {
       while (running) {
         try {
           const stay = nextStay();
-          // A V1 search too: its subjects changed version in this release (the old one still served).
+          // A V1 search and a hotel's rates too: their subjects changed version in this release (the old ones still served).
           const search = await call('POST', '/search', { place_id: 'gn:2988507', ...stay });
-          await call('GET', `/search/${search.data.session_id}`);
+          const polled = await call('GET', `/search/${search.data.session_id}`);
+          const found: number | undefined = polled.data.results[0]?.hotel.id;
+          if (found !== undefined) await call('GET', `/hotel/${found}/${search.data.session_id}`);
           const { rates, search_completed: completed } = await call('POST', '/v2/rates', { place_id: 'gn:2988507', ...stay, limit: 1 });
           if (rates.length === 0) {
             // Every vendor missed V2's deadline (a loaded machine): an answer, not completed, which a

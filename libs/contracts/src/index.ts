@@ -11,6 +11,7 @@ export * from './users/credentials';
 export * from './users/users';
 export * from './users/finance-tokens';
 export * from './search/hotel';
+export * from './search/rate';
 export * from './search/stay';
 export * from './search/places';
 export * from './search/search-session';

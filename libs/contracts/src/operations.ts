@@ -36,6 +36,7 @@ import {
 } from './accounting/accounting';
 import { SoldOutReply, SoldOutRequest } from './search/inventory';
 import { FindPlacesRequest, PlaceMatches } from './search/places';
+import { HotelRates } from './search/rate';
 import { CreateSearchSessionRequest, CreateSearchSessionRequestV3, HotelRatesData, HotelRatesRequest, PollSearchSessionRequest, SearchData, SearchProgress } from './search/search-session';
 import { V2RatesChunk, V2RatesQueryChunk, V2RatesRequest, V2RatesRequestV3 } from './search/v2-rates';
 import {
@@ -180,7 +181,9 @@ export const OPERATIONS = {
   SEARCH_SESSION_CREATE_V2: operation({ subject: 'search.session.create.v2', request: CreateSearchSessionRequest, reply: replyOf<SearchData>(), callers: ['gateway'], servedForPreviousRelease: true }),
   SEARCH_SESSION_POLL: operation({ subject: 'search.session.poll.v3', request: PollSearchSessionRequest, reply: replyOf<SearchProgress>(), callers: ['gateway'] }),
   SEARCH_SESSION_POLL_V2: operation({ subject: 'search.session.poll.v2', request: PollSearchSessionRequest, reply: replyOf<SearchData>(), callers: ['gateway'], servedForPreviousRelease: true }),
-  SEARCH_HOTEL_RATES_GET: operation({ subject: 'search.hotel-rates.get.v2', request: HotelRatesRequest, reply: replyOf<HotelRatesData>(), callers: ['gateway'] }),
+  /** v3: the hotel and its rates in the search service's words (HotelRates); the gateway renders the API's. v2, the API's answer, is served one more release. */
+  SEARCH_HOTEL_RATES_GET: operation({ subject: 'search.hotel-rates.get.v3', request: HotelRatesRequest, reply: replyOf<HotelRates>(), callers: ['gateway'] }),
+  SEARCH_HOTEL_RATES_GET_V2: operation({ subject: 'search.hotel-rates.get.v2', request: HotelRatesRequest, reply: replyOf<HotelRatesData>(), callers: ['gateway'], servedForPreviousRelease: true }),
   /**
    * Answers in several messages (V2RatesQueryChunk): a head, then the rates in chunks under 1 MB. v3: the request and
    * the head in the search service's words (the gateway maps the API's body and renders the head). v2, the API's body

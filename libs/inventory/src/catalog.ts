@@ -1,5 +1,5 @@
 import { getCountryCallingCode, isSupportedCountry } from 'libphonenumber-js';
-import { BedType, HotelDetails } from '@hotel/contracts';
+import { BedType, HotelDetails, HotelProfile, hotelAnswer } from '@hotel/contracts';
 import { Place, citiesWithin, distanceMeters, findPlace, gazetteer } from './gazetteer';
 import { SeededRandom, hash32 } from './hash';
 import { foldText } from './text';
@@ -256,35 +256,32 @@ export function description(hotel: Hotel, language: Language = 'en'): string {
   return hotel.descriptions[language] ?? hotel.descriptions.en!;
 }
 
-/** The specification's HotelDetails; the lowest rates are filled in by whoever priced the hotel. */
-export function toHotelDetails(hotel: Hotel, language: Language = 'en'): HotelDetails {
+/** A hotel as the services describe it, in `language` (without rates). */
+export function toHotelProfile(hotel: Hotel, language: Language = 'en'): HotelProfile {
   return {
     id: hotel.id,
     name: hotel.name,
     stars: hotel.stars,
     rating: hotel.rating,
-    review_count: hotel.reviewCount,
-    lowest_rate: null,
-    lowest_brand_loyalty_rate: null,
-    minimum_age: hotel.minimumAge,
+    reviewCount: hotel.reviewCount,
+    minimumAge: hotel.minimumAge,
     amenities: hotel.amenities,
-    check_in_begin_time: hotel.checkInBegin,
-    check_in_end_time: hotel.checkInEnd,
-    check_out_before_time: hotel.checkOutBefore,
+    checkInFrom: hotel.checkInBegin,
+    checkInUntil: hotel.checkInEnd,
+    checkOutBefore: hotel.checkOutBefore,
     description: description(hotel, language),
     images: hotel.images,
     coordinates: { lat: hotel.lat, long: hotel.long },
-    address: {
-      address: hotel.street,
-      city: hotel.city.name,
-      country: hotel.city.countryName,
-      postal_code: hotel.postalCode,
-      region: hotel.city.region,
-    },
+    address: { street: hotel.street, city: hotel.city.name, country: hotel.city.countryName, postalCode: hotel.postalCode, region: hotel.city.region },
     // A hotel imported before contacts were: none.
     phone: hotel.phone ?? null,
     email: hotel.email ?? null,
     type: hotel.type,
     exclusive: hotel.exclusive,
   };
+}
+
+/** The booking API's HotelDetails, as prebooks and bookings still store it; the lowest rates are filled in by whoever priced the hotel. */
+export function toHotelDetails(hotel: Hotel, language: Language = 'en'): HotelDetails {
+  return hotelAnswer(toHotelProfile(hotel, language));
 }

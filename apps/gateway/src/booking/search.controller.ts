@@ -1,5 +1,5 @@
 import { Body, Controller, Inject, Param, Query } from '@nestjs/common';
-import { Actor, ClientPricing, HotelRatesData, PlacesQuery, PlacesReply, SUBJECTS, SearchBody, SearchData, searchAnswer, staySearchOf } from '@hotel/contracts';
+import { Actor, ClientPricing, HotelRatesData, PlacesQuery, PlacesReply, SUBJECTS, SearchBody, SearchData, hotelRatesAnswer, searchAnswer, staySearchOf } from '@hotel/contracts';
 import { ServiceClient } from '@hotel/platform';
 import { BookingApi, CurrentActor, CurrentPricing } from '../auth/api-family';
 import { SERVICE_CLIENT } from '../gateway.tokens';
@@ -41,7 +41,7 @@ export class SearchController {
   }
 
   @Route('GET /hotel/{hotel_id}/{session_id}')
-  hotel(@CurrentActor() actor: Actor, @Param() params: HotelSessionParams): Promise<HotelRatesData> {
-    return this.services.send(SUBJECTS.SEARCH_HOTEL_RATES_GET, { actor, sessionId: params.session_id, hotelId: Number(params.hotel_id) });
+  async hotel(@CurrentActor() actor: Actor, @Param() params: HotelSessionParams): Promise<HotelRatesData> {
+    return hotelRatesAnswer(await this.services.send(SUBJECTS.SEARCH_HOTEL_RATES_GET, { actor, sessionId: params.session_id, hotelId: Number(params.hotel_id) }));
   }
 }

@@ -3,6 +3,7 @@ import { Payload } from '@nestjs/microservices';
 import {
   CreateSearchSessionRequest,
   CreateSearchSessionRequestV3,
+  HotelRates,
   HotelRatesData,
   HotelRatesRequest,
   OPERATIONS,
@@ -11,6 +12,7 @@ import {
   ResolvedRate,
   SearchData,
   SearchProgress,
+  hotelRatesAnswer,
   searchAnswer,
   staySearchOf,
 } from '@hotel/contracts';
@@ -54,8 +56,14 @@ export class SessionsController {
   }
 
   @Handles(OPERATIONS.SEARCH_HOTEL_RATES_GET)
-  hotelRates(@Payload() request: HotelRatesRequest): Promise<HotelRatesData> {
+  hotelRates(@Payload() request: HotelRatesRequest): Promise<HotelRates> {
     return this.sessions.hotelRates(request.actor, request.sessionId, request.hotelId);
+  }
+
+  /** v2, as createV2. */
+  @Handles(OPERATIONS.SEARCH_HOTEL_RATES_GET_V2)
+  async hotelRatesV2(@Payload() request: HotelRatesRequest): Promise<HotelRatesData> {
+    return hotelRatesAnswer(await this.sessions.hotelRates(request.actor, request.sessionId, request.hotelId));
   }
 }
 

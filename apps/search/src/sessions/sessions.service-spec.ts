@@ -1,6 +1,6 @@
 import { lastValueFrom, toArray } from 'rxjs';
-import { Actor, ClientPricing, RoomRequest, SUBJECTS, SearchProgress, StaySearch, V2RatesBody, V2RatesHead, V2RatesResponse, v2RatesQueryOf } from '@hotel/contracts';
-import { findPlace, hotelsForPlace } from '@hotel/inventory';
+import { Actor, ClientPricing, RoomRequest, SUBJECTS, SearchProgress, StaySearch, V2RatesBody, V2RatesHead, V2RatesResponse, Rate, rateOf, toMilli, v2RatesQueryOf } from '@hotel/contracts';
+import { findPlace, hotelById, hotelsForPlace, toHotelDetails } from '@hotel/inventory';
 import { TEST_FX_RATES, refusalOf } from '@hotel/testing';
 import { startSearchHarness } from '../../test/search-fixtures';
 import { V2RatesController } from '../v2/v2-rates.controller';
@@ -116,11 +116,21 @@ describe('search sessions and V2 rates (service tier: real PostgreSQL, vendors o
     const { sessionId: session_id } = await sessions.create(client(6), USD, PARIS_STAY);
     const { hotels } = await completed(client(6), session_id);
     const hotelId = hotels[0].id;
-    const { hotel, rates } = await sessions.hotelRates(client(6), session_id, hotelId);
-    expect(hotel.id).toBe(hotelId);
+    const { hotel, rates, completed: done } = await sessions.hotelRates(client(6), session_id, hotelId);
+    // In the search service's words: the hotel's profile, and amounts as decimal strings in the session's currency.
+    expect(hotel).toMatchObject({ id: hotelId, reviewCount: expect.any(Number), address: { street: expect.any(String) } });
+    expect(done).toBe(true);
     expect(rates.length).toBeGreaterThan(0);
-    const prices = rates.map((rate) => rate.price_chargeable);
+    for (const rate of rates) expect(rate).toMatchObject({ hotelId, currency: 'USD', prices: { chargeable: expect.stringMatching(/^\d+(\.\d{1,3})?$/) } });
+    const prices = rates.map((rate) => toMilli(rate.prices.chargeable));
     expect(prices).toEqual([...prices].sort((a, b) => a - b));
+    // The previous release's gateways (.v2) get the API's answer, as it renders the same rates.
+    const v2 = await new SessionsController(sessions).hotelRatesV2({ actor: client(6), sessionId: session_id, hotelId });
+    expect(v2.search_completed).toBe(true);
+    // (A non-refundable rate's deadline is the moment it was priced: each call's own.)
+    const pricedAnyTime = (rate: Rate) => ({ ...rate, cancellation: { ...rate.cancellation, freeUntil: '', penalties: rate.cancellation.penalties.map((penalty) => ({ ...penalty, from: '' })) } });
+    expect(v2.rates.map(rateOf).map(pricedAnyTime)).toEqual(rates.map(pricedAnyTime));
+    expect(v2.hotel).toEqual({ ...toHotelDetails(hotelById(hotelId)!), lowest_rate: v2.rates[0], lowest_brand_loyalty_rate: v2.rates.find((rate) => rate.brand_loyalty_eligible) ?? null });
     const resolved = await sessions.resolveRate(client(6), session_id, hotelId, rates[0].id);
     expect(resolved.key.hotelId).toBe(hotelId);
     expect(resolved.pricing).toEqual(USD);

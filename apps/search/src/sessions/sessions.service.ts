@@ -1,11 +1,11 @@
 import { Inject, Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { Actor, ClientPricing, HotelRate, formatAmount, milliToDecimal, toMilli, HotelRatesData, ResolvedRate, SearchHotel, SearchProgress, StaySearch } from '@hotel/contracts';
+import { Actor, ClientPricing, HotelRate, formatAmount, milliToDecimal, toMilli, HotelRates, ResolvedRate, rateOf, SearchHotel, SearchProgress, StaySearch } from '@hotel/contracts';
 import {
   Hotel,
   findPlace,
   priceEpoch,
-  toHotelDetails,
+  toHotelProfile,
   v1RateId,
   convertRate,
   FxRates,
@@ -81,7 +81,7 @@ export class SessionsService implements OnModuleInit, OnModuleDestroy {
     return this.results(await this.use(actor, sessionId));
   }
 
-  async hotelRates(actor: Actor, sessionId: string, hotelId: number): Promise<HotelRatesData> {
+  async hotelRates(actor: Actor, sessionId: string, hotelId: number): Promise<HotelRates> {
     const session = await this.use(actor, sessionId);
     const hotel = await this.catalog.hotel(hotelId);
     if (!hotel || !(await this.sessionHotels(session)).some((candidate) => candidate.id === hotelId)) {
@@ -92,10 +92,7 @@ export class SessionsService implements OnModuleInit, OnModuleDestroy {
     // Complete once every vendor answered, or the search's window has passed since the hotel was first asked for.
     const completed = missing.length === 0 || elapsed >= this.env.SEARCH_TIMEOUT_MS;
     const rates = offers.map((offer) => withV1Id(session.id, offer)).sort((a, b) => a.price_chargeable - b.price_chargeable);
-    const details = toHotelDetails(hotel);
-    details.lowest_rate = rates[0] ?? null;
-    details.lowest_brand_loyalty_rate = rates.find((rate) => rate.brand_loyalty_eligible) ?? null;
-    return { hotel: details, rates, search_completed: completed };
+    return { hotel: toHotelProfile(hotel), rates: rates.map(rateOf), completed };
   }
 
   /** The offer behind a V1 rate id, for prebook: the session must be the caller's and alive. */

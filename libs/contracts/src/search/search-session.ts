@@ -151,7 +151,7 @@ export class PollSearchSessionRequest extends ActorScoped {
   sessionId: string;
 }
 
-/** search.hotel-rates.get.v2: one hotel's details and rates within a session. */
+/** search.hotel-rates.get.v3 (and .v2, served for the previous release): one hotel's details and rates within a session. */
 export class HotelRatesRequest extends ActorScoped {
   @IsUUID()
   sessionId: string;
