@@ -15,7 +15,7 @@ import {
   TaggedBookingPageChunk,
 } from './booking/book';
 import { AttachBookingRequest, FindPrebookRequest, StoredPrebook, SupplierBookRequest, SupplierBooking, SupplierCancelRequest, SupplierStatusRequest } from './rates/supplier';
-import { CreatePrebookRequest, PrebookData, ResolveRateRequest, ResolvedRate } from './rates/prebook';
+import { CreatePrebookRequest, Prebook, PrebookData, ResolveRateRequest, ResolvedRate } from './rates/prebook';
 import { CreatePromoRequest, PromoQuote, PromoView, QuotePromoRequest, RedeemPromoRequest } from './promo/promo';
 import {
   AccountingEntryView,
@@ -193,7 +193,9 @@ export const OPERATIONS = {
   SEARCH_V2_RATES_SEARCH_V2: operation({ subject: 'search.v2-rates.search.v2', request: V2RatesRequest, reply: replyOf<V2RatesChunk>(), callers: ['gateway'], servedForPreviousRelease: true }),
 
   RATES_INVENTORY_SOLD_OUT: operation({ subject: 'rates.inventory.sold-out.v2', request: SoldOutRequest, reply: replyOf<SoldOutReply>(), callers: ['search'] }),
-  RATES_PREBOOK_CREATE: operation({ subject: 'rates.prebook.create.v3', request: CreatePrebookRequest, reply: replyOf<PrebookData>(), callers: ['gateway'] }),
+  /** v4: the prebook in the rates service's words (Prebook); the gateway renders the API's. v3, the API's answer, is served one more release. */
+  RATES_PREBOOK_CREATE: operation({ subject: 'rates.prebook.create.v4', request: CreatePrebookRequest, reply: replyOf<Prebook>(), callers: ['gateway'] }),
+  RATES_PREBOOK_CREATE_V3: operation({ subject: 'rates.prebook.create.v3', request: CreatePrebookRequest, reply: replyOf<PrebookData>(), callers: ['gateway'], servedForPreviousRelease: true }),
   /** v4: the answer carries the prebook's FX record (BookingFx). */
   RATES_PREBOOK_FIND: operation({ subject: 'rates.prebook.find.v4', request: FindPrebookRequest, reply: replyOf<StoredPrebook>(), callers: ['booking'] }),
   RATES_PREBOOK_ATTACH: operation({ subject: 'rates.prebook.attach.v2', request: AttachBookingRequest, reply: replyOf<{ attached: boolean }>(), callers: ['booking'] }),

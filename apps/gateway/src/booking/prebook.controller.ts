@@ -1,6 +1,6 @@
 import { Controller, Inject, Param, Query } from '@nestjs/common';
 import { IsIn, IsUUID } from 'class-validator';
-import { Actor, ClientPricing, PAYMENT_METHODS, PaymentMethod, PrebookData, PrebookQuery, SUBJECTS, TestScenario } from '@hotel/contracts';
+import { Actor, ClientPricing, PAYMENT_METHODS, PaymentMethod, PrebookData, PrebookQuery, SUBJECTS, TestScenario, prebookAnswer } from '@hotel/contracts';
 import { ServiceClient } from '@hotel/platform';
 import { BookingApi, CurrentActor, CurrentPricing } from '../auth/api-family';
 import { SERVICE_CLIENT } from '../gateway.tokens';
@@ -22,14 +22,14 @@ export class PrebookController {
   constructor(@Inject(SERVICE_CLIENT) private readonly services: ServiceClient) {}
 
   @Route('GET /prebook/{hotel_id}/{session_id}/{rate_id}/{payment_method}')
-  v1(
+  async v1(
     @CurrentActor() actor: Actor,
     @CurrentPricing() pricing: ClientPricing,
     @Param() params: PrebookParams,
     @Query() query: PrebookQuery,
     @TestScenarioHeader() scenario?: TestScenario,
   ): Promise<PrebookData> {
-    return this.services.send(SUBJECTS.RATES_PREBOOK_CREATE, {
+    const prebook = await this.services.send(SUBJECTS.RATES_PREBOOK_CREATE, {
       actor,
       pricing,
       ...(scenario && { testScenario: scenario }),
@@ -39,5 +39,6 @@ export class PrebookController {
       paymentMethod: params.payment_method,
       ...(query.promo_code !== undefined && { promoCode: query.promo_code }),
     });
+    return prebookAnswer(prebook);
   }
 }

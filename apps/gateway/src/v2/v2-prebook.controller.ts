@@ -1,5 +1,5 @@
 import { Body, Controller, Inject } from '@nestjs/common';
-import { Actor, ClientPricing, PrebookData, SUBJECTS, TestScenario, V2PrebookBody } from '@hotel/contracts';
+import { Actor, ClientPricing, PrebookData, SUBJECTS, TestScenario, V2PrebookBody, prebookAnswer } from '@hotel/contracts';
 import { ServiceClient } from '@hotel/platform';
 import { BookingApi, CurrentActor, CurrentPricing } from '../auth/api-family';
 import { TestScenarioHeader } from '../booking/test-scenario';
@@ -13,13 +13,13 @@ export class V2PrebookController {
   constructor(@Inject(SERVICE_CLIENT) private readonly services: ServiceClient) {}
 
   @Route('POST /v2/prebook')
-  prebook(
+  async prebook(
     @CurrentActor() actor: Actor,
     @CurrentPricing() pricing: ClientPricing,
     @Body() body: V2PrebookBody,
     @TestScenarioHeader() scenario?: TestScenario,
   ): Promise<PrebookData> {
-    return this.services.send(SUBJECTS.RATES_PREBOOK_CREATE, {
+    const prebook = await this.services.send(SUBJECTS.RATES_PREBOOK_CREATE, {
       actor,
       pricing,
       rateId: body.rate_id,
@@ -27,5 +27,6 @@ export class V2PrebookController {
       ...(body.promo_code !== undefined && { promoCode: body.promo_code }),
       ...(scenario && { testScenario: scenario }),
     });
+    return prebookAnswer(prebook);
   }
 }

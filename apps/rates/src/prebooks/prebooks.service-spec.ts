@@ -1,4 +1,4 @@
-import { Actor, RoomRequest, SUBJECTS, milliToDecimal, toMilli } from '@hotel/contracts';
+import { Actor, RoomRequest, SUBJECTS, formatAmount, milliToDecimal, prebookAnswer, toMilli } from '@hotel/contracts';
 import {
   OfferKey,
   Stay,
@@ -17,6 +17,7 @@ import { FxRatesService } from '../fx/fx-rates.service';
 import { startRatesHarness } from '../../test/rates-fixtures';
 // eslint-disable-next-line @nx/enforce-module-boundaries -- the vendor simulator's own pricing: what the vendor answered, to compare with
 import { priceOffer } from '../../../vendor-simulator/src/inventory/pricing';
+import { PrebooksController } from './prebooks.controller';
 import { PrebooksService } from './prebooks.service';
 
 // Service tier: PrebooksService with the rates app's providers (its real repositories
@@ -80,18 +81,24 @@ describe('PrebooksService (service tier: real PostgreSQL, fake accounting, users
     sufficient(true);
     const data = await prebooks.create({ actor: live(1), pricing: USD, rateId: rateId(), paymentMethod: 'account' });
 
-    const price = milliToDecimal(toMilli(data.rate.price_chargeable));
+    // In the rates service's words: amounts as decimal strings.
+    const price = data.rate.prices.chargeable;
+    expect(price).toMatch(/^\d+\.\d{2}$/);
     expect(toMilli(price)).toBeGreaterThan(0);
     expect(fundsChecks()).toEqual([{ clientId: 1, amount: price, currency: 'USD' }]);
 
-    const stored = await prebooks.findForBooking({ actor: live(1), prebookId: data.prebook_id });
+    const stored = await prebooks.findForBooking({ actor: live(1), prebookId: data.id });
     // The offer is stored as the vendor confirmed it at prebook (CheckRate): its bookable rate key, the same price.
     const bookable = { ...offer.key, vendorRate: { ...offer.key.vendorRate, keys: [expect.any(String)], recheck: false } };
-    expect(stored).toMatchObject({ prebookId: data.prebook_id, paymentMethod: 'account', priceChargeable: price, promoCode: null, offer: bookable });
-    expect(stored.response.rate.price_chargeable).toBe(data.rate.price_chargeable);
+    expect(stored).toMatchObject({ prebookId: data.id, paymentMethod: 'account', priceChargeable: price, promoCode: null, offer: bookable });
+    // The record the booking reads is the answer the API gives.
+    expect(stored.response).toEqual(prebookAnswer(data));
+    // The previous release's gateways (.v3) get the API's answer.
+    const v3 = await new PrebooksController(prebooks).createV3({ actor: live(1), pricing: USD, rateId: rateId(), paymentMethod: 'account' });
+    expect(v3).toMatchObject({ prebook_id: expect.any(String), price_changed: false, rate: { price_chargeable: Number(price), price_currency: 'USD' }, hotel: { lowest_rate: v3.rate } });
     // Another client, or the same client's sandbox, cannot book on it.
-    await expect(prebooks.findForBooking({ actor: live(2), prebookId: data.prebook_id })).rejects.toMatchObject({ code: 'PREBOOK_REQUIRED' });
-    await expect(prebooks.findForBooking({ actor: { ...live(1), sandbox: true }, prebookId: data.prebook_id })).rejects.toMatchObject({
+    await expect(prebooks.findForBooking({ actor: live(2), prebookId: data.id })).rejects.toMatchObject({ code: 'PREBOOK_REQUIRED' });
+    await expect(prebooks.findForBooking({ actor: { ...live(1), sandbox: true }, prebookId: data.id })).rejects.toMatchObject({
       code: 'PREBOOK_REQUIRED',
     });
   });
@@ -112,12 +119,12 @@ describe('PrebooksService (service tier: real PostgreSQL, fake accounting, users
     const full = await prebooks.create({ actor: live(4), pricing: USD, rateId: rateId(), paymentMethod: 'account', promoCode: 'NOPE' });
     const discounted = await prebooks.create({ actor: live(4), pricing: USD, rateId: rateId(), paymentMethod: 'account', promoCode: 'save10' });
 
-    expect(full.promo_code_response).toMatchObject({ success: false, discount_amount: 0 });
-    expect(discounted.promo_code_response).toMatchObject({ success: true, discount_amount: 10 });
-    const fullMilli = toMilli(full.rate.price_chargeable);
-    expect(toMilli(discounted.rate.price_chargeable)).toBe(fullMilli - 10000);
+    expect(full.promo).toMatchObject({ applied: false, discount: '0.00' });
+    expect(discounted.promo).toEqual({ applied: true, message: 'promo code SAVE10 applied', discount: '10.00' });
+    const fullMilli = toMilli(full.rate.prices.chargeable);
+    expect(toMilli(discounted.rate.prices.chargeable)).toBe(fullMilli - 10000);
     expect(fundsChecks().map((check) => check.amount)).toEqual([milliToDecimal(fullMilli), milliToDecimal(fullMilli - 10000)]);
-    const stored = await prebooks.findForBooking({ actor: live(4), prebookId: discounted.prebook_id });
+    const stored = await prebooks.findForBooking({ actor: live(4), prebookId: discounted.id });
     expect(stored).toMatchObject({ priceChargeable: milliToDecimal(fullMilli - 10000), promoCode: 'SAVE10', discount: '10.00' });
   });
 
@@ -148,9 +155,10 @@ describe('PrebooksService (service tier: real PostgreSQL, fake accounting, users
 
     const sandbox = await prebooks.create({ actor: { ...live(6), sandbox: true }, pricing: USD, rateId: rateId(), paymentMethod: 'account' });
     const card = await prebooks.create({ actor: live(6), pricing: USD, rateId: rateId(), paymentMethod: 'credit_card' });
-    expect(card.payment_session_token).toMatch(/^pst_/);
+    expect(card.paymentSessionToken).toMatch(/^pst_/);
+    expect(sandbox.paymentSessionToken).toBeNull();
     expect(fundsChecks()).toHaveLength(1); // the failed one only
-    expect((await storedFor(6)).map((row) => row.id).sort()).toEqual([sandbox.prebook_id, card.prebook_id].sort());
+    expect((await storedFor(6)).map((row) => row.id).sort()).toEqual([sandbox.id, card.id].sort());
   });
 
   it('a room type sold out on one night of the stay cannot be prebooked', async () => {
@@ -175,8 +183,8 @@ describe('PrebooksService (service tier: real PostgreSQL, fake accounting, users
   it('an expired prebook no longer backs a booking', async () => {
     sufficient(true);
     const data = await prebooks.create({ actor: live(8), pricing: USD, rateId: rateId(), paymentMethod: 'account' });
-    await harness.dataSource.query(`UPDATE rates.prebooks SET expires_at = now() - interval '1 second' WHERE id = $1`, [data.prebook_id]);
-    await expect(prebooks.findForBooking({ actor: live(8), prebookId: data.prebook_id })).rejects.toMatchObject({
+    await harness.dataSource.query(`UPDATE rates.prebooks SET expires_at = now() - interval '1 second' WHERE id = $1`, [data.id]);
+    await expect(prebooks.findForBooking({ actor: live(8), prebookId: data.id })).rejects.toMatchObject({
       code: 'PREBOOK_REQUIRED',
       message: expect.stringContaining('expired'),
     });
@@ -197,13 +205,13 @@ describe('PrebooksService (service tier: real PostgreSQL, fake accounting, users
     const vendorRate = priceOffer(hotelById(offer.key.hotelId)!, offer.key, offer.stay, { epoch, issuedAt: new Date() });
     const now = conversionAt(fresh, vendorRate.price_currency, yen);
     const then = conversionAt(snapshot, vendorRate.price_currency, yen);
-    expect(data.rate.price_currency).toBe('JPY');
-    expect(toMilli(data.rate.price_chargeable)).toBe(now.convert(toMilli(vendorRate.price_chargeable)));
-    expect(Number.isInteger(data.rate.price_chargeable)).toBe(true);
-    expect(data).toMatchObject({ price_changed: true, previous_price_chargeable: Number(milliToDecimal(then.convert(toMilli(vendorRate.price_chargeable)))) });
+    expect(data.rate.currency).toBe('JPY');
+    expect(toMilli(data.rate.prices.chargeable)).toBe(now.convert(toMilli(vendorRate.price_chargeable)));
+    expect(data).toMatchObject({ priceChanged: true, previousPrice: formatAmount(then.convert(toMilli(vendorRate.price_chargeable)), 'JPY') });
+    expect(data.rate.prices.chargeable).toMatch(/^\d+$/);
     // The funds are checked in the client's currency, and the booking will rely on the conversion as fixed now.
-    expect(fundsChecks().at(-1)).toMatchObject({ clientId: 9, amount: milliToDecimal(toMilli(data.rate.price_chargeable)) });
-    const stored = await prebooks.findForBooking({ actor: live(9), prebookId: data.prebook_id });
+    expect(fundsChecks().at(-1)).toMatchObject({ clientId: 9, amount: milliToDecimal(toMilli(data.rate.prices.chargeable)) });
+    const stored = await prebooks.findForBooking({ actor: live(9), prebookId: data.id });
     expect(stored.fx).toEqual({
       vendorCurrency: vendorRate.price_currency,
       vendorPrice: milliToDecimal(toMilli(vendorRate.price_chargeable)),

@@ -8,8 +8,10 @@ import {
   FindPrebookRequest,
   StoredPrebook,
   HotelRate,
-  PrebookData,
-  PrebookPromoResponse,
+  Prebook,
+  PrebookPromo,
+  prebookAnswer,
+  rateOf,
   PrebookSearch,
   SUBJECTS,
   milliToDecimal,
@@ -29,6 +31,7 @@ import {
   decodeV2RateId,
   priceEpoch,
   toHotelDetails,
+  toHotelProfile,
   convertRate,
 } from '@hotel/inventory';
 import { DomainError, SERVICE_CLIENT, SERVICE_ENV, ServiceClient } from '@hotel/platform';
@@ -67,7 +70,7 @@ export class PrebooksService {
     private readonly catalog: CatalogHotels,
   ) {}
 
-  async create(request: CreatePrebookRequest): Promise<PrebookData> {
+  async create(request: CreatePrebookRequest): Promise<Prebook> {
     const { actor } = request;
     const offer = request.sessionId ? await this.v1Offer(request) : this.v2Offer(request.rateId);
     const hotel = await this.catalog.hotel(offer.key.hotelId);
@@ -102,21 +105,29 @@ export class PrebooksService {
     const prebookId = randomUUID();
     const expiresAt = new Date(now.getTime() + this.env.PREBOOK_TTL_S * 1000);
     const bookingId = await this.prebooks.bookingInProgress(actor.clientId, hotel.id, request.rateId, request.paymentMethod);
-    const data: PrebookData = {
-      prebook_id: prebookId,
-      search: offer.search,
-      hotel: { ...toHotelDetails(hotel), lowest_rate: rate, lowest_brand_loyalty_rate: rate.brand_loyalty_eligible ? rate : null },
+    const { search } = offer;
+    const prebook: Prebook = {
+      id: prebookId,
+      stay: {
+        placeId: search.place_id,
+        destinationId: search.destination_id,
+        coordinates: search.coordinates,
+        radius: search.radius,
+        checkIn: search.check_in,
+        checkOut: search.check_out,
+        rooms: search.rooms.map((room) => ({ adults: room.adults, children: room.children, childAges: room.children_ages })),
+      },
+      hotel: toHotelProfile(hotel),
       nights: nightsBetween(offer.stay.check_in, offer.stay.check_out),
-      rooms: offer.stay.rooms,
-      rate,
+      rate: rateOf(rate),
       remarks: remarks(hotel, rate),
-      is_booking_processing: bookingId !== null,
-      booking_id: bookingId,
-      payment_session_token: request.paymentMethod === 'credit_card' ? `pst_${randomBytes(24).toString('base64url')}` : null,
-      promo_code_response: promo,
-      price_changed: current.price_chargeable !== seenChargeable,
-      previous_price_chargeable: seenChargeable,
-      expires_at: expiresAt.toISOString(),
+      bookingInProgress: bookingId !== null,
+      bookingId,
+      paymentSessionToken: request.paymentMethod === 'credit_card' ? `pst_${randomBytes(24).toString('base64url')}` : null,
+      promo,
+      priceChanged: current.price_chargeable !== seenChargeable,
+      previousPrice: formatAmount(toMilli(seenChargeable), rate.price_currency),
+      expiresAt: expiresAt.toISOString(),
     };
     await this.prebooks.insert({
       id: prebookId,
@@ -128,10 +139,12 @@ export class PrebooksService {
       rateId: request.rateId,
       paymentMethod: request.paymentMethod,
       offer: offer.key,
-      response: data,
+      // The record a booking reads (rates.prebook.find) stays the API's shape, which the previous
+      // release's booking service reads too: a domain record needs a new column first (expand/contract).
+      response: prebookAnswer(prebook),
       priceChargeable: milliToDecimal(toMilli(rate.price_chargeable)),
-      promoCode: promo?.success ? request.promoCode!.trim().toUpperCase() : null,
-      discount: milliToDecimal(toMilli(promo?.discount_amount ?? 0)),
+      promoCode: promo?.applied ? request.promoCode!.trim().toUpperCase() : null,
+      discount: milliToDecimal(promo?.applied ? toMilli(promo.discount) : 0),
       fx: {
         vendorCurrency: vendorPrice.price_currency,
         vendorPrice: milliToDecimal(toMilli(vendorPrice.price_chargeable)),
@@ -141,7 +154,7 @@ export class PrebooksService {
       },
       expiresAt,
     });
-    return data;
+    return prebook;
   }
 
   /** The unexpired prebook a booking relies on: otherwise 400 prebook required. */
@@ -217,7 +230,7 @@ export class PrebooksService {
   }
 
   /** A valid code lowers the price; an invalid one leaves it and says why. */
-  private async applyPromo(code: string, rate: HotelRate, sandbox: boolean): Promise<PrebookPromoResponse> {
+  private async applyPromo(code: string, rate: HotelRate, sandbox: boolean): Promise<PrebookPromo> {
     try {
       const quote = await this.services.send(SUBJECTS.PROMO_CODE_QUOTE, {
         code,
@@ -228,9 +241,9 @@ export class PrebooksService {
       const discount = toMilli(quote.discount);
       rate.price_chargeable = milliToNumber(toMilli(rate.price_chargeable) - discount);
       rate.price_inclusive = milliToNumber(toMilli(rate.price_inclusive) - discount);
-      return { success: true, message: `promo code ${quote.code} applied`, discount_amount: milliToNumber(discount) };
+      return { applied: true, message: `promo code ${quote.code} applied`, discount: formatAmount(discount, rate.price_currency) };
     } catch (error) {
-      if (error instanceof DomainError && error.code === 'PROMO_CODE_INVALID') return { success: false, message: error.message, discount_amount: 0 };
+      if (error instanceof DomainError && error.code === 'PROMO_CODE_INVALID') return { applied: false, message: error.message, discount: formatAmount(0, rate.price_currency) };
       throw error;
     }
   }

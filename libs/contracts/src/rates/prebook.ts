@@ -4,6 +4,9 @@ import { ActorScoped } from '../common/actor';
 import { ClientPricing, PricedForActor } from '../users/credentials';
 import { TEST_SCENARIOS, TestScenario } from '../common/test-scenario';
 import { Coordinates, HotelDetails, HotelRate } from '../search/hotel';
+import { HotelProfile, Rate, hotelAnswer, rateAnswer } from '../search/rate';
+import { StayRoom } from '../search/search-session';
+import { decimalToNumber } from '../common/money';
 import { RoomRequest, STAY_LIMITS } from '../search/stay';
 
 export const PAYMENT_METHODS = ['account', 'credit_card'] as const;
@@ -133,7 +136,7 @@ export interface ResolvedRate {
   fxDate?: string | null;
 }
 
-/** rates.prebook.create.v3: the V1 route's path and query, or the V2 body, with the caller and its client's pricing (v3). */
+/** rates.prebook.create.v4 (and .v3, served for the previous release): the V1 route's path and query, or the V2 body, with the caller and its client's pricing. */
 export class CreatePrebookRequest extends PricedForActor {
   /** V1: the session's rate; V2: the opaque rate id alone. */
   @IsOptional()
@@ -185,4 +188,71 @@ export interface PrebookData {
   price_changed: boolean;
   previous_price_chargeable: number;
   expires_at: string;
+}
+
+/** Where and when the prebooked stay is: the V1 search's place (none for a V2 rate), the dates and rooms. */
+export interface PrebookStay {
+  placeId: string | null;
+  destinationId: string | null;
+  coordinates: Coordinates | null;
+  radius: number | null;
+  checkIn: string;
+  checkOut: string;
+  rooms: StayRoom[];
+}
+
+/** A promo code's effect on a prebook: applied (the discount in the rate's currency, a decimal string), or why not. */
+export interface PrebookPromo {
+  applied: boolean;
+  message: string;
+  discount: string;
+}
+
+/**
+ * rates.prebook.create.v4: a prebook in the rates service's words. The rate is as rechecked
+ * with its vendor now, any promo discount taken off; `previousPrice` is what the client was
+ * shown for it (decimal strings in the rate's currency).
+ */
+export interface Prebook {
+  id: string;
+  stay: PrebookStay;
+  hotel: HotelProfile;
+  nights: number;
+  rate: Rate;
+  remarks: string;
+  /** A booking of this rate is under way (a repeat of book, or a booking in another tab). */
+  bookingInProgress: boolean;
+  bookingId: number | null;
+  /** A card prebook's handle for the card form; null for account payment. */
+  paymentSessionToken: string | null;
+  promo: PrebookPromo | null;
+  priceChanged: boolean;
+  previousPrice: string;
+  expiresAt: string;
+}
+
+/**
+ * The answer of `GET /prebook/...` and `POST /v2/prebook`, rendered by the gateway (and by the
+ * rates service for the record a booking reads, and for its .v3 answer, one more release).
+ */
+export function prebookAnswer(prebook: Prebook): PrebookData {
+  const rate = rateAnswer(prebook.rate);
+  const rooms = prebook.stay.rooms.map((room) => ({ adults: room.adults, children: room.children, children_ages: room.childAges }));
+  const { stay } = prebook;
+  return {
+    prebook_id: prebook.id,
+    search: { destination_id: stay.destinationId, place_id: stay.placeId, coordinates: stay.coordinates, radius: stay.radius, check_in: stay.checkIn, check_out: stay.checkOut, rooms },
+    hotel: hotelAnswer(prebook.hotel, [rate]),
+    nights: prebook.nights,
+    rooms,
+    rate,
+    remarks: prebook.remarks,
+    is_booking_processing: prebook.bookingInProgress,
+    booking_id: prebook.bookingId,
+    payment_session_token: prebook.paymentSessionToken,
+    promo_code_response: prebook.promo && { success: prebook.promo.applied, message: prebook.promo.message, discount_amount: decimalToNumber(prebook.promo.discount) },
+    price_changed: prebook.priceChanged,
+    previous_price_chargeable: decimalToNumber(prebook.previousPrice),
+    expires_at: prebook.expiresAt,
+  };
 }

@@ -65,11 +65,15 @@ const API_RATE: HotelRate = {
 describe('a rate in the services\' words', () => {
   it('carries every amount as an exact decimal string, and renders back to the same HotelRate', () => {
     const rate = rateOf(API_RATE);
-    expect(rate.prices).toMatchObject({ chargeable: '200.50', perNightAvg: '100.25', retail: '250.999', perNightPerRoom: [['50.10', '50.15'], ['50.10', '50.15']] });
-    expect(rate.rooms[0].prices).toMatchObject({ perNightAvg: '50.125', total: '100.25' });
+    // In each amount's currency's decimals: KWD three, USD two.
+    expect(rate.prices).toMatchObject({ chargeable: '200.500', perNightAvg: '100.250', retail: '250.999', perNightPerRoom: [['50.100', '50.150'], ['50.100', '50.150']] });
+    expect(rate.rooms[0].prices).toMatchObject({ perNightAvg: '50.125', total: '100.250' });
+    expect(rate.rooms[0].depositPerNight).toEqual({ amount: '15.00', currency: 'EUR' });
     expect(rate.commission).toEqual({ amount: '12.345', currency: 'KWD' });
-    expect(rate.cancellation).toEqual({ refundable: true, freeUntil: '2026-12-01T12:00:00Z', penalties: [{ from: '2026-12-01T12:00:00Z', amount: '100.25', currency: 'KWD' }] });
+    expect(rate.cancellation).toEqual({ refundable: true, freeUntil: '2026-12-01T12:00:00Z', penalties: [{ from: '2026-12-01T12:00:00Z', amount: '100.250', currency: 'KWD' }] });
     expect(rate.elite?.propertyCredit).toEqual({ amount: '100.00', currency: 'USD' });
+    const yen = rateOf({ ...API_RATE, price_currency: 'JPY', price_chargeable: 20050, price_per_night: [10025, 10025] });
+    expect(yen.prices).toMatchObject({ chargeable: '20050', perNight: ['10025', '10025'] });
     expect(JSON.stringify(rate)).not.toMatch(/"[a-z]+_[a-z_]+":/);
     expect(rateAnswer(rate)).toEqual(API_RATE);
     expect(rateAnswer(rateOf({ ...API_RATE, elite: null, cancellation_policy: 'NonRefundable' }))).toEqual({ ...API_RATE, elite: null, cancellation_policy: 'NonRefundable' });

@@ -1,10 +1,11 @@
-import { decimalToNumber, milliToDecimal, toMilli } from '../common/money';
+import { formatAmount } from '../common/currencies';
+import { decimalToNumber, toMilli } from '../common/money';
 import { BedType, Board, CancellationPolicyData, Coordinates, HotelDetails, HotelRate, HotelRateRoom, PaymentType } from './hotel';
 import type { HotelRatesData } from './search-session';
 
 /*
  * A hotel and its rates in the services' words (camelCase, amounts as decimal strings in
- * their currency), as they travel on the bus; and their rendering in the booking API's
+ * their currency's decimals), as they travel on the bus; and their rendering in the booking API's
  * words (HotelDetails, HotelRate), which the gateway does. The vendors' adapters still
  * price in the API's shape (HotelRate without its id): `rateOf` takes that to these words
  * at the service's edge, until the adapters price in them.
@@ -150,11 +151,15 @@ export interface HotelRates {
 
 // ------------------------------------------------------------ into the services' words
 
-/** An amount as the API's JSON number has it (a vendor's price), as a decimal string: exact, at most three decimals. */
-const decimal = (amount: number): string => milliToDecimal(toMilli(amount));
+/** An amount as the API's JSON number has it, as a decimal string in its currency's decimals ("12.50", "1234" JPY): exact, never rounded. */
+const inCurrency =
+  (currency: string) =>
+  (amount: number): string =>
+    formatAmount(toMilli(amount), currency);
 
 function roomOf(room: HotelRateRoom): RateRoom {
   const data = room.room_data;
+  const decimal = inCurrency(room.price_currency);
   return {
     name: room.name,
     board: room.board,
@@ -180,8 +185,8 @@ function roomOf(room: HotelRateRoom): RateRoom {
       dueAtHotel: decimal(room.price_due_at_hotel),
       inclusive: decimal(room.price_inclusive),
     },
-    fees: room.fees.map((fee) => ({ name: fee.name, amount: decimal(fee.price), currency: fee.price_currency, dueAtHotel: fee.due_at_hotel })),
-    depositPerNight: { amount: decimal(room.deposit_per_accomodation_per_night), currency: room.deposit_currency },
+    fees: room.fees.map((fee) => ({ name: fee.name, amount: inCurrency(fee.price_currency)(fee.price), currency: fee.price_currency, dueAtHotel: fee.due_at_hotel })),
+    depositPerNight: { amount: inCurrency(room.deposit_currency)(room.deposit_per_accomodation_per_night), currency: room.deposit_currency },
     adults: room.adults,
     children: room.children,
     childAges: room.children_ages,
@@ -191,6 +196,7 @@ function roomOf(room: HotelRateRoom): RateRoom {
 /** A rate as the vendors' adapters price it (the API's shape), in the services' words. */
 export function rateOf(rate: HotelRate): Rate {
   const elite = rate.elite;
+  const decimal = inCurrency(rate.price_currency);
   return {
     id: rate.id,
     hotelId: rate.hotel_id,
@@ -211,7 +217,7 @@ export function rateOf(rate: HotelRate): Rate {
     cancellation: {
       refundable: rate.cancellation_policy === 'Refundable',
       freeUntil: rate.cancellation_policy_datetime,
-      penalties: rate.cancellation_policy_data.map((penalty) => ({ from: penalty.from_datetime, amount: decimal(penalty.price_cancellation_penalty), currency: penalty.price_currency })),
+      penalties: rate.cancellation_policy_data.map((penalty) => ({ from: penalty.from_datetime, amount: inCurrency(penalty.price_currency)(penalty.price_cancellation_penalty), currency: penalty.price_currency })),
     },
     brandLoyalty: { eligible: rate.brand_loyalty_eligible, required: rate.brand_loyalty_required, programme: rate.brand_loyalty_name },
     elite: elite && {
@@ -223,12 +229,12 @@ export function rateOf(rate: HotelRate): Rate {
       breakfastIncluded: elite.breakfast_included,
       travelAgent: elite.travel_agent,
       description: elite.description,
-      propertyCredit: { amount: decimal(elite.price_property_credit), currency: elite.price_property_credit_currency },
+      propertyCredit: { amount: inCurrency(elite.price_property_credit_currency)(elite.price_property_credit), currency: elite.price_property_credit_currency },
       propertyCreditDescription: elite.property_credit_description,
       breakfastDescription: elite.breakfast_description,
       breakfastGuests: elite.breakfast_pax,
     },
-    commission: { amount: decimal(rate.price_commission), currency: rate.price_commission_currency },
+    commission: { amount: inCurrency(rate.price_commission_currency)(rate.price_commission), currency: rate.price_commission_currency },
     paymentType: rate.payment_type,
   };
 }
