@@ -1,5 +1,5 @@
 import { NatsConnection, connect, millis } from 'nats';
-import { BOOKING_EVENT_SUBJECTS, BookingEvent, HEADERS, STREAMS } from '@hotel/contracts';
+import { BOOKING_EVENT_SUBJECTS, BookingEvent, HEADERS, STREAMS, bookingAnswer } from '@hotel/contracts';
 import { natsConnectionOptions } from '@hotel/platform';
 import { GUEST, bearer, bookV1, prebookV1, queryTestDatabase, sleep, staySequence } from '@hotel/testing';
 import { FailPoints } from '../../booking/src/bookings/fail-points';
@@ -67,11 +67,11 @@ describe('booking events on JetStream', () => {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const found = await readStream()
-        .then((messages) => messages.filter((message) => message.event.data.id === bookingId))
+        .then((messages) => messages.filter((message) => message.event.booking.id === bookingId))
         .catch(() => []);
       if (found.length >= count) {
         await sleep(300);
-        return (await readStream()).filter((message) => message.event.data.id === bookingId);
+        return (await readStream()).filter((message) => message.event.booking.id === bookingId);
       }
       if (Date.now() > deadline) throw new Error(`booking ${bookingId}: ${found.length} of ${count} events on the stream`);
       await sleep(100);
@@ -108,9 +108,12 @@ describe('booking events on JetStream', () => {
     const booking = await bookV1(system, auth, freshStay(), { body: { client_reference: 'EVENTS-1' } });
     expect(booking.status).toBe('confirmed');
     const [created, confirmed] = await expectEvents(booking.id, ['booking.created', 'booking.confirmed']);
-    expect(confirmed.event).toEqual({ type: 'booking.confirmed', timestamp: booking.updated_at, sequence: 2, data: await bookingNow(booking.id) });
-    expect(created.event.data).toMatchObject({ id: booking.id, status: 'pending', voucher_url: null, client_reference: 'EVENTS-1', is_sandbox: false, created_at: booking.created_at });
-    expect(created.event.timestamp).toBe(created.event.data.updated_at);
+    // The booking in the booking service's words; the Booking rendered from it is GET /book's (and travels beside it one release, for the previous webhooks service).
+    const now = await bookingNow(booking.id);
+    expect(confirmed.event).toEqual({ type: 'booking.confirmed', timestamp: booking.updated_at, sequence: 2, booking: expect.objectContaining({ id: booking.id, status: 'confirmed' }), data: now });
+    expect(bookingAnswer(confirmed.event.booking)).toEqual(now);
+    expect(bookingAnswer(created.event.booking)).toMatchObject({ id: booking.id, status: 'pending', voucher_url: null, client_reference: 'EVENTS-1', is_sandbox: false, created_at: booking.created_at });
+    expect(created.event.timestamp).toBe(created.event.booking.updatedAt);
     expect([created.clientId, confirmed.clientId]).toEqual([String(acme.client_id), String(acme.client_id)]);
     expect(created.seq).toBeLessThan(confirmed.seq);
   });
@@ -122,8 +125,8 @@ describe('booking events on JetStream', () => {
     expect(response.status).toBe(400);
     const [{ id }] = await sql(`SELECT id FROM booking.bookings WHERE client_reference = 'EVENTS-FAIL'`);
     const [, failed] = await expectEvents(id, ['booking.created', 'booking.failed']);
-    expect(failed.event.data).toEqual(await bookingNow(id, sandbox));
-    expect(failed.event.data).toMatchObject({ status: 'failed', is_sandbox: true, failure_reason: expect.stringMatching(/supplier/) });
+    expect(bookingAnswer(failed.event.booking)).toEqual(await bookingNow(id, sandbox));
+    expect(bookingAnswer(failed.event.booking)).toMatchObject({ status: 'failed', is_sandbox: true, failure_reason: expect.stringMatching(/supplier/) });
   });
 
   it('a cancelled booking: created, confirmed, then cancelled', async () => {
@@ -131,8 +134,8 @@ describe('booking events on JetStream', () => {
     const cancel = await system.request('POST', `/book/cancel/${booking.id}`, { headers: auth });
     expect(cancel.body.data).toMatchObject({ cancelled: true });
     const messages = await expectEvents(booking.id, ['booking.created', 'booking.confirmed', 'booking.cancelled']);
-    expect(messages[2].event.data).toEqual(await bookingNow(booking.id));
-    expect(messages[2].event.data).toMatchObject({ status: 'cancelled', voucher_url: null });
+    expect(bookingAnswer(messages[2].event.booking)).toEqual(await bookingNow(booking.id));
+    expect(bookingAnswer(messages[2].event.booking)).toMatchObject({ status: 'cancelled', voucher_url: null });
   });
 
   it('concurrent bookings: each booking’s events in its own order on the stream; the relay publishes within moments of the change', async () => {
@@ -160,7 +163,7 @@ describe('booking events on JetStream', () => {
       await sleep(1500);
       const unsent = await sql(`SELECT sequence FROM booking.booking_events WHERE booking_id = $1 AND sent_at IS NULL ORDER BY sequence`, [booking.id]);
       expect(unsent.map((row) => row.sequence)).toEqual([1, 2]);
-      const before = (await readStream()).filter((message) => message.event.data.id === booking.id);
+      const before = (await readStream()).filter((message) => message.event.booking.id === booking.id);
       expect(before.map((message) => message.event.type)).toEqual(point === 'after-status-commit' ? [] : ['booking.created']);
 
       await system.stopService('booking');

@@ -33,6 +33,7 @@ export * from './rates/supplier';
 export * from './rates/fx';
 export * from './rates/vendor-reconciliation';
 export * from './booking/book';
+export * from './booking/booking-snapshot';
 export * from './booking/backend-booking';
 export * from './booking/voucher';
 export * from './booking/events';

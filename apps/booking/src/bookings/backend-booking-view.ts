@@ -26,7 +26,7 @@ export function toBackendBooking(row: BookingEntity): BackendBooking {
   ];
   if (toMilli(row.promoDiscount) > 0) lines.push({ lineText: `Promo code ${row.promoCode}`, amount: formatAmount(-toMilli(row.promoDiscount), row.priceCurrency) });
   if (rate.price_due_at_hotel > 0) lines.push({ lineText: 'Payable at the hotel', amount: money(rate.price_due_at_hotel) });
-  const cancellation = cancellationOf(row, money);
+  const cancellation = cancellationOf(row, row.priceCurrency);
   return {
     id: row.id,
     status: row.status === 'failed' ? 'cancelled' : row.status,
@@ -53,9 +53,9 @@ export function toBackendBooking(row: BookingEntity): BackendBooking {
     clientCommission: money(rate.price_commission),
     paymentMethod: row.paymentMethod === 'credit_card' ? 'creditCard' : 'account',
     userId: row.userId,
-    cancellationReference: cancellation.cancellation_reference,
-    cancelledAt: cancellation.cancelled_at,
-    cancellationPenalty: cancellation.price_cancellation_penalty,
+    cancellationReference: cancellation?.reference ?? null,
+    cancelledAt: cancellation?.at ?? null,
+    cancellationPenalty: cancellation?.penalty ?? null,
     hotel: {
       id: hotel.id,
       name: hotel.name,

@@ -1,67 +1,49 @@
-import { BookingView, milliToNumber, nightsBetween, toMilli } from '@hotel/contracts';
+import { BookingCancellation, BookingGuest, BookingSnapshot, BookingView, bookingAnswer, formatAmount, hotelProfileOf, rateOf, toMilli } from '@hotel/contracts';
 import { BookingEntity } from './booking.entity';
 
-/** The specification's Booking from a stored booking. */
-export function toBookingView(row: BookingEntity, voucherUrl: string | null): BookingView {
-  const rate = row.rate;
+/**
+ * A stored booking in the booking service's words (what its events carry), with its voucher
+ * link as given out now. The row keeps its rate and hotel as the prebook answered them (the
+ * API's HotelRate and HotelDetails): they are taken into these words here.
+ */
+export function bookingSnapshotOf(row: BookingEntity, voucherUrl: string | null): BookingSnapshot {
+  const currency = row.priceCurrency;
+  const guest = (name: BookingGuest) => ({ title: name.title, firstName: name.first_name, lastName: name.last_name });
   return {
     id: row.id,
     status: row.status,
-    booking_reference: row.bookingReference,
-    voucher_url: row.status === 'confirmed' ? voucherUrl : null,
-    hotel_id: row.hotelId,
-    check_in: row.checkIn,
-    check_out: row.checkOut,
-    nights: nightsBetween(row.checkIn, row.checkOut),
-    first_name: row.firstName,
-    last_name: row.lastName,
-    email: row.email,
-    phone: row.phone,
-    price_per_night_avg: rate.price_per_night_avg,
-    price_per_night: rate.price_per_night,
-    price_chargeable: milliToNumber(toMilli(row.priceChargeable)),
-    price_per_room: rate.price_per_room,
-    price_per_night_per_room: rate.price_per_night_per_room,
-    price_before_fees: rate.price_before_fees,
-    price_fees: rate.price_fees,
-    price_due_at_hotel: rate.price_due_at_hotel,
-    price_inclusive: rate.price_inclusive,
-    price_retail: rate.price_retail,
-    price_currency: row.priceCurrency,
-    cancellation_policy: rate.cancellation_policy,
-    cancellation_policy_date: rate.cancellation_policy_datetime,
-    cancellation_policy_data: rate.cancellation_policy_data,
+    sandbox: row.sandbox,
+    vendorReferences: row.bookingReference,
+    voucherUrl: row.status === 'confirmed' ? voucherUrl : null,
+    hotel: hotelProfileOf(row.hotel),
+    checkIn: row.checkIn,
+    checkOut: row.checkOut,
+    lead: { firstName: row.firstName, lastName: row.lastName, email: row.email, phone: row.phone },
+    rooms: row.rooms.map((room) => ({ adults: room.adults.map(guest), children: room.children.map((child) => ({ ...guest(child), age: child.age })) })),
+    rate: rateOf(row.rate),
+    charged: { amount: formatAmount(toMilli(row.priceChargeable), currency), currency },
     remarks: row.remarks,
-    rate,
-    rooms: row.rooms,
-    payment_method: row.paymentMethod,
-    is_sandbox: row.sandbox,
-    hotel: row.hotel,
-    loyalty_number: row.loyaltyNumber,
-    special_request: row.specialRequest,
-    client_reference: row.clientReference,
-    price_commission: rate.price_commission,
-    price_commission_paid: row.status === 'confirmed' && !row.sandbox ? rate.price_commission : null,
-    price_commission_currency: rate.price_commission_currency,
-    created_at: row.createdAt.toISOString(),
-    updated_at: row.updatedAt.toISOString(),
-    failure_reason: row.failureReason,
-    ...cancellationOf(row, (penalty) => milliToNumber(toMilli(penalty))),
+    paymentMethod: row.paymentMethod,
+    loyaltyNumber: row.loyaltyNumber,
+    specialRequest: row.specialRequest,
+    clientReference: row.clientReference,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+    failureReason: row.failureReason,
+    cancellation: cancellationOf(row, currency),
   };
 }
 
+/** The booking API's Booking of a stored booking. */
+export function toBookingView(row: BookingEntity, voucherUrl: string | null): BookingView {
+  return bookingAnswer(bookingSnapshotOf(row, voucherUrl));
+}
+
 /**
- * What a cancelled booking says of its cancellation, each null unless it is cancelled (a
- * cancellation under way shows nothing yet: its penalty may still follow the vendor's).
+ * What a cancelled booking says of its cancellation, in `currency`'s decimals; null unless it
+ * is cancelled (a cancellation under way shows nothing yet: its penalty may still follow the vendor's).
  */
-export function cancellationOf<Penalty>(
-  row: Pick<BookingEntity, 'status' | 'cancellationReference' | 'cancelledAt' | 'cancellationPenalty'>,
-  penaltyOf: (penalty: string) => Penalty,
-): { cancellation_reference: string | null; cancelled_at: string | null; price_cancellation_penalty: Penalty | null } {
-  const cancelled = row.status === 'cancelled';
-  return {
-    cancellation_reference: cancelled ? row.cancellationReference : null,
-    cancelled_at: cancelled && row.cancelledAt ? row.cancelledAt.toISOString() : null,
-    price_cancellation_penalty: cancelled ? penaltyOf(row.cancellationPenalty ?? '0') : null,
-  };
+export function cancellationOf(row: Pick<BookingEntity, 'status' | 'cancellationReference' | 'cancelledAt' | 'cancellationPenalty'>, currency: string): BookingCancellation | null {
+  if (row.status !== 'cancelled') return null;
+  return { reference: row.cancellationReference, at: row.cancelledAt ? row.cancelledAt.toISOString() : null, penalty: formatAmount(toMilli(row.cancellationPenalty ?? '0'), currency) };
 }

@@ -1,41 +1,12 @@
 import { toBookingView } from './booking-view';
 import { BookingEntity } from './booking.entity';
 import { filledApiView, storedViewsOf } from './stored-views';
+import { newBookingTemplate } from '../../test/booking-fixtures';
 
-const rate = {
-  rooms: [{ name: 'Double "deluxe"' }],
-  price_per_night_avg: 120.5,
-  price_per_night: [120, 121],
-  price_per_room: 241,
-  price_per_night_per_room: 120.5,
-  price_before_fees: 220,
-  price_fees: 21,
-  price_due_at_hotel: 0,
-  price_inclusive: 241,
-  price_retail: 260,
-  price_currency: 'USD',
-  cancellation_policy: 'Refundable',
-  cancellation_policy_datetime: '2027-03-01T12:00:00.000Z',
-  cancellation_policy_data: [{ from_datetime: '2027-03-01T12:00:00.000Z', price_cancellation_penalty: 120.5, price_currency: 'USD' }],
-  price_commission: 12.05,
-  price_commission_currency: 'USD',
-  // Values that look like the slots must stay as they are.
-  note: '\u0001 "voucher_url":"\u0001" \u0002',
-};
-
-const hotel = {
-  id: 7,
-  name: 'Hôtel \u2603 "Lumière"',
-  stars: 4,
-  rating: 4.4,
-  review_count: 120,
-  coordinates: { lat: 48.85, long: 2.35 },
-  address: { address: '1 rue de Rivoli', postal_code: '75001', city: 'Paris', country: 'FR' },
-  amenities: ['wifi'],
-  images: [],
-  exclusive: false,
-  type: 'hotel',
-};
+// A real offer's rate and hotel, with values that look like the slots, which must stay as they are.
+const template = newBookingTemplate();
+const rate = { ...template.rate, rooms: [{ ...template.rate.rooms[0], name: 'Double "deluxe" \u0001 "voucher_url":"\u0001" \u0002' }] };
+const hotel = { ...template.hotel, name: 'Hôtel \u2603 "Lumière"' };
 
 function booking(overrides: Partial<BookingEntity> = {}): BookingEntity {
   return {
@@ -46,7 +17,7 @@ function booking(overrides: Partial<BookingEntity> = {}): BookingEntity {
     status: 'confirmed',
     step: 'done',
     paymentMethod: 'account',
-    hotelId: 7,
+    hotelId: hotel.id,
     hotelName: hotel.name,
     checkIn: '2027-03-10',
     checkOut: '2027-03-12',
@@ -54,8 +25,8 @@ function booking(overrides: Partial<BookingEntity> = {}): BookingEntity {
     lastName: 'Lovelace',
     email: 'ada@example.com',
     phone: '+44 20 7946 0000',
-    priceChargeable: '241.00',
-    priceCurrency: 'USD',
+    priceChargeable: template.priceChargeable,
+    priceCurrency: template.priceCurrency,
     rate,
     hotel,
     rooms: [{ adults: [{ title: null, first_name: 'Ada', last_name: 'Lovelace' }], children: [] }],

@@ -2,10 +2,10 @@ import { Inject, Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { BOOKING_EVENT_BY_STATUS, BookingEvent, BookingEventType } from '@hotel/contracts';
+import { BOOKING_EVENT_BY_STATUS, BookingEvent, BookingEventType, bookingAnswer } from '@hotel/contracts';
 import { SERVICE_ENV } from '@hotel/platform';
 import { BookingEnv } from '../booking.env';
-import { toBookingView } from '../bookings/booking-view';
+import { bookingSnapshotOf } from '../bookings/booking-view';
 import { BookingEntity } from '../bookings/booking.entity';
 import { voucherUrl } from '../vouchers/voucher-links';
 import { BookingEventEntity } from './booking-event.entity';
@@ -39,15 +39,18 @@ export class BookingEventsOutbox {
    * Writes the event of the status change the caller's transaction just made to a
    * booking: `booking` is the row as that transaction left it (the caller's copy with
    * the change, which the step guard of the change makes the row's) and `sequence` its
-   * `event_sequence` after the change, so `data` is what GET /book answers as of the
-   * change without reading the row back.
+   * `event_sequence` after the change, so the event holds the booking as of the change
+   * without reading the row back.
    */
   async record(manager: EntityManager, booking: BookingEntity, sequence: number): Promise<void> {
+    const snapshot = bookingSnapshotOf(booking, voucherUrl(this.env, booking.id));
     const event: BookingEvent = {
       type: BOOKING_EVENT_BY_STATUS[booking.status],
       timestamp: booking.updatedAt.toISOString(),
       sequence,
-      data: toBookingView(booking, voucherUrl(this.env, booking.id)),
+      booking: snapshot,
+      // For the previous release's webhooks service, which posts the event as it is: one release.
+      data: bookingAnswer(snapshot),
     };
     await manager
       .getRepository(BookingEventEntity)

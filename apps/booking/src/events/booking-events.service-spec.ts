@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { BookingEvent, HEADERS, SUBJECTS } from '@hotel/contracts';
+import { BookingEvent, HEADERS, SUBJECTS, bookingAnswer, bookingWebhookPayload } from '@hotel/contracts';
 import { BACKGROUND_JOBS, BackgroundJobs, DomainError, SERVICE_CLIENT, ServiceClient } from '@hotel/platform';
 import { ServiceHarness } from '@hotel/testing';
 import { answerSagaCallsNormally, newBookingTemplate, startBookingHarness } from '../../test/booking-fixtures';
 import { BookingEnv } from '../booking.env';
 import { BookingSaga } from '../bookings/booking-saga';
-import { toBookingView } from '../bookings/booking-view';
+import { bookingSnapshotOf, toBookingView } from '../bookings/booking-view';
 import { BookingEntity, FINAL_STEPS } from '../bookings/booking.entity';
 import { FailPoints } from '../bookings/fail-points';
 import { BookingsRepository, NewBooking } from '../bookings/bookings.repository';
@@ -45,7 +45,7 @@ describe('booking events (service tier: the outbox and its relay)', () => {
     }
     throw new Error('the outbox did not empty');
   }
-  const streamedOf = (bookingId: number) => harness.client.streamed.filter((message) => (message.data as BookingEvent).data.id === bookingId);
+  const streamedOf = (bookingId: number) => harness.client.streamed.filter((message) => (message.data as BookingEvent).booking.id === bookingId);
 
   beforeAll(async () => {
     // Only the passes a test runs (and the nudges after each change).
@@ -75,14 +75,21 @@ describe('booking events (service tier: the outbox and its relay)', () => {
     expect(event_sequence).toBe(2);
     const confirmed = JSON.parse(rows[1].payload) as BookingEvent;
     const stored = (await bookings.find(created.id))!;
-    // The Booking of GET /book as of the change (only the voucher link's expiry moves with the clock).
+    // The booking as of the change in the booking service's words (only the voucher link's expiry moves with the clock),
+    // and for the previous release's webhooks service, the Booking of GET /book rendered from it.
+    const voucherUrl = expect.stringMatching(new RegExp(`/vouchers/${created.id}\\?expires=\\d+&signature=`));
     expect(confirmed).toEqual({
       type: 'booking.confirmed',
       timestamp: stored.updatedAt.toISOString(),
       sequence: 2,
-      data: { ...toBookingView(stored, null), voucher_url: expect.stringMatching(new RegExp(`/vouchers/${created.id}\\?expires=\\d+&signature=`)) },
+      booking: { ...bookingSnapshotOf(stored, null), voucherUrl },
+      data: bookingAnswer(confirmed.booking),
     });
-    expect((JSON.parse(rows[0].payload) as BookingEvent).data).toMatchObject({ id: created.id, status: 'pending', voucher_url: null, updated_at: created.updatedAt.toISOString() });
+    expect(bookingAnswer(confirmed.booking)).toEqual({ ...toBookingView(stored, null), voucher_url: voucherUrl });
+    expect(confirmed.booking.rate.prices.chargeable).toMatch(/^\d+(\.\d+)?$/);
+    // The partner's payload, as the webhooks service renders it: the Standard Webhooks shape with the Booking as data.
+    expect(JSON.parse(bookingWebhookPayload(confirmed))).toEqual({ type: 'booking.confirmed', timestamp: confirmed.timestamp, sequence: 2, data: confirmed.data });
+    expect((JSON.parse(rows[0].payload) as BookingEvent).booking).toMatchObject({ id: created.id, status: 'pending', voucherUrl: null, updatedAt: created.updatedAt.toISOString() });
   });
 
   it('an advance that loses the race writes no event, and a change whose event cannot be written is not made either', async () => {

@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
-import { BOOKING_EVENT_TYPES, BookingEvent, BookingEventType, HEADERS, STREAMS, WEBHOOKS_CONSUMER } from '@hotel/contracts';
+import { BOOKING_EVENT_TYPES, BookingEvent, BookingEventType, HEADERS, STREAMS, WEBHOOKS_CONSUMER, bookingWebhookPayload } from '@hotel/contracts';
 import { SERVICE_CLIENT, SERVICE_ENV, ServiceClient, StreamMessage, StreamReading } from '@hotel/platform';
 import { WebhooksEnv } from '../webhooks.env';
 import { EndpointClients } from '../endpoints/endpoint-clients';
@@ -69,21 +69,31 @@ export class BookingEventsConsumer implements OnApplicationBootstrap, OnModuleDe
   }
 }
 
-/** The event of a stream message, or null when it is not a booking event this release reads. */
-function parseEvent(message: StreamMessage): (WebhookEvent & { happenedAt: Date }) | null {
+/**
+ * The event of a stream message, with the partner's payload rendered from its booking (an
+ * event of the previous release's booking service carries the payload's Booking as `data`,
+ * and is passed on as it is); null when it is not a booking event this release reads.
+ */
+export function parseEvent(message: StreamMessage): (WebhookEvent & { happenedAt: Date }) | null {
   const id = message.header('Nats-Msg-Id');
   const clientId = Number(message.header(HEADERS.CLIENT_ID));
-  const payload = new TextDecoder().decode(message.data);
+  const bytes = new TextDecoder().decode(message.data);
   let event: Partial<BookingEvent>;
   try {
-    event = JSON.parse(payload) as Partial<BookingEvent>;
+    event = JSON.parse(bytes) as Partial<BookingEvent>;
   } catch {
     return null;
   }
   const happenedAt = new Date(event.timestamp ?? '');
-  const bookingId = event.data?.id;
+  const bookingId = event.booking ? event.booking.id : event.data?.id;
   if (!id || !Number.isSafeInteger(clientId) || clientId <= 0) return null;
   if (!BOOKING_EVENT_TYPES.includes(event.type as BookingEventType) || Number.isNaN(happenedAt.getTime())) return null;
   if (!Number.isSafeInteger(bookingId) || !Number.isSafeInteger(event.sequence)) return null;
+  let payload: string;
+  try {
+    payload = event.booking ? bookingWebhookPayload(event as BookingEvent) : bytes;
+  } catch {
+    return null;
+  }
   return { id, type: event.type as BookingEventType, clientId, bookingId: bookingId!, sequence: event.sequence!, payload, happenedAt };
 }

@@ -1,23 +1,48 @@
 import { BOOKING_EVENT_SUBJECTS } from '../channels';
 import { BookingView } from './book';
+import { BookingSnapshot, bookingAnswer } from './booking-snapshot';
 
 /** What happened to a booking: one event per status change (pending when created, then its outcome, then a cancellation). */
 export type BookingEventType = keyof typeof BOOKING_EVENT_SUBJECTS;
 export const BOOKING_EVENT_TYPES = Object.keys(BOOKING_EVENT_SUBJECTS) as BookingEventType[];
 
 /**
- * A booking event as it is on the BOOKING_EVENTS stream, shaped as a Standard
- * Webhooks payload: `type`, `timestamp` (the change's time, ISO 8601) and `data`,
- * the Booking exactly as GET /book returned it at that moment (`is_sandbox` says
- * which world). `sequence` counts the booking's events from 1 without gaps, so a
- * receiver orders the events of one booking and sees one it missed. The event's id
- * is the message's `Nats-Msg-Id` header (the stream drops a repeat of an id).
+ * A booking event as it is on the BOOKING_EVENTS stream: `type`, `timestamp` (the change's
+ * time, ISO 8601), `sequence` (the booking's events counted from 1 without gaps, so a
+ * receiver orders the events of one booking and sees one it missed) and `booking`, the
+ * booking as of the change in the booking service's words. The event's id is the message's
+ * `Nats-Msg-Id` header (the stream drops a repeat of an id). The webhooks service renders
+ * the partner's payload from it (`bookingWebhookPayload`).
  */
 export interface BookingEvent {
   type: BookingEventType;
   timestamp: string;
   sequence: number;
+  booking: BookingSnapshot;
+  /**
+   * The booking API's Booking, for the previous release's webhooks service, which posts the
+   * event as it is (remove in the next release). An event of the previous release's booking
+   * service has this and no `booking`.
+   */
+  data?: BookingView;
+}
+
+/**
+ * What a partner's endpoint receives for a booking event, shaped as a Standard Webhooks
+ * payload: `type`, `timestamp`, `sequence` and `data`, the Booking exactly as GET /book
+ * answered it at that moment (`is_sandbox` says which world).
+ */
+export interface BookingWebhookPayload {
+  type: BookingEventType;
+  timestamp: string;
+  sequence: number;
   data: BookingView;
+}
+
+/** The partner's payload of an event (serialized): rendered from its booking, or as the previous release's booking service wrote it. */
+export function bookingWebhookPayload(event: BookingEvent): string {
+  const payload: BookingWebhookPayload = { type: event.type, timestamp: event.timestamp, sequence: event.sequence, data: event.booking ? bookingAnswer(event.booking) : event.data! };
+  return JSON.stringify(payload);
 }
 
 /** The event type a booking status change publishes, by the status it reaches. */

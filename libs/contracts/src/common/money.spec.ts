@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { decimalToNumber, milliToDecimal, milliToNumber, toDecimalString, toMilli, toMilliBig } from './money';
 import { amountNumber, currencyDecimals, fitsCurrency, formatAmount, isIsoCurrency, roundToCurrency, scaleToCurrency } from './currencies';
 
@@ -24,6 +25,30 @@ describe('money in thousandths', () => {
     const total = toMilliBig('999999999999.99') * 10_000n;
     expect(milliToDecimal(total)).toBe('9999999999999900.00');
     expect(decimalToNumber('123456789012345678.5')).toBeCloseTo(1.2345678901234568e17);
+  });
+});
+
+describe('money without bigints (the common case) is the same as with them', () => {
+  const milliAmounts = fc.oneof(fc.integer({ min: -1_000_000_000, max: 1_000_000_000 }), fc.maxSafeInteger().map((n) => n - (n % 7)), fc.constantFrom(0, -0, 5, -5, 999_999_999_999_999));
+  it('writes every safe thousandths as the bigint path does', () => {
+    fc.assert(
+      fc.property(milliAmounts, fc.integer({ min: 0, max: 3 }), (milli, decimals) => {
+        expect(milliToDecimal(milli, decimals)).toBe(milliToDecimal(BigInt(milli), decimals));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+  it('reads every amount of at most three decimals to its exact thousandths, and a decimal string to the same number', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: -999_999_999_999, max: 999_999_999_999 }), (milli) => {
+        const text = milliToDecimal(milli, 0);
+        expect(toMilli(Number(text))).toBe(milli);
+        expect(Object.is(decimalToNumber(text), milliToNumber(toMilliBig(text)))).toBe(true);
+        expect(Object.is(decimalToNumber(milliToDecimal(milli, 3)), milliToNumber(toMilliBig(text)))).toBe(true);
+      }),
+      { numRuns: 2000 },
+    );
+    expect(Object.is(toMilli(-0), 0)).toBe(true);
   });
 });
 

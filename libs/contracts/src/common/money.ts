@@ -9,9 +9,16 @@
 const MILLI_PER_UNIT = 1000;
 
 const DECIMAL = /^(-)?(\d+)(?:\.(\d{1,3}))?$/;
+/** A non-negative amount of at most 15 digits (12 before the point, 3 after). */
+const SHORT_DECIMAL = /^\d{1,12}(?:\.\d{1,3})?$/;
 
 /** An amount ("12.5", "12.345", 12.5) as integer thousandths; more than three decimals, or beyond a safe integer, throws. */
 export function toMilli(amount: string | number): number {
+  if (typeof amount === 'number') {
+    // The common case without text: exact when the thousandths divide back to the very number.
+    const milli = Math.round(amount * MILLI_PER_UNIT);
+    if (Number.isSafeInteger(milli) && milli / MILLI_PER_UNIT === amount) return milli === 0 ? 0 : milli;
+  }
   // A number finer than a thousandth (1.0005) is refused, not rounded.
   if (typeof amount === 'number' && Number(amount.toFixed(3)) !== amount) throw new Error(`not an amount of at most three decimals: ${amount}`);
   const text = typeof amount === 'number' ? amount.toFixed(3) : amount.trim();
@@ -36,6 +43,14 @@ export function toMilliBig(amount: string): bigint {
  * KWD. Exact, never rounded: an amount finer than `decimals` shows its third decimal.
  */
 export function milliToDecimal(milli: number | bigint, decimals = 2): string {
+  if (typeof milli === 'number' && Number.isSafeInteger(milli)) {
+    // The same without bigints, for every amount that is a safe integer of thousandths.
+    const absolute = Math.abs(milli);
+    let fraction = String(absolute % MILLI_PER_UNIT).padStart(3, '0');
+    while (fraction.length > decimals && fraction.endsWith('0')) fraction = fraction.slice(0, -1);
+    const units = `${milli < 0 ? '-' : ''}${Math.floor(absolute / MILLI_PER_UNIT)}`;
+    return fraction.length ? `${units}.${fraction}` : units;
+  }
   const big = typeof milli === 'bigint' ? milli : BigInt(milli);
   const sign = big < 0n ? '-' : '';
   const absolute = big < 0n ? -big : big;
@@ -52,6 +67,8 @@ export function milliToNumber(milli: number | bigint): number {
 
 /** A decimal string (as PostgreSQL's numeric gives it) as a JSON number, with no limit on its size. */
 export function decimalToNumber(amount: string): number {
+  // Up to 15 digits, JavaScript reads the text to the same number as its shortest form: the common case, without bigints.
+  if (SHORT_DECIMAL.test(amount)) return Number(amount);
   return milliToNumber(toMilliBig(amount));
 }
 

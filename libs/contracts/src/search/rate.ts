@@ -239,6 +239,30 @@ export function rateOf(rate: HotelRate): Rate {
   };
 }
 
+/** A hotel as a prebook or booking stored it (the API's HotelDetails), in the services' words. */
+export function hotelProfileOf(details: HotelDetails): HotelProfile {
+  return {
+    id: details.id,
+    name: details.name,
+    stars: details.stars,
+    rating: details.rating,
+    reviewCount: details.review_count,
+    minimumAge: details.minimum_age,
+    amenities: details.amenities,
+    checkInFrom: details.check_in_begin_time,
+    checkInUntil: details.check_in_end_time,
+    checkOutBefore: details.check_out_before_time,
+    description: details.description,
+    images: details.images,
+    coordinates: details.coordinates,
+    address: { street: details.address.address, city: details.address.city, country: details.address.country, postalCode: details.address.postal_code, region: details.address.region },
+    phone: details.phone,
+    email: details.email,
+    type: details.type,
+    exclusive: details.exclusive,
+  };
+}
+
 // ------------------------------------------------------------ into the booking API's words
 
 const amount = decimalToNumber;
