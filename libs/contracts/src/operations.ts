@@ -10,7 +10,7 @@ import {
   CancellationQuote,
   CreateBookingReply,
   CreateBookingRequest,
-  CreateBookingRequestV3,
+  BookingOrderRequest,
   ListBookingsRequestV4,
   TaggedBookingPageChunk,
 } from './booking/book';
@@ -37,6 +37,7 @@ import {
 import { SoldOutReply, SoldOutRequest } from './search/inventory';
 import { FindPlacesRequest, PlaceMatches } from './search/places';
 import { HotelRates } from './search/rate';
+import { BookingCreated } from './booking/booking-snapshot';
 import { CreateSearchSessionRequest, CreateSearchSessionRequestV3, HotelRatesData, HotelRatesRequest, PollSearchSessionRequest, SearchData, SearchProgress } from './search/search-session';
 import { V2RatesChunk, V2RatesQueryChunk, V2RatesRequest, V2RatesRequestV3 } from './search/v2-rates';
 import {
@@ -207,8 +208,12 @@ export const OPERATIONS = {
   RATES_VENDOR_RECONCILIATION_RUN: operation({ subject: 'rates.vendor-reconciliation.run.v1', request: RunVendorReconciliationRequest, reply: replyOf<VendorReconciliationRunReply>(), callers: ['admin'] }),
   RATES_VENDOR_RECONCILIATION_LIST: operation({ subject: 'rates.vendor-reconciliation.list.v1', request: ListVendorReconciliationsRequest, reply: replyOf<VendorReconciliationSection>(), callers: ['accounting'] }),
 
-  /** v3: the order in the booking service's words (the gateway maps the API's body, and names its refusals' fields as the API does). v2, the API's body, is served one more release. */
-  BOOKING_BOOKING_CREATE: operation({ subject: 'booking.booking.create.v3', request: CreateBookingRequestV3, reply: replyOf<CreateBookingReply>(), callers: ['gateway'] }),
+  /**
+   * v4: the order in the booking service's words (the gateway maps the API's body, and names its refusals' fields as the API does), answered
+   * with the booking in them (BookingCreated; the gateway renders the API's Booking). v2, the API's body and Booking, is served one more
+   * release (v3, the order with the API's Booking, was never released).
+   */
+  BOOKING_BOOKING_CREATE: operation({ subject: 'booking.booking.create.v4', request: BookingOrderRequest, reply: replyOf<BookingCreated>(), callers: ['gateway'] }),
   BOOKING_BOOKING_CREATE_V2: operation({ subject: 'booking.booking.create.v2', request: CreateBookingRequest, reply: replyOf<CreateBookingReply>(), callers: ['gateway'], servedForPreviousRelease: true }),
   /**
    * Answers in several messages (TaggedBookingPageChunk): the head with the page's entity tag, then the bookings

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Actor, BookCreateBody, CreateBookingRequest, SUBJECTS, StoredPrebook, bookRequestFingerprint, bookingOrderOf } from '@hotel/contracts';
+import { Actor, BookCreateBody, CreateBookingRequest, SUBJECTS, StoredPrebook, bookRequestFingerprint, bookingAnswer, bookingOrderOf } from '@hotel/contracts';
 import { ServiceHarness, refusalOf } from '@hotel/testing';
 import { answerSagaCallsNormally, newBookingTemplate, startBookingHarness } from '../../test/booking-fixtures';
 import { BookingEnv } from '../booking.env';
@@ -9,9 +9,10 @@ import { BookingsRepository, NewBooking } from './bookings.repository';
 import { BookingsService } from './bookings.service';
 
 // Service tier: a book request as the bus brings it (real PostgreSQL, the other services
-// faked). booking.booking.create.v3 takes a BookingOrder in the booking service's words and
-// the request's fingerprint; .v2, served for the previous release's gateways, takes the
-// API's body and answers its refusals in the API's words.
+// faked). booking.booking.create.v4 takes a BookingOrder in the booking service's words and
+// the request's fingerprint, and answers the booking in them; .v2, served for the previous
+// release's gateways, takes the API's body and answers the API's Booking, and its refusals in
+// the API's words.
 
 describe('book requests (service tier)', () => {
   let harness: ServiceHarness<BookingEnv>;
@@ -50,8 +51,8 @@ describe('book requests (service tier)', () => {
     special_request: 'a quiet room',
     ...fields,
   });
-  /** The request as the gateway sends it (v3), for an API request. */
-  const v3Of = (request: CreateBookingRequest) => {
+  /** The request as the gateway sends it (v4), for an API request. */
+  const v4Of = (request: CreateBookingRequest) => {
     const { body: apiBody, ...selector } = request;
     return { ...selector, order: bookingOrderOf(apiBody), fingerprint: bookRequestFingerprint(request) };
   };
@@ -67,29 +68,33 @@ describe('book requests (service tier)', () => {
 
   it('books an order: its lead guest, contact, texts and keys as given, the fingerprint stored', async () => {
     const request = { actor, prebookId: prebookOf(), body: body({ idempotency_key: `k-${randomUUID()}`, client_reference: `REF-${randomUUID()}` }) };
-    const { booking, replayed } = await controller.create(v3Of(request));
+    const { booking, replayed } = await controller.create(v4Of(request));
     expect(replayed).toBe(false);
-    expect(booking).toMatchObject({ status: 'confirmed', client_reference: request.body.client_reference });
+    expect(booking).toMatchObject({ status: 'confirmed', clientReference: request.body.client_reference, lead: { firstName: 'Ada', email: 'ada@example.com' } });
+    expect(booking.charged.amount).toMatch(/^\d+(\.\d+)?$/);
     const row = (await harness.get(BookingsRepository).findByIdempotencyKey({ clientId: 1, sandbox: false, userId: null }, request.body.idempotency_key!))!;
     expect(row).toMatchObject({ firstName: 'Ada', lastName: 'Lovelace', email: 'ada@example.com', language: 'fr', specialRequest: 'a quiet room', requestFingerprint: bookRequestFingerprint(request) });
   });
 
-  it("a key booked through .v2 (the previous release's gateway) is the same request through v3: replayed, not refused", async () => {
+  it("a key booked through .v2 (the previous release's gateway) is the same request through v4: replayed, not refused", async () => {
     const request = { actor, prebookId: prebookOf(), body: body({ idempotency_key: `k-${randomUUID()}` }) };
     const first = await controller.createV2(request);
     expect(first.replayed).toBe(false);
-    const again = await controller.create(v3Of(request));
-    expect(again).toEqual({ booking: first.booking, replayed: true });
+    const again = await controller.create(v4Of(request));
+    // The same booking, which .v2 answered in the API's words.
+    expect(again.replayed).toBe(true);
+    expect(bookingAnswer(again.booking)).toEqual(first.booking);
+    expect(first.booking).toMatchObject({ id: again.booking.id, status: 'confirmed', first_name: 'Ada' });
     // Another body under the key is refused, in each version's words.
     const other = { ...request, body: { ...request.body, phone: '+33 9 99 99 99 99' } };
-    expect((await refusalOf(controller.create(v3Of(other))))?.message).toBe('idempotencyKey was used with a different request');
+    expect((await refusalOf(controller.create(v4Of(other))))?.message).toBe('idempotencyKey was used with a different request');
     expect((await refusalOf(controller.createV2(other)))?.message).toBe('idempotency_key was used with a different request');
   });
 
   it("names a refusal's fields in the booking service's words, and .v2 in the API's", async () => {
     const request = { actor, prebookId: prebookOf(), body: body({ promo_code: 'TENOFF', rooms: [body().rooms[0], body().rooms[0]] }) };
-    const v3 = await refusalOf(controller.create(v3Of(request)));
-    expect(v3?.errors).toEqual([
+    const v4 = await refusalOf(controller.create(v4Of(request)));
+    expect(v4?.errors).toEqual([
       { field: 'leadGuests', message: 'leadGuests must name a lead guest for each of the 1 prebooked room(s)' },
       { field: 'promoCode', message: 'promo codes are applied at prebook: prebook again with promoCode to book with this discount' },
     ]);

@@ -5,9 +5,11 @@ import {
   BookingIdRequest,
   Cancellation,
   CancellationQuote,
+  BookingCreated,
   CreateBookingReply,
+  bookingAnswer,
   CreateBookingRequest,
-  CreateBookingRequestV3,
+  BookingOrderRequest,
   bookRequestFingerprint,
   bookingOrderOf,
   inBookApiWords,
@@ -72,16 +74,17 @@ export class BookingsController {
   }
 
   @Handles(OPERATIONS.BOOKING_BOOKING_CREATE)
-  create(@Payload() request: CreateBookingRequestV3): Promise<CreateBookingReply> {
+  create(@Payload() request: BookingOrderRequest): Promise<BookingCreated> {
     return this.bookings.create(request);
   }
 
-  /** v2, for the gateways of the previous release during a rolling upgrade (remove in the next): the API's body, and its refusals in the API's words. */
+  /** v2, for the gateways of the previous release during a rolling upgrade (remove in the next): the API's body and Booking, and its refusals in the API's words. */
   @Handles(OPERATIONS.BOOKING_BOOKING_CREATE_V2)
   async createV2(@Payload() request: CreateBookingRequest): Promise<CreateBookingReply> {
     const { body, ...selector } = request;
     try {
-      return await this.bookings.create({ ...selector, order: bookingOrderOf(body), fingerprint: bookRequestFingerprint(request) });
+      const created = await this.bookings.create({ ...selector, order: bookingOrderOf(body), fingerprint: bookRequestFingerprint(request) });
+      return { booking: bookingAnswer(created.booking), replayed: created.replayed };
     } catch (error) {
       throw error instanceof DomainError && isOwnBookRefusal(error.code) ? error.reworded(inBookApiWords) : error;
     }

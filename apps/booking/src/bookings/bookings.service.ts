@@ -16,8 +16,9 @@ import {
   FindRecordedBookingRequest,
   RecordedBooking,
   todayUtc,
-  CreateBookingReply,
-  CreateBookingRequestV3,
+  BookingCreated,
+  BookingSnapshot,
+  BookingOrderRequest,
   FieldError,
   SUBJECTS,
   StoredPrebook,
@@ -29,7 +30,7 @@ import { BookingEnv } from '../booking.env';
 import { CardDetails, expirationPassed } from '../payments/payment-processor';
 import { Vouchers } from '../vouchers/vouchers';
 import { cancellationPenaltyMilli } from './cancellation';
-import { toBookingView } from './booking-view';
+import { bookingSnapshotOf } from './booking-view';
 import { bookingFxOf } from './backend-booking-view';
 import { BookingSaga } from './booking-saga';
 import { BookingEntity, CANCELLATION_STEPS, FINAL_STEPS } from './booking.entity';
@@ -58,8 +59,8 @@ export class BookingsService {
     private readonly vouchers: Vouchers,
   ) {}
 
-  private view(row: BookingEntity) {
-    return toBookingView(row, this.vouchers.url(row.id));
+  private snapshot(row: BookingEntity): BookingSnapshot {
+    return bookingSnapshotOf(row, this.vouchers.url(row.id));
   }
 
   /**
@@ -68,7 +69,7 @@ export class BookingsService {
    * service down) answers `pending` and goes on; the booking is finished or undone
    * whatever happens to this process.
    */
-  async create(request: CreateBookingRequestV3): Promise<CreateBookingReply> {
+  async create(request: BookingOrderRequest): Promise<BookingCreated> {
     const { actor, order, fingerprint } = request;
     const card = cardOf(order);
     if (order.idempotencyKey) {
@@ -228,7 +229,7 @@ export class BookingsService {
    * repeat carries the card again, so it can take over a card booking whose
    * worker died before charging.
    */
-  private async replay(previous: BookingEntity, fingerprint: string, card?: CardDetails): Promise<CreateBookingReply> {
+  private async replay(previous: BookingEntity, fingerprint: string, card?: CardDetails): Promise<BookingCreated> {
     if (previous.requestFingerprint !== fingerprint) {
       throw new DomainError('IDEMPOTENCY_CONFLICT', 'idempotencyKey was used with a different request');
     }
@@ -247,10 +248,10 @@ export class BookingsService {
       const code = (booking.failureCode ?? 'PAYMENT_DECLINED') as DomainError['code'];
       throw new DomainError(code, booking.failureReason ?? 'booking failed');
     }
-    return this.view(booking);
+    return this.snapshot(booking);
   }
 
-  private validateAgainstPrebook({ order }: CreateBookingRequestV3, prebook: StoredPrebook) {
+  private validateAgainstPrebook({ order }: BookingOrderRequest, prebook: StoredPrebook) {
     const errors: FieldError[] = [];
     const expected = prebook.response.rooms.length;
     if (order.leadGuests.length !== expected) {
@@ -278,7 +279,7 @@ export class BookingsService {
     if (errors.length) throw DomainError.validation(errors);
   }
 
-  private newBooking(request: CreateBookingRequestV3, prebook: StoredPrebook, fingerprint: string): NewBooking {
+  private newBooking(request: BookingOrderRequest, prebook: StoredPrebook, fingerprint: string): NewBooking {
     const { actor, order } = request;
     const language = order.language ?? 'en';
     const rooms: BookingRoom[] = order.leadGuests.map((guest, index) => ({

@@ -18,7 +18,7 @@ import { ServiceClient } from '@hotel/platform';
 import { cancelAnswer, precancelAnswer } from './booking-api-shapes';
 import { BookingApi, CurrentActor } from '../auth/api-family';
 import { SERVICE_CLIENT } from '../gateway.tokens';
-import { bookingAnswer, createBooking } from './booking-answer';
+import { bookedAnswer, createBooking } from './booking-answer';
 import { PrebookParams } from './prebook.controller';
 import { TestScenarioHeader } from './test-scenario';
 import { Route } from '../http/route';
@@ -56,7 +56,7 @@ export class BookController {
       body,
       ...(scenario && { testScenario: scenario }),
     });
-    return bookingAnswer(result, reply);
+    return bookedAnswer(result, reply);
   }
 
   /**

@@ -1,11 +1,11 @@
 import { FastifyReply } from 'fastify';
-import { Actor, BookingView, CreateBookingReply, CreateBookingRequest, SUBJECTS, bookRequestFingerprint, bookingOrderOf, inBookApiWords, isOwnBookRefusal } from '@hotel/contracts';
+import { Actor, BookingCreated, BookingView, CreateBookingRequest, SUBJECTS, bookRequestFingerprint, bookingAnswer, bookingOrderOf, inBookApiWords, isOwnBookRefusal } from '@hotel/contracts';
 import { DomainError, ServiceClient } from '@hotel/platform';
 
-/** A created booking is 201; a repeat with the same idempotency_key answers the original with 200. */
-export function bookingAnswer(result: CreateBookingReply, reply: FastifyReply): BookingView {
+/** The API's Booking of a book request: 201 when created; a repeat with the same idempotency_key answers the original with 200. */
+export function bookedAnswer(result: BookingCreated, reply: FastifyReply): BookingView {
   reply.status(result.replayed ? 200 : 201);
-  return result.booking;
+  return bookingAnswer(result.booking);
 }
 
 /** How long a client should wait before repeating a book request whose answer was lost. */
@@ -23,7 +23,7 @@ const LOOKUP_TIMEOUT_MS = 1500;
  * idempotency key (or V2, its prebook) finds one, and always how to get its outcome: repeat
  * with the same key, which answers that booking and never makes a second.
  */
-export async function createBooking(services: ServiceClient, request: CreateBookingRequest): Promise<CreateBookingReply> {
+export async function createBooking(services: ServiceClient, request: CreateBookingRequest): Promise<BookingCreated> {
   const { body, ...selector } = request;
   try {
     return await services.send(SUBJECTS.BOOKING_BOOKING_CREATE, { ...selector, order: bookingOrderOf(body), fingerprint: bookRequestFingerprint(request) });

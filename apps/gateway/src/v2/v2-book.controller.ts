@@ -3,7 +3,7 @@ import { FastifyReply } from 'fastify';
 import { Actor, BookingView, TestScenario, V2BookBody } from '@hotel/contracts';
 import { ServiceClient } from '@hotel/platform';
 import { BookingApi, CurrentActor } from '../auth/api-family';
-import { bookingAnswer, createBooking } from '../booking/booking-answer';
+import { bookedAnswer, createBooking } from '../booking/booking-answer';
 import { TestScenarioHeader } from '../booking/test-scenario';
 import { SERVICE_CLIENT } from '../gateway.tokens';
 import { Route } from '../http/route';
@@ -24,6 +24,6 @@ export class V2BookController {
   ): Promise<BookingView> {
     const { prebook_id, ...body } = v2Body;
     const result = await createBooking(this.services, { actor, prebookId: prebook_id, body, ...(scenario && { testScenario: scenario }) });
-    return bookingAnswer(result, reply);
+    return bookedAnswer(result, reply);
   }
 }

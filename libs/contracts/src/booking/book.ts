@@ -233,8 +233,8 @@ export class BookingOrder {
   language?: BookingLanguage;
 }
 
-/** booking.booking.create.v3: which prebook to book, and the order. */
-export class CreateBookingRequestV3 extends PrebookSelector {
+/** booking.booking.create.v4: which prebook to book, and the order. */
+export class BookingOrderRequest extends PrebookSelector {
   @IsDefined()
   @ValidateNested()
   @Type(() => BookingOrder)
@@ -415,6 +415,7 @@ export interface BookingView extends BookedPrices {
   price_cancellation_penalty: number | null;
 }
 
+/** booking.booking.create.v2's answer (served for the previous release's gateways): the API's Booking. */
 export interface CreateBookingReply {
   booking: BookingView;
   /** True when an idempotency_key repeat returned the original booking. */

@@ -57,6 +57,13 @@ export interface BookingSnapshot {
   cancellation: BookingCancellation | null;
 }
 
+/** booking.booking.create.v4's answer: the booking as it stands (confirmed, or pending at the caller's deadline). */
+export interface BookingCreated {
+  booking: BookingSnapshot;
+  /** True when an idempotency key's repeat answered the original booking. */
+  replayed: boolean;
+}
+
 const guestAnswer = (guest: BookedGuest) => ({ title: guest.title, first_name: guest.firstName, last_name: guest.lastName });
 
 /** The booking API's Booking (GET /book, book's answer, the booking events' partner payload). */

@@ -1,4 +1,7 @@
 import { HotelRate } from './hotel';
+import fc from 'fast-check';
+import { formatAmount } from '../common/currencies';
+import { toMilli } from '../common/money';
 import { hotelAnswer, rateAnswer, rateOf } from './rate';
 
 /** A rate with every part the API has: two rooms, fees, penalties, elite benefits, amounts of 0 to 3 decimals. */
@@ -77,6 +80,16 @@ describe('a rate in the services\' words', () => {
     expect(JSON.stringify(rate)).not.toMatch(/"[a-z]+_[a-z_]+":/);
     expect(rateAnswer(rate)).toEqual(API_RATE);
     expect(rateAnswer(rateOf({ ...API_RATE, elite: null, cancellation_policy: 'NonRefundable' }))).toEqual({ ...API_RATE, elite: null, cancellation_policy: 'NonRefundable' });
+  });
+
+  it("writes every amount as formatAmount does, in its currency's decimals or finer, never rounded", () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 999_999_999_999 }), fc.constantFrom('JPY', 'USD', 'KWD'), (milli, currency) => {
+        const amount = milli / 1000;
+        expect(rateOf({ ...API_RATE, price_currency: currency, price_chargeable: amount }).prices.chargeable).toBe(formatAmount(toMilli(amount), currency));
+      }),
+      { numRuns: 3000 },
+    );
   });
 
   it('refuses an amount finer than a thousandth rather than rounding it', () => {

@@ -1,4 +1,4 @@
-import { formatAmount } from '../common/currencies';
+import { currencyDecimals, formatAmount } from '../common/currencies';
 import { decimalToNumber, toMilli } from '../common/money';
 import { BedType, Board, CancellationPolicyData, Coordinates, HotelDetails, HotelRate, HotelRateRoom, PaymentType } from './hotel';
 import type { HotelRatesData } from './search-session';
@@ -152,10 +152,14 @@ export interface HotelRates {
 // ------------------------------------------------------------ into the services' words
 
 /** An amount as the API's JSON number has it, as a decimal string in its currency's decimals ("12.50", "1234" JPY): exact, never rounded. */
-const inCurrency =
-  (currency: string) =>
-  (amount: number): string =>
-    formatAmount(toMilli(amount), currency);
+function inCurrency(currency: string): (amount: number) => string {
+  const decimals = currencyDecimals(currency);
+  return (amount) => {
+    // The common case, quickly: an amount in its currency's decimals is what toFixed writes (checked by reading it back).
+    const text = amount.toFixed(decimals);
+    return Number(text) === amount ? text : formatAmount(toMilli(amount), currency);
+  };
+}
 
 function roomOf(room: HotelRateRoom): RateRoom {
   const data = room.room_data;
