@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { SERVICE_NAMES, ServiceName } from '@hotel/contracts';
-import { GUEST, TWO_ADULTS, bearer, day, httpsFetch } from '@hotel/testing';
+import { GUEST, TWO_ADULTS, WebhookReceiver, bearer, day, httpsFetch } from '@hotel/testing';
 import { ClientKeys, INSTANT_VENDORS, TestSystem } from './system';
 
 const ROOT = resolve(__dirname, '../../..');
@@ -72,8 +72,12 @@ function stopOldApp(app: OldApp): Promise<number | null> {
 
 const sleep = (ms: number) => new Promise((resolveSleep) => setTimeout(resolveSleep, ms));
 
-/** The order docs/operations/upgrades.md gives: the services (the called) before the gateway (their caller). */
-const UPGRADE_ORDER: ServiceName[] = ['users', 'promo', 'accounting', 'rates', 'search', 'booking', 'webhooks'];
+/**
+ * The order docs/operations/upgrades.md gives: the services (the called) before the gateway (their caller), and webhooks
+ * before booking (the previous release's webhooks service posts a booking event as it is, and this release's events
+ * carry the booking in the booking service's words beside the API's Booking).
+ */
+const UPGRADE_ORDER: ServiceName[] = ['users', 'promo', 'accounting', 'rates', 'search', 'webhooks', 'booking'];
 
 /**
  * A rolling upgrade from the previous release to this one under booking load: the previous
@@ -87,13 +91,19 @@ describe('a rolling upgrade from the previous release', () => {
   let release: { tag: string; commit: string };
   const old = new Map<ServiceName | 'gateway', OldApp>();
   let keys: ClientKeys;
+  let receiver: WebhookReceiver;
 
   beforeAll(async () => {
     release = previousRelease();
     dir = buildRelease(release.commit);
     // Limits no request of the load reaches, and callers that wait 10 s (the machine runs other
     // test files beside this one): the test is about upgrades, not rate limits or a busy machine.
-    system = await TestSystem.start({ ...INSTANT_VENDORS, RATE_LIMIT_RPS: '100000', RATE_LIMIT_BURST: '100000', RPC_TIMEOUT_MS: '10000' }, [], { gateway: false });
+    // Webhooks to the test's receiver on loopback, dispatched soon.
+    system = await TestSystem.start(
+      { ...INSTANT_VENDORS, RATE_LIMIT_RPS: '100000', RATE_LIMIT_BURST: '100000', RPC_TIMEOUT_MS: '10000', WEBHOOK_ALLOW_PRIVATE_TARGETS: '1', WEBHOOK_DISPATCH_INTERVAL_MS: '200' },
+      [],
+      { gateway: false },
+    );
     await system.startVendors();
     // Each app with this system's variables and its own identity on the bus, as the system starts its own.
     // A stopping replica answers what it holds for up to the callers' timeout (the release's own code waits that long every time).
@@ -102,9 +112,18 @@ describe('a rolling upgrade from the previous release', () => {
     for (const name of SERVICE_NAMES) old.set(name, await startOldApp(dir, name, envOf(name)));
     old.set('gateway', await startOldApp(dir, 'gateway', { ...envOf('gateway'), DATA_DIR: system.dataDir, PORT: '0' }));
     keys = await system.createClient('Upgrade Travel', '100000000');
+    // The client takes its booking events at an endpoint, registered through the previous release's gateway.
+    receiver = await WebhookReceiver.start();
+    const registered = await httpsFetch(readFileSync(join(system.dataDir, 'tls/dev-cert.pem'), 'utf8'))(`${old.get('gateway')!.url}/api/webhook`, {
+      method: 'POST',
+      headers: { authorization: keys.backend_token, 'content-type': 'application/json' },
+      body: JSON.stringify({ url: `${receiver.url}/upgrade` }),
+    });
+    expect(registered.status).toBe(201);
   }, 180_000);
 
   afterAll(async () => {
+    await receiver?.close();
     for (const app of old.values()) if (app.child.exitCode === null) app.child.kill('SIGKILL');
     await system?.close();
     if (dir) {
@@ -222,6 +241,14 @@ describe('a rolling upgrade from the previous release', () => {
       after = `&after=${page[page.length - 1].id}`;
     }
     expect(booked.filter((id) => statuses.get(id) !== 'confirmed')).toEqual([]);
+    // Every booking's two events reached the partner, whichever release's booking and webhooks services handled them,
+    // each exactly the partner's payload (no field of the platform's own beside the Booking).
+    const delivered = () => receiver.at('/upgrade').filter((request) => booked.includes(request.json?.data?.id));
+    // (A delivery may come twice: at least once.)
+    const distinct = () => new Set(delivered().map((request) => `${request.json.data.id}/${request.json.sequence}`)).size;
+    for (let waited = 0; distinct() < booked.length * 2 && waited < 30_000; waited += 100) await sleep(100);
+    expect(distinct()).toBe(booked.length * 2);
+    for (const request of delivered()) expect(Object.keys(request.json).sort()).toEqual(['data', 'sequence', 'timestamp', 'type']);
     expect(progress).toHaveLength(UPGRADE_ORDER.length);
     process.stdout.write(`rolling upgrade from ${release.tag}:\n${progress.join('\n')}\n`);
   }, 240_000);

@@ -26,7 +26,7 @@ export const BOOKING_API_BODIES = {
   HotelRatesData: 'response of GET /hotel/{hotel_id}/{session_id}, rendered by the gateway from HotelRates (and the .v2 reply, one more release)',
   V2RatesResponse: 'response of POST /v2/rates: its head rendered by the gateway from a V2RatesHead, then the rates as raw JSON chunks the search service serialized',
   PrebookData: 'response of GET /prebook/... and POST /v2/prebook, rendered by the gateway from a Prebook (and the .v3 reply, one more release); kept as StoredPrebook.response',
-  BookingView: 'the Booking resource of book and GET /book',
+  BookingView: 'the Booking resource of book and GET /book, rendered by bookingAnswer from a BookingSnapshot; travels as the stored list views, in the booking events beside the snapshot (one release) and in the booking.booking.create.v2 reply (one release)',
   PrecancelView: 'response of GET /book/precancel/{booking_id}, rendered by the gateway',
   CancelView: 'response of POST /book/cancel/{booking_id}, rendered by the gateway',
 } as const satisfies Record<string, string>;

@@ -136,7 +136,7 @@ describe('booking events (service tier: the outbox and its relay)', () => {
       expect(messages[0].headers).toEqual({ [HEADERS.CLIENT_ID]: String(booking.clientId) });
       expect(rows.every((row) => row.sent_at instanceof Date)).toBe(true);
     }
-    expect((streamedOf(failed.id)[1].data as BookingEvent).data).toMatchObject({ status: 'failed', is_sandbox: true });
+    expect(bookingAnswer((streamedOf(failed.id)[1].data as BookingEvent).booking)).toMatchObject({ status: 'failed', is_sandbox: true });
     // Nothing left: a pass publishes nothing more.
     expect(await relay.drain()).toBe(0);
   });

@@ -22,4 +22,10 @@ describe('reading a booking event off the stream', () => {
     expect(parseEvent(message({ ...previousRelease, type: 'booking.moved' }))).toBeNull();
     expect(parseEvent(message({ ...previousRelease, data: undefined, booking: { id: 42 } }))).toBeNull();
   });
+
+  it('sends the Booking an event carries beside a booking it cannot render, rather than nothing', () => {
+    const parsed = parseEvent(message({ ...previousRelease, booking: { id: 42 } }));
+    expect(parsed?.bookingId).toBe(42);
+    expect(JSON.parse(parsed!.payload)).toEqual(previousRelease);
+  });
 });

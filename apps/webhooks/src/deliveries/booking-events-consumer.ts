@@ -8,6 +8,8 @@ import { WebhooksFailPoints } from '../webhooks-fail-points';
 import { WebhookDeliveriesRepository, WebhookEvent } from './webhook-deliveries.repository';
 import { WebhookDispatcher } from './webhook-dispatcher';
 
+const logger = new Logger('BookingEventsConsumer');
+
 /** A message whose deliveries could not be written (the database away) comes back after this. */
 const RETRY_DELAY_MS = 2000;
 /** Messages held at once: few, so that a replica that dies holds few back (each until its acknowledgement is overdue). */
@@ -25,7 +27,6 @@ const BATCH = 10;
  */
 @Injectable()
 export class BookingEventsConsumer implements OnApplicationBootstrap, OnModuleDestroy {
-  private readonly logger = new Logger('BookingEventsConsumer');
   private reading?: StreamReading;
 
   constructor(
@@ -53,7 +54,7 @@ export class BookingEventsConsumer implements OnApplicationBootstrap, OnModuleDe
     const event = parseEvent(message);
     if (!event) {
       // Only the booking service may publish here, so this is a bug, not an attack: kept out of the way, logged.
-      this.logger.error({ msg: 'a booking event that cannot be read was skipped', subject: message.subject });
+      logger.error({ msg: 'a booking event that cannot be read was skipped', subject: message.subject });
       return;
     }
     this.failPoints.pass('event-received');
@@ -92,8 +93,12 @@ export function parseEvent(message: StreamMessage): (WebhookEvent & { happenedAt
   let payload: string;
   try {
     payload = event.booking ? bookingWebhookPayload(event as BookingEvent) : bytes;
-  } catch {
-    return null;
+  } catch (error) {
+    // A booking this release cannot render (a bug, not an attack: only the booking service publishes here):
+    // the Booking it carries beside it, while events carry one, rather than nothing.
+    if (!event.data) return null;
+    logger.error({ msg: 'a booking event could not be rendered; its Booking as written is sent', bookingId, error: error instanceof Error ? error.message : String(error) });
+    payload = JSON.stringify({ type: event.type, timestamp: event.timestamp, sequence: event.sequence, data: event.data });
   }
   return { id, type: event.type as BookingEventType, clientId, bookingId: bookingId!, sequence: event.sequence!, payload, happenedAt };
 }

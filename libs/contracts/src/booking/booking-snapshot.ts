@@ -41,7 +41,7 @@ export interface BookingSnapshot {
   checkOut: string;
   lead: { firstName: string; lastName: string; email: string; phone: string };
   rooms: BookedRoom[];
-  /** The rate as prebooked (its prices before any promo code). */
+  /** The rate as prebooked (a promo code's discount taken off its chargeable and inclusive prices). */
   rate: Rate;
   /** What was charged, after any promo code. */
   charged: Money;

@@ -49,6 +49,8 @@ describe('money without bigints (the common case) is the same as with them', () 
       { numRuns: 2000 },
     );
     expect(Object.is(toMilli(-0), 0)).toBe(true);
+    // Texts that are not in their shortest form read as their shortest form does.
+    for (const text of ['012.50', '0.500', '000', '7.0', '999999999999.999']) expect(Object.is(decimalToNumber(text), milliToNumber(toMilliBig(text)))).toBe(true);
   });
 });
 

@@ -1,5 +1,5 @@
-import { currencyDecimals, formatAmount } from '../common/currencies';
-import { decimalToNumber, toMilli } from '../common/money';
+import { ISO_4217_DECIMALS } from '../common/currencies';
+import { decimalToNumber, milliToDecimal, toMilli } from '../common/money';
 import { BedType, Board, CancellationPolicyData, Coordinates, HotelDetails, HotelRate, HotelRateRoom, PaymentType } from './hotel';
 import type { HotelRatesData } from './search-session';
 
@@ -153,11 +153,16 @@ export interface HotelRates {
 
 /** An amount as the API's JSON number has it, as a decimal string in its currency's decimals ("12.50", "1234" JPY): exact, never rounded. */
 function inCurrency(currency: string): (amount: number) => string {
-  const decimals = currencyDecimals(currency);
+  // (Every amount of a rate is in the client's currency, one the platform takes; another is written with two decimals at least.)
+  const decimals = ISO_4217_DECIMALS[currency] ?? 2;
   return (amount) => {
-    // The common case, quickly: an amount in its currency's decimals is what toFixed writes (checked by reading it back).
-    const text = amount.toFixed(decimals);
-    return Number(text) === amount ? text : formatAmount(toMilli(amount), currency);
+    // The common case, quickly: an amount in its currency's decimals is what toFixed writes (checked by reading it back;
+    // beyond 15 digits toFixed may write an exponent).
+    if (Math.abs(amount) < 1e12) {
+      const text = amount.toFixed(decimals);
+      if (Number(text) === amount) return text;
+    }
+    return milliToDecimal(toMilli(amount), decimals);
   };
 }
 
