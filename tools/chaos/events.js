@@ -96,7 +96,7 @@ async function streamReader(natsUrl, seed) {
         let got = 0;
         for await (const message of batch) {
           const event = message.json();
-          found.push({ msgId: message.headers?.get('Nats-Msg-Id') ?? '', bookingId: event.booking?.id ?? event.data?.id, sequence: event.sequence });
+          found.push({ msgId: message.headers?.get('Nats-Msg-Id') ?? '', bookingId: event.booking?.id, sequence: event.sequence });
           got += 1;
         }
         if (got === 0) throw new Error(`the stream holds ${state.messages} messages, ${found.length} could be read`);

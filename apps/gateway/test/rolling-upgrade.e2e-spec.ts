@@ -73,9 +73,9 @@ function stopOldApp(app: OldApp): Promise<number | null> {
 const sleep = (ms: number) => new Promise((resolveSleep) => setTimeout(resolveSleep, ms));
 
 /**
- * The order docs/operations/upgrades.md gives: the services (the called) before the gateway (their caller), and webhooks
- * before booking (the previous release's webhooks service posts a booking event as it is, and this release's events
- * carry the booking in the booking service's words beside the API's Booking).
+ * The order docs/operations/upgrades.md gives: the services (the called) before the gateway (their caller); webhooks
+ * before booking, which upgrading to release-2026.11.28 needed (release-2026.11.27's webhooks service posted a booking
+ * event as it was, and release-2026.11.28's events carried the booking beside the API's Booking).
  */
 const UPGRADE_ORDER: ServiceName[] = ['users', 'promo', 'accounting', 'rates', 'search', 'webhooks', 'booking'];
 

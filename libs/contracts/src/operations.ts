@@ -8,14 +8,12 @@ import {
   RecordedBooking,
   Cancellation,
   CancellationQuote,
-  CreateBookingReply,
-  CreateBookingRequest,
   BookingOrderRequest,
   ListBookingsRequestV4,
   TaggedBookingPageChunk,
 } from './booking/book';
 import { AttachBookingRequest, FindPrebookRequest, StoredPrebook, SupplierBookRequest, SupplierBooking, SupplierCancelRequest, SupplierStatusRequest } from './rates/supplier';
-import { CreatePrebookRequest, Prebook, PrebookData, ResolveRateRequest, ResolvedRate } from './rates/prebook';
+import { CreatePrebookRequest, Prebook, ResolveRateRequest, ResolvedRate } from './rates/prebook';
 import { CreatePromoRequest, PromoQuote, PromoView, QuotePromoRequest, RedeemPromoRequest } from './promo/promo';
 import {
   AccountingEntryView,
@@ -38,8 +36,8 @@ import { SoldOutReply, SoldOutRequest } from './search/inventory';
 import { FindPlacesRequest, PlaceMatches } from './search/places';
 import { HotelRates } from './search/rate';
 import { BookingCreated } from './booking/booking-snapshot';
-import { CreateSearchSessionRequest, CreateSearchSessionRequestV3, HotelRatesData, HotelRatesRequest, PollSearchSessionRequest, SearchData, SearchProgress } from './search/search-session';
-import { V2RatesChunk, V2RatesQueryChunk, V2RatesRequest, V2RatesRequestV3 } from './search/v2-rates';
+import { CreateSearchSessionRequestV3, HotelRatesRequest, PollSearchSessionRequest, SearchProgress } from './search/search-session';
+import { V2RatesQueryChunk, V2RatesRequestV3 } from './search/v2-rates';
 import {
   ClientCredentials,
   ClientAccountTerms,
@@ -177,26 +175,20 @@ export const OPERATIONS = {
 
   /** v2: domain data (the gateway renders the API's places). */
   SEARCH_PLACE_FIND: operation({ subject: 'search.place.find.v2', request: FindPlacesRequest, reply: replyOf<PlaceMatches>(), callers: ['gateway'] }),
-  /** v3: domain data both ways (a StaySearch; SearchProgress); the gateway maps the API's body and renders its answer. v2, the API's body and answer, is served one more release. */
+  /** v3: domain data both ways (a StaySearch; SearchProgress); the gateway maps the API's body and renders its answer. */
   SEARCH_SESSION_CREATE: operation({ subject: 'search.session.create.v3', request: CreateSearchSessionRequestV3, reply: replyOf<SearchProgress>(), callers: ['gateway'] }),
-  SEARCH_SESSION_CREATE_V2: operation({ subject: 'search.session.create.v2', request: CreateSearchSessionRequest, reply: replyOf<SearchData>(), callers: ['gateway'], servedForPreviousRelease: true }),
   SEARCH_SESSION_POLL: operation({ subject: 'search.session.poll.v3', request: PollSearchSessionRequest, reply: replyOf<SearchProgress>(), callers: ['gateway'] }),
-  SEARCH_SESSION_POLL_V2: operation({ subject: 'search.session.poll.v2', request: PollSearchSessionRequest, reply: replyOf<SearchData>(), callers: ['gateway'], servedForPreviousRelease: true }),
-  /** v3: the hotel and its rates in the search service's words (HotelRates); the gateway renders the API's. v2, the API's answer, is served one more release. */
+  /** v3: the hotel and its rates in the search service's words (HotelRates); the gateway renders the API's. */
   SEARCH_HOTEL_RATES_GET: operation({ subject: 'search.hotel-rates.get.v3', request: HotelRatesRequest, reply: replyOf<HotelRates>(), callers: ['gateway'] }),
-  SEARCH_HOTEL_RATES_GET_V2: operation({ subject: 'search.hotel-rates.get.v2', request: HotelRatesRequest, reply: replyOf<HotelRatesData>(), callers: ['gateway'], servedForPreviousRelease: true }),
   /**
    * Answers in several messages (V2RatesQueryChunk): a head, then the rates in chunks under 1 MB. v3: the request and
-   * the head in the search service's words (the gateway maps the API's body and renders the head). v2, the API's body
-   * and head, is served one more release.
+   * the head in the search service's words (the gateway maps the API's body and renders the head).
    */
   SEARCH_V2_RATES_SEARCH: operation({ subject: 'search.v2-rates.search.v3', request: V2RatesRequestV3, reply: replyOf<V2RatesQueryChunk>(), callers: ['gateway'] }),
-  SEARCH_V2_RATES_SEARCH_V2: operation({ subject: 'search.v2-rates.search.v2', request: V2RatesRequest, reply: replyOf<V2RatesChunk>(), callers: ['gateway'], servedForPreviousRelease: true }),
 
   RATES_INVENTORY_SOLD_OUT: operation({ subject: 'rates.inventory.sold-out.v2', request: SoldOutRequest, reply: replyOf<SoldOutReply>(), callers: ['search'] }),
-  /** v4: the prebook in the rates service's words (Prebook); the gateway renders the API's. v3, the API's answer, is served one more release. */
+  /** v4: the prebook in the rates service's words (Prebook); the gateway renders the API's. */
   RATES_PREBOOK_CREATE: operation({ subject: 'rates.prebook.create.v4', request: CreatePrebookRequest, reply: replyOf<Prebook>(), callers: ['gateway'] }),
-  RATES_PREBOOK_CREATE_V3: operation({ subject: 'rates.prebook.create.v3', request: CreatePrebookRequest, reply: replyOf<PrebookData>(), callers: ['gateway'], servedForPreviousRelease: true }),
   /** v4: the answer carries the prebook's FX record (BookingFx). */
   RATES_PREBOOK_FIND: operation({ subject: 'rates.prebook.find.v4', request: FindPrebookRequest, reply: replyOf<StoredPrebook>(), callers: ['booking'] }),
   RATES_PREBOOK_ATTACH: operation({ subject: 'rates.prebook.attach.v2', request: AttachBookingRequest, reply: replyOf<{ attached: boolean }>(), callers: ['booking'] }),
@@ -210,11 +202,9 @@ export const OPERATIONS = {
 
   /**
    * v4: the order in the booking service's words (the gateway maps the API's body, and names its refusals' fields as the API does), answered
-   * with the booking in them (BookingCreated; the gateway renders the API's Booking). v2, the API's body and Booking, is served one more
-   * release (v3, the order with the API's Booking, was never released).
+   * with the booking in them (BookingCreated; the gateway renders the API's Booking).
    */
   BOOKING_BOOKING_CREATE: operation({ subject: 'booking.booking.create.v4', request: BookingOrderRequest, reply: replyOf<BookingCreated>(), callers: ['gateway'] }),
-  BOOKING_BOOKING_CREATE_V2: operation({ subject: 'booking.booking.create.v2', request: CreateBookingRequest, reply: replyOf<CreateBookingReply>(), callers: ['gateway'], servedForPreviousRelease: true }),
   /**
    * Answers in several messages (TaggedBookingPageChunk): the head with the page's entity tag, then the bookings
    * as raw JSON bytes (none for a client that has that page, If-None-Match). v4: the filter in the booking

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Actor, BookCreateBody, CreateBookingRequest, SUBJECTS, StoredPrebook, bookRequestFingerprint, bookingAnswer, bookingOrderOf } from '@hotel/contracts';
+import { Actor, BookCreateBody, CreateBookingRequest, SUBJECTS, StoredPrebook, bookRequestFingerprint, bookingOrderOf, inBookApiWords } from '@hotel/contracts';
 import { ServiceHarness, refusalOf } from '@hotel/testing';
 import { answerSagaCallsNormally, newBookingTemplate, startBookingHarness } from '../../test/booking-fixtures';
 import { BookingEnv } from '../booking.env';
@@ -10,9 +10,7 @@ import { BookingsService } from './bookings.service';
 
 // Service tier: a book request as the bus brings it (real PostgreSQL, the other services
 // faked). booking.booking.create.v4 takes a BookingOrder in the booking service's words and
-// the request's fingerprint, and answers the booking in them; .v2, served for the previous
-// release's gateways, takes the API's body and answers the API's Booking, and its refusals in
-// the API's words.
+// the request's fingerprint, and answers the booking in them.
 
 describe('book requests (service tier)', () => {
   let harness: ServiceHarness<BookingEnv>;
@@ -76,33 +74,24 @@ describe('book requests (service tier)', () => {
     expect(row).toMatchObject({ firstName: 'Ada', lastName: 'Lovelace', email: 'ada@example.com', language: 'fr', specialRequest: 'a quiet room', requestFingerprint: bookRequestFingerprint(request) });
   });
 
-  it("a key booked through .v2 (the previous release's gateway) is the same request through v4: replayed, not refused", async () => {
+  it('answers a repeat of a key with the same booking, and another request under the key with 409', async () => {
     const request = { actor, prebookId: prebookOf(), body: body({ idempotency_key: `k-${randomUUID()}` }) };
-    const first = await controller.createV2(request);
+    const first = await controller.create(v4Of(request));
     expect(first.replayed).toBe(false);
     const again = await controller.create(v4Of(request));
-    // The same booking, which .v2 answered in the API's words.
-    expect(again.replayed).toBe(true);
-    expect(bookingAnswer(again.booking)).toEqual(first.booking);
-    expect(first.booking).toMatchObject({ id: again.booking.id, status: 'confirmed', first_name: 'Ada' });
-    // Another body under the key is refused, in each version's words.
+    expect(again).toEqual({ booking: first.booking, replayed: true });
     const other = { ...request, body: { ...request.body, phone: '+33 9 99 99 99 99' } };
     expect((await refusalOf(controller.create(v4Of(other))))?.message).toBe('idempotencyKey was used with a different request');
-    expect((await refusalOf(controller.createV2(other)))?.message).toBe('idempotency_key was used with a different request');
   });
 
-  it("names a refusal's fields in the booking service's words, and .v2 in the API's", async () => {
+  it("names a refusal's fields in the booking service's words (the gateway in the API's)", async () => {
     const request = { actor, prebookId: prebookOf(), body: body({ promo_code: 'TENOFF', rooms: [body().rooms[0], body().rooms[0]] }) };
     const v4 = await refusalOf(controller.create(v4Of(request)));
     expect(v4?.errors).toEqual([
       { field: 'leadGuests', message: 'leadGuests must name a lead guest for each of the 1 prebooked room(s)' },
       { field: 'promoCode', message: 'promo codes are applied at prebook: prebook again with promoCode to book with this discount' },
     ]);
-    const v2 = await refusalOf(controller.createV2(request));
-    expect(v2?.errors).toEqual([
-      { field: 'rooms', message: 'rooms must name a lead guest for each of the 1 prebooked room(s)' },
-      { field: 'promo_code', message: 'promo codes are applied at prebook: prebook again with promo_code to book with this discount' },
-    ]);
-    expect(v2?.message).toBe('rooms: rooms must name a lead guest for each of the 1 prebooked room(s) (and 1 more)');
+    // The gateway names them in the API's words.
+    expect(v4?.reworded(inBookApiWords).errors?.map((error) => error.field)).toEqual(['rooms', 'promo_code']);
   });
 });

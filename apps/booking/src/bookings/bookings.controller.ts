@@ -6,14 +6,7 @@ import {
   Cancellation,
   CancellationQuote,
   BookingCreated,
-  CreateBookingReply,
-  bookingAnswer,
-  CreateBookingRequest,
   BookingOrderRequest,
-  bookRequestFingerprint,
-  bookingOrderOf,
-  inBookApiWords,
-  isOwnBookRefusal,
   FindRecordedBookingRequest,
   ListBackendBookingsRequestV3,
   ListBookingsRequestV4,
@@ -27,7 +20,7 @@ import {
 } from '@hotel/contracts';
 import { Vouchers } from '../vouchers/vouchers';
 import { BookingsService } from './bookings.service';
-import { DomainError, Handles } from '@hotel/platform';
+import { Handles } from '@hotel/platform';
 
 @Controller()
 export class BookingsController {
@@ -76,18 +69,6 @@ export class BookingsController {
   @Handles(OPERATIONS.BOOKING_BOOKING_CREATE)
   create(@Payload() request: BookingOrderRequest): Promise<BookingCreated> {
     return this.bookings.create(request);
-  }
-
-  /** v2, for the gateways of the previous release during a rolling upgrade (remove in the next): the API's body and Booking, and its refusals in the API's words. */
-  @Handles(OPERATIONS.BOOKING_BOOKING_CREATE_V2)
-  async createV2(@Payload() request: CreateBookingRequest): Promise<CreateBookingReply> {
-    const { body, ...selector } = request;
-    try {
-      const created = await this.bookings.create({ ...selector, order: bookingOrderOf(body), fingerprint: bookRequestFingerprint(request) });
-      return { booking: bookingAnswer(created.booking), replayed: created.replayed };
-    } catch (error) {
-      throw error instanceof DomainError && isOwnBookRefusal(error.code) ? error.reworded(inBookApiWords) : error;
-    }
   }
 }
 

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { BOOKING_EVENT_BY_STATUS, BookingEvent, BookingEventType, bookingAnswer } from '@hotel/contracts';
+import { BOOKING_EVENT_BY_STATUS, BookingEvent, BookingEventType } from '@hotel/contracts';
 import { SERVICE_ENV } from '@hotel/platform';
 import { BookingEnv } from '../booking.env';
 import { bookingSnapshotOf } from '../bookings/booking-view';
@@ -43,14 +43,11 @@ export class BookingEventsOutbox {
    * without reading the row back.
    */
   async record(manager: EntityManager, booking: BookingEntity, sequence: number): Promise<void> {
-    const snapshot = bookingSnapshotOf(booking, voucherUrl(this.env, booking.id));
     const event: BookingEvent = {
       type: BOOKING_EVENT_BY_STATUS[booking.status],
       timestamp: booking.updatedAt.toISOString(),
       sequence,
-      booking: snapshot,
-      // For the previous release's webhooks service, which posts the event as it is: one release.
-      data: bookingAnswer(snapshot),
+      booking: bookingSnapshotOf(booking, voucherUrl(this.env, booking.id)),
     };
     await manager
       .getRepository(BookingEventEntity)

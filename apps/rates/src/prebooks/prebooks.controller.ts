@@ -1,6 +1,6 @@
 import { Controller } from '@nestjs/common';
 import { Payload } from '@nestjs/microservices';
-import { AttachBookingRequest, CreatePrebookRequest, FindPrebookRequest, OPERATIONS, Prebook, PrebookData, StoredPrebook, prebookAnswer } from '@hotel/contracts';
+import { AttachBookingRequest, CreatePrebookRequest, FindPrebookRequest, OPERATIONS, Prebook, StoredPrebook } from '@hotel/contracts';
 import { PrebooksService } from './prebooks.service';
 import { Handles } from '@hotel/platform';
 
@@ -22,11 +22,5 @@ export class PrebooksController {
   @Handles(OPERATIONS.RATES_PREBOOK_CREATE)
   create(@Payload() request: CreatePrebookRequest): Promise<Prebook> {
     return this.prebooks.create(request);
-  }
-
-  /** v3, for the gateways of the previous release during a rolling upgrade (remove in the next): the API's answer. */
-  @Handles(OPERATIONS.RATES_PREBOOK_CREATE_V3)
-  async createV3(@Payload() request: CreatePrebookRequest): Promise<PrebookData> {
-    return prebookAnswer(await this.prebooks.create(request));
   }
 }

@@ -17,7 +17,6 @@ import { FxRatesService } from '../fx/fx-rates.service';
 import { startRatesHarness } from '../../test/rates-fixtures';
 // eslint-disable-next-line @nx/enforce-module-boundaries -- the vendor simulator's own pricing: what the vendor answered, to compare with
 import { priceOffer } from '../../../vendor-simulator/src/inventory/pricing';
-import { PrebooksController } from './prebooks.controller';
 import { PrebooksService } from './prebooks.service';
 
 // Service tier: PrebooksService with the rates app's providers (its real repositories
@@ -93,9 +92,6 @@ describe('PrebooksService (service tier: real PostgreSQL, fake accounting, users
     expect(stored).toMatchObject({ prebookId: data.id, paymentMethod: 'account', priceChargeable: price, promoCode: null, offer: bookable });
     // The record the booking reads is the answer the API gives.
     expect(stored.response).toEqual(prebookAnswer(data));
-    // The previous release's gateways (.v3) get the API's answer.
-    const v3 = await new PrebooksController(prebooks).createV3({ actor: live(1), pricing: USD, rateId: rateId(), paymentMethod: 'account' });
-    expect(v3).toMatchObject({ prebook_id: expect.any(String), price_changed: false, rate: { price_chargeable: Number(price), price_currency: 'USD' }, hotel: { lowest_rate: v3.rate } });
     // Another client, or the same client's sandbox, cannot book on it.
     await expect(prebooks.findForBooking({ actor: live(2), prebookId: data.id })).rejects.toMatchObject({ code: 'PREBOOK_REQUIRED' });
     await expect(prebooks.findForBooking({ actor: { ...live(1), sandbox: true }, prebookId: data.id })).rejects.toMatchObject({

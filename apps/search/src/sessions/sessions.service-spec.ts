@@ -1,11 +1,8 @@
-import { lastValueFrom, toArray } from 'rxjs';
-import { Actor, ClientPricing, RoomRequest, SUBJECTS, SearchProgress, StaySearch, V2RatesBody, V2RatesHead, V2RatesResponse, Rate, rateOf, toMilli, v2RatesQueryOf } from '@hotel/contracts';
+import { Actor, ClientPricing, RoomRequest, SUBJECTS, SearchProgress, StaySearch, hotelRatesAnswer, rateOf, toMilli } from '@hotel/contracts';
 import { findPlace, hotelById, hotelsForPlace, toHotelDetails } from '@hotel/inventory';
 import { TEST_FX_RATES, refusalOf } from '@hotel/testing';
 import { startSearchHarness } from '../../test/search-fixtures';
-import { V2RatesController } from '../v2/v2-rates.controller';
 import { V2RatesService } from '../v2/v2-rates.service';
-import { SessionsController } from './sessions.controller';
 import { SessionsService } from './sessions.service';
 
 // Service tier: the search service's V1 sessions and V2 rates with its real repositories on a
@@ -72,25 +69,6 @@ describe('search sessions and V2 rates (service tier: real PostgreSQL, vendors o
     expect(stored).toEqual([{ n: 1 }]);
   });
 
-  it("answers the previous release's gateways (.v2) the API's body and answer, the same search as v3", async () => {
-    const controller = new SessionsController(sessions);
-    const started = await controller.createV2({ actor: client(2), pricing: USD, search: { place_id: PARIS.placeId, ...STAY } });
-    expect(started.session_id).toMatch(/^[0-9a-f-]{36}$/);
-    const done = await completed(client(2), started.session_id);
-    const v2 = await controller.pollV2({ actor: client(2), sessionId: started.session_id });
-    expect(v2).toEqual({
-      session_id: done.sessionId,
-      search_completed: true,
-      results: done.hotels.map((hotel) => ({
-        hotel: { id: hotel.id, name: hotel.name, stars: hotel.stars, lowest_rate: { id: hotel.lowestRate.id, price_chargeable: Number(hotel.lowestRate.amount), price_currency: 'USD' } },
-      })),
-    });
-    // Its validation error names the API's field.
-    const unknown = await refusalOf(controller.createV2({ actor: client(2), pricing: USD, search: { destination_id: 'city-1', ...STAY } }));
-    expect(unknown?.code).toBe('VALIDATION_FAILED');
-    expect(unknown?.errors?.[0].field).toBe('destination_id');
-  });
-
   it("keeps a session to its client, and a user token's session to its user", async () => {
     const { sessionId } = await sessions.create(userOf(3, 30), USD, PARIS_STAY);
     expect((await refusalOf(sessions.poll(client(4), sessionId)))?.code).toBe('NOT_FOUND');
@@ -124,13 +102,10 @@ describe('search sessions and V2 rates (service tier: real PostgreSQL, vendors o
     for (const rate of rates) expect(rate).toMatchObject({ hotelId, currency: 'USD', prices: { chargeable: expect.stringMatching(/^\d+(\.\d{1,3})?$/) } });
     const prices = rates.map((rate) => toMilli(rate.prices.chargeable));
     expect(prices).toEqual([...prices].sort((a, b) => a - b));
-    // The previous release's gateways (.v2) get the API's answer, as it renders the same rates.
-    const v2 = await new SessionsController(sessions).hotelRatesV2({ actor: client(6), sessionId: session_id, hotelId });
-    expect(v2.search_completed).toBe(true);
-    // (A non-refundable rate's deadline is the moment it was priced: each call's own.)
-    const pricedAnyTime = (rate: Rate) => ({ ...rate, cancellation: { ...rate.cancellation, freeUntil: '', penalties: rate.cancellation.penalties.map((penalty) => ({ ...penalty, from: '' })) } });
-    expect(v2.rates.map(rateOf).map(pricedAnyTime)).toEqual(rates.map(pricedAnyTime));
-    expect(v2.hotel).toEqual({ ...toHotelDetails(hotelById(hotelId)!), lowest_rate: v2.rates[0], lowest_brand_loyalty_rate: v2.rates.find((rate) => rate.brand_loyalty_eligible) ?? null });
+    // The API's answer the gateway renders: the same rates, the hotel's lowest derived from them.
+    const answer = hotelRatesAnswer({ hotel, rates, completed: done });
+    expect(answer.rates.map(rateOf)).toEqual(rates);
+    expect(answer.hotel).toEqual({ ...toHotelDetails(hotelById(hotelId)!), lowest_rate: answer.rates[0], lowest_brand_loyalty_rate: answer.rates.find((rate) => rate.brand_loyalty_eligible) ?? null });
     const resolved = await sessions.resolveRate(client(6), session_id, hotelId, rates[0].id);
     expect(resolved.key.hotelId).toBe(hotelId);
     expect(resolved.pricing).toEqual(USD);
@@ -159,21 +134,5 @@ describe('search sessions and V2 rates (service tier: real PostgreSQL, vendors o
     expect(head.maxPricePerNightAvg).toMatch(/^\d+\.\d{2,3}$/);
     expect(Number(head.maxPricePerNightAvg)).toBe(Math.max(...parsed.map((rate) => rate.price_per_night_avg)));
     expect(head.radius).toBeUndefined();
-  });
-
-  it("answers the previous release's gateways (.v2) the API's body and head, the same rates as v3", async () => {
-    const controller = new V2RatesController(harness.get(V2RatesService));
-    const body = Object.assign(new V2RatesBody(), { place_id: PARIS.placeId, ...STAY, limit: 3, filters: { sort_by: 'stars_desc' } });
-    const v3 = await lastValueFrom(controller.search({ actor: client(1), pricing: USD, query: v2RatesQueryOf(body) }).pipe(toArray()));
-    const previous = await lastValueFrom(controller.searchV2({ actor: client(1), pricing: USD, search: body }).pipe(toArray()));
-    const head = previous[0] as { head: V2RatesResponse };
-    expect(head.head.search).toEqual({ place_id: PARIS.placeId, ...STAY, limit: 3, filters: { sort_by: 'stars_desc' }, nationality: 'US', page: 1 });
-    expect(head.head.metadata).toEqual(expect.objectContaining({ nights: 2, rooms: 1, total_hotels: (v3[0] as { head: V2RatesHead }).head.totalHotels }));
-    expect(typeof head.head.metadata.max_price_inclusive).toBe('number');
-    // The rates are the same bytes.
-    expect(Buffer.concat(previous.slice(1) as Uint8Array[]).toString()).toBe(Buffer.concat(v3.slice(1) as Uint8Array[]).toString());
-    // An unknown place is named by the API's field the partner sent.
-    const unknown = await refusalOf(lastValueFrom(controller.searchV2({ actor: client(1), pricing: USD, search: Object.assign(new V2RatesBody(), { destination_id: 'city-1', ...STAY }) })));
-    expect(unknown?.errors?.[0].field).toBe('destination_id');
   });
 });

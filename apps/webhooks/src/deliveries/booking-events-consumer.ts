@@ -70,35 +70,26 @@ export class BookingEventsConsumer implements OnApplicationBootstrap, OnModuleDe
   }
 }
 
-/**
- * The event of a stream message, with the partner's payload rendered from its booking (an
- * event of the previous release's booking service carries the payload's Booking as `data`,
- * and is passed on as it is); null when it is not a booking event this release reads.
- */
+/** The event of a stream message, with the partner's payload rendered from its booking; null when it is not a booking event this release reads. */
 export function parseEvent(message: StreamMessage): (WebhookEvent & { happenedAt: Date }) | null {
   const id = message.header('Nats-Msg-Id');
   const clientId = Number(message.header(HEADERS.CLIENT_ID));
-  const bytes = new TextDecoder().decode(message.data);
   let event: Partial<BookingEvent>;
   try {
-    event = JSON.parse(bytes) as Partial<BookingEvent>;
+    event = JSON.parse(new TextDecoder().decode(message.data)) as Partial<BookingEvent>;
   } catch {
     return null;
   }
   const happenedAt = new Date(event.timestamp ?? '');
-  const bookingId = event.booking ? event.booking.id : event.data?.id;
+  const bookingId = event.booking?.id;
   if (!id || !Number.isSafeInteger(clientId) || clientId <= 0) return null;
   if (!BOOKING_EVENT_TYPES.includes(event.type as BookingEventType) || Number.isNaN(happenedAt.getTime())) return null;
   if (!Number.isSafeInteger(bookingId) || !Number.isSafeInteger(event.sequence)) return null;
   let payload: string;
   try {
-    payload = event.booking ? bookingWebhookPayload(event as BookingEvent) : bytes;
-  } catch (error) {
-    // A booking this release cannot render (a bug, not an attack: only the booking service publishes here):
-    // the Booking it carries beside it, while events carry one, rather than nothing.
-    if (!event.data) return null;
-    logger.error({ msg: 'a booking event could not be rendered; its Booking as written is sent', bookingId, error: error instanceof Error ? error.message : String(error) });
-    payload = JSON.stringify({ type: event.type, timestamp: event.timestamp, sequence: event.sequence, data: event.data });
+    payload = bookingWebhookPayload(event as BookingEvent);
+  } catch {
+    return null;
   }
   return { id, type: event.type as BookingEventType, clientId, bookingId: bookingId!, sequence: event.sequence!, payload, happenedAt };
 }

@@ -126,9 +126,9 @@ export class V2BookBody extends BookCreateBody {
 }
 
 /**
- * booking.booking.create.v2, served for the previous release's gateways (remove in the next):
- * the body as the caller sent it (V2: without prebook_id), and which prebook it books. v3
- * takes a BookingOrder.
+ * A book request as the partner sent it: the body (V2: without prebook_id), which prebook it
+ * books, and the sandbox scenario. The gateway takes its fingerprint and maps it to a
+ * BookingOrderRequest (bookingOrderOf).
  */
 export class CreateBookingRequest extends PrebookSelector {
   @IsDefined()
@@ -255,8 +255,7 @@ export class BookingOrderRequest extends PrebookSelector {
 
 /**
  * A book request of the booking API (POST /book/... or /v2/book) in the booking service's
- * words: the one mapping, used by the gateway (and by the booking service's handler of
- * .v2, which still receives the body, for the previous release's gateways).
+ * words: the one mapping, used by the gateway.
  */
 export function bookingOrderOf(body: BookCreateBody): BookingOrder {
   const card: CardInput = {
@@ -413,13 +412,6 @@ export interface BookingView extends BookedPrices {
   cancelled_at: string | null;
   /** What cancelling cost, in `price_currency` (the rest was refunded); null unless cancelled. */
   price_cancellation_penalty: number | null;
-}
-
-/** booking.booking.create.v2's answer (served for the previous release's gateways): the API's Booking. */
-export interface CreateBookingReply {
-  booking: BookingView;
-  /** True when an idempotency_key repeat returned the original booking. */
-  replayed: boolean;
 }
 
 export const BOOKING_SORT_FIELDS = ['id', 'created_at', 'check_in', 'check_out', 'price_chargeable', 'hotel_name', 'status'] as const;

@@ -19,12 +19,6 @@ export interface BookingEvent {
   timestamp: string;
   sequence: number;
   booking: BookingSnapshot;
-  /**
-   * The booking API's Booking, for the previous release's webhooks service, which posts the
-   * event as it is (remove in the next release). An event of the previous release's booking
-   * service has this and no `booking`.
-   */
-  data?: BookingView;
 }
 
 /**
@@ -39,9 +33,9 @@ export interface BookingWebhookPayload {
   data: BookingView;
 }
 
-/** The partner's payload of an event (serialized): rendered from its booking, or as the previous release's booking service wrote it. */
+/** The partner's payload of an event, serialized. */
 export function bookingWebhookPayload(event: BookingEvent): string {
-  const payload: BookingWebhookPayload = { type: event.type, timestamp: event.timestamp, sequence: event.sequence, data: event.booking ? bookingAnswer(event.booking) : event.data! };
+  const payload: BookingWebhookPayload = { type: event.type, timestamp: event.timestamp, sequence: event.sequence, data: bookingAnswer(event.booking) };
   return JSON.stringify(payload);
 }
 

@@ -136,7 +136,7 @@ export interface ResolvedRate {
   fxDate?: string | null;
 }
 
-/** rates.prebook.create.v4 (and .v3, served for the previous release): the V1 route's path and query, or the V2 body, with the caller and its client's pricing. */
+/** rates.prebook.create.v4: the V1 route's path and query, or the V2 body, with the caller and its client's pricing. */
 export class CreatePrebookRequest extends PricedForActor {
   /** V1: the session's rate; V2: the opaque rate id alone. */
   @IsOptional()
@@ -233,7 +233,7 @@ export interface Prebook {
 
 /**
  * The answer of `GET /prebook/...` and `POST /v2/prebook`, rendered by the gateway (and by the
- * rates service for the record a booking reads, and for its .v3 answer, one more release).
+ * rates service for the record a booking reads, which keeps the API's shape).
  */
 export function prebookAnswer(prebook: Prebook): PrebookData {
   const rate = rateAnswer(prebook.rate);

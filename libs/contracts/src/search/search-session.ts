@@ -82,17 +82,6 @@ export class SearchBody {
 }
 
 
-/**
- * search.session.create.v2, served for the previous release's gateways (remove in the next):
- * the API's body as is. v3 takes a {@link StaySearch}.
- */
-export class CreateSearchSessionRequest extends PricedForActor {
-  @IsDefined()
-  @ValidateNested()
-  @Type(() => SearchBody)
-  search: SearchBody;
-}
-
 /** A room of a stay: its guests, and each child's age. */
 export class StayRoom {
   @IsInt()
@@ -145,13 +134,13 @@ export class CreateSearchSessionRequestV3 extends PricedForActor {
   search: StaySearch;
 }
 
-/** search.session.poll.v3 (and .v2, served for the previous release) */
+/** search.session.poll.v3 */
 export class PollSearchSessionRequest extends ActorScoped {
   @IsUUID()
   sessionId: string;
 }
 
-/** search.hotel-rates.get.v3 (and .v2, served for the previous release): one hotel's details and rates within a session. */
+/** search.hotel-rates.get.v3: one hotel's details and rates within a session. */
 export class HotelRatesRequest extends ActorScoped {
   @IsUUID()
   sessionId: string;
@@ -177,7 +166,7 @@ export interface SearchProgress {
   hotels: SearchHotel[];
 }
 
-// Rendered by the gateway from SearchProgress (and the .v2 replies, one more release).
+// Rendered by the gateway from SearchProgress.
 export interface SearchResultHotel {
   hotel: {
     id: number;
@@ -201,7 +190,7 @@ export interface HotelRatesData {
 
 /**
  * `POST /search` (a new search) as the search service takes it: the one mapping, used by the
- * gateway (and by the search service's .v2 handler for the previous release's gateways).
+ * gateway.
  * The body is valid (SearchBody): a place or a destination, dates and rooms.
  */
 export function staySearchOf(body: SearchBody): StaySearch {
@@ -213,7 +202,7 @@ export function staySearchOf(body: SearchBody): StaySearch {
   };
 }
 
-/** The answer of `POST /search` and `GET /search/{session_id}`: each hotel with its lowest rate, the amount a JSON number (exact). Rendered by the gateway (and the .v2 handler). */
+/** The answer of `POST /search` and `GET /search/{session_id}`: each hotel with its lowest rate, the amount a JSON number (exact). Rendered by the gateway. */
 export function searchAnswer(progress: SearchProgress): SearchData {
   return {
     session_id: progress.sessionId,

@@ -176,17 +176,6 @@ export class V2RatesBody extends StayRequest {
   limit?: number;
 }
 
-/**
- * search.v2-rates.search.v2, served for the previous release's gateways (remove in the next):
- * the API's body as is; the reply comes in chunks (see V2RatesChunk). v3 takes a V2RatesQuery.
- */
-export class V2RatesRequest extends PricedForActor {
-  @IsDefined()
-  @ValidateNested()
-  @Type(() => V2RatesBody)
-  search: V2RatesBody;
-}
-
 /** Which hotels and rates a V2 rates search keeps, in the search service's words. */
 export class V2RatesFilter {
   @IsOptional()
@@ -282,8 +271,7 @@ export class V2RatesQuery extends StayQuery {
 
 /**
  * `POST /v2/rates`'s body (valid: a V2RatesBody) in the search service's words: the one
- * mapping, used by the gateway (and, for the previous release's gateways, by the search
- * service's handler of .v2, which still receives the body).
+ * mapping, used by the gateway.
  */
 export function v2RatesQueryOf(body: V2RatesBody): V2RatesQuery {
   const filters = body.filters;
@@ -314,7 +302,7 @@ export function v2RatesQueryOf(body: V2RatesBody): V2RatesQuery {
 /**
  * The head of `POST /v2/rates`'s answer (everything but the rates): the request echoed with
  * the defaults it was answered with, and the metadata, amounts as JSON numbers (exact).
- * Rendered by the gateway (and by the search service's .v2 handler for the previous release).
+ * Rendered by the gateway.
  */
 export function v2RatesHeadOf(body: V2RatesBody, head: V2RatesHead): Omit<V2RatesResponse, 'rates'> {
   const echo: Record<string, unknown> = {};
@@ -360,7 +348,14 @@ export interface V2RatesHead {
   center: Coordinates;
 }
 
-/** search.v2-rates.search.v3's messages: the head, then the page's rates as the API's HotelRate objects, serialized (as V2RatesChunk's). */
+/**
+ * search.v2-rates.search.v3's messages. NATS carries at most 1 MB a message, and 2000 hotels'
+ * rates are more: the search service answers with a head (everything but the rates), then the
+ * rates in chunks of raw UTF-8 JSON bytes (the API's HotelRate objects joined by commas, no
+ * brackets; see HEADERS.RAW_REPLY), which the gateway joins into the body without decoding
+ * them. (As JSON strings inside JSON packets, the 15 MB of a 2000-hotel answer were escaped,
+ * copied and parsed again on the way.)
+ */
 export type V2RatesQueryChunk = { head: V2RatesHead } | Uint8Array;
 
 export interface SearchMetadata {
@@ -380,15 +375,6 @@ export interface V2RatesResponse {
   rates: HotelRate[];
 }
 
-/**
- * NATS carries at most 1 MB a message, and 2000 hotels' rates are more: the
- * search service answers with a head (everything but the rates), then the rates
- * in chunks of raw UTF-8 JSON bytes (HotelRate objects joined by commas, no
- * brackets; see HEADERS.RAW_REPLY), which the gateway joins into the body
- * without decoding them. (As JSON strings inside JSON packets, the 15 MB of a
- * 2000-hotel answer were escaped, copied and parsed again on the way.)
- */
-export type V2RatesChunk = { head: Omit<V2RatesResponse, 'rates'> } | Uint8Array;
 
 const COMMA = new Uint8Array([0x2c]);
 
