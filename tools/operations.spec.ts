@@ -114,10 +114,18 @@ describe('operations', () => {
     const fixture = {
       X_Y: { subject: 'x.y.v2' },
       X_Y_V1: { subject: 'x.y.v1', servedForPreviousRelease: true as const },
+      // No successor: only a higher version that is itself served for the previous release.
       Z_V1: { subject: 'z.w.v1', servedForPreviousRelease: true as const },
+      Z_V2: { subject: 'z.w.v2', servedForPreviousRelease: true as const },
+      // Two successors.
+      Q_V1: { subject: 'q.r.v1', servedForPreviousRelease: true as const },
+      Q_V2: { subject: 'q.r.v2' },
+      Q_V3: { subject: 'q.r.v3' },
     };
-    expect(previousReleaseViolations(fixture, [])).toEqual(['Z_V1: 0 successors']);
-    expect(previousReleaseViolations(fixture, [{ file: 'apps/a.ts', text: 'send(SUBJECTS.X_Y_V1, {})' }])).toEqual(['X_Y_V1 sent by apps/a.ts', 'Z_V1: 0 successors']);
+    expect(previousReleaseViolations(fixture, [])).toEqual(['Z_V1: 0 successors', 'Z_V2: 0 successors', 'Q_V1: 2 successors']);
+    // A sender is found by the whole key (SUBJECTS.X_Y_V10 is another).
+    const sent = previousReleaseViolations(fixture, [{ file: 'apps/a.ts', text: 'send(SUBJECTS.X_Y_V1, {})' }, { file: 'apps/b.ts', text: 'send(SUBJECTS.X_Y_V10, {})' }]);
+    expect(sent).toEqual(['X_Y_V1 sent by apps/a.ts', 'Z_V1: 0 successors', 'Z_V2: 0 successors', 'Q_V1: 2 successors']);
   });
 
   describe('refuse a payload with a field their request class does not declare', () => {

@@ -20,8 +20,8 @@ interface StreamMessage {
 
 /**
  * Booking events on a real JetStream: every status change of a booking reaches the
- * BOOKING_EVENTS stream once, in the booking's order, with the Booking as GET /book
- * answers it; a booking service that dies between a change and its publication
+ * BOOKING_EVENTS stream once, in the booking's order, with the booking from which GET /book's
+ * Booking is rendered; a booking service that dies between a change and its publication
  * publishes the event after its restart, and the stream keeps no repeat.
  */
 describe('booking events on JetStream', () => {

@@ -4,8 +4,10 @@
  * renderers beside each API type, and apps/gateway/src/booking/booking-api-shapes.ts).
  * The booking API's types, declared here for the gateway (listed here, with every type
  * they contain), keep its snake_case; the backend API's (`/api`) are camelCase. Of them,
- * only the V2 rates' bodies (serialized by the search service) and the Booking of the
- * stored list views still travel on the bus. Every other field on the bus is camelCase.
+ * only these still travel on the bus: the V2 rates' bodies (serialized by the search
+ * service), the Bookings of the stored list views, the prebook record a booking reads
+ * (StoredPrebook.response) and the V1 search's place and stay a prebook keeps
+ * (ResolvedRate.search, a PrebookSearch). Every other field on the bus is camelCase.
  * `casing.spec.ts` holds every contract to this list.
  */
 export const BOOKING_API_BODIES = {

@@ -1,5 +1,6 @@
 import { SearchBody, searchAnswer, staySearchOf } from '@hotel/contracts';
-import { cancelAnswer, placesAnswer, precancelAnswer } from './booking-api-shapes';
+import { DomainError } from '@hotel/platform';
+import { cancelAnswer, placesAnswer, precancelAnswer, unknownPlaceInApiWords } from './booking-api-shapes';
 
 describe("the booking API's answers rendered by the gateway", () => {
   it('places: the ids, the name and address, and Google-style types by kind', () => {
@@ -57,5 +58,16 @@ describe("the booking API's answers rendered by the gateway", () => {
     const byPlace: SearchBody = { place_id: 'gn:2988507', check_in: '2027-01-10', check_out: '2027-01-12', rooms };
     expect(staySearchOf(byPlace)).toEqual({ placeId: 'gn:2988507', checkIn: '2027-01-10', checkOut: '2027-01-12', rooms: [{ adults: 2, children: 1, childAges: [7] }] });
     expect(staySearchOf({ ...byPlace, place_id: undefined, destination_id: 'city-2988507' }).placeId).toBe('city-2988507');
+  });
+
+  it("an unknown place: named by the field the partner sent (V1 search and V2 rates), other refusals as they came", () => {
+    const unknown = DomainError.validation([{ field: 'placeId', message: 'placeId names no known place' }]);
+    for (const [body, field] of [[{ place_id: 'gn:1' }, 'place_id'], [{ destination_id: 'city-1' } as { place_id?: string }, 'destination_id']] as const) {
+      const reworded = unknownPlaceInApiWords(unknown, body) as DomainError;
+      expect(reworded.code).toBe('VALIDATION_FAILED');
+      expect(reworded.errors).toEqual([{ field, message: `${field} names no known place; find one with GET /places/search` }]);
+    }
+    const other = DomainError.validation([{ field: 'checkIn', message: 'checkIn is in the past' }]);
+    expect(unknownPlaceInApiWords(other, { place_id: 'gn:1' })).toBe(other);
   });
 });

@@ -12,13 +12,14 @@ import {
 import { DomainError } from '@hotel/platform';
 
 /**
- * The booking API's answers that the gateway renders from the services' domain data
- * (camelCase, amounts as decimal strings): the one place their public shape is written,
- * so a change to it is a change here and in the OpenAPI document, never a new service
- * contract. The answers not listed here are still shaped by their service (the Booking,
- * hotel rates, V2 rates, prebooks); they move here one by one. Those a service's previous
- * version still answers for one release (the searches, V2 rates' head, the book request) are
- * mapped and rendered beside their API types in the contracts, used by both until then.
+ * The booking API's answers that only the gateway renders from the services' domain data
+ * (camelCase, amounts as decimal strings), and a refusal in the API's words. The other
+ * mappings and renderings (the searches, a hotel's rates, V2 rates' head, the prebook, the
+ * book request and the Booking) sit beside their API types in the contracts, because
+ * services use some of them too: the booking service renders its stored list views and the
+ * rates service its prebook record with them, and the webhooks service renders partners'
+ * payloads. Either way a public field is changed in one renderer and the OpenAPI document,
+ * never in a service contract.
  */
 
 /** `GET /places/search`. */

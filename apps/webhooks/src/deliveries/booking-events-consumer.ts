@@ -88,7 +88,9 @@ export function parseEvent(message: StreamMessage): (WebhookEvent & { happenedAt
   let payload: string;
   try {
     payload = bookingWebhookPayload(event as BookingEvent);
-  } catch {
+  } catch (error) {
+    // A booking this release cannot render: a bug (only the booking service publishes here), named in the log.
+    logger.error({ msg: 'a booking event could not be rendered', bookingId, error: error instanceof Error ? error.message : String(error) });
     return null;
   }
   return { id, type: event.type as BookingEventType, clientId, bookingId: bookingId!, sequence: event.sequence!, payload, happenedAt };
