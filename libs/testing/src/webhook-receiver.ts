@@ -9,6 +9,8 @@ export interface ReceivedWebhook {
   json: any;
   /** The status it answered. */
   answered: number;
+  /** When it arrived (whole, as Date.now() said). */
+  at: number;
 }
 
 /**
@@ -72,7 +74,7 @@ export class WebhookReceiver {
     } catch {
       json = undefined;
     }
-    this.received.push({ path, headers, body, json, answered });
+    this.received.push({ path, headers, body, json, answered, at: Date.now() });
     response.writeHead(answered, { 'content-type': 'text/plain' });
     response.end(answered < 300 ? 'ok' : 'receiver says no');
   }
